@@ -27,6 +27,10 @@ test: install
 	$(BIN)/nbdev-test --n-workers 2
 	$(BIN)/python -m pytest -q
 
+docs: install
+	$(BIN)/python tools/readme.py
+	$(BIN)/python tools/docs.py --renderer $(if $(shell command -v quarto),quarto,smalldocs)
+
 bench: install
 	$(BIN)/python bench/bench_engine.py
 

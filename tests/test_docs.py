@@ -1,0 +1,208 @@
+"""The documentation site: it builds (the Quarto-free way), every notebook has a page in the sidebar, no internal link
+is broken, no notebook fails, pages carry their outputs from execution, README.md is in step with nbs/index.ipynb,
+and headless Chromium shows the start page and the Begga Kaat page."""
+import importlib.util, json, re, shutil, subprocess, sys, time
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NBS, PROC, ARTIFACTS = ROOT/'nbs', ROOT/'_proc', ROOT/'tests'/'artifacts'
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(f'tools_{name}', ROOT/'tools'/f'{name}.py')
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod); return mod
+
+docs = _load('docs')
+GAMES = {'begga_kaat': ('Begga Kaat', '3-4'), 'kocka': ('Kočka', '4'), 'dehla_pakad': ('Dehla Pakad', '4'),
+         'maghe_satra': ('Maghe Satra', '3-7'), 'beggars_and_thieves': ('Beggars and Thieves', '2-5')}
+
+
+@pytest.fixture(scope='module')
+def site(tmp_path_factory):
+    "Build the site once, with smalldocs, into a temporary folder (the same `tools/docs.py` that `make docs` runs)."
+    out = tmp_path_factory.mktemp('site')/'_docs'
+    t0 = time.time()
+    r = subprocess.run([sys.executable, str(ROOT/'tools'/'docs.py'), '--renderer', 'smalldocs', '--out', str(out)],
+                       cwd=ROOT, capture_output=True, text=True)
+    print(f"docs build: {time.time()-t0:.1f}s")
+    return out, r
+
+def _html(out, page): return (out/page).read_text(encoding='utf-8')
+
+
+# ---------------------------------------------------------------- the build
+
+def test_build_passes(site):
+    "The build exits 0: no notebook error, a page for every notebook, every notebook in the sidebar, no broken link."
+    out, r = site
+    assert r.returncode == 0, f"`python tools/docs.py` failed:\n{r.stderr[-6000:]}"
+    assert 'rendered by smalldocs' in r.stdout
+
+def test_a_page_for_every_notebook(site):
+    out, _ = site
+    missing = [f"{rel} -> {docs.page_name(rel)}" for rel in docs.notebooks() if not (out/docs.page_name(rel)).exists()]
+    assert not missing, "notebooks with no page: " + ', '.join(missing)
+
+def test_no_broken_internal_link(site):
+    out, _ = site
+    assert (out/'index.html').exists()
+    from nbdev.config import get_config
+    cfg = get_config()
+    bad = docs.broken_links(out, f"{cfg.get('doc_host', '')}{cfg.get('doc_baseurl', '')}")
+    assert not bad, "broken links:\n" + '\n'.join(bad[:30])
+
+def test_every_notebook_is_in_the_sidebar():
+    rels = [str(r) for r in docs.notebooks()]
+    listed = docs.sidebar_pages(NBS/'_quarto.yml', rels)
+    assert not sorted(set(rels) - listed), f"not in the sidebar of nbs/_quarto.yml: {sorted(set(rels) - listed)}"
+
+def test_navigation_a_newcomer_understands(site):
+    "The sidebar: Start here, one section per game (rulebook, tutorial, quick reference), the glossary, the API reference."
+    out, _ = site
+    page = _html(out, 'index.html')
+    side = page[page.index('id="quarto-sidebar"'):]
+    sections = re.findall(r'sidebar-item-text sidebar-link text-start"[^>]*><span class="menu-text">([^<]+)</span>', side)
+    assert sections[0] == 'Start here' and sections[-1] == 'API reference', sections
+    for title, players in GAMES.values(): assert f"{title} ({players}" in ' '.join(sections), (title, sections)
+    for href in ('index.html', 'glossary.html', 'quickref/begga_kaat.html', 'begga_kaat.html', 'cards.html', 'engine.html'):
+        assert f'href="./{href}"' in side or f'href="{href}"' in side, href
+    assert side.index('begga_kaat.html') < side.index('quickref/begga_kaat.html') < side.index('kocka.html')
+    if (NBS/'tutorials'/'start.ipynb').exists(): assert 'tutorials/start.html' in side
+
+def test_sidebar_leaves_out_pages_not_written_yet():
+    dropped = []
+    kept = docs.trim_contents(['index.ipynb', {'text': 'Start', 'href': 'tutorials/start.ipynb'},
+                               {'section': 'Kočka', 'contents': ['11[a-z]_*.ipynb', {'href': 'quickref/kocka.ipynb'}]},
+                               {'section': 'API', 'contents': ['0?_*.ipynb']}, 'https://quarto.org'],
+                              ['index.ipynb', '00_cards.ipynb', 'quickref/kocka.ipynb'], dropped)
+    assert kept == ['index.ipynb', {'section': 'Kočka', 'contents': [{'href': 'quickref/kocka.ipynb'}]},
+                    {'section': 'API', 'contents': ['0?_*.ipynb']}, 'https://quarto.org']
+    assert dropped == ['tutorials/start.ipynb', '11[a-z]_*.ipynb']
+
+def test_link_walker_finds_broken_links(tmp_path):
+    (tmp_path/'sub').mkdir()
+    (tmp_path/'index.html').write_text('<a href="sub/a.html#x">a</a> <a href="gone.html">g</a> <img src="pic.png">'
+                                       '<a href="https://example.org/x">e</a> <a href="#top">t</a><h1 id="top">T</h1>'
+                                       '<a href="https://site.test/base/sub/a.html#nope">s</a>')
+    (tmp_path/'sub'/'a.html').write_text('<h2 id="x">x</h2><a href="../index.html">up</a>')
+    bad = docs.broken_links(tmp_path, 'https://site.test/base')
+    assert bad == ["index.html: gone.html (no such file)", "index.html: pic.png (no such file)",
+                   "index.html: sub/a.html#nope (no id 'nope' in sub/a.html)"]
+
+def test_a_failing_notebook_is_named_with_its_cell(tmp_path):
+    nb = {'cells': [{'cell_type': 'code', 'id': 'a1', 'metadata': {}, 'outputs': [], 'execution_count': None, 'source': 'x = 1'},
+                    {'cell_type': 'code', 'id': 'a2', 'metadata': {}, 'outputs': [], 'execution_count': None, 'source': 'x / 0'}],
+          'metadata': {'kernelspec': {'name': 'python3', 'language': 'python', 'display_name': 'Python 3'}}, 'nbformat': 4, 'nbformat_minor': 5}
+    p = tmp_path/'bad.ipynb'; p.write_text(json.dumps(nb))
+    with pytest.raises(docs.DocsError, match=r"(?s)bad.ipynb in cell 1:\nx / 0.*ZeroDivisionError"): docs.execute(p)
+
+
+# ---------------------------------------------------------------- outputs: saved HTML, from execution
+
+def _norm(outputs):
+    "Outputs as they can be compared: the text forms, with memory addresses and timings masked."
+    res = []
+    for o in outputs:
+        kind = o.get('output_type')
+        if kind == 'stream': res.append(('stream', o.get('name'), ''.join(o.get('text', ''))))
+        elif kind in ('display_data', 'execute_result'):
+            d = o.get('data', {})
+            res.append(('data', {k: ''.join(v) if isinstance(v, list) else v for k, v in d.items() if k.startswith('text/')}))
+        elif kind == 'error': res.append(('error', o.get('ename')))
+    return re.sub(r'0x[0-9a-f]+', '0x?', json.dumps(res, sort_keys=True))
+
+def test_pages_carry_outputs_from_execution(site):
+    "Every page of a notebook with code shows outputs, made by running it now (no error outputs); the pages need no kernel."
+    out, _ = site
+    for rel in docs.notebooks():
+        if not (PROC/rel).exists(): continue  # a failed notebook: test_build_passes names it
+        cells = [c for c in json.loads((PROC/rel).read_text())['cells'] if c['cell_type'] == 'code']
+        errors = [c['source'][:80] for c in cells if any(o.get('output_type') == 'error' for o in c.get('outputs', []))]
+        assert not errors, f"{rel}: error outputs in {errors}"
+        if cells: assert any(c.get('outputs') for c in cells), f"{rel}: a page with code but no outputs"
+    assert 'class="cgt-card"' in _html(out, 'index.html')  # a hand drawn as cards, saved as HTML
+    for game in GAMES: assert 'class="cgt-card"' in _html(out, f'quickref/{game}.html'), game
+
+def test_saved_outputs_are_the_ones_the_code_gives(site):
+    "A notebook saved with outputs (index, glossary, quick references...) shows what running it gives today."
+    stale = []
+    for rel in docs.notebooks():
+        src = json.loads((NBS/rel).read_text())
+        saved = {c.get('id'): c['outputs'] for c in src['cells'] if c['cell_type'] == 'code' and c.get('outputs')}
+        if not saved or not (PROC/rel).exists(): continue
+        fresh = {c.get('id'): c.get('outputs', []) for c in json.loads((PROC/rel).read_text())['cells'] if c['cell_type'] == 'code'}
+        stale += [f"{rel} cell {cid}" for cid, outs in saved.items() if cid in fresh and _norm(outs) != _norm(fresh[cid])]
+    assert not stale, "saved outputs differ from a fresh run (run `python tools/save_outputs.py NOTEBOOK`): " + ', '.join(stale)
+
+def test_my_notebooks_are_saved_with_outputs():
+    for rel in ['index.ipynb', 'glossary.ipynb', *(f'quickref/{g}.ipynb' for g in GAMES)]:
+        cells = [c for c in json.loads((NBS/rel).read_text())['cells'] if c['cell_type'] == 'code']
+        assert cells and all(c.get('outputs') for c in cells if not ''.join(c['source']).startswith(('from', 'import'))), rel
+
+
+# ---------------------------------------------------------------- README, glossary, quick references
+
+def test_readme_in_step_with_index():
+    r = subprocess.run([sys.executable, str(ROOT/'tools'/'readme.py'), '--check'], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+def test_readme_front_door():
+    text = (ROOT/'README.md').read_text()
+    first = text.index('make tutor')
+    assert first < text.index('## The five games') and 'make test' in text[:text.index('## The five games')]
+    for s in ('NO_BROWSER=1 PORT=9000', 'make classroom', 'cardgames-tutor replay FILE', '--seed S --save FILE',
+              'make docs', '_docs/index.html', '[tool.nbdev]', 'settings.ini', '_quarto.yml'):
+        assert s in text, s
+    for d in ('pyproject.toml', 'README.md', 'Makefile', 'nbs/', 'cardgames_tutor/', 'tests/', 'bench/', 'tools/'):
+        assert f"| `{d}` |" in text, d
+    for title, players in GAMES.values(): assert re.search(rf"\[{title}\]\([^)]*\) \| {players}", text), title
+
+def _md(rel):
+    return '\n'.join(''.join(c['source']) for c in json.loads((NBS/rel).read_text())['cells'] if c['cell_type'] == 'markdown')
+
+def test_glossary_has_the_local_words():
+    text = _md('glossary.ipynb')
+    words = ['chaal', 'paan', 'begam', 'dugi', 'kaat', 'safar', 'trepany', 'kot', 'Hejma', 'spodek', 'svršek',
+             'blind', 'bury', 'picker', 'Leaster', 'partner card', 'dehla', 'beg', 'letter', 'Cutthroat', 'Snear']
+    assert not [w for w in words if f"**{w}**" not in text]
+    for title, _ in GAMES.values(): assert f"## {title}" in text
+
+def test_a_quick_reference_per_game():
+    for game, (title, players) in GAMES.items():
+        text = _md(f'quickref/{game}.ipynb')
+        assert text.startswith(f"# {title}: quick reference"), game
+        assert re.search(r'\]\(\.\./1\d_' + game + r'\.ipynb\)', text), f"{game}: no link to its rulebook"
+
+
+# ---------------------------------------------------------------- headless Chromium
+
+FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync']
+
+@pytest.mark.browser
+def test_pages_in_headless_chromium(site):
+    chromium = shutil.which('chromium') or '/usr/bin/chromium'
+    if not Path(chromium).exists(): pytest.skip("headless Chromium not found (/usr/bin/chromium): `apt-get install chromium` to run this test")
+    try: from playwright.sync_api import sync_playwright
+    except ImportError: pytest.skip("Python playwright is not installed")
+    out, _ = site
+    if not (out/'begga_kaat.html').exists(): pytest.fail("the site has no begga_kaat.html (see test_build_passes)")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
+        try:
+            page = browser.new_page(viewport={'width': 1280, 'height': 900})
+            page.goto((out/'index.html').as_uri()); page.wait_for_load_state('load')
+            page.screenshot(path=str(ARTIFACTS/'docs_start.png'), full_page=True)
+            assert page.locator('h1').first.inner_text().strip() == 'cardgames_tutor'
+            assert page.locator('.cgt-card').first.is_visible() and page.locator('.cgt-card').count() == 13
+            assert page.get_by_text('Begga Kaat (3-4)').first.is_visible()  # the sidebar, with the players
+            page.goto((out/'begga_kaat.html').as_uri()); page.wait_for_load_state('load')
+            page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat.png'))
+            assert page.locator('h1').first.inner_text().strip() == 'Begga Kaat'
+            assert page.get_by_role('cell', name='chaal', exact=True).first.is_visible()  # the table of local words
+            assert page.locator('.cell-output').count() > 5  # outputs of the examples, saved in the page
+            page.goto((out/'quickref'/'begga_kaat.html').as_uri()); page.wait_for_load_state('load')
+            page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat_quickref.png'))
+            assert page.locator('.cgt-card[data-card="QH"]').first.is_visible()
+        finally: browser.close()

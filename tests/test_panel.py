@@ -1,0 +1,326 @@
+"""The tutor panel without a browser: every available game played through its widgets only.
+
+Buttons are pressed with `button.click()` and values set with `.value`, as a learner would; the
+tests compare what the widgets show with what the engine says (legal actions, explanations,
+views, hidden cards).
+"""
+import json, re
+import pytest
+import ipywidgets
+from ipywidgets.widgets import widget as widget_module
+from cardgames_tutor.cards import Card
+from cardgames_tutor.engine import GAME_NAMES, BadOption, Match, Move, game_class, get_game, play_out
+from cardgames_tutor.panel import Tutor, sort_actions, seat_positions, direction_of
+
+def _available():
+    out = []
+    for name in GAME_NAMES:
+        try: game_class(name)
+        except BadOption: continue
+        out.append(name)
+    return out
+
+GAMES = _available()
+def _setups():
+    "Each game at its default size and one other size it allows (asked of the game)."
+
+    out = []
+    for name in GAMES:
+        out.append((name, None))
+        g = get_game(name)
+        if 'players' not in g.options: continue
+        for players in range(2, 8):
+            if players == g.n_seats(): continue
+            try: get_game(name, players=players)
+            except (BadOption, ValueError): continue
+            out.append((name, players)); break  # one other size is enough here
+    return out
+
+def make(name, players=None, **kw):
+    return Tutor(name, **({'players': players} if players else {}), **kw)
+
+def lit(t):
+    return [c for b, c in zip(t.hand_box.children, t._slot_cards) if 'cgt-legal' in b._dom_classes]
+
+def press_one(t, rng_pick=0):
+    """Make the learner's move through the widgets: a lit card, or cards chosen then the verb, or a move button."""
+    legal = t.match.legal_actions()
+    hand = list(t.match.view(t.seat).get('hand') or [])
+    cards, plain, choose = sort_actions(legal, hand)
+    if cards:
+        card = cards[rng_pick % len(cards)]
+        t.card_button(card).click()
+        return card
+    if choose:
+        verb, moves = next(iter(choose.items()))
+        move = moves[rng_pick % len(moves)]
+        for c in move.cards: t.card_button(c).click()
+        t.move_button(verb).click()
+        return move
+    move = plain[rng_pick % len(plain)]
+    t.move_button(str(move)).click()
+    return move
+
+def check_controls(t):
+    """The lit cards and the move buttons are exactly what the engine allows the learner now."""
+    legal = t.match.legal_actions() if t.match.to_act == t.seat else []
+    hand = list(t.match.view(t.seat).get('hand') or [])
+    cards, plain, choose = sort_actions(legal, hand)
+    shown = [c for c in t._slot_cards[:len(t.hand_box.children)]]
+    assert set(hand) <= set(shown)
+    if cards:
+        assert set(lit(t)) == set(cards)
+        for b, c in zip(t.hand_box.children, shown):
+            assert ('cgt-legal' in b._dom_classes) == (c in cards)
+    elif choose:
+        assert set(lit(t)) == {c for ms in choose.values() for m in ms for c in m.cards}
+    else:
+        assert lit(t) == []
+    labels = [b.description for b in t.move_box.children]
+    for m in plain: assert str(m) in labels
+    for verb in choose: assert any(l.startswith(verb) for l in labels)
+
+
+@pytest.mark.parametrize('name,players', _setups())
+def test_full_hand_through_widgets(name, players):
+    "A whole hand of every game, driven by clicks only; the controls always match the legal actions."
+    t = make(name, players, seed=11)
+    hands_at_start, steps = len(t.match.hands), 0
+    while len(t.match.hands) == hands_at_start and not t.match.over:
+        assert t.match.to_act == t.seat  # the bots have played up to the learner's turn
+        check_controls(t)
+        n = len(t.match.actions)
+        press_one(t, steps)
+        assert len(t.match.actions) > n, t.message.value
+        steps += 1
+        assert steps < 400
+    first = t.match.hands[hands_at_start - 1]
+    assert first.is_over and first.result is not None
+    assert str(first.result.get('text', ''))[:40].replace('&', '') in t.scores.value.replace('&amp;', '') or \
+        'Hand ' in t.scores.value
+    # the standing table shows the game's tally
+    label, values = t.game.tally(t.match.standing)
+    assert label in t.scores.value
+
+
+@pytest.mark.parametrize('name', GAMES)
+def test_illegal_card_is_explained(name):
+    "Clicking a dimmed card shows the hand's own explanation with its rule; nothing changes."
+    t = make(name, seed=3)
+    for step in range(200):
+        dimmed = [(b, c) for b, c in zip(t.hand_box.children, t._slot_cards) if 'cgt-illegal' in b._dom_classes]
+        if dimmed and t.match.to_act == t.seat and not t._choosing:
+            b, card = dimmed[0]
+            before = (len(t.match.actions), t.match.to_act)
+            b.click()
+            verdict = t.match.hand.explain(card, t.seat)
+            assert not verdict.legal
+            assert verdict.rule in t.message.value and 'cgt-refused' in t.message.value
+            assert (len(t.match.actions), t.match.to_act) == before
+            return
+        press_one(t, step)
+    pytest.skip(f"{name}: no dimmed card met in 200 moves with this seed")
+
+
+@pytest.mark.parametrize('name', GAMES)
+def test_step_back_forward_jump_undo(name):
+    "Step back and forward through the match, jump to a trick, and undo the learner's last move."
+    t = make(name, seed=5)
+    for i in range(6):
+        if t.match.over: break
+        press_one(t, i)
+    n = len(t.match.actions)
+    live_table = t.table.value
+    t.back.click()
+    assert t.cursor == n - 1 and not t.forward.disabled and t.undo_button.disabled
+    view = t.match.replayed(t.match.actions[:n - 1]).view(t.seat)
+    assert t.status.value.count(f"move {n - 1} of {n}") == 1
+    assert ('your turn' in t.status.value) == (view['to_act'] == t.seat)
+    t.first.click(); assert t.cursor == 0 and t.back.disabled
+    t.forward.click(); assert t.cursor == 1
+    # while stepping, cards are not played
+    if t.hand_box.children:
+        t.hand_box.children[0].click(); assert len(t.match.actions) == n
+    t.last.click(); assert t.cursor is None and t.table.value == live_table
+    # jump to a trick, if the game has tricks and one is done
+    if len(t.jump.options) > 1:
+        label, k = t.jump.options[1]
+        t.jump.value = k
+        assert t.cursor == k and 'trick' in label
+        t.last.click()
+    # undo: back to the learner's turn before their last move, bots' replies included
+    mine = max(i for i, (_, s, _a) in enumerate(t.match.actions) if s == t.seat)
+    t.undo_button.click()
+    assert len(t.match.actions) == mine and t.match.to_act == t.seat
+    check_controls(t)
+
+
+def test_undo_with_nothing_to_undo():
+    t = Tutor('begga-kaat', seed=1)
+    if any(s == t.seat for h in t.match.hands for s, _ in h.history): pytest.skip("seat 0 has moved")
+    n = len(t.match.actions)
+    t.undo_button.click()
+    assert "Nothing of yours" in t.message.value and len(t.match.actions) == n
+
+
+def test_same_seed_same_deal_and_teaching_toggle():
+    t = Tutor('begga-kaat', seed=42)
+    deal = [list(h) for h in t.match.hands[0].deal['hands']]
+    t.seed_box.value = 42
+    t.deal_button.click()
+    assert [list(h) for h in t.match.hands[0].deal['hands']] == deal
+    assert [list(h) for h in Tutor('begga-kaat', seed=42).match.hands[0].deal['hands']] == deal
+    others = {c for s in range(1, 4) for c in t.match.hand.hands[s]}
+    t.teach.value = True
+    assert all(f'data-card="{c.code}"' in t.table.value for c in others)
+    t.teach.value = False
+    assert not any(f'data-card="{c.code}"' in t.table.value for c in others)
+
+
+def test_deal_another_game_from_the_setup_row():
+    t = Tutor('begga-kaat', seed=1)
+    other = [g for g in GAMES if g != 'begga-kaat']
+    if not other: pytest.skip("only Begga Kaat is available")
+    t.game_choice.value = other[0]
+    t.seed_box.value = 9
+    t.deal_button.click()
+    assert t.game.name == other[0] and t.match.seed == 9
+    assert t.game.title in t.status.value
+
+
+def test_players_and_seat_choice():
+    t = Tutor('begga-kaat', seed=1)
+    assert list(t.players_choice.options) == [3, 4]
+    t.players_choice.value = 3
+    t.seat_choice.value = 2
+    t.deal_button.click()
+    assert t.game.players == 3 and t.seat == 2 and t.match.to_act in (2, None)
+
+
+def test_record_round_trip(tmp_path):
+    "Save the panel's match, replay it from the record: same standing, and steps from the first move."
+    records = pytest.importorskip('cardgames_tutor.records')
+    for name in GAMES:
+        t = make(name, seed=8)
+        for i in range(10):
+            if t.match.over: break
+            press_one(t, i)
+        path = tmp_path / f"{name}.json"
+        t.record_path.value = str(path)
+        t.save_button.click()
+        assert path.exists(), t.message.value
+        u = Tutor('begga-kaat', seed=1)
+        u.record_path.value = str(path)
+        u.load_button.click()
+        assert u.game == t.game and u.cursor == 0
+        assert [str(a[-1]) for a in u.match.actions] == [str(a[-1]) for a in t.match.actions]
+        assert u.match.standing == t.match.standing
+        u.last.click(); assert u.cursor is None
+    u.record_path.value = str(tmp_path / 'missing.json')
+    u.load_button.click()
+    assert 'Cannot open that record' in u.message.value
+
+
+def test_upload_record():
+    records = pytest.importorskip('cardgames_tutor.records')
+    m = play_out(Match(get_game('begga-kaat', players=3), seed=4), stop_at=())
+    text = json.dumps(records.to_record(m))
+    t = Tutor('begga-kaat', seed=1)
+    t.upload.value = ({'name': 'r.json', 'type': 'application/json', 'size': len(text),
+                       'content': memoryview(text.encode()), 'last_modified': __import__('datetime').datetime(2026, 1, 1, tzinfo=__import__('datetime').timezone.utc)},)
+    assert t.match.standing == m.standing and t.cursor == 0 and t.game.players == 3
+
+
+def test_table_direction():
+    assert seat_positions(4, 0, 'clockwise')[1][0] < 50      # the next seat on your left
+    assert seat_positions(4, 0, 'counterclockwise')[1][0] > 50  # ... or on your right
+    expected = {'begga-kaat': 'clockwise', 'kocka': 'clockwise', 'beggars-and-thieves': 'clockwise',
+                'dehla-pakad': 'counterclockwise', 'maghe-satra': 'counterclockwise'}
+    for name in GAMES:
+        g = get_game(name)
+        assert direction_of(g) == expected[name]
+        t = Tutor(g, seed=1)
+        assert f"play goes {expected[name]}" in t.table.value
+
+
+def test_bad_input_is_one_line():
+    with pytest.raises(ValueError, match="seat must be from 0 to 3"): Tutor('begga-kaat', seat=9)
+    with pytest.raises(BadOption, match="unknown game"): Tutor('bridge')
+    t = Tutor.from_query('game=bridge&seat=x&seed=7', pace=0)
+    assert 'Link ignored' in t.message.value and t.game.name == 'begga-kaat' and t.seed == 7
+    t = Tutor('begga-kaat', seed=1)
+    t.move_box.children = ()
+    with pytest.raises(ValueError, match="no move 'zzz' now"): t.move_button('zzz')
+
+
+def test_constructor_displays_nothing(capsys):
+    import IPython.display as d
+    calls = []
+    orig = d.display
+    d.display = lambda *a, **k: calls.append(a)
+    try: Tutor('begga-kaat', seed=1)
+    finally: d.display = orig
+    assert calls == [] and capsys.readouterr().out == ''
+
+
+# --- nothing leaks -------------------------------------------------------------------------------
+
+def _tokens(card: Card) -> list:
+    return [card.code, card.symbol]
+
+_WORD = re.compile(r'[\w♠♥♦♣🍃🌰🔔]+')
+
+def _leaks(states_text: str, hidden) -> list:
+    "The cards of `hidden` written anywhere in `states_text` (by code or sign), each with where it was found."
+    words, out = set(_WORD.findall(states_text)), []
+    for card in hidden:
+        for tok in _tokens(card):
+            if tok in words:
+                at = re.search(r'(?<![\w])' + re.escape(tok) + r'(?![\w])', states_text)
+                out.append((card, states_text[max(0, at.start() - 160):at.end() + 20] if at else tok)); break
+    return out
+
+_PAST = re.compile(r'<(div|p) class="cgt-(?:event|last)[^"]*" data-hand="(\d+)"(?: data-kind="([\w-]+)")?.*?</\1>', re.S)
+
+def _all_state(ids_before, hand_no=None) -> str:
+    """Every synced trait value of every widget alive now that was made after `ids_before`.
+
+    Log lines and results of hands before `hand_no` are left out: their cards were played in the open
+    then, and a new deal may have given them to another seat since. So is the first-dealer lot (kind
+    'dealer'), whose cards come from a separate, public shuffle (as in tests/helpers.py)."""
+    parts = []
+    for mid, w in list(widget_module._instances.items()):
+        if mid in ids_before: continue
+        state = w.get_state()
+        for k, v in state.items():
+            if isinstance(v, (bytes, memoryview)): continue  # the chart picture (public tallies)
+            if isinstance(v, str) and hand_no:
+                v = _PAST.sub(lambda m: '' if int(m.group(2)) < hand_no or m.group(3) == 'dealer' else m.group(0), v)
+            parts.append(f"{k}={v!r}" if not isinstance(v, str) else f"{k}={v}")
+    return '\n'.join(parts)
+
+
+@pytest.mark.parametrize('name,players', _setups())
+def test_nothing_leaks_to_the_browser(name, players):
+    "With the teaching toggle off, no widget state holds a card the learner's seat may not see."
+    before = set(widget_module._instances)
+    t = make(name, players, seed=21)
+    checked = 0
+    for step in range(60):
+        if t.match.over: break
+        hidden = t.match.hand.hidden_cards(t.seat)
+        leaks = _leaks(_all_state(before, len(t.match.hands)), hidden)
+        assert not leaks, f"{name}: hidden cards sent to the browser: {leaks}"
+        checked += 1
+        press_one(t, step)
+        if step % 7 == 3:  # stepping back shows an older state: still nothing hidden
+            t.back.click()
+            shown = t._shown()
+            assert not _leaks(_all_state(before, len(shown.hands)), shown.hand.hidden_cards(t.seat))
+            t.last.click()
+    assert checked > 3
+    # and the teaching toggle does show them (so the check above can see a leak)
+    t.teach.value = True
+    hidden = t.match.hand.hidden_cards(t.seat)
+    if hidden and not t.match.over:
+        assert _leaks(_all_state(before, len(t.match.hands)), hidden)

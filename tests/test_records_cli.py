@@ -1,0 +1,95 @@
+"""Hand records and the command line, as a user runs them: exit codes, one-line errors, no tracebacks."""
+import json, os, subprocess, sys, pytest
+from cardgames_tutor.engine import Match, play_out, GAME_NAMES, BadOption, game_class
+from cardgames_tutor.records import to_record, load, save, summary, RecordError
+from cardgames_tutor.games.begga_kaat import BeggaKaat
+
+CLI = [sys.executable, '-m', 'cardgames_tutor.cli']
+
+def run(*args, stdin=''):
+    return subprocess.run(CLI + list(args), input=stdin, capture_output=True, text=True, timeout=120)
+
+def available_games():
+    out = []
+    for name in GAME_NAMES:
+        try: game_class(name); out.append(name)
+        except BadOption: pass
+    return out
+
+@pytest.fixture
+def record(tmp_path):
+    path = tmp_path / 'm.json'
+    save(play_out(Match(BeggaKaat(), seed=21)), path)
+    return path
+
+def test_replay_prints_the_account_and_the_json_summary(record):
+    r = run('replay', str(record))
+    assert r.returncode == 0 and 'wins chaal 1' in r.stdout and 'Game over' in r.stdout
+    s = json.loads(run('replay', str(record), '--json').stdout)
+    m = load(record)
+    assert s['standing']['totals'] == m.standing['totals'] and s['match_over']
+    for h, hs in zip(m.hands, s['hands']):
+        assert hs['points'] == h.points and len(hs['tricks']) == 13
+        assert [t['winner'] for t in hs['tricks']] == [t.winner for t in h.tricks]
+        assert all(set(t) >= {'leader', 'cards', 'winner', 'points'} for t in hs['tricks'])
+
+@pytest.mark.parametrize('mutate, words', [
+    (lambda d: d['hands'][0]['actions'].__setitem__(2, d['hands'][0]['actions'][0]), 'hand 1, action 2: Seat'),
+    (lambda d: d['hands'][0]['deal']['hands'][1].__setitem__(0, 'XX'), "hand 1: unknown card 'XX'"),
+    (lambda d: d['hands'][0]['deal']['hands'][1].__setitem__(0, d['hands'][0]['deal']['hands'][0][0]), 'dealt twice'),
+    (lambda d: d.__setitem__('game', 'whist'), "unknown game 'whist'"),
+    (lambda d: d['options'].__setitem__('target', 10), 'target=10 is not allowed'),
+    (lambda d: d.__setitem__('format', 'x'), 'not a hand record'),
+    (lambda d: d['hands'][0].__setitem__('actions', 'AS KS'), "'actions' must be a list"),
+    (lambda d: d['hands'][1].__setitem__('dealer', 9), 'hand 2: dealer is 9'),
+])
+def test_a_bad_record_exits_2_with_one_line(tmp_path, record, mutate, words):
+    data = json.loads(record.read_text()); mutate(data)
+    bad = tmp_path / 'bad.json'; bad.write_text(json.dumps(data))
+    r = run('replay', str(bad))
+    assert r.returncode == 2 and r.stdout == ''
+    assert r.stderr.count('\n') == 1 and words in r.stderr and 'Traceback' not in r.stderr
+
+def test_illegal_action_line_names_index_seat_card_and_rule(tmp_path, record):
+    data = json.loads(record.read_text())
+    data['hands'][0]['actions'][1] = data['hands'][0]['actions'][0]
+    bad = tmp_path / 'bad.json'; bad.write_text(json.dumps(data))
+    err = run('replay', str(bad)).stderr
+    card = data['hands'][0]['actions'][0]
+    assert 'action 1' in err and 'Seat ' in err and repr(card) in err and '[begga-kaat/hold]' in err
+
+@pytest.mark.parametrize('text', ['', '{', '[]', 'null', '{"format": "cardgames-tutor-record", "version": 1, "game": "begga-kaat", "hands": []}'])
+def test_malformed_files(tmp_path, text):
+    bad = tmp_path / 'bad.json'; bad.write_text(text)
+    r = run('replay', str(bad))
+    assert r.returncode == 2 and r.stderr.count('\n') == 1 and 'Traceback' not in r.stderr
+
+def test_missing_file_and_bad_game_and_option():
+    for args in [('replay', '/nonexistent/x.json'), ('play', 'bridge'), ('play', 'begga-kaat', '--option', 'target=5'),
+                 ('play', 'begga-kaat', '--players', '7'), ('play', 'begga-kaat', '--option', 'colour=red')]:
+        r = run(*args)
+        assert r.returncode == 2 and r.stderr.count('\n') == 1 and 'Traceback' not in r.stderr, args
+
+@pytest.mark.parametrize('game', available_games())
+def test_bots_all_plays_saves_and_replays_every_game(tmp_path, game):
+    f = tmp_path / 'g.json'
+    r = run('play', game, '--seed', '3', '--bots', 'all', '--save', str(f))
+    assert r.returncode == 0, r.stderr
+    m = load(f)
+    assert m.over and json.loads(run('replay', str(f), '--json').stdout)['match_over']
+
+def test_terminal_play_refuses_a_wrong_card_with_its_reason(tmp_path):
+    m = Match(BeggaKaat(), seed=2)
+    # find what seat 0 holds that is not legal at its first turn: play with bots until seat 0 acts
+    while m.to_act != 0: m.apply(BeggaKaat.bot(m.view(m.to_act), __import__('random').Random(2)))
+    f = tmp_path / 'p.json'
+    r = run('play', 'begga-kaat', '--seed', '2', '--save', str(f), stdin='ZZ\nquit\n')
+    assert r.returncode == 0
+    assert "Refused: Unknown card 'ZZ'" in r.stdout and 'Stopped.' in r.stdout and 'Your cards:' in r.stdout
+    partial = load(f)
+    assert not partial.over and partial.to_act == 0
+
+def test_a_teachers_written_deal_by_seed_only(tmp_path):
+    rec = {'format': 'cardgames-tutor-record', 'version': 1, 'game': 'begga-kaat', 'seed': 5, 'hands': [{'actions': []}]}
+    m = load(rec)
+    assert m.hand.deal == Match(BeggaKaat(), seed=5).hand.deal

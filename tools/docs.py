@@ -1,0 +1,302 @@
+"""Build the documentation site into `_docs/` (`make docs` runs this).
+
+1. nbdev's processing step (what `nbdev-proc-nbs` does) copies `nbs/_quarto.yml`, `styles.css` and friends to `_proc/`.
+2. Every notebook is executed afresh, the way `nbdev-test` runs it (hidden cells too, `#| eval: false` and
+   `#| slow` cells skipped), then processed by nbdev (hidden cells dropped, `show_doc` rendered) into `_proc/`.
+   So every output on a page is the one the code gives today, saved in the page as static HTML. A failing cell
+   fails the build, naming the notebook and the cell (the other pages are still rendered, to list every problem).
+3. The sidebar of `_quarto.yml` is trimmed to the pages that exist (a notebook another helper has not written
+   yet is left out and named), then the site is rendered: by Quarto (nbdev's render step) when `quarto` is
+   installed, else by smalldocs from the same `_quarto.yml`.
+4. The built site is checked: a page for every notebook, every notebook in the sidebar, no broken internal link.
+
+    python tools/docs.py [--out _docs] [--renderer auto|quarto|smalldocs] [--workers 2]
+"""
+from __future__ import annotations
+import argparse, html.parser, os, re, shutil, subprocess, sys, time
+from concurrent.futures import ThreadPoolExecutor
+from fnmatch import fnmatch
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+NBS, PROC = ROOT/'nbs', ROOT/'_proc'
+
+
+class DocsError(Exception):
+    "The site could not be built or failed a check; the message says where and why."
+
+
+def notebooks(nbs:Path=NBS) -> list[Path]:
+    "The notebooks that become pages, relative to `nbs`: nbdev's rule (no `_` or `.` files or folders)."
+    return sorted(p.relative_to(nbs) for p in nbs.rglob('*.ipynb')
+                  if not any(part.startswith(('_', '.')) for part in p.relative_to(nbs).parts))
+
+
+def page_name(rel:Path) -> Path:
+    "The HTML page nbdev gives a notebook: `10_begga_kaat.ipynb` -> `begga_kaat.html` (number prefix dropped)."
+    from nbdev.doclinks import nbpath2html
+    return rel.parent/nbpath2html(rel).name
+
+
+# ---------------------------------------------------------------- 2. execute and process one notebook
+
+def execute(src:Path):
+    "Run every cell of notebook `src` as `nbdev-test` does; return the notebook with its outputs, or raise `DocsError`."
+    from execnb.shell import CaptureShell
+    from fastcore.xtras import working_directory
+    from nbdev.config import get_config
+    from nbdev.process import NBProcessor
+    from nbdev.test import _skip_cell
+    nb = NBProcessor(src, rm_directives=False, process=True).nb
+    flags = str(get_config().get('tst_flags', '') or '').split()
+    skip = _skip_cell(nb, skip_flags=flags)
+    shell = CaptureShell(src)
+    os.environ['IN_TEST'] = '1'
+    try:
+        with working_directory(src.parent): shell.run_all(nb, exc_stop=True, preproc=skip, cell_timeout=600)
+    except BaseException as e:
+        bad = next((c for c in nb.cells if c.cell_type == 'code' and any(o.get('output_type') == 'error' for o in c.get('outputs', []))), None)
+        where = f" in cell {bad.idx_}:\n{bad.source.strip()[:400]}\n" if bad is not None else ': '
+        raise DocsError(f"notebook error: {src.relative_to(ROOT) if src.is_relative_to(ROOT) else src}{where}{type(e).__name__}: {e}") from None
+    finally:
+        os.environ.pop('IN_TEST', None)
+    return nb
+
+
+def build_page(src:Path, dest:Path):
+    "Execute `src`, then process it the way nbdev does for docs, and write it to `dest`."
+    from fastcore.nbio import read_nb, write_nb
+    from nbdev.processors import FilterDefaults
+    import json, tempfile
+    ran = execute(src)
+    with tempfile.TemporaryDirectory() as tmp:  # a round trip through JSON gives outputs in the shape nbdev's processors read
+        write_nb(ran, Path(tmp)/'ran.ipynb'); ran = read_nb(Path(tmp)/'ran.ipynb')
+    nb = read_nb(src)  # fresh cells with their directives, given the outputs just made
+    for cell, done in zip(nb.cells, ran.cells):
+        if cell.cell_type == 'code':
+            cell['outputs'] = done.get('outputs', [])
+            cell['execution_count'] = done.get('execution_count')
+    FilterDefaults()(nb)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    write_nb(nb, dest)
+
+
+def build_pages(rels:list[Path], workers:int=2) -> list[str]:
+    "Build the pages of `rels` in `workers` processes (each runs its share in turn, as `nbdev-test` does); return the errors."
+    shares = [rels[i::max(1, workers)] for i in range(max(1, workers))]
+    def one(share):
+        if not share: return []
+        args = [str(a) for rel in share for a in (NBS/rel, PROC/rel)]
+        r = subprocess.run([sys.executable, __file__, '--pages', *args], cwd=ROOT, capture_output=True, text=True)
+        errs = [e.strip() for e in r.stdout.split(_SEP)[1:] if e.strip()]
+        if r.returncode and not errs: errs = [f"notebook build failed for {', '.join(map(str, share))}:\n{r.stderr[-3000:]}"]
+        return errs
+    with ThreadPoolExecutor(max(1, workers)) as pool: return [e for errs in pool.map(one, shares) for e in errs]
+
+_SEP = '\n@@docs-error@@\n'
+
+def build_share(pairs:list[str]) -> int:
+    "Build pages for `pairs` (source, destination, source, destination...) in this process; print each error after `_SEP`."
+    import warnings; warnings.simplefilter('ignore')
+    failed = 0
+    for src, dest in zip(pairs[::2], pairs[1::2]):
+        try: build_page(Path(src), Path(dest))
+        except DocsError as e: failed += 1; print(_SEP + str(e), flush=True)
+        except Exception as e:  # nbdev's processing (it runs `show_doc` and import cells again, alone)
+            failed += 1; print(_SEP + f"notebook error while nbdev processed {Path(src).relative_to(ROOT)}: {e}", flush=True)
+    return failed
+
+
+# ---------------------------------------------------------------- 3. the sidebar: keep what exists
+
+def _is_glob(s:str) -> bool: return any(ch in s for ch in '*?[')
+
+def _matches(pattern:str, pages:list[str]) -> list[str]:
+    return [p for p in pages if fnmatch(p, pattern.lstrip('/'))] if _is_glob(pattern) else [p for p in pages if p == pattern.lstrip('/')]
+
+def trim_contents(contents:list, pages:list[str], dropped:list) -> list:
+    "The sidebar `contents` with entries for missing pages (and sections left empty) removed; removed paths go to `dropped`."
+    out = []
+    for c in contents:
+        if isinstance(c, str):
+            if c == 'auto' or c.startswith('---') or re.match(r'^[a-z]+:', c) or _matches(c, pages): out.append(c)
+            else: dropped.append(c)
+        elif isinstance(c, dict) and 'contents' in c:
+            kids = trim_contents(c['contents'] if isinstance(c['contents'], list) else [c['contents']], pages, dropped)
+            if kids: out.append({**c, 'contents': kids})
+            else: dropped.append(f"section {c.get('section', '?')}")
+        elif isinstance(c, dict) and (href := c.get('href') or c.get('file')) and not re.match(r'^[a-z]+:', str(href)):
+            if _matches(str(href), pages): out.append(c)
+            else: dropped.append(str(href))
+        else: out.append(c)
+    return out
+
+
+def trim_sidebar(root:Path=PROC) -> list[str]:
+    "Trim the sidebar (and navbar) of `root/_quarto.yml` to the pages in `root`; return what was left out."
+    import yaml
+    qy = root/'_quarto.yml'
+    cfg = yaml.safe_load(qy.read_text())
+    pages = [str(p) for p in notebooks(root)] + [str(p.relative_to(root)) for p in root.rglob('*.qmd')] \
+          + [str(p.relative_to(root)) for p in root.rglob('*.md')]
+    dropped = []
+    web = cfg.get('website', {})
+    for sb in (web.get('sidebar') if isinstance(web.get('sidebar'), list) else [web.get('sidebar')]):
+        if isinstance(sb, dict) and 'contents' in sb: sb['contents'] = trim_contents(sb['contents'], pages, dropped)
+    nav = web.get('navbar') or {}
+    for side in ('left', 'right'):
+        if isinstance(nav, dict) and side in nav: nav[side] = trim_contents(nav[side], pages, dropped)
+    qy.write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
+    return dropped
+
+
+def sidebar_pages(quarto_yml:Path, pages:list[str]) -> set[str]:
+    "The notebooks the sidebar of `quarto_yml` lists (globs resolved against `pages`)."
+    import yaml
+    web = yaml.safe_load(quarto_yml.read_text()).get('website', {})
+    found = set()
+    def walk(cs):
+        for c in cs or []:
+            if isinstance(c, str): found.update(_matches(c, pages))
+            elif isinstance(c, dict):
+                if c.get('href') or c.get('file'): found.update(_matches(str(c.get('href') or c.get('file')), pages))
+                walk(c.get('contents') if isinstance(c.get('contents'), list) else [c.get('contents')] if c.get('contents') else [])
+    for sb in (web.get('sidebar') if isinstance(web.get('sidebar'), list) else [web.get('sidebar')]):
+        if isinstance(sb, dict): walk(sb.get('contents'))
+    return found
+
+
+# ---------------------------------------------------------------- 4. checks on the built site
+
+class _Links(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.links, self.ids = [], set()
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get('id'): self.ids.add(a['id'])
+        if tag == 'a' and a.get('name'): self.ids.add(a['name'])
+        for k in ('href', 'src'):
+            if a.get(k) is not None and not (tag == 'link' and a.get('rel') in ('preconnect', 'dns-prefetch')): self.links.append(a[k])
+
+
+def broken_links(site:Path, site_url:str='') -> list[str]:
+    "Every internal link or `src` in the HTML of `site` that points at no file (or at no id in its page)."
+    pages = {}
+    for p in site.rglob('*.html'):
+        parser = _Links(); parser.feed(p.read_text(encoding='utf-8', errors='replace')); pages[p] = parser
+    bad = []
+    base = site_url.rstrip('/') + '/' if site_url else None
+    for p, parser in pages.items():
+        for link in parser.links:
+            if base and link.startswith(base): link = os.path.relpath(site/link[len(base):], p.parent) if link[len(base):] else 'index.html'
+            u = urlsplit(link)
+            if u.scheme or link.startswith('//') or not (u.path or u.fragment) or u.scheme in ('mailto', 'data', 'javascript'): continue
+            target = (p if not u.path else (site/u.path.lstrip('/') if u.path.startswith('/') else p.parent/unquote(u.path))).resolve()
+            if target.is_dir(): target = target/'index.html'
+            where = f"{p.relative_to(site)}: {link}"
+            if not target.exists(): bad.append(f"{where} (no such file)")
+            elif u.fragment and target.suffix == '.html' and target in pages and unquote(u.fragment) not in pages[target].ids:
+                bad.append(f"{where} (no id {u.fragment!r} in {target.relative_to(site)})")
+    return sorted(set(bad))
+
+
+def check_site(site:Path, nbs:Path=NBS, quarto_yml:Path=None) -> list[str]:
+    "The problems of a built site: a notebook with no page, a notebook missing from the sidebar, a broken link."
+    from nbdev.config import get_config
+    rels = notebooks(nbs)
+    problems = [f"no page for {rel}: expected {page_name(rel)}" for rel in rels if not (site/page_name(rel)).exists()]
+    if quarto_yml is not None:
+        listed = sidebar_pages(quarto_yml, [str(r) for r in rels])
+        problems += [f"{rel} is not in the sidebar of nbs/_quarto.yml: add it to its section" for rel in rels if str(rel) not in listed]
+    cfg = get_config()
+    site_url = f"{cfg.get('doc_host', '')}{cfg.get('doc_baseurl', '')}" if cfg.get('doc_host') else ''
+    return problems + [f"broken link in {b}" for b in broken_links(site, site_url)]
+
+
+# ---------------------------------------------------------------- the whole build
+
+def process_support_files():
+    "nbdev's processing step (`nbdev-proc-nbs`) for everything but the notebooks, which are built after running them."
+    import nbdev.quarto as q
+    if not shutil.which('quarto'): q._ensure_quarto = lambda: None  # nbdev would try to download Quarto with sudo
+    from contextlib import redirect_stderr
+    import io, warnings
+    with warnings.catch_warnings(), redirect_stderr(io.StringIO()):
+        warnings.simplefilter('ignore')
+        q.nbdev_proc_nbs.__wrapped__(file_re=r'^$')  # no notebooks: they are built below with fresh outputs
+    for p in list(PROC.rglob('*.ipynb')):  # pages of deleted notebooks
+        if not (NBS/p.relative_to(PROC)).exists(): p.unlink()
+
+
+def render(renderer:str, out:Path):
+    "Render `_proc` into `out` with Quarto (as `nbdev-docs` does) or smalldocs."
+    from nbdev.config import get_config
+    built = PROC/get_config().doc_path.name
+    shutil.rmtree(built, ignore_errors=True)
+    if renderer == 'quarto':
+        from nbdev.quarto import render_quarto, _fix_quarto_nav
+        render_quarto(PROC, built, n_workers=2)
+        _fix_quarto_nav(built)
+    else:
+        r = subprocess.run([str(Path(sys.executable).parent/'smalldocs'), 'render', '--quiet', str(PROC)], cwd=ROOT,
+                           capture_output=True, text=True)
+        if r.returncode: raise DocsError(f"smalldocs failed:\n{r.stdout}{r.stderr}")
+        known = ('format-links', 'format commonmark', 'keep-md', 'output-file is not read')  # nbdev's keys, for Quarto
+        said = [l for l in (r.stdout + r.stderr).splitlines() if l.strip() and not any(k in l for k in known)]
+        if said: print('\n'.join(said))
+        apply_output_files(built)
+    if not built.exists(): raise DocsError(f"the renderer wrote no site to {built}")
+    if out.resolve() != built.resolve():
+        shutil.rmtree(out, ignore_errors=True)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(built), str(out))
+
+
+def apply_output_files(site:Path, nbs:Path=NBS):
+    "Give smalldocs' pages the names nbdev asks for (`output-file`, which Quarto reads): `10_begga_kaat.html` -> `begga_kaat.html`."
+    moves = {rel.with_suffix('.html'): page_name(rel) for rel in notebooks(nbs) if rel.with_suffix('.html') != page_name(rel)}
+    for old, new in moves.items():
+        if (site/old).exists(): (site/old).replace(site/new)
+    names = {old.name: new.name for old, new in moves.items()}
+    if not names: return
+    pat = re.compile(r'(?<=["\'/])(' + '|'.join(map(re.escape, names)) + r')(?=[#"\'?])')
+    for p in [*site.rglob('*.html'), site/'search.json', site/'sitemap.xml']:
+        if p.exists(): p.write_text(pat.sub(lambda m: names[m.group(1)], p.read_text(encoding='utf-8')), encoding='utf-8')
+
+
+def build(out:Path=ROOT/'_docs', renderer:str='auto', workers:int=2) -> list[str]:
+    "Build the site into `out`; return the pages the sidebar left out. Raises `DocsError` on any failure."
+    os.chdir(ROOT)
+    if renderer == 'auto': renderer = 'quarto' if shutil.which('quarto') else 'smalldocs'
+    t0 = time.time()
+    process_support_files()
+    rels = notebooks()
+    errors = build_pages(rels, workers)
+    for rel in rels:  # a notebook that failed must not keep an old page
+        if any(re.search(rf"\bnbs/{re.escape(str(rel))}[: ]", e) for e in errors): (PROC/rel).unlink(missing_ok=True)
+    t1 = time.time()
+    dropped = trim_sidebar(PROC)
+    render(renderer, out)  # render the rest even when a notebook failed, so that every problem is listed at once
+    problems = errors + check_site(out, NBS, NBS/'_quarto.yml')
+    if problems: raise DocsError(f"{len(problems)} problem(s):\n" + '\n\n'.join(problems))
+    print(f"docs: {len(rels)} notebooks run and processed in {t1-t0:.1f}s, rendered by {renderer} in {time.time()-t1:.1f}s "
+          f"into {os.path.relpath(out, ROOT)}/ (open {os.path.relpath(out/'index.html', ROOT)})")
+    if dropped: print("not in the site yet (no such page): " + ', '.join(dropped))
+    return dropped
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--out', default=str(ROOT/'_docs'), help='where the site goes (default _docs)')
+    ap.add_argument('--renderer', choices=('auto', 'quarto', 'smalldocs'), default='auto', help='auto: Quarto if installed, else smalldocs')
+    ap.add_argument('--workers', type=int, default=2, help='notebooks run at once')
+    ap.add_argument('--pages', nargs='+', help=argparse.SUPPRESS)  # pairs of notebook and page, in a worker process
+    a = ap.parse_args(argv)
+    if a.pages: sys.exit(1 if build_share(a.pages) else 0)
+    try: build(Path(a.out).absolute(), a.renderer, a.workers)
+    except DocsError as e:
+        print(f"FAILED: {e}", file=sys.stderr); sys.exit(1)
+
+
+if __name__ == '__main__': main()
