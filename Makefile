@@ -31,6 +31,12 @@ docs: install
 	$(BIN)/python tools/readme.py
 	$(BIN)/python tools/docs.py --renderer $(if $(shell command -v quarto),quarto,smalldocs)
 
+# The start page as a standalone web app (Voilà): no code shown, one kernel per visitor.
+# PORT defaults to 8866 here (unless given), on 127.0.0.1 unless HOST is set, e.g. HOST=0.0.0.0 for a classroom network.
+CLASSROOM_PORT = $(if $(filter command line environment environment override,$(origin PORT)),$(PORT),8866)
+classroom: install
+	$(BIN)/voila $(START) --no-browser --port=$(CLASSROOM_PORT) --Voila.ip=$(HOST)
+
 bench: install
 	$(BIN)/python bench/bench_engine.py
 

@@ -18,6 +18,15 @@ VARIANTS = [2, 3, 4, 5]
 # ---------------------------------------------------------------------------------------------------------------
 # 2,000 random hands per variant, every invariant
 
+def check_follow(h, held):
+    "Every card followed suit when its player could (Thieves led need a Thief), checked from the deal."
+    for t in h.tricks:
+        led = t.cards[0].suit
+        for seat, card in zip(t.seats, t.cards):
+            assert card in held[seat]
+            assert card.suit == led or all(c.suit != led for c in held[seat])
+            held[seat].remove(card)
+
 def check_hand(h, game):
     "Every invariant of a finished hand."
     n, pts = game.players, game.points_of
@@ -37,6 +46,7 @@ def check_hand(h, game):
         assert r['points'] == taken == r['scores'] and sum(taken) == 120
         return
     if r['leaster']:  # the blind is set aside: its points count for nobody
+        check_follow(h, [list(x) for x in h.deal['hands']])
         assert sorted(played + h.blind) == sorted(dealt)
         assert r['points'] == taken and sum(taken) == 120 - sum(pts[c] for c in h.blind)
         won = [s for s in range(n) if any(t.winner == s for t in h.tricks)]
@@ -45,6 +55,9 @@ def check_hand(h, game):
         assert r['scores'] == [3 if s in r['winners'] else 0 for s in range(n)]
         return
     assert sorted(played + h.buried) == sorted(dealt) and len(h.buried) == game.bury_count
+    held = [list(x) for x in h.deal['hands']]
+    held[h.picker] = [c for c in held[h.picker] + list(h.deal['blind']) if c not in h.buried]
+    check_follow(h, held)
     if any(c.suit == 'T' for c in h.buried):  # a Thief buried only with every Beggar: the picker then plays only Thieves
         assert all(c.suit == 'T' for t in h.tricks for c, s in zip(t.cards, t.seats) if s == h.picker)
     taken[h.picker] += sum(pts[c] for c in h.buried)
@@ -152,17 +165,17 @@ def test_rulebook_scoring_examples():
     assert side_scores(60) == ('opponents', 2)                       # example 3: 60-60
     assert side_scores(112, alone_bonus=True) == ('picker', 6)       # alone, 112: 4 + 2
     assert side_scores(8, alone_bonus=True) == ('opponents', 6)      # opponents 112 against a lone picker
-    h = finished(4, [50, 43, 27, 0], 'call 8')  # picker 0 calls T8: seat 1 is partner; 93 together
+    h = finished(4, [50, 43, 27, 0], 'call T8')  # picker 0 calls T8: seat 1 is partner; 93 together
     assert h.result['scores'] == [4, 4, 0, 0] and h.result['side_points'] == 93
-    h = finished(4, [30, 16, 74, 0], 'call 8')  # opponents win with 74
+    h = finished(4, [30, 16, 74, 0], 'call T8')  # opponents win with 74
     assert h.result['scores'] == [0, 0, 2, 2]
-    h = finished(4, [30, 30, 60, 0], 'call 8')  # 60-60: opponents
+    h = finished(4, [30, 30, 60, 0], 'call T8')  # 60-60: opponents
     assert h.result['scores'] == [0, 0, 2, 2] and 'tie' in h.result['text']
     h = finished(4, [112, 8, 0, 0], 'alone')
     assert h.result['scores'] == [6, 0, 0, 0] and h.result['bonus']
     h = finished(4, [8, 100, 12, 0], 'alone')
     assert h.result['scores'] == [0, 6, 6, 6]
-    h = finished(4, [120, 0, 0, 0], 'call 8')
+    h = finished(4, [120, 0, 0, 0], 'call T8')
     assert h.result['scores'] == [6, 6, 0, 0]
 
 def test_silent_alone_bonus_is_a_table_option():
@@ -226,13 +239,13 @@ def test_bury_restriction():
 
 def test_the_six_calls():
     h = four(); h.apply('pick'); h.apply('bury G8 B8')  # seat 0 holds T6 and T7
-    assert [str(a) for a in h.legal_actions()] == ['partner', 'alone', 'call 8']
+    assert [str(a) for a in h.legal_actions()] == ['partner', 'alone', 'call T8']
     refused(h, 'call T7', "You hold T7 yourself")
     refused(h, 'call T6', "A call names a Thief above six")
     refused(h, 'call T9', "lowest Thief above six that you do not hold: T8, not T9")
     refused(h, 'call X', "A call names a Thief above six")
     h.apply('call T8')
-    assert h.partner == 1 and h.partner_card == BEGGARS.parse('T8') and h.history[-1][1] == h.parse_action('call 8')
+    assert h.partner == 1 and h.partner_card == BEGGARS.parse('T8') and h.history[-1][1] == h.parse_action('call T8')
     h = four(); h.apply('pass'); h.apply('pick'); h.apply('bury R3 R4')  # seat 1 has no T6
     refused(h, 'call T8', "Only a picker who holds the six of Thieves may call")
 

@@ -5,7 +5,8 @@ from cardgames_tutor.cards import FRENCH, Card
 from cardgames_tutor.engine import (Match, Move, IllegalAction, BadOption, check_deal, deal_cards, play_out,
                                     random_choice, get_game)
 from cardgames_tutor.games.dehla_pakad import (DehlaPakad, DehlaPakadHand, team, partner, team_seats, other_team,
-                                               deal_winner, record_deal, bot, centre_story, table_html, leaked)
+                                               deal_winner, record_deal, bot, centre_story, table_html)
+from cardgames_tutor.engine import leaked_cards as leaked
 from cardgames_tutor.records import to_record, load, save, summary, RecordError
 from helpers import cards_in, assert_no_leak
 

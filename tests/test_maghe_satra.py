@@ -316,36 +316,29 @@ def test_the_cut_seats_highest_first_and_ties_draw_again():
 
 # ---------------------------------------------------------------- hand records
 
-def ends_at_deal(m): return any(h.is_over and h.history == [] for h in m.hands)
-
 def test_records_round_trip(tmp_path):
     records = pytest.importorskip('cardgames_tutor.records')
     checked = 0
     for seed in range(60):
         game = MagheSatra(players=3 + seed % 5, target=(3, 10)[seed % 2])
         m = play_out(Match(game, seed=seed), None if seed % 2 else random_choice, random.Random(seed))
-        if ends_at_deal(m): continue  # see test_records_round_trip_with_a_hand_over_at_the_deal
         path = records.save(m, tmp_path / f'm{seed}.json')
         again = records.load(path)
         assert again.standing == m.standing and len(again.hands) == len(m.hands) and again.over
         assert [h.result for h in again.hands] == [h.result for h in m.hands]
         assert records.load(records.to_record(m)).standing == m.standing
         checked += 1
-    assert checked >= 10
+    assert checked == 60
 
 def test_records_round_trip_of_an_unfinished_match():
     records = pytest.importorskip('cardgames_tutor.records')
     for seed in range(20):
         m, rng = Match(MagheSatra(players=5), seed=seed), random.Random(seed)
         for _ in range(30): m.apply(random_choice(m.view(m.to_act), rng))
-        if ends_at_deal(m): continue
         again = records.load(records.to_record(m))
         assert again.standing == m.standing and again.view(None)['hands'] == m.view(None)['hands'] and again.to_act == m.to_act
-        return
-    pytest.fail('no seed without a hand over at the deal')
 
-@pytest.mark.xfail(reason="records.load expects each hand's actions to leave the match on the next hand; a Maghe Satra "
-                          "hand can end at the deal with no action (then the match is already further on)", strict=False)
+
 def test_records_round_trip_with_a_hand_over_at_the_deal():
     records = pytest.importorskip('cardgames_tutor.records')
     deals = [written_deal(G4, '9S KH 5D 10C', '8H'), written_deal(G4, 'KH 9S 5D 10C', '4H 4C')]
