@@ -149,10 +149,17 @@ def test_step_back_forward_jump_undo(name):
         t.hand_box.children[0].click(); assert len(t.match.actions) == n
     t.last.click(); assert t.cursor is None and t.table.value == live_table
     # jump to a trick, if the game has tricks and one is done
-    if len(t.jump.options) > 1:
-        label, k = t.jump.options[1]
+    labels = dict(t.jump.options)
+    assert labels['hand 1 · start'] == 0
+    tricks = [(label, k) for label, k in t.jump.options if 'trick' in label]
+    if tricks:
+        label, k = tricks[0]
         t.jump.value = k
-        assert t.cursor == k and 'trick' in label
+        assert t.cursor == k and t.jump.value == k
+        # the trick just finished is what the table shows: its cards, and its winner in the centre
+        trick = [e for e in t._shown().hand.events if e.kind == 'trick'][-1]
+        assert all(f'data-card="{c.code}"' in t.table.value for c in trick.data['cards'])
+        assert f"Seat {trick.data['winner']} won trick {trick.data['number']}" in t.table.value
         t.last.click()
     # undo: back to the learner's turn before their last move, bots' replies included
     mine = max(i for i, (_, s, _a) in enumerate(t.match.actions) if s == t.seat)
