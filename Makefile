@@ -39,6 +39,7 @@ classroom: install
 
 bench: install
 	$(BIN)/python bench/bench_engine.py
+	$(BIN)/python bench/bench_panel.py
 
 clean:
 	rm -rf _docs _proc .pytest_cache
