@@ -90,7 +90,7 @@ def build_pages(rels:list[Path], workers:int=2) -> list[str]:
         args = [str(a) for rel in share for a in (NBS/rel, PROC/rel)]
         r = subprocess.run([sys.executable, __file__, '--pages', *args], cwd=ROOT, capture_output=True, text=True)
         errs = [e.strip() for e in r.stdout.split(_SEP)[1:] if e.strip()]
-        if r.returncode and not errs: errs = [f"notebook build failed for {', '.join(map(str, share))}:\n{r.stderr[-3000:]}"]
+        if r.returncode and not errs: errs = [f"notebook build failed (exit status {r.returncode}) for {', '.join(map(str, share))}:\n{r.stderr[-3000:]}"]
         return errs
     with ThreadPoolExecutor(max(1, workers)) as pool: return [e for errs in pool.map(one, shares) for e in errs]
 
@@ -294,7 +294,12 @@ def main(argv=None):
     ap.add_argument('--workers', type=int, default=2, help='notebooks run at once')
     ap.add_argument('--pages', nargs='+', help=argparse.SUPPRESS)  # pairs of notebook and page, in a worker process
     a = ap.parse_args(argv)
-    if a.pages: sys.exit(1 if build_share(a.pages) else 0)
+    if a.pages:
+        code = 1 if build_share(a.pages) else 0
+        sys.stdout.flush(); sys.stderr.flush()
+        # Skip the interpreter's teardown: after running notebooks with widgets and matplotlib in this process,
+        # it sometimes crashes at exit (SIGSEGV with no Python frame, after every page was written).
+        os._exit(code)
     try: build(Path(a.out).absolute(), a.renderer, a.workers)
     except DocsError as e:
         print(f"FAILED: {e}", file=sys.stderr); sys.exit(1)
