@@ -44,12 +44,13 @@ def describe_turn(match:Match, seat:int) -> str:
     return '\n'.join(lines)
 
 # %% ../nbs/30_cli.ipynb #31d531cc
-def play(match:Match, save_to=None, bots_all=False, input=input, output=print, seat=0) -> Match:
+def play(match:Match, save_to=None, bots_all=False, input=input, output=print, seat=0,
+         coach=False) -> Match: # coach: show the coach's hint at every turn
     "Play `match` in the terminal as `seat`, bots on the other seats (every seat with `bots_all`)."
     game, rng = match.game, random.Random(match.seed)
     watch, shown = (None if bots_all else seat), 0
     output(f"{game.title}: {', '.join(f'{k}={v}' for k, v in game.options.items())}; seed {match.seed}. "
-           + ("Bots play every seat." if bots_all else f"You are Seat {seat}. Type help, undo or quit at your turn."))
+           + ("Bots play every seat." if bots_all else f"You are Seat {seat}. Type help, hint, undo or quit at your turn."))
     def flush():
         nonlocal shown
         events = match.events(watch)
@@ -61,11 +62,13 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
             match.apply(game.bot(match.view(match.to_act), rng))
             continue
         output(describe_turn(match, seat))
+        if coach: output(_hint(match, seat))
         try: line = input('> ').strip()
         except EOFError: line = 'quit'
         if line in ('quit', 'q', 'exit'):
             output("Stopped."); break
         if line == 'help': output(match.hand.action_help()); continue
+        if line == 'hint': output(_hint(match, seat)); continue
         if line == 'undo':
             if match.undo_turn(seat): shown = len(match.events(watch)); output("Undone: back to your last turn.")
             else: output("Nothing of yours to undo.")
@@ -76,6 +79,12 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
     flush()
     if save_to: output(f"Hand record saved to {save(match, save_to)}.")
     return match
+
+# %% ../nbs/30_cli.ipynb #c0ac4b1e
+def _hint(match:Match, seat:int) -> str:
+    "The coach's hint for `seat`, from its view only (the `hint` command and `play --coach`)."
+    from cardgames_tutor.coach import hint_text
+    return hint_text(match.view(seat), match.game, seed=match.seed)
 
 # %% ../nbs/30_cli.ipynb #a13604da
 def replay_text(match:Match) -> str:
@@ -96,9 +105,13 @@ def _parser():
     pl.add_argument('--option', action='append', default=[], metavar='NAME=VALUE', help="a game option, e.g. target=150")
     pl.add_argument('--save', metavar='FILE', help="save the hand record here")
     pl.add_argument('--bots', choices=['all'], help="'all': bots play every seat")
+    pl.add_argument('--coach', action='store_true', help="show the coach's hint at every turn (type hint at any prompt)")
     rp = sub.add_parser('replay', help="print the account of a hand record")
     rp.add_argument('file')
     rp.add_argument('--json', action='store_true', help="print a JSON summary instead")
+    rv = sub.add_parser('review', help="the coach's review of a hand record: the costliest decisions, worst first")
+    rv.add_argument('file')
+    rv.add_argument('--seat', type=int, default=0, help="the seat to review (0 by default)")
     return p
 
 def main(argv=None) -> int:
@@ -107,7 +120,11 @@ def main(argv=None) -> int:
     try:
         if args.command == 'play':
             game = make_game(args.game, args.players, args.option)
-            play(Match(game, args.seed), args.save, bots_all=args.bots == 'all')
+            play(Match(game, args.seed), args.save, bots_all=args.bots == 'all', coach=args.coach)
+        elif args.command == 'review':
+            from cardgames_tutor.coach import review_text
+            try: print(review_text(args.file, args.seat))
+            except ValueError as e: raise RecordError(str(e)) from None  # a seat the game does not have
         else:
             match = load(args.file)
             print(json.dumps(summary(match), ensure_ascii=False, indent=1) if args.json else replay_text(match))

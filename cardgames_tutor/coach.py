@@ -77,8 +77,8 @@ def bot_playout(hand:HandState, rng) -> HandState:
 
 PLAYOUT = bot_playout  # swap in a faster playout here
 
-# %% ../nbs/40_coach.ipynb #b83884b4
-ACTIONS_PER_SECOND = 10_000  # playout actions per second of budget (one core, house bots, this engine)
+# %% ../nbs/40_coach.ipynb #7a8c1de4
+ACTIONS_PER_SECOND = 16_000  # playout actions per second of budget (one core, house bots, this engine)
 DEAL_COST = 20  # sampling one deal costs about as much as this many playout actions
 MIN_DEALS, MAX_DEALS, MAX_CANDIDATES = 6, 3000, 10
 SPEED = {'beggars-and-thieves': 0.7}  # games whose actions cost more than most (relative speed)

@@ -166,6 +166,8 @@ def maghe_reasons(view, game, ranked) -> list:
     from cardgames_tutor.games.maghe_satra import odds_for
     o, b = odds_for(view), ranked[0].action
     pct = lambda k: f"{k} of the {o.unseen} cards you cannot see ({k / o.unseen:.0%})"
+    if b.verb == 'beg' and not o.bust:
+        return [Reason('beg-odds', f"At {o.total}, no card can take you over 17, and {o.exact} of the {o.unseen} cards you cannot see would make exactly 17: beg.")]
     if b.verb == 'beg':
         return [Reason('beg-odds', f"At {o.total}, only {pct(o.bust)} would take you over 17, and {o.exact} would make exactly 17: beg.")]
     return [Reason('stand-odds', f"At {o.total}, {pct(o.bust)} would take you over 17 (only {o.exact} make exactly 17): stand on your total.")]

@@ -1,0 +1,174 @@
+"""The coach: honest (reads one view, same hint for deals that look the same), right on obvious positions, and its
+reasons name only facts the seat can see; the terminal's hint and review."""
+import inspect, io, json, random, contextlib
+import pytest
+from cardgames_tutor.cards import FRENCH, MARIAS
+from cardgames_tutor.engine import Match, get_game, play_out
+from cardgames_tutor.coach import hint, hint_text, review, review_text
+from cardgames_tutor.records import save
+from cardgames_tutor import cli
+from helpers import cards_in, assert_no_leak
+
+B = 0.08  # a small budget keeps the tests quick; determinism does not depend on it
+
+
+def _first_turn(game, deal, dealer):
+    m = Match(game, seed=11, deals=[deal], first_dealer=dealer)
+    play_out(m, stop_at=(0,))
+    return m
+
+
+def _twin(game, deal, shuffle_keys):
+    "The same deal with every card seat 0 cannot see shuffled among the places it cannot see."
+    d = json.loads(json.dumps({k: [[str(c) for c in p] if isinstance(p, list) else str(p) for p in v] for k, v in deal.items()}))
+    places = [(k, i) for k, i in shuffle_keys]
+    pool = [c for k, i in places for c in (d[k][i] if i is not None else d[k])]
+    random.Random(99).shuffle(pool)
+    for k, i in places:
+        n = len(d[k][i] if i is not None else d[k])
+        if i is None: d[k], pool = pool[:n], pool[n:]
+        else: d[k][i], pool = pool[:n], pool[n:]
+    return d
+
+
+TWINS = [  # game, dealer that makes seat 0 act first, the places seat 0 cannot see
+    ('begga-kaat', {}, 3, [('hands', 1), ('hands', 2), ('hands', 3)]),
+    ('kocka', {}, 3, [('hands', 1), ('hands', 2), ('hands', 3)]),
+    ('dehla-pakad', {}, 3, [('hands', 1), ('hands', 2), ('hands', 3)]),
+    ('beggars-and-thieves', {'players': 5}, 4, [('hands', s) for s in range(1, 5)] + [('blind', None)]),
+    ('beggars-and-thieves', {'players': 2}, 1, [('hands', 1), ('down', 0), ('down', 1)]),
+]
+
+
+@pytest.mark.parametrize('name,opts,dealer,places', TWINS)
+def test_same_view_same_hint(name, opts, dealer, places):
+    game = get_game(name, **opts)
+    deal = Match(game, seed=5, first_dealer=dealer).hands[0].deal
+    a = _first_turn(game, deal, dealer)
+    b = _first_turn(game, _twin(game, deal, places), dealer)
+    assert a.hands[0].deal != b.hands[0].deal
+    va, vb = a.view(0), b.view(0)
+    assert va['hand'] == vb['hand'] and va['events'] == vb['events']
+    ha, hb = hint(va, game, seed=3, budget=B), hint(vb, game, seed=3, budget=B)
+    assert [(r.action, r.value) for r in ha.ranked] == [(r.action, r.value) for r in hb.ranked]
+    assert ha.reasons == hb.reasons
+    hc = hint(va, game, seed=4, budget=B)  # another seed is another sample of deals
+    assert hc.best in va['legal']
+
+
+def test_coach_reads_a_view_not_a_match():
+    assert list(inspect.signature(hint).parameters)[:2] == ['view', 'game']
+    game = get_game('begga-kaat')
+    m = Match(game, seed=1)
+    play_out(m, stop_at=(0,))
+    with pytest.raises(ValueError, match='teaching view'):
+        from cardgames_tutor.coach_deals import sample_hand
+        sample_hand(m.view(None), game, random.Random(0))
+
+
+GAMES = [('begga-kaat', {}), ('kocka', {}), ('dehla-pakad', {}), ('maghe-satra', {}),
+         *[('beggars-and-thieves', {'players': p}) for p in (5, 4, 3, 2)]]
+
+
+@pytest.mark.parametrize('name,opts', GAMES)
+def test_inputs_leak_nothing_and_reasons_name_only_seen_cards(name, opts):
+    "At each of seat 0's turns: its view shows no hidden card, and the reasons name only cards it has seen."
+    game = get_game(name, **opts)
+    m, rng, turns = Match(game, seed=2), random.Random(2), 0
+    while not m.over and turns < 6 and len(m.hands) < 10:
+        if m.to_act != 0:
+            m.apply(game.bot(m.view(m.to_act), rng)); continue
+        view = m.view(0)
+        hidden = m.hand.hidden_cards(0)
+        assert_no_leak(m, 0)  # the engine's leak check over the view the coach reads
+        h = hint(view, game, seed=turns, budget=B)
+        assert h.best in view['legal'] and 1 <= len(h.reasons) <= 3
+        assert not cards_in([r.text for r in h.reasons], game.pack) & hidden, h.reasons
+        assert all(r.tactic and r.text.endswith('.') for r in h.reasons)
+        if len(h.ranked) > 1: assert h.reasons[-1].tactic == 'compare'
+        m.apply(h.best if rng.random() < .5 else rng.choice(view['legal'])); turns += 1
+    assert turns >= 2
+
+
+def test_begga_kaat_throws_the_queen_of_hearts_when_void():
+    "Seat 0 has no clubs and plays last to a club chaal: the kaat, the Q♥ (11 points) into another's chaal."
+    game, C = get_game('begga-kaat'), FRENCH.parse_many
+    mine = C('QH AH KH AS KS JS 10S 9S AD KD JD 10D 9D')  # high cards: a queen kept would be taken later
+    rest = [c for c in FRENCH if c not in mine]
+    one = C('2C 3C 4C 5C 6C 7C 8C 3S 4S 5S 3D 4D 5D')  # Seat 1 leads its lowest card, 2♣
+    rest = [c for c in rest if c not in one]
+    hands = [mine, one, rest[0::2], rest[1::2]]
+    m = _first_turn(game, {'hands': hands}, 0)  # the dealer's left, Seat 1, leads
+    view = m.view(0)
+    assert view['trick'][0] == (1, FRENCH.parse('2C')) and [c.suit for _, c in view['trick']] == ['C'] * 3
+    h = hint(view, game, seed=0, budget=0.2)
+    assert h.best is FRENCH.parse('QH')
+    throw = [r for r in h.reasons if r.tactic == 'throw-penalty'][0]
+    top_seat, top = max(view['trick'], key=lambda sc: sc[1].rank)
+    assert 'no clubs' in throw.text and 'Q♥' in throw.text and f"Seat {top_seat}" in throw.text and top.symbol in throw.text
+
+
+def test_kocka_throws_the_hejma_into_another_trick():
+    "Playing last to a trick it cannot follow, with the Hejma in hand: throw it (10 points) to the winner."
+    game, hejma = get_game('kocka'), MARIAS.parse('QL')
+    for seed in range(300):
+        m, rng = Match(game, seed=seed), random.Random(seed)
+        while not m.over and len(m.hands) == 1:
+            v = m.view(m.to_act)
+            if (m.to_act == 0 and v['phase'] == 'play' and len(v['trick']) == 3 and hejma in v['legal']
+                    and v['trick'][0][1].suit != 'L' and len(v['legal']) > 1):
+                h = hint(v, game, seed=0, budget=0.2)
+                assert h.best is hejma, (seed, h.ranked)
+                assert h.reasons[0].tactic == 'throw-penalty' and 'QL' not in h.reasons[0].text
+                return
+            m.apply(game.bot(v, rng))
+    pytest.fail("no position found")
+
+
+def test_maghe_satra_begs_when_no_card_can_bust():
+    from cardgames_tutor.games.maghe_satra import written_deal, BEG
+    game = get_game('maghe-satra')
+    m = Match(game, seed=1, deals=[written_deal(game, 'AS 9H 9D 9C', '2S 5H 6H 7H 8H')], first_dealer=3)
+    v = m.view(0)
+    assert v['to_act'] == 0 and v['total'][0] == 3
+    h = hint(v, game, budget=B)
+    assert h.best == BEG and h.reasons[0].tactic == 'beg-odds' and 'At 3, no card' in h.reasons[0].text
+
+
+def test_review_worst_first_with_jump_index(tmp_path):
+    game = get_game('begga-kaat')
+    done = play_out(Match(game, seed=4), lambda v, rng: rng.choice(v['legal']) if v['seat'] == 0 else game.bot(v, rng))
+    items = review(done, 0, budget=B, top=4)
+    assert items and [x.cost for x in items] == sorted((x.cost for x in items), reverse=True)
+    for x in items:
+        assert done.actions[x.index][1:] == (0, x.played) and x.played != x.best
+        back = done.replayed(done.actions[:x.index])
+        assert back.to_act == 0 and x.best in back.legal_actions()
+    path = save(done, tmp_path / 'hand.json')
+    text = review_text(path, 0, budget=B, top=4)
+    assert text.startswith("Review of Seat 0") and f"action {items[0].index}:" in text
+
+
+def _run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = cli.main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_hint_and_coach_and_review(tmp_path, monkeypatch):
+    import cardgames_tutor.coach as coach
+    monkeypatch.setattr(coach, 'ACTIONS_PER_SECOND', 500)  # quick hints in a test
+    said, answers = [], iter(['hint', 'quit'])
+    cli.play(Match(get_game('begga-kaat'), seed=2), input=lambda _: next(answers), output=said.append)
+    assert any(s.startswith('Hint: ') for s in said)
+    said, answers = [], iter(['quit'])
+    cli.play(Match(get_game('maghe-satra'), seed=2), input=lambda _: next(answers), output=said.append, coach=True)
+    assert any(s.startswith('Hint: ') for s in said)
+    game = get_game('kocka')
+    path = save(play_out(Match(game, seed=3)), tmp_path / 'k.json')
+    code, out, _ = _run(['review', str(path), '--seat', '1'])
+    assert code == 0 and out.startswith('Review of Seat 1')
+    code, _, err = _run(['review', str(path), '--seat', '9'])
+    assert code == 2 and 'seat must be from 0 to 3' in err and len(err) < 300
+    code, _, err = _run(['review', str(tmp_path / 'missing.json')])
+    assert code == 2 and 'no hand record' in err
