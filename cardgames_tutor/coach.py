@@ -12,9 +12,10 @@ from .engine import Game, HandState, Move, Match
 from .coach_deals import sample_hand
 
 # %% auto #0
-__all__ = ['MEASURES', 'SNEAR', 'PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES', 'SPEED',
-           'PRUNE', 'Measure', 'measure_for', 'fork', 'bot_playout', 'ActionValue', 'candidates', 'evaluate', 'Reason',
-           'Hint', 'hint', 'show_action', 'stat_text', 'hint_text', 'Mistake', 'review', 'review_text']
+__all__ = ['MEASURES', 'SNEAR', 'PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES',
+           'DEFAULT_BUDGET', 'SPEED', 'PRUNE', 'Measure', 'measure_for', 'fork', 'bot_playout', 'ActionValue',
+           'candidates', 'evaluate', 'Reason', 'Hint', 'hint', 'show_action', 'stat_text', 'hint_text', 'Mistake',
+           'review', 'review_text']
 
 # %% ../nbs/40_coach.ipynb #88abb7fc
 class Measure(NamedTuple):
@@ -81,6 +82,7 @@ PLAYOUT = bot_playout  # swap in a faster playout here
 ACTIONS_PER_SECOND = 16_000  # playout actions per second of budget (one core, house bots, this engine)
 DEAL_COST = 20  # sampling one deal costs about as much as this many playout actions
 MIN_DEALS, MAX_DEALS, MAX_CANDIDATES = 6, 3000, 10
+DEFAULT_BUDGET = 0.5  # seconds: a hint within a second, with room for a busy machine
 SPEED = {'beggars-and-thieves': 0.7}  # games whose actions cost more than most (relative speed)
 
 class ActionValue(NamedTuple):
@@ -112,7 +114,7 @@ def candidates(view:dict, game:Game, include=()) -> list:
     return legal + [a for a in include if a not in legal]
 
 # %% ../nbs/40_coach.ipynb #1dd0b71e
-def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=0.5) -> tuple:
+def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BUDGET) -> tuple:
     "(each of `actions` as an `ActionValue`, the number of deals) over sampled deals that fit `view` (see the method above)."
     measure, seat = measure_for(game), view['seat']
     rng, work, done, deals = random.Random(f"coach {seed}"), budget * ACTIONS_PER_SECOND * SPEED.get(game.name, 1), 0, 0
@@ -156,7 +158,7 @@ class Hint(NamedTuple):
 # %% ../nbs/40_coach.ipynb #3d1c00f1
 def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
          game:Game, seed=0, # the same view, game and seed give the same hint
-         budget:float=0.5, # seconds of playouts, counted as work (see above)
+         budget:float=DEFAULT_BUDGET, # seconds of playouts, counted as work (see above)
          include=()) -> Hint|None: # actions to compare as well (a review adds the one played)
     "What the seat to act should do, and why; None if the view's seat is not to act."
     from cardgames_tutor.coach_reasons import reasons_for
@@ -184,7 +186,7 @@ def stat_text(stats:dict) -> str:
              'points': lambda v: f"{v:.0f} card points", 'margin': lambda v: f"{v:+.0f} points over the opponent"}
     return ', '.join(words[k](v) for k, v in stats.items())
 
-def hint_text(view:dict, game:Game, seed=0, budget:float=0.5) -> str:
+def hint_text(view:dict, game:Game, seed=0, budget:float=DEFAULT_BUDGET) -> str:
     "The hint for the seat to act, as lines of text (the command line's `hint`)."
     h = hint(view, game, seed, budget)
     if h is None: return "No hint: it is not your turn."
