@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse, json, random, sys
 from .engine import (Match, IllegalAction, BadOption, GAME_NAMES, game_class, play_out)
 from .records import load, save, summary, RecordError
+from .terminal import Narrator, header_text, help_text, turn_text, replay_text as _replay_text
 
 # %% auto #0
 __all__ = ['make_game', 'describe_turn', 'play', 'replay_text', 'main']
@@ -32,31 +33,19 @@ def make_game(name:str, players:int|None=None, options:list|None=None):
     return cls(**opts)
 
 # %% ../nbs/30_cli.ipynb #cf8477c9
-def _cards(cards) -> str: return ' '.join(getattr(c, 'symbol', str(c)) for c in cards)
-
 def describe_turn(match:Match, seat:int) -> str:
-    "What `seat` sees when it is to act: its cards, the table, and what it may do."
-    v = match.view(seat)
-    lines = [f"-- Hand {v['hand_no']}, your turn (Seat {seat}) --"]
-    if v.get('hand') is not None: lines.append(f"Your cards: {_cards(v['hand'])}")
-    if v.get('trick'): lines.append("On the table: " + ', '.join(f"Seat {s} {c.symbol}" for s, c in v['trick']))
-    lines.append(f"You may {match.hand.action_help()}.")
-    return '\n'.join(lines)
+    "What `seat` sees when it is to act: the whole of its view, and what it may do (see `terminal.turn_text`)."
+    return turn_text(match, seat)
 
 # %% ../nbs/30_cli.ipynb #31d531cc
 def play(match:Match, save_to=None, bots_all=False, input=input, output=print, seat=0) -> Match:
     "Play `match` in the terminal as `seat`, bots on the other seats (every seat with `bots_all`)."
     game, rng = match.game, random.Random(match.seed)
-    watch, shown = (None if bots_all else seat), 0
-    output(f"{game.title}: {', '.join(f'{k}={v}' for k, v in game.options.items())}; seed {match.seed}. "
-           + ("Bots play every seat." if bots_all else f"You are Seat {seat}. Type help, undo or quit at your turn."))
-    def flush():
-        nonlocal shown
-        events = match.events(watch)
-        for e in events[shown:]: output(e.text)
-        shown = len(events)
+    watch = None if bots_all else seat
+    output(header_text(game, match.seed, watch))
+    narrator = Narrator(match, watch, output, None if bots_all else input)
     while not match.over:
-        flush()
+        if not narrator.flush(): output("Stopped."); break
         if bots_all or match.to_act != seat:
             match.apply(game.bot(match.view(match.to_act), rng))
             continue
@@ -65,25 +54,22 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
         except EOFError: line = 'quit'
         if line in ('quit', 'q', 'exit'):
             output("Stopped."); break
-        if line == 'help': output(match.hand.action_help()); continue
+        if line == 'help': output(help_text(match, seat)); continue
         if line == 'undo':
-            if match.undo_turn(seat): shown = len(match.events(watch)); output("Undone: back to your last turn.")
+            if match.undo_turn(seat): narrator.skip(); output("Undone: back to your last turn.")
             else: output("Nothing of yours to undo.")
             continue
         if not line: continue
         try: match.apply(line, seat)
         except IllegalAction as e: output(f"Refused: {e.verdict.text} [{e.verdict.rule}]")
-    flush()
+    narrator.flush()
     if save_to: output(f"Hand record saved to {save(match, save_to)}.")
     return match
 
 # %% ../nbs/30_cli.ipynb #a13604da
 def replay_text(match:Match) -> str:
-    "A readable account of everything in `match`, every hand open."
-    lines = [f"{match.game.title} ({', '.join(f'{k}={v}' for k, v in match.game.options.items())})"]
-    lines += [e.text for e in match.events(None)]
-    if not match.over: lines.append(f"(The record stops here. Seat {match.to_act} to act, and may {match.hand.action_help()}.)")
-    return '\n'.join(lines)
+    "A readable account of everything in `match`, every hand open (see `terminal.replay_text`)."
+    return _replay_text(match)
 
 # %% ../nbs/30_cli.ipynb #314dda65
 def _parser():
