@@ -97,7 +97,10 @@ def test_a_failing_notebook_is_named_with_its_cell(tmp_path):
     with pytest.raises(docs.DocsError, match=r"(?s)bad.ipynb in cell 1:\nx / 0.*ZeroDivisionError"): docs.execute(p)
 
 
-def _main(html): return html[html.find('<main'):html.find('</main>')]
+def _main(html):
+    "The page's own content: no sidebar, no previous/next links."
+    main = html[html.find('<main'):html.find('</main>')]
+    return main.split('<nav class="page-navigation"')[0]
 
 def test_rulebooks_read_without_code(site):
     "A rulebook page has no signatures or [source] links (they are on its code page) and every code cell is folded."
