@@ -243,7 +243,7 @@ def test_pages_in_headless_chromium(site):
             page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat.png'))
             assert page.locator('h1').first.inner_text().strip() == 'Begga Kaat'
             assert page.get_by_role('cell', name='chaal', exact=True).first.is_visible()  # the table of local words
-            assert page.locator('.cell-output').count() > 5  # outputs of the examples, saved in the page
+            assert page.locator('.cell-output').count() >= 5  # the examples' outputs, saved in the page (signatures: its code page)
             page.goto((out/'quickref'/'begga_kaat.html').as_uri()); page.wait_for_load_state('load')
             page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat_quickref.png'))
             assert page.locator('.cgt-card[data-card="QH"]').first.is_visible()
