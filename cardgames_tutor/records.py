@@ -73,12 +73,12 @@ def _file_text(path:pathlib.Path) -> str:
     return _decode(data, f"the file {shown}")
 
 def _text_of(source) -> str:
-    "The text of a record given as bytes (an upload), a path, or its JSON text (a text that looks like JSON is never a path)."
+    "The text of a record given as bytes (an upload), a path, or its JSON text (a text starting like JSON is never a path)."
     if isinstance(source, (bytes, bytearray, memoryview)): return _decode(bytes(source), 'the upload')
     if isinstance(source, os.PathLike): return _file_text(pathlib.Path(source))
     if not isinstance(source, str):
         raise RecordError(f"a hand record is given as a file path, its JSON text, bytes or a dict, not {type(source).__name__}")
-    if source.lstrip('\ufeff \t\r\n')[:1] in ('{', '[') or '\n' in source or len(source) > 4096: return source
+    if source.lstrip('\ufeff \t\r\n')[:1] in ('{', '['): return source
     return _file_text(pathlib.Path(source))
 
 # %% ../nbs/03_records.ipynb #2d8c9241
@@ -114,16 +114,18 @@ def _where(path) -> str:
 
 def _check_values(data):
     "Every value in `data` is one a record may hold (texts, whole numbers, true, false, null, lists, objects), within the limits."
-    stack, count, big = [(data, ())], 0, 10 ** MAX_DIGITS
+    stack, count, big = [(data, ())], 1, 10 ** MAX_DIGITS
     while stack:  # a loop, not recursion: a dict made in Python may nest (or even contain itself) at any depth
         value, path = stack.pop()
-        count += 1
-        if count > MAX_ITEMS: raise RecordError(f"the record holds over {MAX_ITEMS:,} values: too many for a hand record")
         if isinstance(value, (dict, list, tuple)):
-            if len(path) >= MAX_DEPTH: raise RecordError(f"at {_where(path[:MAX_DEPTH])}: lists and objects nest over {MAX_DEPTH} deep: a hand record nests them at most {MAX_DEPTH} deep")
+            count += len(value)
+            if count > MAX_ITEMS: raise RecordError(f"the record holds over {MAX_ITEMS:,} values: too many for a hand record")
+            if len(path) >= MAX_DEPTH: raise RecordError(f"at {_where(path)}: lists and objects nest over {MAX_DEPTH} deep: a hand record nests them at most {MAX_DEPTH} deep")
             if isinstance(value, dict):
                 key = next((k for k in value if not isinstance(k, str)), None)
                 if key is not None: raise RecordError(f"at {_where(path)}: the name {_short(key)} is not text: names in a hand record are texts")
+            items = value.values() if isinstance(value, dict) else value
+            if all(type(v) is str for v in items) and max(map(len, items), default=0) <= MAX_TEXT: continue  # cards, actions: all fine
             stack.extend((v, path + (k,)) for k, v in (value.items() if isinstance(value, dict) else enumerate(value)))
         elif isinstance(value, str):
             if len(value) > MAX_TEXT: raise RecordError(f"at {_where(path)}: a text of {len(value):,} characters: texts in a hand record have at most {MAX_TEXT:,}")
@@ -201,10 +203,10 @@ def load(source) -> Match:
     _check_hands(data)
     hands = data['hands']
     deals = [h.get('deal') for h in hands]
-    for i, deal in enumerate(deals, 1):
+    for i, deal in enumerate(deals):
         if deal is not None:
-            try: check_deal(game, deal)
-            except ValueError as e: raise RecordError(f"hand {i}: {e}") from None
+            try: deals[i] = check_deal(game, deal)  # read once, as cards
+            except ValueError as e: raise RecordError(f"hand {i + 1}: {e}") from None
     first = hands[0].get('dealer')
     if first is not None and first not in range(game.n_seats()):
         raise RecordError(f"hand 1: dealer must be a seat from 0 to {game.n_seats() - 1}, not {_short(first)}")
