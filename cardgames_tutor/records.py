@@ -98,13 +98,21 @@ def _whole(digits:str) -> int:
 def _no_constant(word:str):
     raise RecordError(f"{word} is not a number a hand record may hold: its numbers are whole numbers")
 
+def _object(pairs) -> dict:
+    "A JSON object, refused if it names a field twice (JSON would keep the last silently)."
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        twice = next(k for i, (k, _) in enumerate(pairs) if k in (p[0] for p in pairs[:i]))
+        raise RecordError(f"the field {_short(twice)} is written twice in one object: write each field once")
+    return out
+
 def _parse(text:str):
     "The JSON value of `text`, after the size and nesting limits."
     if text.startswith('\ufeff'): text = text[1:]  # a byte-order mark, as some editors save UTF-8
     if len(text) > MAX_SIZE: raise RecordError(f"the record is {len(text):,} characters long: a hand record has at most {MAX_SIZE:,}")
     depth = _nesting(text)
     if depth > MAX_DEPTH: raise RecordError(f"lists and objects nest {depth:,} deep: a hand record nests them at most {MAX_DEPTH} deep")
-    try: return json.loads(text, parse_int=_whole, parse_constant=_no_constant)
+    try: return json.loads(text, parse_int=_whole, parse_constant=_no_constant, object_pairs_hook=_object)
     except json.JSONDecodeError as e: raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
 
 # %% ../nbs/03_records.ipynb #2fb0dade
