@@ -116,7 +116,7 @@ def _printer(stream):
         try: text.encode(encoding)
         except UnicodeEncodeError: text = _plain(text).encode(encoding, 'replace').decode(encoding)
         except LookupError: pass
-        print(text, file=stream, flush=True)
+        print(text, file=stream)
     return out
 
 def _reader(read=input, output=print):

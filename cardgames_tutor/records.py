@@ -17,7 +17,7 @@ __all__ = ['FORMAT', 'VERSION', 'MAX_SIZE', 'MAX_DEPTH', 'MAX_DIGITS', 'MAX_TEXT
 # %% ../nbs/03_records.ipynb #0f3d487b
 FORMAT, VERSION = 'cardgames-tutor-record', 1
 MAX_SIZE = 4_000_000  # bytes of a record file, characters of its text: a long match takes about 1 kB a hand and loads at about 1 s a MB
-MAX_DEPTH = 8  # lists and objects inside each other; a record needs 5 (hands, a hand, its deal, a pile, a card)
+MAX_DEPTH = 8  # lists and objects inside each other; a record needs 6 (the record, its hands, a hand, its deal, the piles, a pile)
 MAX_DIGITS = 30  # digits of a whole number (seeds are the longest)
 MAX_TEXT = 2_000  # characters of one text in a record
 MAX_ITEMS = 1_000_000  # values in a record given as a dict
@@ -62,7 +62,7 @@ def _decode(data:bytes, what:str) -> str:
     if len(data) > MAX_SIZE: raise RecordError(f"{what} is over {MAX_SIZE:,} bytes: too long for a hand record")
     try: return data.decode('utf-8-sig')  # with or without a byte-order mark
     except UnicodeDecodeError as e:
-        raise RecordError(f"{what} is not UTF-8 text (byte {e.start:,} is {data[e.start:e.start + 1]!r}): a hand record is saved as UTF-8") from None
+        raise RecordError(f"{what} is not UTF-8 text (byte {e.start:,} is 0x{data[e.start]:02X}): a hand record is saved as UTF-8") from None
 
 def _file_text(path:pathlib.Path) -> str:
     shown = _short(str(path), 60)
@@ -102,8 +102,10 @@ def _object(pairs) -> dict:
     "A JSON object, refused if it names a field twice (JSON would keep the last silently)."
     out = dict(pairs)
     if len(out) < len(pairs):
-        twice = next(k for i, (k, _) in enumerate(pairs) if k in (p[0] for p in pairs[:i]))
-        raise RecordError(f"the field {_short(twice)} is written twice in one object: write each field once")
+        seen = set()
+        for name, _ in pairs:
+            if name in seen: raise RecordError(f"the field {_short(name)} is written twice in one object: write each field once")
+            seen.add(name)
     return out
 
 def _parse(text:str):
