@@ -186,6 +186,10 @@ def bad_action_text(text:str) -> str|None:
     if not text.isascii() and any(c.isnumeric() and not c.isascii() for c in text):
         return "has a digit other than 0-9: write numbers with the digits 0 to 9"
 
+def _cards_as_text(x) -> bool:  # recursion is safe here: the nesting is checked already
+    if isinstance(x, (dict, list)): return all(map(_cards_as_text, x.values() if isinstance(x, dict) else x))
+    return isinstance(x, str)
+
 def _check_hands(data:dict):
     seed = data.get('seed')
     if seed is not None and type(seed) is not int: raise RecordError(f"'seed' must be a whole number, not {_short(seed)}")
@@ -203,6 +207,8 @@ def _check_hands(data:dict):
         for k, a in enumerate(actions):
             if bad_action_text(a): raise RecordError(f"hand {i}, action {k}: {_short(a)} {bad_action_text(a)}")
         if h.get('deal') is None and seed is None: raise RecordError(f"hand {i}: no 'deal' and no 'seed' to deal it from")
+        if h.get('deal') is not None and not _cards_as_text(h['deal']):
+            raise RecordError(f"hand {i}: a deal holds lists of cards written as text, e.g. ['QH', '10S']")
 
 # %% ../nbs/03_records.ipynb #1835ca2a
 def load(source) -> Match:
