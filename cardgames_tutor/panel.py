@@ -40,6 +40,7 @@ class Tutor(PanelDrawing, widgets.VBox):
                  match:Match|None=None, # a match to show (e.g. a loaded hand record)
                  **options): # the game's options, e.g. players=3
         super().__init__(layout=widgets.Layout(max_width='100%'))
+        self.add_class('cgt-tutor')
         self.session = Session(game, seat, seed, match, **options)
         self._chart_key, self._closed, self._drawing, self._download_key, self._draws, self._pending = None, False, False, None, [], None
         self._build(pace, teach)

@@ -67,13 +67,13 @@ def _label(key) -> str: return str(key).replace('_', ' ')
 def _hidden_fact(key, value) -> bool:
     return key.endswith('note') or value is None or value is False or value == [] or isinstance(value, dict)
 
-def _fact(key, value) -> str:
+def _fact(key, value, pack=None) -> str:
     "One fact as words: `picker: Seat 3`, `alone`, `blind: [cards]`, `target: 20`."
     if value is True: return f"<b>{_label(key)}</b>"
     if isinstance(value, Card): value = _small([value])
     elif _is_cards(value): value = _small(value)
     elif key in _SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool): value = f"Seat {value}"
-    else: value = escape(str(value))
+    else: value = cards_text_html(str(value), pack)  # a sentence may name cards too
     return f"{_label(key)}: {value}"
 
 def _per_seat(view, n) -> dict:
@@ -89,13 +89,13 @@ def _side(x:float, y:float) -> str:
     if y < 30: return 'top'
     return 'left' if x < 50 else 'right'
 
-def _seat_box(view, seat, me, extras) -> str:
+def _seat_box(view, seat, me, extras, pack) -> str:
     hands, sizes = view.get('hands'), view.get('hand_sizes')
     lines = [f"<b>Seat {seat}</b>{' (you)' if seat == me else ''}{' · dealer' if seat == view.get('dealer') else ''}"]
     if sizes is not None: lines.append(_count(sizes[seat], 'card'))
     if hands is not None and hands[seat] is not None and seat != me: lines.append(_small(hands[seat]))
     for key, values in extras.items():
-        if not _hidden_fact(key, values[seat]): lines.append(_fact(key, values[seat]))
+        if not _hidden_fact(key, values[seat]): lines.append(_fact(key, values[seat], pack))
     ring = '#e6a100' if seat == view.get('to_act') else '#9bb59b'
     return (f'<div class="cgt-seat" data-seat="{seat}" style="background:#fff;border:2px solid {ring};border-radius:8px;'
             f'padding:2px 5px;font:12px/1.3 sans-serif;text-align:center;min-width:0;max-width:100%;overflow-wrap:anywhere">'
@@ -139,16 +139,16 @@ def table_html(view:dict, me:int, direction:str='clockwise', title:str='', pack=
     flow = {'top': 'row', 'bottom': 'row', 'left': 'column', 'right': 'column'}
     cells = ''.join(f'<div class="cgt-side-{side}" style="grid-area:{side};display:flex;flex-direction:{flow[side]};'
                     f'justify-content:space-around;align-items:center;gap:4px;flex-wrap:wrap;min-width:0">'
-                    + ''.join(_seat_box(view, seat, me, extras) for _, seat in sorted(seats)) + '</div>'
+                    + ''.join(_seat_box(view, seat, me, extras, pack) for _, seat in sorted(seats)) + '</div>'
                     for side, seats in sides.items())
     return ('<div class="cgt-table-wrap" style="width:100%;max-width:520px;box-sizing:border-box">'
             '<div class="cgt-table" style="display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.5fr) minmax(0,1fr);'
             "grid-template-areas:'top top top' 'left mid right' 'bottom bottom bottom';gap:6px;padding:8px;"
             'box-sizing:border-box;background:#dfeedd;border-radius:28px;border:1px solid #9bb59b;margin:4px 0">'
-            + cells + _middle(view, me, direction, title, pack) + '</div>' + facts_html(view, extras) + '</div>')
+            + cells + _middle(view, me, direction, title, pack) + '</div>' + facts_html(view, extras, pack) + '</div>')
 
-def facts_html(view:dict, skip=()) -> str:
+def facts_html(view:dict, skip=(), pack=None) -> str:
     "Whatever else the view holds (cards in the middle, the blind, a target), as short lines under the table."
-    lines = [_fact(k, v) for k, v in view.items() if k not in _KNOWN and k not in skip and not _hidden_fact(k, v)
+    lines = [_fact(k, v, pack) for k, v in view.items() if k not in _KNOWN and k not in skip and not _hidden_fact(k, v)
              and (isinstance(v, (int, float, str, Card)) or _is_cards(v))]
     return ('<div class="cgt-facts" style="font:11px/1.4 sans-serif;color:#234">' + ' · '.join(lines) + '</div>') if lines else ''

@@ -384,3 +384,182 @@ def test_paced_bots_in_an_event_loop():
         await asyncio.sleep(0.2)
         assert len(t.match.actions) == m and t.match.to_act == t.seat
     asyncio.run(run())
+
+
+# --- a panel that lives long and meets a hostile visitor -----------------------------------------
+
+def test_close_leaves_no_live_widgets():
+    "200 panels made and closed leave no widget alive (buttons' layouts and styles included)."
+    import warnings
+    warnings.simplefilter('ignore', DeprecationWarning)
+    before = len(ipywidgets.Widget.widgets)
+    for i in range(200):
+        t = Tutor('begga-kaat', seed=i)
+        if i % 20 == 0: press_one(t, i)  # a played panel too: pools grown, chart drawn
+        t.close()
+    assert len(ipywidgets.Widget.widgets) == before
+    t.card_slots[0].click()  # a late click on a closed panel does nothing, and raises nothing
+
+
+def test_callback_error_becomes_a_message_and_the_panel_stays_usable(monkeypatch, caplog):
+    t = Tutor('begga-kaat', seed=4)
+    n = len(t.match.actions)
+    def broken(card): raise KeyError('boom')
+    monkeypatch.setattr(t.session, 'click_card', broken)
+    t.card_button(t.lit_cards()[0]).click()
+    assert 'Something went wrong' in t.message.value and 'KeyError' in t.message.value and 'cgt-error' in t.message.value
+    assert 'tutor panel callback failed' in caplog.text  # and the server's log has the traceback
+    monkeypatch.undo()
+    t.card_button(t.lit_cards()[0]).click()
+    assert len(t.match.actions) > n and 'You played' in t.message.value + ''.join(
+        e.text for e in t.match.hand.events) or t.session.review is not None
+
+
+def record_text(players=3, seed=4) -> str:
+    return json.dumps(records.to_record(play_out(Match(get_game('begga-kaat', players=players), seed=seed))))
+
+@pytest.mark.parametrize('content', [
+    record_text().replace('"players": 3', '"players": 3.0').encode(),   # a float where an int belongs
+    b'[' * 200_000 + b']' * 200_000,                                      # deep JSON
+    b'{"a":' * 50_000 + b'1' + b'}' * 50_000,
+    ('{"format": "cardgames-tutor-record", "version": 1, "game": "begga-kaat", "seed": ' + '9' * 5000 + '}').encode(),
+    b'\xff\xfe\x00\x01garbage', b'', b'null', b'{}',
+])
+def test_bad_uploads_give_one_line(content):
+    t = Tutor('begga-kaat', seed=1)
+    before = (t.game, list(t.match.actions))
+    upload(t, content)
+    text = re.sub(r'<[^>]+>', '', t.message.value)
+    assert 'Cannot open that record' in text and len(text) < 300 and '\n' not in text.strip(), text
+    assert (t.game, list(t.match.actions)) == before and t.upload.value == ()
+    t.card_button(t.lit_cards()[0]).click()  # still playable
+    assert len(t.match.actions) > len(before[1])
+
+
+def test_upload_is_never_read_as_a_server_path(tmp_path, monkeypatch):
+    "An upload whose text is a path (of a real record on the server) is refused as content; no file is opened."
+    path = tmp_path / 'secret.json'
+    path.write_text(record_text(), encoding='utf-8')
+    opened = []
+    real_open, real_read = builtins.open, pathlib.Path.read_text
+    monkeypatch.setattr(builtins, 'open', lambda f, *a, **k: opened.append(f) or real_open(f, *a, **k))
+    monkeypatch.setattr(pathlib.Path, 'read_text', lambda self, *a, **k: opened.append(self) or real_read(self, *a, **k))
+    t = Tutor('begga-kaat', seed=1)
+    for content in (str(path), f"  {path}", f"file://{path}", '../' * 40 + 'etc/passwd', 'x' * 5000):
+        upload(t, content.encode())
+        assert 'Cannot open that record' in t.message.value and t.game.players == 4
+    assert not [f for f in opened if str(path) in str(f) or 'passwd' in str(f)], opened
+
+
+def test_no_widget_takes_a_server_path(tmp_path, monkeypatch):
+    "No text box for a file name; saving writes nothing on the server (the record goes to the browser)."
+    t = Tutor('begga-kaat', seed=2)
+    from cardgames_tutor.drawing import _widget_tree
+    kinds = {type(w).__name__ for w in _widget_tree([t])}
+    assert not kinds & {'Text', 'Textarea', 'Combobox', 'Password'}, kinds
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(records, 'save', lambda *a, **k: pytest.fail("the panel wrote a record on the server"))
+    assert json.loads(downloaded(t))['seed'] == 2
+    assert list(tmp_path.iterdir()) == []
+    # the download's file name is made of the game's name and numbers only
+    name = re.search(r'download="([^"]+)"', t.download.value).group(1)
+    assert re.fullmatch(r'begga-kaat-seed2-\d+moves\.json', name)
+
+
+def test_link_with_hostile_values():
+    for query in ('seed=' + '9' * 5000, 'pace=nan', 'pace=1e308', 'players=4.0', 'game=' + 'x' * 10_000, 'seat=-1'):
+        t = Tutor.from_query(query, pace=0)
+        text = re.sub(r'<[^>]+>', '', t.message.value)
+        assert len(text) < 300 and t.match.to_act is not None, (query, text)
+        assert 0 <= t.pace.value <= 2
+
+
+# --- what a class sees ---------------------------------------------------------------------------
+
+def _codes(pack) -> re.Pattern:
+    words = sorted({w for c in pack for w in (c.code, c.symbol)}, key=len, reverse=True)
+    return re.compile(r'(?<![\w/-])(' + '|'.join(map(re.escape, words)) + r')(?![\w/-])')
+
+def _read_text(html: str) -> str:
+    "What a learner reads of `html`: the text outside tags, with each drawn card (a mini or big card) taken out whole."
+    html = re.sub(r'<span class="cgt-(?:mini|card)"[^>]*>.*?</span>(?:</span>)?', ' ', html)
+    return re.sub(r'<[^>]+>', ' ', html)
+
+@pytest.mark.parametrize('name,players', _setups())
+def test_cards_drawn_as_cards_and_plain_words(name, players):
+    "Messages, log, table and scores never write a card as notation, a raw Python value, or '1 cards'."
+    t = make(name, players, seed=31)
+    codes, seen = _codes(t.game.pack), 0
+    for step in range(80):
+        if t.match.over: break
+        for w in (t.message, t.log_view, t.table, t.scores, t.status):
+            text = _read_text(w.value)
+            assert not codes.search(text), (name, codes.search(text).group(0), text[:300])
+            assert not re.search(r'\b(True|False|None)\b|\b1 cards\b|\bnote\b|[{}]', text), text[:300]
+        for b in (*t.hand_box.children, *t.move_box.children):
+            assert not re.search(r'\b[TGBR]\d', b.description) or t.game.pack.suit_first is False, b.description
+        seen += 1
+        press_one(t, step)
+    assert seen > 10
+
+
+@pytest.mark.parametrize('name', GAMES)
+def test_finished_hand_stays_until_the_learner_moves_on(name):
+    "The last trick and the result stay on the table; the bots wait; the result says who did best."
+    t = make(name, seed=13)
+    while t.session.review is None and not t.match.over: press_one(t)
+    i = t.session.review
+    n, status = len(t.match.actions), t.status.value
+    assert f"hand {i + 1} is over" in status or 'match is over' in status
+    assert 'Best this hand' in t.message.value or 'Nobody did better' in t.message.value
+    last = [e for e in t.match.hands[i].events if e.kind == 'trick']
+    if last: assert f"won trick {last[-1].data['number']}" in t.table.value  # the last trick is still on the table
+    if not t.match.over:
+        t.hand_box.children and t.hand_box.children[0].click()
+        assert len(t.match.actions) == n and 'next hand' in t.message.value
+        t.move_button('next hand').click()
+        assert t.session.review is None and f"hand {len(t.match.hands)}" in t.status.value
+
+
+def test_played_cards_never_cover_seats_or_caption():
+    "Dehla Pakad, five-player Beggars and Thieves, teaching view: seats and trick sit in separate grid cells."
+    for name, players in (('dehla-pakad', None), ('beggars-and-thieves', 5), ('maghe-satra', 7)):
+        t = make(name, players, seed=3, teach=True)
+        for _ in range(12): press_one(t)
+        html = t.table.value
+        assert 'position:absolute' not in html and 'display:grid' in html
+        middle = html[html.index('class="cgt-middle"'):]
+        assert 'cgt-seat' not in middle and 'cgt-centre' in middle  # the trick shares its cell only with the caption
+
+
+def test_late_click_keeps_its_card():
+    "A click that arrives after the update still means the card the learner saw, never its neighbour."
+    t = Tutor('begga-kaat', seed=6)
+    pairs = t._hand_pairs()
+    button, card = next((b, c) for b, c in pairs if c in t.lit_cards())
+    others = {b: c for b, c in pairs}
+    button.click()
+    assert card not in [c for _, c in t._hand_pairs()]
+    n = len(t.match.actions)
+    button.click()  # the late second click of a double click
+    assert len(t.match.actions) == n and 'already been played' in t.message.value
+    for b, c in t._hand_pairs(): assert others[b] is c  # every other card kept its button
+
+
+def test_one_update_per_click():
+    "A click's changes reach the browser together: every widget's messages are held until the redraw ends."
+    t = Tutor('begga-kaat', seed=8)
+    sent = []
+    from cardgames_tutor.drawing import _widget_tree
+    widgets_now = _widget_tree([t, *t.card_slots, *t.move_slots])
+    for w in widgets_now:
+        w._send = (lambda w: lambda msg, buffers=None: sent.append((w, msg)))(w)
+    held = []
+    orig = t.render
+    def render():
+        orig()
+        held.append(len(sent))
+    t.render = render
+    t.card_button(t.lit_cards()[0]).click()
+    assert sent and held and held[-1] == len(sent)  # nothing sent after the redraw
+    assert len({id(w) for w, _ in sent}) == len(sent)  # each widget sent once: one update per widget
