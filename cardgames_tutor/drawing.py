@@ -63,7 +63,14 @@ def _widget_tree(roots) -> list:
 class PanelDrawing:
     "The drawing half of `Tutor`: it reads `self.session` and sets the widgets the panel made."
 
-# %% ../nbs/23_drawing.ipynb #5c3853bd
+# %% ../nbs/23_drawing.ipynb #f745b9c4
+@patch_to(PanelDrawing)
+def _all_widgets(self) -> list:
+    "Every widget of the panel (walked again only when a pool grew or a row was added)."
+    key = (len(self.card_slots), len(self.move_slots), tuple(map(id, self.children)))
+    if getattr(self, '_tree', (None,))[0] != key: self._tree = (key, _widget_tree([self, *self.card_slots, *self.move_slots]))
+    return self._tree[1]
+
 @patch_to(PanelDrawing)
 def render(self):
     "Redraw the panel from the session (one synced update)."
@@ -75,7 +82,7 @@ def render(self):
     self._drawing = True
     try:
         with contextlib.ExitStack() as stack:
-            for w in _widget_tree([self, *self.card_slots, *self.move_slots]): stack.enter_context(w.hold_sync())
+            for w in self._all_widgets(): stack.enter_context(w.hold_sync())
             self._draw_status(view)
             self.table.value = table_html(view, self.seat, direction_of(self.game), self.game.title, self.game.pack)
             self.message.value = _message_html(s.message, self.game.pack)

@@ -310,7 +310,7 @@ def close(self):
     if self._closed: return
     self._closed = True
     self.session.generation += 1  # a paced bot move still waiting is dropped
-    for w in _widget_tree([self, *self.card_slots, *self.move_slots]):
+    for w in _widget_tree([self, *self.card_slots, *self.move_slots]):  # walked afresh: everything made so far
         if w is not self: w.close()
     super(Tutor, self).close()
 

@@ -193,7 +193,12 @@ def next_hand(self:Session) -> bool:
     return True
 
 # %% ../nbs/22_session.ipynb #79e589f3
-_FEWER_IS_BETTER = {'begga-kaat', 'kocka'}  # penalty points, letters of KOČKA
+_FEWER_IS_BETTER = {'begga-kaat', 'kocka'}  # penalty points, letters of KOČKA (until every game states its goal)
+
+def _fewer_is_better(game) -> bool:
+    "Whether a seat wants its tally low: the game's goal says 'lose' when reached (else the table above)."
+    outcome = getattr(getattr(game, 'goal', None), 'outcome', None)
+    return outcome == 'lose' if outcome else game.name in _FEWER_IS_BETTER
 
 def _seats(seats, me) -> str:
     names = [f"Seat {s}{' (you)' if s == me else ''}" for s in seats]
@@ -206,7 +211,7 @@ def best_words(self:Session, i:int) -> str:
     if i >= len(m.tallies): return ''
     before = m.tallies[i - 1] if i else game.tally(game.new_standing())[1]
     gains = [_number(a) - _number(b) for a, b in zip(m.tallies[i], before)]
-    fewer = game.name in _FEWER_IS_BETTER
+    fewer = _fewer_is_better(game)
     label = game.tally(m.standing)[0]
     added = ', '.join(f"Seat {s} {g:g}" for s, g in enumerate(gains))
     if len(set(gains)) == 1: return f"Nobody did better than the others this hand (each adds {gains[0]:g} to the {label})."
@@ -256,7 +261,8 @@ def play_for_me(self:Session, moves:int=1, bots=None) -> int:
     while made < moves and self.live and not self.match.over:
         if self.review is not None: self.next_hand()
         bots()
-        if self.match.to_act != self.seat or self.review is not None: break  # paced bots still to move
+        if self.review is not None: continue  # a bot finished the hand: move on from it too
+        if self.match.to_act != self.seat: break  # paced bots still to move
         if not self.act(self.game.bot(self.match.view(self.seat), self.rng)): break
         made += 1
     return made
