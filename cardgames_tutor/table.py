@@ -73,6 +73,7 @@ def _fact(key, value, pack=None) -> str:
     if isinstance(value, Card): value = _small([value])
     elif _is_cards(value): value = _small(value)
     elif key in _SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool): value = f"Seat {value}"
+    elif _says_itself(value): value = escape(str(value))
     else: value = cards_text_html(str(value), pack)  # a sentence may name cards too
     return f"{_label(key)}: {value}"
 
@@ -80,6 +81,10 @@ def _per_seat(view, n) -> dict:
     "The view's other per-seat entries (a list with one item per seat) -> {key: list}."
     return {k: v for k, v in view.items() if k not in _KNOWN and isinstance(v, (list, tuple)) and len(v) == n
             and not _is_cards(v) and all(_is_cards(x) or isinstance(x, (int, str, bool)) or x is None for x in v)}
+
+def _says_itself(value) -> bool:
+    "A small record that writes itself as words (e.g. a game's goal: 'reach 100 penalty points and you lose')."
+    return isinstance(value, tuple) and hasattr(value, '_fields') and type(value).__str__ is not tuple.__str__
 
 def _count(n:int, word:str) -> str: return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -150,5 +155,5 @@ def table_html(view:dict, me:int, direction:str='clockwise', title:str='', pack=
 def facts_html(view:dict, skip=(), pack=None) -> str:
     "Whatever else the view holds (cards in the middle, the blind, a target), as short lines under the table."
     lines = [_fact(k, v, pack) for k, v in view.items() if k not in _KNOWN and k not in skip and not _hidden_fact(k, v)
-             and (isinstance(v, (int, float, str, Card)) or _is_cards(v))]
+             and (isinstance(v, (int, float, str, Card)) or _is_cards(v) or _says_itself(v))]
     return ('<div class="cgt-facts" style="font:11px/1.4 sans-serif;color:#234">' + ' · '.join(lines) + '</div>') if lines else ''

@@ -409,10 +409,10 @@ def test_callback_error_becomes_a_message_and_the_panel_stays_usable(monkeypatch
     t.card_button(t.lit_cards()[0]).click()
     assert 'Something went wrong' in t.message.value and 'KeyError' in t.message.value and 'cgt-error' in t.message.value
     assert 'tutor panel callback failed' in caplog.text  # and the server's log has the traceback
+    assert len(t.match.actions) == n
     monkeypatch.undo()
-    t.card_button(t.lit_cards()[0]).click()
-    assert len(t.match.actions) > n and 'You played' in t.message.value + ''.join(
-        e.text for e in t.match.hand.events) or t.session.review is not None
+    t.card_button(t.lit_cards()[0]).click()  # the same panel plays on
+    assert len(t.match.actions) > n and 'Something went wrong' not in t.message.value
 
 
 def record_text(players=3, seed=4) -> str:

@@ -8,11 +8,8 @@ while a finished hand is on screen.
 """
 import random
 import pytest
-from cardgames_tutor.cards import Card
 from cardgames_tutor.engine import GAME_NAMES, BadOption, game_class, get_game, leaked_cards
 from cardgames_tutor.session import Session, sort_actions
-
-
 
 def _sizes():
     out = []
