@@ -34,7 +34,10 @@ async def _clicks_in_loop(name, clicks, seed) -> list:
 
 def one_click(t, seed) -> float:
     "Time one learner's click: a lit card, else a move's button (its cards chosen first, untimed)."
-    if t.match.over: t.deal(seed=seed)
+    for _ in range(100):  # untimed: a new match, or moving on from a finished hand (it waits on screen for the learner)
+        if t.match.over: t.deal(seed=seed)
+        elif t.session.review is not None: t.next_hand()
+        else: break
     cards = t.lit_cards()
     if cards and not t._choosing: button = t.card_button(cards[0])
     else:

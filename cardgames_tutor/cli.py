@@ -9,55 +9,59 @@ from __future__ import annotations
 import argparse, json, random, sys
 from .engine import (Match, IllegalAction, BadOption, GAME_NAMES, game_class, play_out)
 from .records import load, save, summary, RecordError
+from .terminal import Narrator, header_text, help_text, turn_text, replay_text as _replay_text
 
 # %% auto #0
-__all__ = ['make_game', 'describe_turn', 'play', 'replay_text', 'main']
+__all__ = ['MAX_LINE', 'CommandError', 'make_game', 'describe_turn', 'play', 'replay_text', 'main']
+
+# %% ../nbs/30_cli.ipynb #129d69cd
+import os, pathlib, re, unicodedata
+from .cards import PACKS
+from .records import MAX_DIGITS, bad_action_text
+
+class CommandError(ValueError): "A command line that cannot be run as given; the message is one line saying why."
+
+def _one_line(text, n:int=240) -> str:
+    "`text` on one line, cut in the middle to about `n` characters (a message never echoes a whole bad value)."
+    text = ' '.join(str(text).split())
+    return text if len(text) <= n else f"{text[:n * 2 // 3]} … {text[-(n // 3):]}"
 
 # %% ../nbs/30_cli.ipynb #a80d8c6a
-def _value(text:str):
-    "An option value from the command line: a whole number, true/false, or text."
-    if text.lstrip('-').isdigit(): return int(text)
+def _value(name:str, text:str):
+    "An option value from the command line: a whole number (digits 0-9), true/false, or text."
+    if re.fullmatch(r'-?[0-9]+', text):
+        digits = len(text.lstrip('-'))
+        if digits > MAX_DIGITS: raise BadOption(f"option {name}: a number of {digits:,} digits is too long (at most {MAX_DIGITS} digits)")
+        return int(text)
     return {'true': True, 'false': False}.get(text.lower(), text)
 
 def make_game(name:str, players:int|None=None, options:list|None=None):
     "The game `name` with `--players` and `--option NAME=VALUE` settings (raises `BadOption` in one line)."
     cls, opts = game_class(name), {}
     for item in options or []:
-        if '=' not in item: raise BadOption(f"--option needs NAME=VALUE, not {item!r}")
+        if '=' not in item: raise BadOption(f"--option needs NAME=VALUE, not {_one_line(repr(item), 60)}")
         key, value = item.split('=', 1)
-        opts[key.strip()] = _value(value.strip())
+        opts[key.strip()] = _value(key.strip(), value.strip())
     if players is not None:
         if any(o.name == 'players' for o in cls.OPTIONS): opts['players'] = players
         elif players != cls().n_seats(): raise BadOption(f"{cls.title} is played by {cls().n_seats()} players, not {players}")
     return cls(**opts)
 
 # %% ../nbs/30_cli.ipynb #cf8477c9
-def _cards(cards) -> str: return ' '.join(getattr(c, 'symbol', str(c)) for c in cards)
-
 def describe_turn(match:Match, seat:int) -> str:
-    "What `seat` sees when it is to act: its cards, the table, and what it may do."
-    v = match.view(seat)
-    lines = [f"-- Hand {v['hand_no']}, your turn (Seat {seat}) --"]
-    if v.get('hand') is not None: lines.append(f"Your cards: {_cards(v['hand'])}")
-    if v.get('trick'): lines.append("On the table: " + ', '.join(f"Seat {s} {c.symbol}" for s, c in v['trick']))
-    lines.append(f"You may {match.hand.action_help()}.")
-    return '\n'.join(lines)
+    "What `seat` sees when it is to act: the whole of its view, and what it may do (see `terminal.turn_text`)."
+    return turn_text(match, seat)
 
 # %% ../nbs/30_cli.ipynb #31d531cc
 def play(match:Match, save_to=None, bots_all=False, input=input, output=print, seat=0,
          coach=False) -> Match: # coach: show the coach's hint at every turn
     "Play `match` in the terminal as `seat`, bots on the other seats (every seat with `bots_all`)."
     game, rng = match.game, random.Random(match.seed)
-    watch, shown = (None if bots_all else seat), 0
-    output(f"{game.title}: {', '.join(f'{k}={v}' for k, v in game.options.items())}; seed {match.seed}. "
-           + ("Bots play every seat." if bots_all else f"You are Seat {seat}. Type help, hint, undo or quit at your turn."))
-    def flush():
-        nonlocal shown
-        events = match.events(watch)
-        for e in events[shown:]: output(e.text)
-        shown = len(events)
+    watch = None if bots_all else seat
+    output(header_text(game, match.seed, watch))
+    narrator = Narrator(match, watch, output, None if bots_all else input)
     while not match.over:
-        flush()
+        if not narrator.flush(): output("Stopped."); break
         if bots_all or match.to_act != seat:
             match.apply(game.bot(match.view(match.to_act), rng))
             continue
@@ -67,16 +71,16 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
         except EOFError: line = 'quit'
         if line in ('quit', 'q', 'exit'):
             output("Stopped."); break
-        if line == 'help': output(match.hand.action_help()); continue
+        if line == 'help': output(help_text(match, seat)); continue
         if line == 'hint': output(_hint(match, seat)); continue
         if line == 'undo':
-            if match.undo_turn(seat): shown = len(match.events(watch)); output("Undone: back to your last turn.")
+            if match.undo_turn(seat): narrator.skip(); output("Undone: back to your last turn.")
             else: output("Nothing of yours to undo.")
             continue
         if not line: continue
         try: match.apply(line, seat)
         except IllegalAction as e: output(f"Refused: {e.verdict.text} [{e.verdict.rule}]")
-    flush()
+    narrator.flush()
     if save_to: output(f"Hand record saved to {save(match, save_to)}.")
     return match
 
@@ -88,22 +92,79 @@ def _hint(match:Match, seat:int) -> str:
 
 # %% ../nbs/30_cli.ipynb #a13604da
 def replay_text(match:Match) -> str:
-    "A readable account of everything in `match`, every hand open."
-    lines = [f"{match.game.title} ({', '.join(f'{k}={v}' for k, v in match.game.options.items())})"]
-    lines += [e.text for e in match.events(None)]
-    if not match.over: lines.append(f"(The record stops here. Seat {match.to_act} to act, and may {match.hand.action_help()}.)")
-    return '\n'.join(lines)
+    "A readable account of everything in `match`, every hand open (see `terminal.replay_text`)."
+    return _replay_text(match)
+
+# %% ../nbs/30_cli.ipynb #1240feb8
+MAX_LINE = 200  # characters of a typed line; the longest action is a few dozen
+_SIGNS = str.maketrans({v[1]: s for p in PACKS.values() for s, v in p.suits.items() if v[1] != s})  # ♠ -> S, 🍃 -> L
+
+def _plain(text:str) -> str:
+    "`text` without suit signs (written as their letters) and accents (Kočka -> Kocka), for a terminal that cannot show them."
+    return ''.join(c for c in unicodedata.normalize('NFKD', text.translate(_SIGNS)) if not unicodedata.combining(c))
+
+def _printer(stream):
+    "A `print` to `stream` that falls back to `_plain` text when the stream's encoding cannot show a line (e.g. an ASCII pipe)."
+    encoding = getattr(stream, 'encoding', None) or 'utf-8'
+    def out(text=''):
+        text = str(text)
+        try: text.encode(encoding)
+        except UnicodeEncodeError: text = _plain(text).encode(encoding, 'replace').decode(encoding)
+        except LookupError: pass
+        print(text, file=stream)
+    return out
+
+def _reader(read=input, output=print):
+    "An `input` for the terminal: a line too long, or written with digits other than 0-9, is refused here and asked again."
+    def read_line(prompt=''):
+        while True:
+            line = read(prompt)
+            problem = (f"the line has {len(line):,} characters, and an action has at most {MAX_LINE}" if len(line) > MAX_LINE
+                       else bad_action_text(line) and f"{_one_line(repr(line), 40)} {bad_action_text(line)}")
+            if not problem: return line
+            output(f"Refused: {problem} [notation]")
+    return read_line
+
+def _save_path(text):
+    "The `--save` file, checked before the match starts, so that a long game is never lost to a bad file name."
+    if text is None: return None
+    shown = _one_line(repr(text), 60)
+    if not text.strip(): raise CommandError("--save needs a file name, e.g. --save match.json")
+    path = pathlib.Path(text)
+    try:
+        if path.is_dir(): raise CommandError(f"--save {shown} is a folder: give a file name, e.g. --save match.json")
+        if not path.parent.is_dir(): raise CommandError(f"--save {shown}: there is no folder {_one_line(repr(str(path.parent)), 60)}")
+        if not os.access(path.parent, os.W_OK): raise CommandError(f"--save {shown}: this folder cannot be written to")
+    except OSError as e: raise CommandError(f"--save {shown}: {e.strerror or type(e).__name__}") from None
+    return path
+
+def _tolerant_streams():
+    "Any bytes typed in are read (bad ones as �), and a line the terminal cannot show never stops the program."
+    for stream, errors in ((sys.stdin, 'replace'), (sys.stdout, 'replace')):
+        try: stream.reconfigure(errors=errors)
+        except (AttributeError, ValueError, OSError): pass  # not a text stream of a console (e.g. under test)
 
 # %% ../nbs/30_cli.ipynb #314dda65
+class _Parser(argparse.ArgumentParser):
+    "Arguments read by argparse, but a bad one is reported in one line (exit status 2), never the usage block."
+    def error(self, message):
+        self.exit(2, _one_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")
+
+def _whole(text:str) -> int:
+    "A whole number argument, digits 0-9 only, at most `MAX_DIGITS` of them."
+    if not re.fullmatch(r'-?[0-9]{1,%d}' % MAX_DIGITS, text):
+        raise argparse.ArgumentTypeError(f"{_one_line(repr(text), 40)} is not a whole number of at most {MAX_DIGITS} digits 0-9")
+    return int(text)
+
 def _parser():
-    p = argparse.ArgumentParser(prog='cardgames-tutor', description="Learn card games: play against bots or replay a hand record.")
+    p = _Parser(prog='cardgames-tutor', description="Learn card games: play against bots or replay a hand record.")
     sub = p.add_subparsers(dest='command', required=True)
     pl = sub.add_parser('play', help="play a match in the terminal (you are seat 0)")
     pl.add_argument('game', help=f"one of: {', '.join(GAME_NAMES)}")
-    pl.add_argument('--players', type=int, help="number of players (where the game allows a choice)")
-    pl.add_argument('--seed', type=int, help="seed for the deals: the same seed gives the same deals")
+    pl.add_argument('--players', type=_whole, help="number of players (where the game allows a choice)")
+    pl.add_argument('--seed', type=_whole, help="seed for the deals: the same seed gives the same deals")
     pl.add_argument('--option', action='append', default=[], metavar='NAME=VALUE', help="a game option, e.g. target=150")
-    pl.add_argument('--save', metavar='FILE', help="save the hand record here")
+    pl.add_argument('--save', metavar='FILE', help="save the hand record here (also when you quit or press Ctrl-C)")
     pl.add_argument('--bots', choices=['all'], help="'all': bots play every seat")
     pl.add_argument('--coach', action='store_true', help="show the coach's hint at every turn (type hint at any prompt)")
     rp = sub.add_parser('replay', help="print the account of a hand record")
@@ -111,29 +172,36 @@ def _parser():
     rp.add_argument('--json', action='store_true', help="print a JSON summary instead")
     rv = sub.add_parser('review', help="the coach's review of a hand record: the costliest decisions, worst first")
     rv.add_argument('file')
-    rv.add_argument('--seat', type=int, default=0, help="the seat to review (0 by default)")
+    rv.add_argument('--seat', type=_whole, default=0, help="the seat to review (0 by default)")
     return p
 
 def main(argv=None) -> int:
-    "Entry point of `cardgames-tutor`."
-    args = _parser().parse_args(argv)
+    "Entry point of `cardgames-tutor`: exit status 0, 2 with one line for anything wrong, 130 on Ctrl-C (the game saved)."
+    _tolerant_streams()
+    args, out = _parser().parse_args(argv), _printer(sys.stdout)
+    match = save_to = None
     try:
         if args.command == 'play':
-            game = make_game(args.game, args.players, args.option)
-            play(Match(game, args.seed), args.save, bots_all=args.bots == 'all', coach=args.coach)
+            game, save_to = make_game(args.game, args.players, args.option), _save_path(args.save)
+            match = Match(game, args.seed)
+            play(match, save_to, bots_all=args.bots == 'all', input=_reader(input, out), output=out, coach=args.coach)
         elif args.command == 'review':
             from cardgames_tutor.coach import review_text
-            try: print(review_text(args.file, args.seat))
+            try: out(review_text(pathlib.Path(args.file), args.seat))
             except ValueError as e: raise RecordError(str(e)) from None  # a seat the game does not have
         else:
-            match = load(args.file)
-            print(json.dumps(summary(match), ensure_ascii=False, indent=1) if args.json else replay_text(match))
-    except (RecordError, BadOption, OSError) as e:
-        print(f"cardgames-tutor: error: {e}", file=sys.stderr)
-        return 2
+            match = load(pathlib.Path(args.file))
+            out(json.dumps(summary(match), ensure_ascii=False, indent=1) if args.json else replay_text(match))
     except KeyboardInterrupt:
+        if save_to and match: out(f"Hand record saved to {save(match, save_to)}.")
         print("Stopped.", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except (RecordError, BadOption, CommandError, OSError) as e:
+        print(f"cardgames-tutor: error: {_one_line(e)}", file=sys.stderr)
+        return 2
     return 0
 
 # %% ../nbs/30_cli.ipynb #ba9a471a

@@ -292,21 +292,28 @@ class Match:
         self.given_deals = list(deals or [])
         self.hands, self.standing, self.over, self.actions = [], game.new_standing(), False, []
         self.tallies = []  # game.tally(standing) after each finished hand, for charts
-        events, self.first_dealer_given = [], first_dealer
-        if first_dealer is None: first_dealer, events = game.first_dealer(self.rng)
+        lot, events = game.first_dealer(self.rng)  # drawn even when the dealer is given: the deals after it follow the seed
+        self.first_dealer_given = first_dealer
+        if first_dealer is None: first_dealer = lot
         elif first_dealer not in range(game.n_seats()):
             raise ValueError(f"first dealer must be a seat from 0 to {game.n_seats() - 1}, not {first_dealer!r}")
+        elif first_dealer != lot: events = []  # a dealer the lot did not choose: no story of a lot
         self.first_dealer = first_dealer
         self._start_hand(first_dealer, events)
 
     def _start_hand(self, dealer, events=()):
-        i = len(self.hands)
-        given = self.given_deals[i] if i < len(self.given_deals) else None
-        deal = check_deal(self.game, given) if given is not None else deal_cards(self.game, self.rng)
-        hand = self.game.new_hand(deal, dealer, self)
-        hand.events[:0] = [Event('hand', f"Hand {i + 1}: Seat {dealer} deals.", dealer)] + list(events)
-        self.hands.append(hand)
-        if hand.is_over: self._settle(hand)  # a hand can be decided by the deal alone (Maghe Satra)
+        "Deal from `dealer` on until a hand waits for an action or the match is over."
+        # a loop, not recursion: Maghe Satra may decide hundreds of hands in a row at the deal
+        while True:
+            i = len(self.hands)
+            given = self.given_deals[i] if i < len(self.given_deals) else None
+            drawn = deal_cards(self.game, self.rng)  # drawn even when given, so the next deals are the seed's
+            hand = self.game.new_hand(check_deal(self.game, given) if given is not None else drawn, dealer, self)
+            hand.events[:0] = [Event('hand', f"Hand {i + 1}: Seat {dealer} deals.", dealer)] + list(events)
+            self.hands.append(hand)
+            if not hand.is_over: return
+            dealer, events = self._settle(hand), ()  # a hand decided by the deal alone (Maghe Satra)
+            if self.over: return
 
     @property
     def hand(self) -> HandState: return self.hands[-1]
@@ -323,15 +330,18 @@ class Match:
         hand = self.hand
         hand.apply(action, seat)
         self.actions.append((len(self.hands) - 1,) + hand.history[-1])  # (hand index, seat, action)
-        if hand.is_over: self._settle(hand)
+        if hand.is_over:
+            dealer = self._settle(hand)
+            if not self.over: self._start_hand(dealer)
         return self
 
-    def _settle(self, hand):
+    def _settle(self, hand) -> int:
+        "Score the finished `hand` into the standing; the next dealer."
         events, next_dealer, over = self.game.settle(hand, self)
         hand.events.extend(events)
         self.tallies.append(self.game.tally(self.standing)[1])
         self.over = over
-        if not over: self._start_hand(next_dealer)
+        return next_dealer
 
 # %% ../nbs/01_engine.ipynb #73d07b58
 @patch

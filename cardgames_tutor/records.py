@@ -6,18 +6,39 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/records.html.md"""
 
 # %% ../nbs/03_records.ipynb #34905727
 from __future__ import annotations
-import json, pathlib
-from .engine import Match, IllegalAction, BadOption, get_game, GAME_NAMES, check_deal
+import json, os, pathlib, re
+from itertools import accumulate
+from .engine import Match, IllegalAction, BadOption, game_class, GAME_NAMES, check_deal
 
 # %% auto #0
-__all__ = ['FORMAT', 'VERSION', 'RecordError', 'to_record', 'save', 'load', 'summary']
+__all__ = ['FORMAT', 'VERSION', 'MAX_SIZE', 'MAX_DEPTH', 'MAX_DIGITS', 'MAX_TEXT', 'MAX_ITEMS', 'RecordError', 'to_record',
+           'save', 'bad_action_text', 'load', 'summary']
 
 # %% ../nbs/03_records.ipynb #0f3d487b
 FORMAT, VERSION = 'cardgames-tutor-record', 1
+MAX_SIZE = 4_000_000  # bytes of a record file, characters of its text: a long match takes about 1 kB a hand and loads at about 1 s a MB
+MAX_DEPTH = 8  # lists and objects inside each other; a record needs 6 (the record, its hands, a hand, its deal, the piles, a pile)
+MAX_DIGITS = 30  # digits of a whole number (seeds are the longest)
+MAX_TEXT = 2_000  # characters of one text in a record
+MAX_ITEMS = 1_000_000  # values in a record given as a dict
 
 class RecordError(ValueError):
     "A hand record that cannot be read or replayed; the message is one line saying where and why."
+    def __init__(self, message):
+        text = ' '.join(str(message).split())  # one line, whatever was quoted in it
+        if len(text) > 290: text = f"{text[:180]} … {text[-100:]}"  # the start says where, the end what is allowed
+        super().__init__(text)
 
+def _short(value, n:int=40) -> str:
+    "`value` as a message shows it (JSON words, cut to about `n` characters): never a whole bad value."
+    if isinstance(value, dict): return 'an object'
+    if isinstance(value, (list, tuple)): return 'a list'
+    if value is None or isinstance(value, bool): return json.dumps(value)
+    if isinstance(value, int) and value.bit_length() > 3 * n: return f"a number of about {value.bit_length() * 3 // 10} digits"
+    text = repr(value[:n + 1] if isinstance(value, (str, bytes)) else value)
+    return text if len(text) <= n else text[:n] + '…'
+
+# %% ../nbs/03_records.ipynb #a5cb37d3
 def to_record(match:Match) -> dict:
     "The hand record of everything played in `match` (deals written out, so it replays anywhere)."
     hands = [{'dealer': h.dealer, 'deal': _deal_text(h.deal), 'actions': [str(a) for _, a in h.history]}
@@ -37,55 +58,174 @@ def save(match:Match, path) -> pathlib.Path:
     return path
 
 # %% ../nbs/03_records.ipynb #11998a0e
-def _read(source) -> dict:
-    if isinstance(source, dict): return source
-    if isinstance(source, (str, pathlib.Path)) and not str(source).lstrip().startswith('{'):
-        path = pathlib.Path(source)
-        if not path.is_file(): raise RecordError(f"no hand record at {str(path)!r}")
-        try: source = path.read_text(encoding='utf-8')
-        except (OSError, UnicodeDecodeError) as e: raise RecordError(f"cannot read {str(path)!r}: {e}") from None
-    try: data = json.loads(source)
+def _decode(data:bytes, what:str) -> str:
+    if len(data) > MAX_SIZE: raise RecordError(f"{what} is over {MAX_SIZE:,} bytes: too long for a hand record")
+    try: return data.decode('utf-8-sig')  # with or without a byte-order mark
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{what} is not UTF-8 text (byte {e.start:,} is 0x{data[e.start]:02X}): a hand record is saved as UTF-8") from None
+
+def _file_text(path:pathlib.Path) -> str:
+    shown = _short(str(path), 60)
+    try:
+        if not path.is_file(): raise RecordError(f"no hand record at {shown}: give a record file, the record's JSON text, or a dict")
+        with open(path, 'rb') as f: data = f.read(MAX_SIZE + 1)
+    except OSError as e: raise RecordError(f"cannot read a hand record at {shown}: {e.strerror or type(e).__name__}") from None
+    return _decode(data, f"the file {shown}")
+
+def _text_of(source) -> str:
+    "The text of a record given as bytes (an upload), a path, or its JSON text (a text starting like JSON is never a path)."
+    if isinstance(source, (bytes, bytearray, memoryview)): return _decode(bytes(source), 'the upload')
+    if isinstance(source, os.PathLike): return _file_text(pathlib.Path(source))
+    if not isinstance(source, str):
+        raise RecordError(f"a hand record is given as a file path, its JSON text, bytes or a dict, not {type(source).__name__}")
+    if source.lstrip('\ufeff \t\r\n')[:1] in ('{', '['): return source
+    return _file_text(pathlib.Path(source))
+
+# %% ../nbs/03_records.ipynb #2d8c9241
+_BRACKET = {'[': 1, '{': 1, ']': -1, '}': -1}
+_STRING, _NOT_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"'), re.compile(r'[^\[\]{}]+')
+
+def _nesting(text:str) -> int:
+    "How deep lists and objects nest in the JSON `text`, counted before parsing it (brackets in texts skipped)."
+    return max(accumulate(map(_BRACKET.__getitem__, _NOT_BRACKET.sub('', _STRING.sub('', text)))), default=0)
+
+def _whole(digits:str) -> int:
+    "A JSON whole number, refused before `int` reads it if it is too long."
+    if len(digits.lstrip('-')) > MAX_DIGITS:
+        raise RecordError(f"a number of {len(digits.lstrip('-')):,} digits: numbers in a hand record have at most {MAX_DIGITS} digits")
+    return int(digits)
+
+def _no_constant(word:str):
+    raise RecordError(f"{word} is not a number a hand record may hold: its numbers are whole numbers")
+
+def _object(pairs) -> dict:
+    "A JSON object, refused if it names a field twice (JSON would keep the last silently)."
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        seen = set()
+        for name, _ in pairs:
+            if name in seen: raise RecordError(f"the field {_short(name)} is written twice in one object: write each field once")
+            seen.add(name)
+    return out
+
+def _parse(text:str):
+    "The JSON value of `text`, after the size and nesting limits."
+    if text.startswith('\ufeff'): text = text[1:]  # a byte-order mark, as some editors save UTF-8
+    if len(text) > MAX_SIZE: raise RecordError(f"the record is {len(text):,} characters long: a hand record has at most {MAX_SIZE:,}")
+    depth = _nesting(text)
+    if depth > MAX_DEPTH: raise RecordError(f"lists and objects nest {depth:,} deep: a hand record nests them at most {MAX_DEPTH} deep")
+    try: return json.loads(text, parse_int=_whole, parse_constant=_no_constant, object_pairs_hook=_object)
     except json.JSONDecodeError as e: raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    if not isinstance(data, dict): raise RecordError("a hand record must be a JSON object")
+
+# %% ../nbs/03_records.ipynb #2fb0dade
+def _where(path) -> str:
+    "A place in a record, e.g. `hands[0].deal.hands[1][3]`."
+    return ''.join(f"[{k}]" if isinstance(k, int) else f".{k[:20]}" for k in path).lstrip('.') or 'the record'
+
+def _check_values(data):
+    "Every value in `data` is one a record may hold (texts, whole numbers, true, false, null, lists, objects), within the limits."
+    stack, count, big = [(data, ())], 1, 10 ** MAX_DIGITS
+    while stack:  # a loop, not recursion: a dict made in Python may nest (or even contain itself) at any depth
+        value, path = stack.pop()
+        if isinstance(value, (dict, list, tuple)):
+            count += len(value)
+            if count > MAX_ITEMS: raise RecordError(f"the record holds over {MAX_ITEMS:,} values: too many for a hand record")
+            if len(path) >= MAX_DEPTH: raise RecordError(f"at {_where(path)}: lists and objects nest over {MAX_DEPTH} deep: a hand record nests them at most {MAX_DEPTH} deep")
+            if isinstance(value, dict):
+                key = next((k for k in value if not isinstance(k, str)), None)
+                if key is not None: raise RecordError(f"at {_where(path)}: the name {_short(key)} is not text: names in a hand record are texts")
+            items = value.values() if isinstance(value, dict) else value
+            if all(type(v) is str for v in items) and max(map(len, items), default=0) <= MAX_TEXT: continue  # cards, actions: all fine
+            stack.extend((v, path + (k,)) for k, v in (value.items() if isinstance(value, dict) else enumerate(value)))
+        elif isinstance(value, str):
+            if len(value) > MAX_TEXT: raise RecordError(f"at {_where(path)}: a text of {len(value):,} characters: texts in a hand record have at most {MAX_TEXT:,}")
+        elif isinstance(value, float): raise RecordError(f"at {_where(path)}: {_short(value)} is not a whole number: numbers in a hand record are whole numbers (4, not 4.0)")
+        elif isinstance(value, int):
+            if abs(value) >= big: raise RecordError(f"at {_where(path)}: {_short(value)}: numbers in a hand record have at most {MAX_DIGITS} digits")
+        elif value is not None:
+            raise RecordError(f"at {_where(path)}: a {type(value).__name__} cannot be in a hand record: it holds texts, whole numbers, true, false, null, lists and objects")
+
+def _read(source) -> dict:
+    "The record `source` (a dict, bytes, a path or JSON text) as a dict of checked values."
+    data = source if isinstance(source, dict) else _parse(_text_of(source))
+    _check_values(data)
+    if not isinstance(data, dict): raise RecordError(f"a hand record is a JSON object {{...}}, not {_short(data)}")
     return data
 
+# %% ../nbs/03_records.ipynb #d7d60b8f
+_FIELDS = ('format', 'version', 'game', 'options', 'seed', 'hands', 'note')
+
 def _check_header(data:dict):
-    if data.get('format') != FORMAT: raise RecordError(f"not a hand record: 'format' must be {FORMAT!r}")
-    if data.get('version') != VERSION: raise RecordError(f"unsupported record version {data.get('version')!r}: this tutor reads version {VERSION}")
-    unknown = set(data) - {'format', 'version', 'game', 'options', 'seed', 'hands', 'note', 'summary'}
-    if unknown: raise RecordError(f"unknown field {sorted(unknown)[0]!r} in the record: fields are format, version, game, options, seed, hands, note")
-    if not isinstance(data.get('options', {}), dict): raise RecordError("'options' must be an object")
+    if data.get('format') != FORMAT: raise RecordError(f"not a hand record: 'format' must be {FORMAT!r}, not {_short(data.get('format'))}")
+    version = data.get('version')
+    if type(version) is not int or version != VERSION: raise RecordError(f"unsupported record version {_short(version)}: this tutor reads version {VERSION}")
+    unknown = set(data) - set(_FIELDS) - {'summary'}
+    if unknown: raise RecordError(f"unknown field {_short(sorted(unknown)[0])} in the record: fields are {', '.join(_FIELDS)}")
+    if not isinstance(data.get('game'), str): raise RecordError(f"'game' must be one of {', '.join(GAME_NAMES)}, not {_short(data.get('game'))}")
+
+def _typed(value, default) -> bool:
+    "Whether an option's `value` has the type of its `default` (a whole number is never 4.0 or true; a table maps texts to numbers)."
+    if type(default) in (bool, int, str): return type(value) is type(default)
+    if isinstance(value, dict): return all(type(v) in (int, str) for v in value.values())
+    return value is None or type(value) in (int, str)
+
+def _game(data:dict):
+    "The record's game with its options."
+    options = data.get('options', {})
+    if not isinstance(options, dict): raise RecordError(f"'options' must be an object of option names and values, not {_short(options)}")
+    try:
+        cls = game_class(data['game'])
+        for o in cls.OPTIONS:
+            if o.name in options and not _typed(options[o.name], o.default):
+                raise RecordError(f"option {o.name}={_short(options[o.name])} is not allowed for {cls.title}: {o.allowed}")
+        return cls(**options)
+    except BadOption as e: raise RecordError(e) from None
+
+def bad_action_text(text:str) -> str|None:
+    "Why `text` cannot be an action before any game reads it (a digit other than 0-9, e.g. ³ or ٣), or None."
+    if not text.isascii() and any(c.isnumeric() and not c.isascii() for c in text):
+        return "has a digit other than 0-9: write numbers with the digits 0 to 9"
+
+def _cards_as_text(x) -> bool:  # recursion is safe here: the nesting is checked already
+    if isinstance(x, (dict, list)): return all(map(_cards_as_text, x.values() if isinstance(x, dict) else x))
+    return isinstance(x, str)
 
 def _check_hands(data:dict):
     seed = data.get('seed')
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)): raise RecordError(f"'seed' must be a whole number, not {seed!r}")
+    if seed is not None and type(seed) is not int: raise RecordError(f"'seed' must be a whole number, not {_short(seed)}")
     hands = data.get('hands')
     if not isinstance(hands, list) or not hands: raise RecordError("'hands' must be a list with at least one hand")
     for i, h in enumerate(hands, 1):
-        if not isinstance(h, dict): raise RecordError(f"hand {i}: must be an object with dealer, deal and actions")
+        if not isinstance(h, dict): raise RecordError(f"hand {i}: must be an object with dealer, deal and actions, not {_short(h)}")
         extra = set(h) - {'dealer', 'deal', 'actions'}
-        if extra: raise RecordError(f"hand {i}: unknown field {sorted(extra)[0]!r} (fields are dealer, deal, actions)")
-        if not isinstance(h.get('actions', []), list) or not all(isinstance(a, str) for a in h.get('actions', [])):
+        if extra: raise RecordError(f"hand {i}: unknown field {_short(sorted(extra)[0])} (fields are dealer, deal, actions)")
+        if h.get('dealer') is not None and type(h['dealer']) is not int:
+            raise RecordError(f"hand {i}: 'dealer' must be a seat number, not {_short(h['dealer'])}")
+        actions = h.get('actions', [])
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise RecordError(f"hand {i}: 'actions' must be a list of actions written as text")
-        if 'deal' not in h and seed is None: raise RecordError(f"hand {i}: no 'deal' and no 'seed' to deal it from")
+        for k, a in enumerate(actions):
+            if bad_action_text(a): raise RecordError(f"hand {i}, action {k}: {_short(a)} {bad_action_text(a)}")
+        if h.get('deal') is None and seed is None: raise RecordError(f"hand {i}: no 'deal' and no 'seed' to deal it from")
+        if h.get('deal') is not None and not _cards_as_text(h['deal']):
+            raise RecordError(f"hand {i}: a deal holds lists of cards written as text, e.g. ['QH', '10S']")
 
 # %% ../nbs/03_records.ipynb #1835ca2a
 def load(source) -> Match:
-    "The match a hand record describes, replayed and checked (raises `RecordError` in one line)."
+    "The match a hand record describes (a path, JSON text, bytes or a dict), replayed and checked (raises `RecordError` in one line)."
     data = _read(source)
     _check_header(data)
-    try: game = get_game(data.get('game'), **data.get('options', {}))
-    except BadOption as e: raise RecordError(str(e)) from None
+    game = _game(data)
     _check_hands(data)
     hands = data['hands']
     deals = [h.get('deal') for h in hands]
-    for i, deal in enumerate(deals, 1):
+    for i, deal in enumerate(deals):
         if deal is not None:
-            try: check_deal(game, deal)
-            except ValueError as e: raise RecordError(f"hand {i}: {e}") from None
+            try: deals[i] = check_deal(game, deal)  # read once, as cards
+            except ValueError as e: raise RecordError(f"hand {i + 1}: {e}") from None
     first = hands[0].get('dealer')
-    if first is not None and (not isinstance(first, int) or isinstance(first, bool) or first not in range(game.n_seats())):
-        raise RecordError(f"hand 1: dealer must be a seat from 0 to {game.n_seats() - 1}, not {first!r}")
+    if first is not None and first not in range(game.n_seats()):
+        raise RecordError(f"hand 1: dealer must be a seat from 0 to {game.n_seats() - 1}, not {_short(first)}")
     if first is None and data.get('seed') is None: raise RecordError("hand 1: 'dealer' is missing")
     match = Match(game, data.get('seed'), deals, first)
     for i, h in enumerate(hands, 1):
@@ -94,13 +234,13 @@ def load(source) -> Match:
                               f"hand {i}: hand {i - 1} is not finished (its actions stop early)")
         hand = match.hands[i - 1]
         if h.get('dealer') is not None and h['dealer'] != hand.dealer:
-            raise RecordError(f"hand {i}: dealer is {h['dealer']} but the rules make Seat {hand.dealer} the dealer")
+            raise RecordError(f"hand {i}: dealer is {_short(h['dealer'])} but the rules make Seat {hand.dealer} the dealer")
         for k, action in enumerate(h.get('actions', [])):
-            if hand.is_over: raise RecordError(f"hand {i}, action {k}: {action!r} comes after the hand is over")
+            if hand.is_over: raise RecordError(f"hand {i}, action {k}: {_short(action)} comes after the hand is over")
             seat = match.to_act
             try: match.apply(action)
             except IllegalAction as e:
-                raise RecordError(f"hand {i}, action {k}: Seat {seat} {action!r} is illegal: {e.verdict.text} [{e.verdict.rule}]") from None
+                raise RecordError(f"hand {i}, action {k}: Seat {seat} {_short(action)} is illegal: {e.verdict.text} [{e.verdict.rule}]") from None
     return match
 
 # %% ../nbs/03_records.ipynb #fe0e3e68

@@ -41,7 +41,8 @@ def voila_server(notebook=START):
     "Voilà on a free loopback port, in its own process group; the whole group is killed on the way out."
     port = free_port()
     proc = subprocess.Popen([str(VOILA), str(notebook), '--no-browser', f'--port={port}', '--Voila.ip=127.0.0.1'],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                            env={**os.environ, 'PYTHONPATH': os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')])})  # this tree's package
     try:
         deadline = time.time() + 60
         while not port_open(port):
@@ -107,4 +108,37 @@ def test_link_sets_game_and_seed():
             assert 'Kočka' in page.inner_text('.cgt-status') and 'seed 12' in page.inner_text('.cgt-status')
             shown = page.eval_on_selector_all('.cgt-card', 'els => els.filter(e => e.tagName === "BUTTON").map(e => e.title)')
             assert shown == names
+    assert proc.poll() is not None
+
+CLIPPED = """() => {
+  const out = [];
+  for (const b of document.querySelectorAll('button, .widget-toggle-button, .jupyter-button')) {
+    if (!b.offsetParent) continue;  // not shown
+    if (b.scrollWidth > b.clientWidth + 1) out.push(b.innerText || b.title);
+  }
+  return out;
+}"""
+
+def test_phone_screen_fits():
+    "At 390x844 the table, hand and controls fit without sideways scrolling, and no button's text is clipped."
+    with voila_server() as (port, proc):
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+            try:
+                page = browser.new_page(viewport={'width': 390, 'height': 844}, device_scale_factor=1, is_mobile=True)
+                page.goto(f'http://127.0.0.1:{port}/?game=beggars-and-thieves&players=5&seed=4&pace=0', timeout=60_000)
+                page.wait_for_selector('.cgt-card', timeout=90_000)
+                page.locator('.jupyter-widget-Collapse-header, .lm-Collapse-header, .p-Collapse-header').first.click()  # open the setup rows too
+                page.wait_for_timeout(500)
+                width = page.evaluate('document.documentElement.scrollWidth')
+                ARTIFACTS.mkdir(exist_ok=True)
+                assert width <= 390, f"the page is {width} px wide on a 390 px screen"
+                assert page.evaluate(CLIPPED) == []
+                for sel in ('.cgt-table', '.cgt-card.cgt-legal, button.cgt-card', '.cgt-status'):
+                    box = page.locator(sel).first.bounding_box()
+                    assert box and box['x'] >= 0 and box['x'] + box['width'] <= 390, (sel, box)
+                page.set_viewport_size({'width': 390, 'height': 2600})  # as tall as the panel, for one picture of it all
+                page.wait_for_timeout(300)
+                page.locator('.cgt-tutor').screenshot(path=str(ARTIFACTS / 'voila_phone.png'))
+            finally: browser.close()
     assert proc.poll() is not None

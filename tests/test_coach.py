@@ -162,7 +162,7 @@ def test_cli_hint_and_coach_and_review(tmp_path, monkeypatch):
     cli.play(Match(get_game('begga-kaat'), seed=2), input=lambda _: next(answers), output=said.append)
     assert any(s.startswith('Hint: ') for s in said)
     said, answers = [], iter(['quit'])
-    cli.play(Match(get_game('maghe-satra'), seed=2), input=lambda _: next(answers), output=said.append, coach=True)
+    cli.play(Match(get_game('kocka'), seed=2), input=lambda _: next(answers), output=said.append, coach=True)
     assert any(s.startswith('Hint: ') for s in said)
     game = get_game('kocka')
     path = save(play_out(Match(game, seed=3)), tmp_path / 'k.json')

@@ -97,6 +97,48 @@ def test_a_failing_notebook_is_named_with_its_cell(tmp_path):
     with pytest.raises(docs.DocsError, match=r"(?s)bad.ipynb in cell 1:\nx / 0.*ZeroDivisionError"): docs.execute(p)
 
 
+def _main(html):
+    "The page's own content: no sidebar, no previous/next links."
+    main = html[html.find('<main'):html.find('</main>')]
+    return main.split('<nav class="page-navigation"')[0]
+
+def test_rulebooks_read_without_code(site):
+    "A rulebook page has no signatures or [source] links (they are on its code page) and every code cell is folded."
+    out, _ = site
+    rulebooks = [r for r in docs.notebooks() if docs.is_rulebook(r)]
+    assert len(rulebooks) >= 5
+    for rel in rulebooks:
+        page = _main(_html(out, str(docs.page_name(rel))))
+        assert '>source</a>' not in page, rel
+        assert page.count('class="code-fold"') == page.count('cell-code'), f"{rel}: a code cell that is not folded"
+        api = out/'api'/docs.page_name(rel).name
+        assert '>source</a>' in api.read_text(encoding='utf-8'), f"{rel}: no code page with signatures"
+
+def test_source_links_point_at_the_defining_module_on_the_site(site):
+    "[source] links stay on the site and open the module that defines the name (Kočka's penalty is Kočka's)."
+    out, _ = site
+    for page in [*out.glob('*.html'), *(out/'api').glob('*.html')]:
+        for href in re.findall(r'<a href="([^"]*)"[^>]*>source</a>', page.read_text(encoding='utf-8')):
+            assert not href.startswith('http'), (page.name, href)
+    kocka = (out/'api'/'kocka.html').read_text(encoding='utf-8')
+    penalty = kocka[kocka.index('id="penalty"') - 600:kocka.index('id="penalty"')]
+    assert 'src/cardgames_tutor/games/kocka.py.html#L' in penalty, penalty
+    line = int(re.search(r'kocka\.py\.html#L(\d+)', penalty).group(1))
+    assert 'def penalty' in (ROOT/'cardgames_tutor/games/kocka.py').read_text().splitlines()[line - 1]
+
+def test_no_link_leaves_the_site_or_crosses_into_another_game(site):
+    "No page links to the published site; a game's pages (rulebook, tutorial, quick reference) never link into another game's."
+    out, _ = site
+    for page in out.rglob('*.html'):
+        if 'src' in page.relative_to(out).parts: continue
+        text = _main(page.read_text(encoding='utf-8'))
+        assert 'cardgames-tutor.github.io' not in text, page
+        game = docs.game_of(page.name) if page.parent.name != 'api' else None
+        if not game: continue
+        for href in re.findall(r'href="([^"#]+\.html)', text):
+            other = docs.game_of(Path(href).name)
+            assert other in (None, game), f"{page.relative_to(out)} links to {href}"
+
 # ---------------------------------------------------------------- outputs: saved HTML, from execution
 
 def _norm(outputs):
@@ -201,7 +243,7 @@ def test_pages_in_headless_chromium(site):
             page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat.png'))
             assert page.locator('h1').first.inner_text().strip() == 'Begga Kaat'
             assert page.get_by_role('cell', name='chaal', exact=True).first.is_visible()  # the table of local words
-            assert page.locator('.cell-output').count() > 5  # outputs of the examples, saved in the page
+            assert page.locator('.cell-output').count() >= 5  # the examples' outputs, saved in the page (signatures: its code page)
             page.goto((out/'quickref'/'begga_kaat.html').as_uri()); page.wait_for_load_state('load')
             page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat_quickref.png'))
             assert page.locator('.cgt-card[data-card="QH"]').first.is_visible()

@@ -2,15 +2,17 @@
 
 Buttons are pressed with `button.click()` and values set with `.value`, as a learner would; the
 tests compare what the widgets show with what the engine says (legal actions, explanations,
-views, hidden cards).
+views, hidden cards). Tests of the session alone (no widgets) are in tests/test_session.py; the
+hostile-visitor tests (uploads, downloads, closing, errors in callbacks) are at the end here.
 """
-import json, re
+import base64, builtins, datetime, json, pathlib, re
 import pytest
 import ipywidgets
 from ipywidgets.widgets import widget as widget_module
 from cardgames_tutor.cards import Card
 from cardgames_tutor.engine import GAME_NAMES, BadOption, Match, Move, game_class, get_game, play_out
-from cardgames_tutor.panel import Tutor, sort_actions, seat_positions, direction_of
+from cardgames_tutor.panel import Tutor, sort_actions, seat_positions, direction_of, move_label
+from cardgames_tutor import records
 from helpers import cards_in
 
 def _available():
@@ -39,13 +41,20 @@ def _setups(every_size=False):
     return out
 
 def make(name, players=None, **kw):
-    return Tutor(name, **({'players': players} if players else {}), **kw)
+    "A panel at the learner's first turn (moved on from any hand the bots finished before it)."
+    t = Tutor(name, **({'players': players} if players else {}), **kw)
+    while t.session.review is not None and not t.match.over: t.move_button('next hand').click()
+    return t
 
 def lit(t):
-    return [c for b, c in zip(t.hand_box.children, t._slot_cards) if 'cgt-legal' in b._dom_classes]
+    return [c for b, c in t._hand_pairs() if 'cgt-legal' in b._dom_classes]
 
 def press_one(t, rng_pick=0):
-    """Make the learner's move through the widgets: a lit card, or cards chosen then the verb, or a move button."""
+    """Make the learner's move through the widgets: a lit card, or cards chosen then the verb, or a move button
+    (or, when a finished hand is on screen, "next hand")."""
+    if t.session.review is not None and not t.match.over:
+        t.move_button('next hand').click()
+        return 'next hand'
     legal = t.match.legal_actions()
     hand = list(t.match.view(t.seat).get('hand') or [])
     cards, plain, choose = sort_actions(legal, hand)
@@ -68,18 +77,18 @@ def check_controls(t):
     legal = t.match.legal_actions() if t.match.to_act == t.seat else []
     hand = list(t.match.view(t.seat).get('hand') or [])
     cards, plain, choose = sort_actions(legal, hand)
-    shown = [c for c in t._slot_cards[:len(t.hand_box.children)]]
+    shown = [c for _, c in t._hand_pairs()]
     assert set(hand) <= set(shown)
     if cards:
         assert set(lit(t)) == set(cards)
-        for b, c in zip(t.hand_box.children, shown):
+        for b, c in t._hand_pairs():
             assert ('cgt-legal' in b._dom_classes) == (c in cards)
     elif choose:
         assert set(lit(t)) == {c for ms in choose.values() for m in ms for c in m.cards}
     else:
         assert lit(t) == []
     labels = [b.description for b in t.move_box.children]
-    for m in plain: assert str(m) in labels
+    for m in plain: assert move_label(m, t.game.pack) in labels
     for verb in choose: assert any(l.startswith(verb) for l in labels)
 
 
@@ -112,7 +121,7 @@ def test_illegal_card_is_explained(name):
     t = make(name, seed=3)
     for step in range(300):
         if t.match.over: break
-        states = {c: b._dom_classes for b, c in zip(t.hand_box.children, t._slot_cards)}
+        states = {c: b._dom_classes for b, c in t._hand_pairs()}
         pick = [c for c, cls in states.items() if 'cgt-illegal' in cls] or \
                [c for c, cls in states.items() if 'cgt-idle' in cls]
         if pick and t.match.to_act == t.seat and not t._choosing:
@@ -157,7 +166,7 @@ def test_step_back_forward_jump_undo(name):
         t.jump.value = k
         assert t.cursor == k and t.jump.value == k
         # the trick just finished is what the table shows: its cards, and its winner in the centre
-        trick = [e for e in t._shown().hand.events if e.kind == 'trick'][-1]
+        trick = [e for e in t.session.shown().hand.events if e.kind == 'trick'][-1]
         assert all(f'data-card="{c.code}"' in t.table.value for c in trick.data['cards'])
         assert f"Seat {trick.data['winner']} won trick {trick.data['number']}" in t.table.value
         t.last.click()
@@ -210,38 +219,42 @@ def test_players_and_seat_choice():
     assert t.game.players == 3 and t.seat == 2 and t.match.to_act in (2, None)
 
 
-def test_record_round_trip(tmp_path):
-    "Save the panel's match, replay it from the record: same standing, and steps from the first move."
-    records = pytest.importorskip('cardgames_tutor.records')
+def downloaded(t) -> bytes:
+    "The bytes of the record the panel's download link holds (a data: address, nothing on the server)."
+    t.save_button.click()
+    m = re.search(r'href="data:application/json;base64,([A-Za-z0-9+/=]+)"', t.download.value)
+    assert m, t.download.value
+    return base64.b64decode(m.group(1))
+
+def upload(t, content: bytes, name='r.json'):
+    t.upload.value = ({'name': name, 'type': 'application/json', 'size': len(content), 'content': memoryview(content),
+                       'last_modified': datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)},)
+
+def test_record_round_trip():
+    "Download the panel's match as a record, upload it into another panel: same standing, steps from the first move."
     for name in GAMES:
         t = make(name, seed=8)
         for i in range(10):
             if t.match.over: break
             press_one(t, i)
-        path = tmp_path / f"{name}.json"
-        t.record_path.value = str(path)
-        t.save_button.click()
-        assert path.exists(), t.message.value
+        data = downloaded(t)
+        assert json.loads(data) == records.to_record(t.match)
         u = Tutor('begga-kaat', seed=1)
-        u.record_path.value = str(path)
-        u.load_button.click()
-        assert u.game == t.game and u.cursor == 0
+        upload(u, data)
+        assert u.game == t.game and u.cursor == 0, u.message.value
         assert [str(a[-1]) for a in u.match.actions] == [str(a[-1]) for a in t.match.actions]
-        assert u.match.standing == t.match.standing
+        assert u.match.standing == t.match.standing and u.upload.value == ()
         u.last.click(); assert u.cursor is None
-    u.record_path.value = str(tmp_path / 'missing.json')
-    u.load_button.click()
-    assert 'Cannot open that record' in u.message.value
 
 
-def test_upload_record():
-    records = pytest.importorskip('cardgames_tutor.records')
-    m = play_out(Match(get_game('begga-kaat', players=3), seed=4), stop_at=())
-    text = json.dumps(records.to_record(m))
-    t = Tutor('begga-kaat', seed=1)
-    t.upload.value = ({'name': 'r.json', 'type': 'application/json', 'size': len(text),
-                       'content': memoryview(text.encode()), 'last_modified': __import__('datetime').datetime(2026, 1, 1, tzinfo=__import__('datetime').timezone.utc)},)
-    assert t.match.standing == m.standing and t.cursor == 0 and t.game.players == 3
+def test_download_link_only_on_request_and_gone_when_play_moves_on():
+    "The record holds every hand's cards: the link is made only when asked, and cleared by the next move."
+    t = Tutor('begga-kaat', seed=3)
+    assert t.download.value == ''
+    downloaded(t)
+    assert 'cgt-download' in t.download.value and 'ready' in t.message.value
+    press_one(t)
+    assert t.download.value == ''
 
 
 def test_table_direction():
@@ -283,16 +296,18 @@ def _tokens(card: Card) -> list:
 
 _WORD = re.compile(r'[\w♠♥♦♣🍃🌰🔔]+')
 
-def _hidden_beyond_view(match, seat, shown=None) -> set:
-    """The cards `seat` may not see that its own view does not name either.
+def _hidden_beyond_view(t) -> set:
+    """The cards the learner's seat may not see at the moment the panel shows, that its own view does not name either.
 
     The panel must send nothing beyond the seat's view; a card the view itself names (e.g. Beggars and
     Thieves offers `call T7`, naming a card the picker does not hold, not where it is) is the game's
     business, checked by the game's own tests. So are the seat's own moves of this hand (the panel
-    says "You played call T7"): its view offered them."""
-    shown = shown or match
-    own = [str(a) for s, a in shown.hand.history if s == seat]
-    return shown.hand.hidden_cards(seat) - cards_in([shown.view(seat), own], match.game.pack)
+    says "You played call T7"): its view offered them. The hand shown is the hand in play, or a finished
+    hand kept on screen (whose successor, already dealt, must not show at all)."""
+    shown, i = t.session.shown(), t.session.shown_hand()
+    hand = shown.hands[i]
+    own = [str(a) for s, a in hand.history if s == t.seat]
+    return hand.hidden_cards(t.seat) - cards_in([hand.view(t.seat), own], t.game.pack)
 
 def _leaks(states_text: str, hidden) -> list:
     "The cards of `hidden` written anywhere in `states_text` (by code or sign), each with where it was found."
@@ -332,15 +347,13 @@ def test_nothing_leaks_to_the_browser(name, players):
     checked = 0
     for step in range(60 if players is None else 30):
         if t.match.over: break
-        hidden = _hidden_beyond_view(t.match, t.seat)
-        leaks = _leaks(_all_state(before, len(t.match.hands)), hidden)
+        leaks = _leaks(_all_state(before, t.session.shown_hand() + 1), _hidden_beyond_view(t))
         assert not leaks, f"{name}: hidden cards sent to the browser: {leaks}"
         checked += 1
         press_one(t, step)
         if step % 7 == 3:  # stepping back shows an older state: still nothing hidden
             t.back.click()
-            shown = t._shown()
-            assert not _leaks(_all_state(before, len(shown.hands)), _hidden_beyond_view(t.match, t.seat, shown))
+            assert not _leaks(_all_state(before, t.session.shown_hand() + 1), _hidden_beyond_view(t))
             t.last.click()
     assert checked > 3
     # and the teaching toggle does show them (so the check above can see a leak)
@@ -371,3 +384,182 @@ def test_paced_bots_in_an_event_loop():
         await asyncio.sleep(0.2)
         assert len(t.match.actions) == m and t.match.to_act == t.seat
     asyncio.run(run())
+
+
+# --- a panel that lives long and meets a hostile visitor -----------------------------------------
+
+def test_close_leaves_no_live_widgets():
+    "200 panels made and closed leave no widget alive (buttons' layouts and styles included)."
+    import warnings
+    warnings.simplefilter('ignore', DeprecationWarning)
+    before = len(ipywidgets.Widget.widgets)
+    for i in range(200):
+        t = Tutor('begga-kaat', seed=i)
+        if i % 20 == 0: press_one(t, i)  # a played panel too: pools grown, chart drawn
+        t.close()
+    assert len(ipywidgets.Widget.widgets) == before
+    t.card_slots[0].click()  # a late click on a closed panel does nothing, and raises nothing
+
+
+def test_callback_error_becomes_a_message_and_the_panel_stays_usable(monkeypatch, caplog):
+    t = Tutor('begga-kaat', seed=4)
+    n = len(t.match.actions)
+    def broken(card): raise KeyError('boom')
+    monkeypatch.setattr(t.session, 'click_card', broken)
+    t.card_button(t.lit_cards()[0]).click()
+    assert 'Something went wrong' in t.message.value and 'KeyError' in t.message.value and 'cgt-error' in t.message.value
+    assert 'tutor panel callback failed' in caplog.text  # and the server's log has the traceback
+    assert len(t.match.actions) == n
+    monkeypatch.undo()
+    t.card_button(t.lit_cards()[0]).click()  # the same panel plays on
+    assert len(t.match.actions) > n and 'Something went wrong' not in t.message.value
+
+
+def record_text(players=3, seed=4) -> str:
+    return json.dumps(records.to_record(play_out(Match(get_game('begga-kaat', players=players), seed=seed))))
+
+@pytest.mark.parametrize('content', [
+    record_text().replace('"players": 3', '"players": 3.0').encode(),   # a float where an int belongs
+    b'[' * 200_000 + b']' * 200_000,                                      # deep JSON
+    b'{"a":' * 50_000 + b'1' + b'}' * 50_000,
+    ('{"format": "cardgames-tutor-record", "version": 1, "game": "begga-kaat", "seed": ' + '9' * 5000 + '}').encode(),
+    b'\xff\xfe\x00\x01garbage', b'', b'null', b'{}',
+])
+def test_bad_uploads_give_one_line(content):
+    t = Tutor('begga-kaat', seed=1)
+    before = (t.game, list(t.match.actions))
+    upload(t, content)
+    text = re.sub(r'<[^>]+>', '', t.message.value)
+    assert 'Cannot open that record' in text and len(text) < 300 and '\n' not in text.strip(), text
+    assert (t.game, list(t.match.actions)) == before and t.upload.value == ()
+    t.card_button(t.lit_cards()[0]).click()  # still playable
+    assert len(t.match.actions) > len(before[1])
+
+
+def test_upload_is_never_read_as_a_server_path(tmp_path, monkeypatch):
+    "An upload whose text is a path (of a real record on the server) is refused as content; no file is opened."
+    path = tmp_path / 'secret.json'
+    path.write_text(record_text(), encoding='utf-8')
+    opened = []
+    real_open, real_read = builtins.open, pathlib.Path.read_text
+    monkeypatch.setattr(builtins, 'open', lambda f, *a, **k: opened.append(f) or real_open(f, *a, **k))
+    monkeypatch.setattr(pathlib.Path, 'read_text', lambda self, *a, **k: opened.append(self) or real_read(self, *a, **k))
+    t = Tutor('begga-kaat', seed=1)
+    for content in (str(path), f"  {path}", f"file://{path}", '../' * 40 + 'etc/passwd', 'x' * 5000):
+        upload(t, content.encode())
+        assert 'Cannot open that record' in t.message.value and t.game.players == 4
+    assert not [f for f in opened if str(path) in str(f) or 'passwd' in str(f)], opened
+
+
+def test_no_widget_takes_a_server_path(tmp_path, monkeypatch):
+    "No text box for a file name; saving writes nothing on the server (the record goes to the browser)."
+    t = Tutor('begga-kaat', seed=2)
+    from cardgames_tutor.drawing import _widget_tree
+    kinds = {type(w).__name__ for w in _widget_tree([t])}
+    assert not kinds & {'Text', 'Textarea', 'Combobox', 'Password'}, kinds
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(records, 'save', lambda *a, **k: pytest.fail("the panel wrote a record on the server"))
+    assert json.loads(downloaded(t))['seed'] == 2
+    assert list(tmp_path.iterdir()) == []
+    # the download's file name is made of the game's name and numbers only
+    name = re.search(r'download="([^"]+)"', t.download.value).group(1)
+    assert re.fullmatch(r'begga-kaat-seed2-\d+moves\.json', name)
+
+
+def test_link_with_hostile_values():
+    for query in ('seed=' + '9' * 5000, 'pace=nan', 'pace=1e308', 'players=4.0', 'game=' + 'x' * 10_000, 'seat=-1'):
+        t = Tutor.from_query(query, pace=0)
+        text = re.sub(r'<[^>]+>', '', t.message.value)
+        assert len(text) < 300 and t.match.to_act is not None, (query, text)
+        assert 0 <= t.pace.value <= 2
+
+
+# --- what a class sees ---------------------------------------------------------------------------
+
+def _codes(pack) -> re.Pattern:
+    words = sorted({w for c in pack for w in (c.code, c.symbol)}, key=len, reverse=True)
+    return re.compile(r'(?<![\w/-])(' + '|'.join(map(re.escape, words)) + r')(?![\w/-])')
+
+def _read_text(html: str) -> str:
+    "What a learner reads of `html`: the text outside tags, with each drawn card (a mini or big card) taken out whole."
+    html = re.sub(r'<span class="cgt-(?:mini|card)"[^>]*>.*?</span>(?:</span>)?', ' ', html)
+    return re.sub(r'<[^>]+>', ' ', html)
+
+@pytest.mark.parametrize('name,players', _setups())
+def test_cards_drawn_as_cards_and_plain_words(name, players):
+    "Messages, log, table and scores never write a card as notation, a raw Python value, or '1 cards'."
+    t = make(name, players, seed=31)
+    codes, seen = _codes(t.game.pack), 0
+    for step in range(80):
+        if t.match.over: break
+        for w in (t.message, t.log_view, t.table, t.scores, t.status):
+            text = _read_text(w.value)
+            assert not codes.search(text), (name, codes.search(text).group(0), text[:300])
+            assert not re.search(r'\b(True|False|None)\b|\b1 cards\b|\bnote\b|[{}]', text), text[:300]
+        for b in (*t.hand_box.children, *t.move_box.children):
+            assert not re.search(r'\b[TGBR]\d', b.description) or t.game.pack.suit_first is False, b.description
+        seen += 1
+        press_one(t, step)
+    assert seen > 10
+
+
+@pytest.mark.parametrize('name', GAMES)
+def test_finished_hand_stays_until_the_learner_moves_on(name):
+    "The last trick and the result stay on the table; the bots wait; the result says who did best."
+    t = make(name, seed=13)
+    while t.session.review is None and not t.match.over: press_one(t)
+    i = t.session.review
+    n, status = len(t.match.actions), t.status.value
+    assert f"hand {i + 1} is over" in status or 'match is over' in status
+    assert 'Best this hand' in t.message.value or 'Nobody did better' in t.message.value
+    last = [e for e in t.match.hands[i].events if e.kind == 'trick']
+    if last: assert f"won trick {last[-1].data['number']}" in t.table.value  # the last trick is still on the table
+    if not t.match.over:
+        t.hand_box.children and t.hand_box.children[0].click()
+        assert len(t.match.actions) == n and 'next hand' in t.message.value
+        t.move_button('next hand').click()
+        assert t.session.review is None and f"hand {len(t.match.hands)}" in t.status.value
+
+
+def test_played_cards_never_cover_seats_or_caption():
+    "Dehla Pakad, five-player Beggars and Thieves, teaching view: seats and trick sit in separate grid cells."
+    for name, players in (('dehla-pakad', None), ('beggars-and-thieves', 5), ('maghe-satra', 7)):
+        t = make(name, players, seed=3, teach=True)
+        for _ in range(12): press_one(t)
+        html = t.table.value
+        assert 'position:absolute' not in html and 'display:grid' in html
+        middle = html[html.index('class="cgt-middle"'):]
+        assert 'cgt-seat' not in middle and 'cgt-centre' in middle  # the trick shares its cell only with the caption
+
+
+def test_late_click_keeps_its_card():
+    "A click that arrives after the update still means the card the learner saw, never its neighbour."
+    t = Tutor('begga-kaat', seed=6)
+    pairs = t._hand_pairs()
+    button, card = next((b, c) for b, c in pairs if c in t.lit_cards())
+    others = {b: c for b, c in pairs}
+    button.click()
+    assert card not in [c for _, c in t._hand_pairs()]
+    n = len(t.match.actions)
+    button.click()  # the late second click of a double click
+    assert len(t.match.actions) == n and 'already been played' in t.message.value
+    for b, c in t._hand_pairs(): assert others[b] is c  # every other card kept its button
+
+
+def test_one_update_per_click():
+    "A click's changes reach the browser together: every widget's messages are held until the redraw ends."
+    t = Tutor('begga-kaat', seed=8)
+    sent = []
+    from cardgames_tutor.drawing import _widget_tree
+    widgets_now = _widget_tree([t, *t.card_slots, *t.move_slots])
+    for w in widgets_now:
+        w._send = (lambda w: lambda msg, buffers=None: sent.append((w, msg)))(w)
+    held = []
+    orig = t.render
+    def render():
+        orig()
+        held.append(len(sent))
+    t.render = render
+    t.card_button(t.lit_cards()[0]).click()
+    assert sent and held and held[-1] == len(sent)  # nothing sent after the redraw
+    assert len({id(w) for w, _ in sent}) == len(sent)  # each widget sent once: one update per widget

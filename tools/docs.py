@@ -5,6 +5,10 @@
    `#| slow` cells skipped), then processed by nbdev (hidden cells dropped, `show_doc` rendered) into `_proc/`.
    So every output on a page is the one the code gives today, saved in the page as static HTML. A failing cell
    fails the build, naming the notebook and the cell (the other pages are still rendered, to list every problem).
+   Each game's rulebook page is made to read as a rulebook: its signatures and code move to a page of their own,
+   `api/<game>.html` (the notebook keeps everything); on the rulebook, code cells with an output are folded and
+   the rest left out. Links made by nbdev are made local (relative), `[source]` links point at the module that
+   defines the name, on a source page of the site, and a game's pages never link into another game's page.
 3. The sidebar of `_quarto.yml` is trimmed to the pages that exist (a notebook another helper has not written
    yet is left out and named), then the site is rendered: by Quarto (nbdev's render step) when `quarto` is
    installed, else by smalldocs from the same `_quarto.yml`.
@@ -20,6 +24,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))  # this checkout's library, whatever is installed
 NBS, PROC = ROOT/'nbs', ROOT/'_proc'
 
 
@@ -78,8 +83,147 @@ def build_page(src:Path, dest:Path):
             cell['outputs'] = done.get('outputs', [])
             cell['execution_count'] = done.get('execution_count')
     FilterDefaults()(nb)
+    rel = src.relative_to(NBS) if src.is_relative_to(NBS) else Path(src.name)
+    module = _default_exp(src)
+    if is_rulebook(rel):
+        api = PROC/'api'/page_name(rel).with_suffix('.ipynb').name
+        api.parent.mkdir(parents=True, exist_ok=True)
+        write_nb(localize(api_page(nb, rel), api.relative_to(PROC), module), api)
+        nb = rulebook_page(nb, rel)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    write_nb(nb, dest)
+    write_nb(localize(nb, rel, module), dest)
+
+
+# ---------------------------------------------------------------- 2b. rulebooks without code, local links
+
+GAMES = ('begga_kaat', 'kocka', 'dehla_pakad', 'maghe_satra', 'beggars_and_thieves')
+_SHOW_DOC = re.compile(r'^show_doc\(([\w.]+)', re.M)
+
+def is_rulebook(rel:Path) -> bool:
+    "A game's rulebook notebook (`10_begga_kaat.ipynb`, `14a_beggars_and_thieves_snear.ipynb`)."
+    return len(rel.parts) == 1 and re.match(r'1\d[a-z]?_', rel.name) is not None
+
+def game_of(page:str) -> str|None:
+    "The game a page is about (its rulebook, code, tutorial or quick reference), from its name."
+    name = re.sub(r'^\d+[a-z]?_', '', Path(page).stem)
+    return next((g for g in GAMES if name.startswith(g)), None)
+
+def _default_exp(src:Path) -> str|None:
+    m = re.search(r'#\|\s*default_exp\s+([\w.]+)', src.read_text(encoding='utf-8'))
+    return m.group(1) if m else None
+
+def _src(cell) -> str: return ''.join(cell['source']) if isinstance(cell['source'], list) else cell['source']
+
+def _front(nb, **changes):
+    "Change the front matter (the first raw cell) of processed notebook `nb`: None removes a key."
+    import yaml
+    cell = next(c for c in nb.cells if c.cell_type == 'raw')
+    meta = yaml.safe_load(_src(cell).strip().strip('-')) or {}
+    for k, v in changes.items():
+        if v is None: meta.pop(k, None)
+        else: meta[k] = v
+    cell['source'] = '---\n' + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + '---\n'
+    return meta
+
+def api_page(nb, rel:Path):
+    "The code page of a rulebook: the whole notebook, signatures and tests included, at `api/<page>.html`."
+    import copy
+    api = copy.deepcopy(nb)
+    meta = _front(api, **{'output-file': None})
+    _front(api, title=f"{meta.get('title', rel.stem)}: the code",
+           description=f"The code behind the rulebook page: every function with its signature, examples and tests.")
+    api.cells.insert(2, _md_cell(f"The rules in words: [the rulebook page](../{rel.name}). This page is its code."))
+    return api
+
+def rulebook_page(nb, rel:Path):
+    "The rulebook as a reader wants it: prose and outputs; signatures on the code page, code folded, tests left out."
+    cells = []
+    for c in nb.cells:
+        if c.cell_type == 'code':
+            if _SHOW_DOC.search(_src(c)) or not c.get('outputs'): continue
+            c['source'] = '#| code-fold: true\n#| code-summary: "Show the code"\n' + _src(c)
+        cells.append(c)
+    nb.cells = cells
+    nb.cells.insert(2, _md_cell(f"*This page is the rulebook. The code that plays it, with every function and its "
+                                f"tests, is on [its code page](api/{page_name(rel).stem}.ipynb).*"))
+    return nb
+
+def _md_cell(text):
+    from fastcore.basics import AttrDict
+    return AttrDict(cell_type='markdown', metadata={}, source=text)
+
+def _source_place(module:str|None, name:str):
+    "(file relative to the project, first line) of `name` as defined in `module`, or None."
+    import importlib, inspect
+    if not module: return None
+    try:
+        obj = importlib.import_module(f"{_lib()}.{module}")
+        for part in name.split('.'): obj = getattr(obj, part)
+        obj = inspect.unwrap(getattr(obj, '__func__', obj))
+        lines, first = inspect.getsourcelines(obj)
+        return Path(inspect.getsourcefile(obj)).resolve().relative_to(ROOT), first  # e.g. cardgames_tutor/games/kocka.py
+    except Exception: return None
+
+def _lib() -> str:
+    from nbdev.config import get_config
+    return get_config().lib_path.name
+
+def localize(nb, rel:Path, module:str|None):
+    "Make the links of processed notebook `nb` (the page `rel`) local: see the module docstring."
+    from nbdev.config import get_config
+    cfg = get_config()
+    site = f"{cfg.get('doc_host', '')}{cfg.get('doc_baseurl', '')}".rstrip('/') + '/'
+    repo = f"{cfg.get('git_url', '')}/blob/{cfg.get('branch', 'main')}/"
+    here, game = (PROC/rel).parent, game_of(str(rel))
+    rulebooks = {page_name(r).stem for r in notebooks() if is_rulebook(r)}
+    def relative(target:str) -> str: return os.path.relpath(PROC/target, here)
+    def doc_link(m):
+        text, page, frag = m.group(1), m.group(2), m.group(3) or ''
+        target_game = game_of(page)
+        if game and target_game and target_game != game and not str(rel).startswith('api/'): return text  # no cross-game link
+        if Path(page).stem in rulebooks and frag: page = f"api/{page}"  # signatures live on the code page
+        return f"[{text}]({relative(page)}{frag})"
+    link = re.compile(r'\[([^\]]*)\]\(' + re.escape(site) + r'([\w./-]+\.html)(#[\w.-]+)?\)')
+    bare = re.compile(re.escape(site) + r'([\w./-]+\.html)(#[\w.-]+)?')
+    def source_link(text, name):
+        def fix(m):
+            path, line = m.group(1), m.group(2)
+            place = _source_place(module, name) if name else None
+            if place: path, line = str(place[0]), str(place[1])
+            return f"({relative(f'src/{path}.html')}#L{line})"
+        return re.sub(r'\(' + re.escape(repo) + r'([\w./-]+\.py)#L(\d+)\)', fix, text)
+    def fix_text(text, name=None):
+        text = link.sub(doc_link, text)
+        text = bare.sub(lambda m: relative(m.group(1)) + (m.group(2) or ''), text)
+        return source_link(text, name)
+    for c in nb.cells:
+        c['source'] = fix_text(_src(c))
+        if c.cell_type != 'code': continue
+        shown = _SHOW_DOC.search(_src(c))
+        for o in c.get('outputs', []):
+            for mime, value in (o.get('data') or {}).items():
+                if mime in ('text/markdown', 'text/html'):
+                    o['data'][mime] = fix_text(''.join(value) if isinstance(value, list) else value, shown and shown.group(1))
+    return nb
+
+
+def write_sources(site:Path):
+    "A page per module of the library, each line with an anchor (`#L12`), for the `[source]` links."
+    from html import escape
+    lib = ROOT/_lib()
+    for py in sorted(lib.rglob('*.py')):
+        rel = py.relative_to(ROOT)
+        lines = py.read_text(encoding='utf-8').splitlines()
+        body = '\n'.join(f'<span id="L{i}" class="line"><a href="#L{i}">{i:4d}</a>  {escape(l)}</span>' for i, l in enumerate(lines, 1))
+        up = os.path.relpath(site/'index.html', (site/'src'/rel).parent)
+        page = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{escape(str(rel))}</title><style>'
+                'body{font:13px/1.45 monospace;margin:1em} .line{display:block;white-space:pre} .line:target{background:#fff3b0}'
+                ' .line a{color:#999;text-decoration:none}</style></head>'
+                f'<body><p><a href="{up}">cardgames_tutor docs</a> · <b>{escape(str(rel))}</b> (made from the notebooks: '
+                f'edit those, not this file)</p><pre>{body}</pre></body></html>')
+        out = site/'src'/f"{rel}.html"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(page, encoding='utf-8')
 
 
 def build_pages(rels:list[Path], workers:int=2) -> list[str]:
@@ -225,7 +369,7 @@ def process_support_files():
     with warnings.catch_warnings(), redirect_stderr(io.StringIO()):
         warnings.simplefilter('ignore')
         q.nbdev_proc_nbs.__wrapped__(file_re=r'^$')  # no notebooks: they are built below with fresh outputs
-    for p in list(PROC.rglob('*.ipynb')):  # pages of deleted notebooks
+    for p in list(PROC.rglob('*.ipynb')):  # pages of deleted notebooks (code pages are made again with their rulebook)
         if not (NBS/p.relative_to(PROC)).exists(): p.unlink()
 
 
@@ -242,11 +386,13 @@ def render(renderer:str, out:Path):
         r = subprocess.run([str(Path(sys.executable).parent/'smalldocs'), 'render', '--quiet', str(PROC)], cwd=ROOT,
                            capture_output=True, text=True)
         if r.returncode: raise DocsError(f"smalldocs failed:\n{r.stdout}{r.stderr}")
-        known = ('format-links', 'format commonmark', 'keep-md', 'output-file is not read')  # nbdev's keys, for Quarto
+        known = ('format-links', 'format commonmark', 'keep-md', 'output-file is not read',  # nbdev's keys, for Quarto
+                 'broken link')  # before pages get their names and source pages exist; check_site checks every link after
         said = [l for l in (r.stdout + r.stderr).splitlines() if l.strip() and not any(k in l for k in known)]
         if said: print('\n'.join(said))
         apply_output_files(built)
     if not built.exists(): raise DocsError(f"the renderer wrote no site to {built}")
+    write_sources(built)
     if out.resolve() != built.resolve():
         shutil.rmtree(out, ignore_errors=True)
         out.parent.mkdir(parents=True, exist_ok=True)
