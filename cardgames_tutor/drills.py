@@ -17,8 +17,8 @@ from .tricks import suit_name
 __all__ = ['DRILLS', 'MAX_HANDS', 'WORDS', 'YES_NO', 'PLAY_ON', 'GAME_DRILLS', 'MAX_COUNT', 'Grade', 'Question', 'Drill',
            'add_drill', 'positions', 'question', 'cards_text', 'held', 'trick_text', 'situation', 'candidates',
            'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices', 'finishing_trick', 'trick_shown',
-           'trick_drill', 'points_drill', 'settled', 'next_dealer_drill', 'match_end_drill', 'BadDrill', 'drill_rules',
-           'drills_for', 'drill_set']
+           'trick_facts', 'trick_drill', 'points_drill', 'settled', 'next_dealer_drill', 'match_end_drill', 'BadDrill',
+           'drill_rules', 'drills_for', 'drill_set']
 
 # %% ../nbs/41_drills.ipynb #78cf6a44
 class Grade(NamedTuple):
@@ -44,6 +44,7 @@ class Question(NamedTuple):
     rules: tuple = ()  # every rule the question needs (hard questions: several)
     feedback: tuple = ()  # per choice, the engine's sentence for that choice ('' where `explanation` says it)
     seed: int = 0
+    facts: dict|None = None  # what was asked about, for programs (the seat and action, the trick, the standing)
 
     def index(self, answer) -> int:
         "The position in `choices` of `answer`: an index, a choice, or its text (card notation or word, any case)."
@@ -217,12 +218,13 @@ def verdict_drill(game:str, rule:str, options:tuple=({},)):
         if isinstance(action, Card) and hasattr(hand, 'playable') and hand.phase == 'play' and any(not hand.explain(c).legal for c in cards) \
                 and seat == hand.to_act and rng.random() < 0.5:  # click a card instead of yes or no
             verdicts = [hand.explain(c) for c in cards]
-            return dict(prompt=f"{situation(hand, seat)} Click a card Seat {seat} may play.", choices=tuple(cards),
+            return dict(prompt=f"{situation(hand, seat)} Which card may Seat {seat} play here (any one that is allowed)?", choices=tuple(cards),
                         answers=tuple(i for i, x in enumerate(verdicts) if x.legal), cards=tuple(cards),
                         explanation=next(x.text for x in verdicts if x.legal), rules=(rule,),
-                        feedback=tuple(x.text for x in verdicts))
+                        feedback=tuple(x.text for x in verdicts), facts={'seat': seat})
         return dict(prompt=f"{situation(hand, seat)} May Seat {seat} {_doing(hand, action)}?", choices=YES_NO,
-                    answers=(0 if v.legal else 1,), explanation=v.text, cards=tuple(cards), rules=(rule,))
+                    answers=(0 if v.legal else 1,), explanation=v.text, cards=tuple(cards), rules=(rule,),
+                    facts={'seat': seat, 'action': action})
     add_drill(game, rule, ask, 'easy', options)
 
 # %% ../nbs/41_drills.ipynb #678e694b
@@ -240,9 +242,9 @@ def totals_text(totals) -> str:
 def seat_choices(n:int) -> tuple: return tuple(f"Seat {s}" for s in range(n))
 
 def number_choices(right:int, rng, near=(1, 2, 5, 10)) -> tuple:
-    "Four numbers to choose from: `right` and three plausible miscounts, in order."
+    "Four numbers to choose from (as words): `right` and three plausible miscounts, in order."
     wrong = sorted({right + d * k for d in near for k in (-1, 1) if right + d * k >= 0} - {right})
-    return tuple(sorted([right, *rng.sample(wrong, 3)]))
+    return tuple(str(n) for n in sorted([right, *rng.sample(wrong, 3)]))
 
 # %% ../nbs/41_drills.ipynb #ca1a4755
 def finishing_trick(hand, rng):
@@ -259,6 +261,11 @@ def trick_shown(hand, event) -> str:
     return trump + f"{word.capitalize()} {d['number']}: " + ', '.join(
         f"Seat {s} {'led' if i == 0 else 'played'} {c.symbol}" for i, (s, c) in enumerate(zip(seats, d['cards']))) + '.'
 
+def trick_facts(hand, event) -> dict:
+    "The trick of `event` for programs: its cards in order, the leader, trump, its number."
+    d = event.data
+    return {'cards': tuple(d['cards']), 'leader': d['leader'], 'trump': hand.trump, 'number': d['number']}
+
 def trick_drill(game, rule, options=({},)):
     "Which card wins this trick? (the engine's trick sentence explains)."
     def ask(hand, rng):
@@ -267,7 +274,7 @@ def trick_drill(game, rule, options=({},)):
         h, ev = done
         cards, winner = tuple(ev.data['cards']), (ev.data['winner'] - ev.data['leader']) % hand.n
         return dict(prompt=f"{trick_shown(hand, ev)} Which card wins the {hand.WORDS['trick']}?", choices=cards,
-                    answers=(winner,), explanation=ev.text, rules=(rule,))
+                    answers=(winner,), explanation=ev.text, rules=(rule,), facts=trick_facts(hand, ev))
     add_drill(game, rule, ask, 'easy', options)
 
 def points_drill(game, rule, word='penalty points', when=lambda number: True, trick_rule=None, options=({},)):
@@ -280,14 +287,15 @@ def points_drill(game, rule, word='penalty points', when=lambda number: True, tr
         if trick_rule is None:
             choices = number_choices(points, rng)
             return dict(prompt=f"{trick_shown(hand, ev)} Seat {w} wins it. How many {word} does Seat {w} take with it?",
-                        choices=choices, answers=(choices.index(points),), explanation=ev.text, rules=(rule,))
+                        choices=choices, answers=(choices.index(str(points)),), explanation=ev.text, rules=(rule,),
+                        facts=trick_facts(hand, ev))
         wrong = number_choices(points, rng)
         seats = [(ev.data['leader'] + i) % hand.n for i in range(hand.n)]
         choices = sorted({f"Seat {w}, {points}", *(f"Seat {s}, {points}" for s in seats if s != w),
-                          *(f"Seat {w}, {p}" for p in wrong if p != points)}, key=lambda t: [int(x) for x in t[5:].split(', ')])
+                          *(f"Seat {w}, {p}" for p in wrong if p != str(points))}, key=lambda t: [int(x) for x in t[5:].split(', ')])
         return dict(prompt=f"{trick_shown(hand, ev)} Who takes this {hand.WORDS['trick']}, and how many {word}?",
                     choices=tuple(choices), answers=(choices.index(f"Seat {w}, {points}"),), explanation=ev.text,
-                    rules=(trick_rule, rule))
+                    rules=(trick_rule, rule), facts=trick_facts(hand, ev))
     add_drill(game, rule if trick_rule is None else trick_rule, ask, 'easy' if trick_rule is None else 'hard', options)
 
 # %% ../nbs/41_drills.ipynb #1503bd9c
@@ -303,7 +311,7 @@ def next_dealer_drill(game, rule, standing, told, options=({},)):
         events, nxt, over = settled(hand, st)
         if over: return None
         return dict(prompt=f"{told(hand, st)} Who deals the next hand?", choices=seat_choices(hand.n), answers=(nxt,),
-                    explanation=' '.join(e.text for e in events), rules=(rule,))
+                    explanation=' '.join(e.text for e in events), rules=(rule,), facts={'standing': st})
     add_drill(game, rule, ask, 'easy', options)
 
 # %% ../nbs/41_drills.ipynb #131dc802
@@ -321,7 +329,8 @@ def match_end_drill(game, rule, standing, told, outcomes, options=({},)):
         if not over: right, others = PLAY_ON, [right, *others]
         choices = tuple(dict.fromkeys([PLAY_ON, *sorted({right, *others} - {PLAY_ON})]))
         return dict(prompt=f"{told(hand, st)} Does the match end, and if so how?", choices=choices,
-                    answers=(choices.index(right),), explanation=' '.join(e.text for e in events), rules=(rule,))
+                    answers=(choices.index(right),), explanation=' '.join(e.text for e in events), rules=(rule,),
+                    facts={'standing': st})
     add_drill(game, rule, ask, 'easy', options)
 
 # %% ../nbs/41_drills.ipynb #1f81348d

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .cards import in_order
 from .engine import Move
 from .drills import (add_drill, verdict_drill, trick_drill, points_drill, finishing_trick, trick_shown,
-                                    situation, held, after, cards_text, totals_text, seat_choices, next_dealer_drill,
+                                    trick_facts, situation, held, after, cards_text, totals_text, seat_choices, next_dealer_drill,
                                     match_end_drill)
 from .games import dehla_pakad as dp, maghe_satra as ms, beggars_and_thieves as bt
 
@@ -42,7 +42,7 @@ def _dp_centre(rule, last):
         choices = (STAYS, *(f"Seat {s} takes the centre" for s in range(4)))
         right = 0 if ev.data['outcome'] == 'stay' else 1 + ev.data['winner']
         return dict(prompt=f"{_centre_before(hand)} {trick_shown(hand, ev)} What happens to the centre?", choices=choices,
-                    answers=(right,), explanation=ev.text, rules=(f'{DP}/trick', rule))
+                    answers=(right,), explanation=ev.text, rules=(f'{DP}/trick', rule), facts=trick_facts(hand, ev))
     return ask
 add_drill(DP, f'{DP}/centre', _dp_centre(f'{DP}/centre', False), 'hard')
 add_drill(DP, f'{DP}/last-trick', _dp_centre(f'{DP}/last-trick', True), 'hard')

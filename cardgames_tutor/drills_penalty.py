@@ -7,7 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/drills_penalty.html.md""
 # %% ../nbs/41a_drills_penalty.ipynb #6d05fc1e
 from __future__ import annotations
 from .drills import (DRILLS, Drill, add_drill, verdict_drill, trick_drill, points_drill, finishing_trick,
-                                    trick_shown, seat_choices, totals_text, next_dealer_drill, match_end_drill)
+                                    trick_shown, trick_facts, seat_choices, totals_text, next_dealer_drill, match_end_drill)
 
 # %% auto #0
 __all__ = ['BK', 'BK_OPTIONS', 'KK', 'REPLAY']
@@ -84,7 +84,7 @@ def _kk_early(hand, rng):
     return dict(prompt=f"Penalty points so far: {totals_text(hand.points)}. {trick_shown(hand, ev)} After this trick, "
                 "is the hand decided?", choices=choices, answers=(0 if h.decided is None else 1 + h.decided['loser'],),
                 explanation=' '.join([ev.text, *said]) + ('' if said else f" Points still to be taken: {h.remaining()}."),
-                rules=(f'{KK}/early-end', f'{KK}/penalty'))
+                rules=(f'{KK}/early-end', f'{KK}/penalty'), facts=trick_facts(hand, ev))
 add_drill(KK, f'{KK}/early-end', _kk_early, 'hard')
 
 # %% ../nbs/41a_drills_penalty.ipynb #085d1c71
