@@ -9,8 +9,8 @@ from __future__ import annotations
 from html import escape
 from fastcore.basics import patch
 from ..cards import FRENCH, Card, Hand, cards_html, in_order
-from ..engine import Game, Option, Event, Move, Verdict, parse_move
-from ..tricks import TrickHand, Trick, suit_name, trick_winner
+from ..engine import Game, Option, Event, Move, Verdict, parse_move, Goal, ENGINE_RULES, register_game, shown
+from ..tricks import TrickHand, Trick, suit_name, trick_winner, trick_rules
 
 # %% auto #0
 __all__ = ['SEATS', 'STREAK_KOT', 'FIRST_PACKET', 'SUIT_WORDS', 'TRUMP_MOVES', 'GAME', 'team', 'other_team', 'partner',
@@ -39,9 +39,17 @@ def team_name(t:int) -> str:
     return f"Seats {a} and {b}"
 
 # %% ../../nbs/12_dehla_pakad.ipynb #b5312db1
+@register_game
 class DehlaPakad(Game):
     "Dehla Pakad: four players, partners opposite, tens only."
     name, title, pack = 'dehla-pakad', 'Dehla Pakad', FRENCH
+    RULES = {**ENGINE_RULES, **trick_rules('dehla-pakad'),
+             'dehla-pakad/trump-first': 'Trump is named before any card is played',
+             'dehla-pakad/trump-once': 'Trump is named once per deal', 'dehla-pakad/trump-maker': "The dealer's right names trump",
+             'dehla-pakad/suit': 'Trump is one of the four suits', 'dehla-pakad/trump': 'Naming trump from five cards',
+             'dehla-pakad/centre': 'Two tricks in a row collect the centre', 'dehla-pakad/score': 'Three tens win the deal; 2-2 goes to the non-dealers',
+             'dehla-pakad/next-dealer': 'Who deals next', 'dehla-pakad/kot': 'A kot (four tens, or seven deals in a row) wins the match'}
+    goal = Goal(STREAK_KOT, 'win', 'deals won in a row (or all four tens in one deal: a kot)', on_tally=False)
     direction = 'counterclockwise'  # the way the table turns (pictures draw it so)
     OPTIONS = (Option('players', SEATS, lambda v: v == SEATS, '4 (two partnerships of two, partners opposite)',
                       'how many play'),)
@@ -120,7 +128,7 @@ def _verdict(self:DehlaPakadHand, action, seat):
         if isinstance(action, Move) and action.verb == 'trump':
             return Verdict(False, 'dehla-pakad/trump-once', f"Trump is already named ({suit_name(FRENCH, self.trump)}, "
                            f"by Seat {maker}); it is named once per deal, before the first trick.")
-        return Verdict(False, 'dehla-pakad/play', f"Play a card from your hand (e.g. 10H), not {action!s}.")
+        return Verdict(False, 'dehla-pakad/play', f"Play a card from your hand (e.g. 10H), not {shown(action)}.")
     return TrickHand._verdict(self, action, seat)
 
 @patch
@@ -137,8 +145,8 @@ def _legal_trump(self:DehlaPakadHand): return list(TRUMP_MOVES)
 def _explain_trump(self:DehlaPakadHand, action) -> Verdict:
     if not (isinstance(action, Move) and action.verb == 'trump'):
         return Verdict(False, 'dehla-pakad/trump-first', "Name trump first, e.g. 'trump H'.")
-    if action.arg not in 'SHDC' or len(action.arg) != 1:
-        return Verdict(False, 'dehla-pakad/suit', f"{action.arg or 'Nothing'} is not a suit: name S (spades), "
+    if not (isinstance(action.arg, str) and len(action.arg) == 1 and action.arg in 'SHDC') or action.cards:
+        return Verdict(False, 'dehla-pakad/suit', f"{shown(action.arg) if action.arg else 'Nothing'} is not a suit: name S (spades), "
                        f"H (hearts), D (diamonds) or C (clubs), e.g. 'trump H'.")
     return Verdict(True, 'dehla-pakad/trump', f"Seat {self.trump_maker}, the dealer's right-hand neighbour, names "
                    f"{suit_name(FRENCH, action.arg)} trump after seeing only five cards.")
@@ -209,7 +217,7 @@ def trick_done(self:DehlaPakadHand, trick:Trick):
     self.story.append({'number': trick.number, 'leader': trick.leader, 'seats': trick.seats, 'cards': trick.cards,
                        'winner': winner, 'on_one_before': before, 'outcome': outcome, 'collected': len(cards),
                        'collected_tens': _tens(cards), 'centre': len(self.centre), 'centre_tens': _tens(self.centre)})
-    self.log('trick', text, winner, data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
+    self.log('trick', text, winner, rule='dehla-pakad/centre', data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
              'winner': winner, 'points': points, 'outcome': outcome, 'collected': len(cards),
              'centre': len(self.centre), 'on_one': self.on_one})
 
@@ -295,7 +303,7 @@ def hand_done(self:DehlaPakadHand):
     self.result = {'tens': tens, 'ten_cards': [[c.code for c in _tens(x)] for x in self.captures],
                    'captured': [len(x) for x in self.captures], 'winner': winner, 'winner_seats': list(team_seats(winner)),
                    'why': why, 'kot': why == 'kot', 'points': [tens[team(s)] for s in range(SEATS)], 'text': text}
-    self.log('score', text)
+    self.log('score', text, rule='dehla-pakad/score')
 
 # %% ../../nbs/12_dehla_pakad.ipynb #ebc79644
 @patch
@@ -322,14 +330,15 @@ def record_deal(standing:dict, # the match standing, updated in place
         st['winner'], st['winner_seats'] = winner, list(team_seats(winner))
         st['kot'] = 'four tens' if why == 'kot' else f'{STREAK_KOT} deals in a row'
         how = 'collected all four tens in one deal' if why == 'kot' else f"won {STREAK_KOT} deals in a row"
-        events.append(Event('match', f"Kot! {name} {how} and win the match."))
+        events.append(Event('match', f"Kot! {name} {how} and win the match.", rule='dehla-pakad/kot'))
         return events, None, True
     if winner == dealing:
         nxt = (dealer + 1) % SEATS
-        events.append(Event('dealer', f"The dealing side won with three tens: the deal passes right, to Seat {nxt}.", nxt))
+        events.append(Event('dealer', f"The dealing side won with three tens: the deal passes right, to Seat {nxt}.", nxt,
+                            rule='dehla-pakad/next-dealer'))
     else:
         nxt = dealer
-        events.append(Event('dealer', f"The non-dealing side won: Seat {dealer} deals again.", dealer))
+        events.append(Event('dealer', f"The non-dealing side won: Seat {dealer} deals again.", dealer, rule='dehla-pakad/next-dealer'))
     return events, nxt, False
 
 @patch

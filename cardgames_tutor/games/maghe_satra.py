@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..cards import FRENCH, shuffled
-from ..engine import Game, Option, Event, Match, Verdict, HandState, Move, parse_move, check_deal
+from ..engine import Game, Option, Event, Match, Verdict, HandState, Move, parse_move, check_deal, Goal, ENGINE_RULES, register_game, shown
 
 # %% auto #0
 __all__ = ['VALUE', 'OPTIONS', 'LETTERS', 'VERBS', 'BEG', 'PASS', 'WHY', 'GAME', 'value', 'count', 'MagheSatra', 'cut_for_seats',
@@ -37,9 +37,16 @@ OPTIONS = (
            'the game points that win the match'),
 )
 
+@register_game
 class MagheSatra(Game):
     "Maghe Satra (Beg 17) for 3 to 7 players."
-    name, title, pack, OPTIONS = 'maghe-satra', 'Maghe Satra', FRENCH, OPTIONS
+    name, title, pack, OPTIONS, PLAYERS = 'maghe-satra', 'Maghe Satra', FRENCH, OPTIONS, (3, 4, 5, 6, 7)
+    RULES = {**ENGINE_RULES, 'maghe-satra/beg': 'Beg: one more card, face up', 'maghe-satra/pass': 'Pass: your total stands',
+             'maghe-satra/actions': 'On your turn: beg or pass', 'maghe-satra/passed': 'A pass ends your turn',
+             'maghe-satra/over': 'Over 17 ends your turn', 'maghe-satra/turn': "Turns go from the dealer's right to the dealer",
+             'maghe-satra/seventeen': 'Exactly 17 wins at once', 'maghe-satra/show': 'The show: closest to 17 wins',
+             'maghe-satra/match': 'The target of game points wins the match'}
+    def setup(self): self.goal = Goal(self.target, 'win', 'game points')
     direction = 'counterclockwise'  # turns and the deal go round to the right; pictures draw the table so
     def deal_shape(self): return {'down': (self.players, 1), 'stock': 52 - self.players}
 
@@ -126,7 +133,7 @@ def _legal_play(self:MagheSatraHand): return [BEG, PASS]
 def _explain_play(self:MagheSatraHand, action) -> Verdict:
     if action == BEG: return Verdict(True, 'maghe-satra/beg', 'Beg: one more card, face up; exactly 17 wins the hand, over 17 ends your turn.')
     if action == PASS: return Verdict(True, 'maghe-satra/pass', 'Pass: your total stands until the show.')
-    return Verdict(False, 'maghe-satra/actions', f"{action} is not an action in Maghe Satra: on your turn you may beg (one more card) or pass.")
+    return Verdict(False, 'maghe-satra/actions', f"{shown(action)} is not an action in Maghe Satra: on your turn you may beg (one more card) or pass.")
 
 # %% ../../nbs/13_maghe_satra.ipynb #8bdb4a0c
 def seats_text(seats) -> str:
@@ -175,7 +182,7 @@ def _seventeen(self:MagheSatraHand, seat):
     later = self.order[self.turn + 1:]
     rest = f" {seats_text(later)} {'does' if len(later) == 1 else 'do'} not play this hand." if later else ''
     text = f"Seat {seat} shows {self.down[seat].symbol}: {cards} = 17 exactly, and wins the hand and a game point at once.{rest}"
-    self._end(seat, 'seventeen', text)
+    self._end(seat, 'seventeen', text, 'maghe-satra/seventeen')
 
 @patch
 def _apply_play(self:MagheSatraHand, action):
@@ -223,17 +230,17 @@ def _show(self:MagheSatraHand):
         parts.append(f"Seat {s} {cards} = {total}{' (over 17)' if total > 17 else ''}")
     verdict = (f"Seat {winner} wins the hand and a game point: {WHY[how]} ({self.totals[winner]})." if winner is not None
                else "Everyone is over 17: nobody wins this hand and nobody scores.")
-    self._end(winner, how, f"The show: {'; '.join(parts)}. {verdict}")
+    self._end(winner, how, f"The show: {'; '.join(parts)}. {verdict}", 'maghe-satra/show')
 
 @patch
-def _end(self:MagheSatraHand, winner, how, text):
+def _end(self:MagheSatraHand, winner, how, text, rule):
     self.phase, self.to_act = 'over', None
     self.result = {'winner': winner, 'how': how, 'text': text,
                    'points': [int(s == winner) for s in range(self.n)],
                    'totals': [t if self.shown[s] else None for s, t in enumerate(self.totals)],
                    'cards': [[c.code for c in [self.down[s], *self.up[s]]] if self.shown[s] else [c.code for c in self.up[s]]
                              for s in range(self.n)]}
-    self.log('score', text, winner)
+    self.log('score', text, winner, rule=rule)
 
 # %% ../../nbs/13_maghe_satra.ipynb #2f260c6e
 @patch
@@ -336,7 +343,7 @@ def settle(self:MagheSatra, hand, match):
     events = [Event('standing', "Game points: " + ', '.join(f"Seat {s} {t}" for s, t in enumerate(st['totals'])) + '.')]
     if winner is not None and st['totals'][winner] >= self.target:
         st['winner'] = winner
-        events.append(Event('match', f"Seat {winner} has {self.target} game points and wins the match.", winner))
+        events.append(Event('match', f"Seat {winner} has {self.target} game points and wins the match.", winner, rule='maghe-satra/match'))
         return events, nxt, True
     events.append(Event('dealer', f"The deal passes to the dealer's right: Seat {nxt} deals the next hand.", nxt))
     return events, nxt, False
