@@ -10,15 +10,15 @@ import copy, importlib, random
 from types import SimpleNamespace
 from typing import NamedTuple, Callable
 from .cards import Card, in_order
-from .engine import Game, HandState, Move, GAME_NAMES, game_class, deal_cards
+from .engine import Game, HandState, Move, games, game_class, deal_cards
 from .tricks import suit_name
 
 # %% auto #0
-__all__ = ['DRILLS', 'MAX_HANDS', 'WORDS', 'YES_NO', 'PLAY_ON', 'GAME_DRILLS', 'MAX_COUNT', 'Grade', 'Question', 'Drill',
-           'add_drill', 'positions', 'question', 'cards_text', 'held', 'trick_text', 'situation', 'candidates',
-           'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices', 'finishing_trick', 'trick_shown',
-           'trick_facts', 'trick_drill', 'points_drill', 'settled', 'next_dealer_drill', 'match_end_drill', 'BadDrill',
-           'drill_rules', 'drills_for', 'drill_set']
+__all__ = ['DRILLS', 'MAX_HANDS', 'WORDS', 'MISSPELT', 'SAID', 'YES_NO', 'PLAY_ON', 'GAME_DRILLS', 'MAX_COUNT', 'Grade',
+           'Question', 'Drill', 'add_drill', 'positions', 'question', 'cards_text', 'held', 'trick_text', 'situation',
+           'candidates', 'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices', 'finishing_trick',
+           'trick_shown', 'trick_facts', 'trick_drill', 'points_drill', 'settled', 'next_dealer_drill',
+           'match_end_drill', 'match_over_drill', 'BadDrill', 'drill_rules', 'drills_for', 'drill_set']
 
 # %% ../nbs/41_drills.ipynb #78cf6a44
 class Grade(NamedTuple):
@@ -76,7 +76,7 @@ class Drill(NamedTuple):
     ask: Callable  # (hand, rng) -> Question or None (the position does not fit)
     options: tuple = ({},)  # game options to play the hand with (one chosen per seed)
 
-DRILLS = {name: [] for name in GAME_NAMES}  # game name -> its drills
+DRILLS = {name: [] for name in games()}  # game name -> its drills
 
 def add_drill(game:str, rule:str, ask, level:str='easy', options:tuple=({},)) -> Drill:
     "Register `ask(hand, rng)` as a drill of `rule` in `game`."
@@ -184,14 +184,20 @@ def _moves(hand, seat, rng) -> list:
         if thieves and beggars: out.append(Move('bury', tuple([thieves[0], *beggars[:k - 1]])))
     return out
 
+MISSPELT = {'french52': ('11H', '1S', 'QX'), 'marias32': ('QS', '6H', '11L'), 'beggars38': ('T15', 'G9', 'Q6')}
+
+SAID = {'maghe-satra': ('stand', 'hit')}  # words from other games
+
 def candidates(hand, rng) -> list:
     "(seat, action) pairs to ask 'may this be done?' about: every card, the legal actions, words, and other seats' tries."
-    seat = hand.to_act
-    if seat is None: return []
+    seat, deck = hand.to_act, hand.game.deck()
+    if seat is None: return [(rng.randrange(hand.n), rng.choice(deck))]  # the hand is over
     legal = hand.legal_actions()
-    out = [(seat, c) for c in hand.game.deck()] + [(seat, a) for a in rng.sample(legal, min(8, len(legal)))]
+    out = [(seat, c) for c in deck] + [(seat, a) for a in rng.sample(legal, min(8, len(legal)))]
     out += [(seat, m) for m in _moves(hand, seat, rng)]
+    out += [(seat, w) for w in SAID.get(hand.game.name, MISSPELT[hand.game.pack.name])] + [(seat, 7)]  # notation; no action
     out += [(s, _own_action(hand, s, legal)) for s in range(hand.n) if s != seat]  # out of turn
+    if hand.game.name == 'maghe-satra': out.append((hand.n, legal[0]))  # a seat that is not at the table
     return out
 
 def _own_action(hand, seat, legal):
@@ -202,6 +208,7 @@ def _own_action(hand, seat, legal):
     return legal[0]
 
 def _doing(hand, action) -> str:
+    if not isinstance(action, (Card, Move)): return f"say '{action}'"
     if isinstance(action, Card): return f"{'lead' if hasattr(hand, 'trick') and not hand.trick else 'play'} {action.symbol}"
     return f"say '{' '.join([action.verb, *(c.symbol for c in action.cards)] + ([action.arg] if action.arg else []))}'"
 
@@ -214,7 +221,7 @@ def verdict_drill(game:str, rule:str, options:tuple=({},)):
         fits = [(s, a, v) for s, a in candidates(hand, rng) if (v := hand.explain(a, s)).rule == rule]
         if not fits: return None
         seat, action, v = rng.choice(fits)
-        cards = held(hand, seat)
+        cards = held(hand, seat) if seat in range(hand.n) else []
         if isinstance(action, Card) and hasattr(hand, 'playable') and hand.phase == 'play' and any(not hand.explain(c).legal for c in cards) \
                 and seat == hand.to_act and rng.random() < 0.5:  # click a card instead of yes or no
             verdicts = [hand.explain(c) for c in cards]
@@ -222,7 +229,8 @@ def verdict_drill(game:str, rule:str, options:tuple=({},)):
                         answers=tuple(i for i, x in enumerate(verdicts) if x.legal), cards=tuple(cards),
                         explanation=next(x.text for x in verdicts if x.legal), rules=(rule,),
                         feedback=tuple(x.text for x in verdicts), facts={'seat': seat})
-        return dict(prompt=f"{situation(hand, seat)} May Seat {seat} {_doing(hand, action)}?", choices=YES_NO,
+        where = f"The hand is over: {hand.result['text']}" if hand.is_over else situation(hand, seat)
+        return dict(prompt=f"{where} May Seat {seat} {_doing(hand, action)}?", choices=YES_NO,
                     answers=(0 if v.legal else 1,), explanation=v.text, cards=tuple(cards), rules=(rule,),
                     facts={'seat': seat, 'action': action})
     add_drill(game, rule, ask, 'easy', options)
@@ -333,6 +341,23 @@ def match_end_drill(game, rule, standing, told, outcomes, options=({},)):
                     facts={'standing': st})
     add_drill(game, rule, ask, 'easy', options)
 
+def match_over_drill(game, standing, told, options=({},)):
+    "'May Seat s still play?' once a hand has ended the match: the engine's `Match` answers (rule `match-over`)."
+    from cardgames_tutor.engine import Match
+    def ask(hand, rng):
+        if not hand.is_over: return None
+        st = standing(hand.game, rng)
+        events, _, over = settled(hand, st)
+        if not over: return None
+        match = Match(hand.game, seed=0)
+        match.over = True  # this position: the match has just ended
+        seat, card = rng.randrange(hand.n), rng.choice(hand.game.deck())
+        v = match.explain(card, seat)
+        ended = ' '.join(e.text for e in events if e.kind == 'match')
+        return dict(prompt=f"{told(hand, st)} {ended} May Seat {seat} play {card.symbol} now?", choices=YES_NO,
+                    answers=(0 if v.legal else 1,), explanation=v.text, rules=(v.rule,), facts={'standing': st})
+    add_drill(game, 'match-over', ask, 'easy', options)
+
 # %% ../nbs/41_drills.ipynb #1f81348d
 GAME_DRILLS = ('cardgames_tutor.drills_penalty', 'cardgames_tutor.drills_more')  # the modules that register drills
 
@@ -354,7 +379,7 @@ def drill_rules(game:str) -> list:
 def drills_for(game:str, rule:str|None=None, level:str|None=None) -> list:
     "The drills of `game` (of `rule` and `level` if given; a rule may be written without the game's prefix)."
     for m in GAME_DRILLS: importlib.import_module(m)
-    if game not in DRILLS: raise BadDrill(f"unknown game {game!r}: the games are {', '.join(GAME_NAMES)}")
+    if not isinstance(game, str) or game not in DRILLS: raise BadDrill(f"unknown game {str(game)[:40]!r}: the games are {', '.join(DRILLS)}")
     found = DRILLS[game]
     if rule is not None:
         names = {rule, f"{game}/{rule}"}

@@ -10,7 +10,7 @@ from .cards import in_order
 from .engine import Move
 from .drills import (add_drill, verdict_drill, trick_drill, points_drill, finishing_trick, trick_shown,
                                     trick_facts, situation, held, after, cards_text, totals_text, seat_choices, next_dealer_drill,
-                                    match_end_drill)
+                                    match_end_drill, match_over_drill, number_choices, settled, PLAY_ON)
 from .games import dehla_pakad as dp, maghe_satra as ms, beggars_and_thieves as bt
 
 # %% auto #0
@@ -20,7 +20,7 @@ __all__ = ['DP', 'STAYS', 'MS', 'MS_OPTIONS', 'WHAT_NOW', 'BT', 'BT_ALL', 'BT_PI
 DP = 'dehla-pakad'
 for r in ('trump-first', 'trump-once', 'play', 'trump-maker', 'suit', 'trump', 'lead', 'follow', 'void', 'hold'):
     verdict_drill(DP, f'{DP}/{r}')
-verdict_drill(DP, 'turn')
+for r in ('turn', 'notation', 'hand-over'): verdict_drill(DP, r)
 trick_drill(DP, f'{DP}/trick')
 
 # %% ../nbs/41b_drills_more.ipynb #fdfde02f
@@ -45,7 +45,7 @@ def _dp_centre(rule, last):
                     answers=(right,), explanation=ev.text, rules=(f'{DP}/trick', rule), facts=trick_facts(hand, ev))
     return ask
 add_drill(DP, f'{DP}/centre', _dp_centre(f'{DP}/centre', False), 'hard')
-add_drill(DP, f'{DP}/last-trick', _dp_centre(f'{DP}/last-trick', True), 'hard')
+add_drill(DP, f'{DP}/centre', _dp_centre(f'{DP}/centre', True), 'hard')
 
 # %% ../nbs/41b_drills_more.ipynb #108ae6bc
 def _dp_tens(hand) -> str:
@@ -60,7 +60,7 @@ def _dp_deal(rule, kot):
                     "Which partnership wins the deal?", choices=choices, answers=(hand.result['winner'],),
                     explanation=hand.result['text'], rules=(rule,))
     return ask
-add_drill(DP, f'{DP}/deal', _dp_deal(f'{DP}/deal', False), 'easy')
+add_drill(DP, f'{DP}/score', _dp_deal(f'{DP}/score', False), 'easy')
 
 # %% ../nbs/41b_drills_more.ipynb #913d6841
 def _dp_standing(game, rng):
@@ -82,11 +82,13 @@ def _dp_outcome(hand, st):
     return right, [said(t, how) for t in (0, 1) for how in ('four tens', '7 deals in a row')]
 next_dealer_drill(DP, f'{DP}/next-dealer', _dp_standing, _dp_told)
 match_end_drill(DP, f'{DP}/kot', _dp_standing, _dp_told, _dp_outcome)
+match_over_drill(DP, _dp_standing, _dp_told)
 
 # %% ../nbs/41b_drills_more.ipynb #66445e53
 MS = 'maghe-satra'
 MS_OPTIONS = tuple({'players': n} for n in (3, 4, 5, 6, 7))
 for r in ('beg', 'pass', 'actions', 'passed', 'over', 'turn'): verdict_drill(MS, f'{MS}/{r}', MS_OPTIONS)
+for r in ('turn', 'notation', 'hand-over'): verdict_drill(MS, r, MS_OPTIONS)
 
 # %% ../nbs/41b_drills_more.ipynb #082689c3
 WHAT_NOW = ("Under 17: Seat {s} may beg again or pass", "Exactly 17: Seat {s} wins the hand at once",
@@ -106,7 +108,7 @@ def _ms_beg(rule, outcome):
                     answers=(outcome,), explanation=' '.join(e.text for e in events if e.seen_by(s)), rules=(rule,),
                     cards=tuple(held(h, s)))
     return ask
-for i, r in enumerate(('count', 'seventeen', 'over-17')):
+for i, r in enumerate(('beg', 'seventeen', 'over')):
     add_drill(MS, f'{MS}/{r}', _ms_beg(f'{MS}/{r}', i), 'easy', MS_OPTIONS)
 
 # %% ../nbs/41b_drills_more.ipynb #5816e48b
@@ -133,7 +135,7 @@ def _ms_show(rule, hows):
                     explanation=hand.result['text'], rules=(rule,))
     return ask
 add_drill(MS, f'{MS}/show', _ms_show(f'{MS}/show', ('closest', 'no winner')), 'easy', MS_OPTIONS)
-add_drill(MS, f'{MS}/show-tie', _ms_show(f'{MS}/show-tie', ('more cards', 'later turn')), 'hard', MS_OPTIONS)
+add_drill(MS, f'{MS}/show', _ms_show(f'{MS}/show', ('more cards', 'later turn')), 'hard', MS_OPTIONS)
 
 # %% ../nbs/41b_drills_more.ipynb #21badb11
 def _ms_standing(game, rng):
@@ -151,7 +153,8 @@ def _ms_outcome(hand, st):
     said = lambda s: f"Yes: Seat {s} wins the match"
     return said(st['winner'] if st['winner'] is not None else 0), [said(s) for s in range(hand.n)]
 next_dealer_drill(MS, f'{MS}/next-dealer', _ms_standing, _ms_told, MS_OPTIONS)
-match_end_drill(MS, f'{MS}/target', _ms_standing, _ms_told, _ms_outcome, MS_OPTIONS)
+match_end_drill(MS, f'{MS}/match', _ms_standing, _ms_told, _ms_outcome, MS_OPTIONS)
+match_over_drill(MS, _ms_standing, _ms_told, MS_OPTIONS)
 
 # %% ../nbs/41b_drills_more.ipynb #42099c37
 BT = 'beggars-and-thieves'
@@ -161,10 +164,10 @@ for r, opts in (('blind', BT_PICK), ('pick-once', BT_PICK), ('bury', BT_PICK), (
                 ('partner', ({'players': 5}, {'players': 4})), ('play', BT_ALL), ('hold', BT_ALL), ('lead', BT_ALL),
                 ('follow', BT_ALL), ('void', BT_ALL)):
     verdict_drill(BT, f'{BT}/{r}', opts)
-verdict_drill(BT, 'turn', BT_ALL)
+for r in ('turn', 'notation', 'hand-over'): verdict_drill(BT, r, BT_ALL)
 trick_drill(BT, f'{BT}/trick', BT_ALL)
-points_drill(BT, f'{BT}/points', word='card points', options=BT_ALL)
-points_drill(BT, f'{BT}/points', word='card points', trick_rule=f'{BT}/trick', options=BT_ALL)
+points_drill(BT, f'{BT}/score', word='card points', options=BT_ALL)
+points_drill(BT, f'{BT}/score', word='card points', trick_rule=f'{BT}/trick', options=BT_ALL)
 
 # %% ../nbs/41b_drills_more.ipynb #202e96b2
 def _bt_call(hand, rng):
@@ -213,15 +216,45 @@ add_drill(BT, f'{BT}/leaster', _bt_leaster, 'easy', BT_PICK)
 # %% ../nbs/41b_drills_more.ipynb #e61dad53
 def _bt_standing(game, rng):
     st = game.new_standing()
-    st['totals'] = [rng.randrange(max(0, game.goal - 8), game.goal) for _ in range(game.players)]
+    st['totals'] = [rng.randrange(max(0, game.goal.value - 8), game.goal.value) for _ in range(game.players)]
     return st
 
 def _bt_told(hand, st):
-    return (f"Totals before this hand: {totals_text(st['totals'])}; the first to {hand.game.goal} wins. "
+    return (f"Totals before this hand: {totals_text(st['totals'])}; the first to {hand.game.goal.value} wins. "
             f"This hand's scores: {totals_text(hand.result['scores'])}; Seat {hand.dealer} dealt it.")
 
 def _bt_outcome(hand, st):
     said = lambda s: f"Yes: Seat {s} wins the game"
     return said(st['winner'] if st['winner'] is not None else 0), [said(s) for s in range(hand.n)]
 next_dealer_drill(BT, f'{BT}/next-dealer', _bt_standing, _bt_told, BT_PICK)
-match_end_drill(BT, f'{BT}/target', _bt_standing, _bt_told, _bt_outcome, BT_PICK)
+match_end_drill(BT, f'{BT}/match', _bt_standing, _bt_told, _bt_outcome, BT_PICK)
+match_over_drill(BT, _bt_standing, _bt_told, BT_PICK)
+
+# %% ../nbs/41b_drills_more.ipynb #68e0ed1c
+def _bt_tie(hand, rng):
+    "Two seats that score alike this hand, put level at the target before it: does the match end?"
+    if not hand.is_over or hand.game.players == 2: return None
+    scores, goal = hand.result['scores'], hand.game.goal.value
+    pairs = [(a, b) for a in range(hand.n) for b in range(a + 1, hand.n) if scores[a] == scores[b]]
+    if not pairs: return None
+    tied, top = rng.choice(pairs), goal + rng.randrange(3)
+    st = hand.game.new_standing()
+    st['totals'] = [top - scores[s] if s in tied else rng.randrange(max(0, top - 10 - scores[s]), top - scores[s])
+                    for s in range(hand.n)]
+    events, _, over = settled(hand, st)
+    choices = (PLAY_ON, *(f"Yes: Seat {s} wins the game" for s in tied))
+    return dict(prompt=f"{_bt_told(hand, st)} Does the match end, and if so how?", choices=choices,
+                answers=(0 if not over else 1 + tied.index(next(e.seat for e in events if e.kind == 'match')),),
+                explanation=' '.join(e.text for e in events), rules=(f'{BT}/tie', f'{BT}/match'), facts={'standing': st})
+add_drill(BT, f'{BT}/tie', _bt_tie, 'hard', BT_PICK)
+
+# %% ../nbs/41b_drills_more.ipynb #b9e3d661
+def _bt_snear(hand, rng):
+    "Snear: how many does a player score? (each scores the card points taken)"
+    if not hand.is_over or hand.game.players != 2: return None
+    seat, points = rng.randrange(2), hand.result['scores']
+    choices = number_choices(points[seat], rng)
+    return dict(prompt=f"Snear: the hand is over. Card points taken: {totals_text(hand.result['points'])}. "
+                f"How many does Seat {seat} score?", choices=choices, answers=(choices.index(str(points[seat])),),
+                explanation=hand.result['text'], rules=(f'{BT}/snear',))
+add_drill(BT, f'{BT}/snear', _bt_snear, 'easy', ({'players': 2},))

@@ -7,7 +7,8 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/drills_penalty.html.md""
 # %% ../nbs/41a_drills_penalty.ipynb #6d05fc1e
 from __future__ import annotations
 from .drills import (DRILLS, Drill, add_drill, verdict_drill, trick_drill, points_drill, finishing_trick,
-                                    trick_shown, trick_facts, seat_choices, totals_text, next_dealer_drill, match_end_drill)
+                                    trick_shown, trick_facts, seat_choices, totals_text, next_dealer_drill, match_end_drill,
+                                    match_over_drill)
 
 # %% auto #0
 __all__ = ['BK', 'BK_OPTIONS', 'KK', 'REPLAY']
@@ -16,10 +17,10 @@ __all__ = ['BK', 'BK_OPTIONS', 'KK', 'REPLAY']
 BK = 'begga-kaat'
 BK_OPTIONS = ({'players': 4}, {'players': 3})
 for r in ('lead', 'follow', 'void', 'hold', 'play'): verdict_drill(BK, f'{BK}/{r}', BK_OPTIONS)
-verdict_drill(BK, 'turn', BK_OPTIONS)
+for r in ('turn', 'notation', 'hand-over'): verdict_drill(BK, r, BK_OPTIONS)
 trick_drill(BK, f'{BK}/trick', BK_OPTIONS)
-points_drill(BK, f'{BK}/penalty', options=BK_OPTIONS)
-points_drill(BK, f'{BK}/penalty', trick_rule=f'{BK}/trick', options=BK_OPTIONS)
+points_drill(BK, f'{BK}/score', options=BK_OPTIONS)
+points_drill(BK, f'{BK}/score', trick_rule=f'{BK}/trick', options=BK_OPTIONS)
 
 # %% ../nbs/41a_drills_penalty.ipynb #e92f46e7
 def _bk_standing(game, rng):
@@ -40,16 +41,17 @@ def _bk_outcome(hand, st):
     return said(losers or top[:1]), [said([s]) for s in top] + [said(sorted(top))]
 next_dealer_drill(BK, f'{BK}/next-dealer', _bk_standing, _bk_told, BK_OPTIONS)
 match_end_drill(BK, f'{BK}/target', _bk_standing, _bk_told, _bk_outcome, BK_OPTIONS)
+match_over_drill(BK, _bk_standing, _bk_told, BK_OPTIONS)
 
 # %% ../nbs/41a_drills_penalty.ipynb #20b709a2
 KK = 'kocka'
 for r in ('exchange-first', 'pass-three', 'pass-hold', 'pass', 'exchange-over', 'lead', 'follow', 'void', 'hold'):
     verdict_drill(KK, f'{KK}/{r}')
-verdict_drill(KK, 'turn')
+for r in ('play', 'turn', 'notation', 'hand-over'): verdict_drill(KK, f'{KK}/{r}' if r == 'play' else r)
 trick_drill(KK, f'{KK}/trick')
-points_drill(KK, f'{KK}/penalty', when=lambda number: number < 8)
-points_drill(KK, f'{KK}/last-trick', when=lambda number: number == 8)
-points_drill(KK, f'{KK}/penalty', trick_rule=f'{KK}/trick')
+points_drill(KK, f'{KK}/score', when=lambda number: number < 8)
+points_drill(KK, f'{KK}/score', when=lambda number: number == 8)
+points_drill(KK, f'{KK}/score', trick_rule=f'{KK}/trick')
 
 # %% ../nbs/41a_drills_penalty.ipynb #a815cbaa
 def _kk_points(hand) -> str:
@@ -68,8 +70,8 @@ def _kk_loser(rule, tie):
         return dict(prompt=f"The hand is played out. {_kk_points(hand)} Who loses the hand?", choices=choices,
                     answers=(4 if loser is None else loser,), explanation=hand.result['text'], rules=(rule,))
     return ask
-add_drill(KK, f'{KK}/loser', _kk_loser(f'{KK}/loser', False), 'easy', ({'early_end': False},))
-add_drill(KK, f'{KK}/tie', _kk_loser(f'{KK}/tie', True), 'hard', ({'early_end': False},))
+add_drill(KK, f'{KK}/letter', _kk_loser(f'{KK}/letter', False), 'easy', ({'early_end': False},))
+add_drill(KK, f'{KK}/replay', _kk_loser(f'{KK}/replay', True), 'hard', ({'early_end': False},))
 
 # %% ../nbs/41a_drills_penalty.ipynb #c18df61a
 def _kk_early(hand, rng):
@@ -84,8 +86,8 @@ def _kk_early(hand, rng):
     return dict(prompt=f"Penalty points so far: {totals_text(hand.points)}. {trick_shown(hand, ev)} After this trick, "
                 "is the hand decided?", choices=choices, answers=(0 if h.decided is None else 1 + h.decided['loser'],),
                 explanation=' '.join([ev.text, *said]) + ('' if said else f" Points still to be taken: {h.remaining()}."),
-                rules=(f'{KK}/early-end', f'{KK}/penalty'), facts=trick_facts(hand, ev))
-add_drill(KK, f'{KK}/early-end', _kk_early, 'hard')
+                rules=(f'{KK}/decided', f'{KK}/score'), facts=trick_facts(hand, ev))
+add_drill(KK, f'{KK}/decided', _kk_early, 'hard')
 
 # %% ../nbs/41a_drills_penalty.ipynb #085d1c71
 def _kk_standing(game, rng):
@@ -104,5 +106,6 @@ def _kk_outcome(hand, st):
     said = lambda s: f"Yes: Seat {s} has spelled {hand.game.letters} and loses the game"
     loser = hand.result['loser']
     return said(loser if loser is not None else 0), [said(s) for s in range(4)]
-next_dealer_drill(KK, f'{KK}/next-dealer', _kk_standing, _kk_told)
+next_dealer_drill(KK, f'{KK}/letter', _kk_standing, _kk_told)
 match_end_drill(KK, f'{KK}/word', _kk_standing, _kk_told, _kk_outcome)
+match_over_drill(KK, _kk_standing, _kk_told)
