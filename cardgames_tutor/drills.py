@@ -88,7 +88,7 @@ def add_drill(game:str, rule:str, ask, level:str='easy', options:tuple=({},)) ->
 MAX_HANDS = 1000  # hands searched for a fitting position before giving up
 
 def positions(game:Game, rng):
-    "The positions of one seeded hand, from the deal to the end: the one hand, moved on in place (bots mostly, sometimes any legal action)."
+    "The positions of one seeded hand, deal to end: one hand moved on in place (bots mostly, now and then any legal action)."
     hand = game.new_hand(deal_cards(game, rng), rng.randrange(game.n_seats()))
     while True:
         yield hand
@@ -222,10 +222,12 @@ def verdict_drill(game:str, rule:str, options:tuple=({},)):
         if not fits: return None
         seat, action, v = rng.choice(fits)
         cards = held(hand, seat) if seat in range(hand.n) else []
-        if isinstance(action, Card) and hasattr(hand, 'playable') and hand.phase == 'play' and any(not hand.explain(c).legal for c in cards) \
+        some_illegal = any(not hand.explain(c).legal for c in cards)
+        if isinstance(action, Card) and hasattr(hand, 'playable') and hand.phase == 'play' and some_illegal \
                 and seat == hand.to_act and rng.random() < 0.5:  # click a card instead of yes or no
             verdicts = [hand.explain(c) for c in cards]
-            return dict(prompt=f"{situation(hand, seat)} Which card may Seat {seat} play here (any one that is allowed)?", choices=tuple(cards),
+            return dict(prompt=f"{situation(hand, seat)} Which card may Seat {seat} play here (any one that is allowed)?",
+                        choices=tuple(cards),
                         answers=tuple(i for i, x in enumerate(verdicts) if x.legal), cards=tuple(cards),
                         explanation=next(x.text for x in verdicts if x.legal), rules=(rule,),
                         feedback=tuple(x.text for x in verdicts), facts={'seat': seat})
@@ -300,7 +302,8 @@ def points_drill(game, rule, word='penalty points', when=lambda number: True, tr
         wrong = number_choices(points, rng)
         seats = [(ev.data['leader'] + i) % hand.n for i in range(hand.n)]
         choices = sorted({f"Seat {w}, {points}", *(f"Seat {s}, {points}" for s in seats if s != w),
-                          *(f"Seat {w}, {p}" for p in wrong if p != str(points))}, key=lambda t: [int(x) for x in t[5:].split(', ')])
+                          *(f"Seat {w}, {p}" for p in wrong if p != str(points))},
+                         key=lambda t: [int(x) for x in t[5:].split(', ')])  # by seat, then points
         return dict(prompt=f"{trick_shown(hand, ev)} Who takes this {hand.WORDS['trick']}, and how many {word}?",
                     choices=tuple(choices), answers=(choices.index(f"Seat {w}, {points}"),), explanation=ev.text,
                     rules=(trick_rule, rule), facts=trick_facts(hand, ev))
@@ -379,7 +382,8 @@ def drill_rules(game:str) -> list:
 def drills_for(game:str, rule:str|None=None, level:str|None=None) -> list:
     "The drills of `game` (of `rule` and `level` if given; a rule may be written without the game's prefix)."
     for m in GAME_DRILLS: importlib.import_module(m)
-    if not isinstance(game, str) or game not in DRILLS: raise BadDrill(f"unknown game {str(game)[:40]!r}: the games are {', '.join(DRILLS)}")
+    if not isinstance(game, str) or game not in DRILLS:
+        raise BadDrill(f"unknown game {str(game)[:40]!r}: the games are {', '.join(DRILLS)}")
     found = DRILLS[game]
     if rule is not None:
         names = {rule, f"{game}/{rule}"}

@@ -49,8 +49,8 @@ add_drill(DP, f'{DP}/centre', _dp_centre(f'{DP}/centre', True), 'hard')
 
 # %% ../nbs/41b_drills_more.ipynb #108ae6bc
 def _dp_tens(hand) -> str:
-    return '; '.join(f"{dp.team_name(t)}: {cards_text([c for c in hand.captures[t] if c.rank == 10]) if any(c.rank == 10 for c in hand.captures[t]) else 'no ten'}"
-                     for t in (0, 1))
+    tens = [[c for c in hand.captures[t] if c.rank == 10] for t in (0, 1)]
+    return '; '.join(f"{dp.team_name(t)}: {cards_text(tens[t]) if tens[t] else 'no ten'}" for t in (0, 1))
 
 def _dp_deal(rule, kot):
     def ask(hand, rng):

@@ -22,7 +22,7 @@ __all__ = ['DATA_ENV', 'GAPS', 'data_dir', 'Box', 'Progress', 'progress_html', '
 DATA_ENV = 'CARDGAMES_TUTOR_DATA'
 
 def data_dir() -> Path:
-    "The folder for the learner's data: `$CARDGAMES_TUTOR_DATA`, else `$XDG_DATA_HOME/cardgames_tutor`, else `~/.local/share/cardgames_tutor`."
+    "The learner's data folder: `$CARDGAMES_TUTOR_DATA`, else `$XDG_DATA_HOME` or `~/.local/share`, + `cardgames_tutor`."
     if os.environ.get(DATA_ENV): return Path(os.environ[DATA_ENV])
     return Path(os.environ.get('XDG_DATA_HOME') or Path.home()/'.local'/'share')/'cardgames_tutor'
 
@@ -44,8 +44,9 @@ class Progress:
         self.boxes, self.asked, self.problem = {}, {}, None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._run(("CREATE TABLE IF NOT EXISTS progress (game TEXT, rule TEXT, box INT, due INT, right INT, wrong INT,"
-                       " PRIMARY KEY (game, rule))", ()), ("CREATE TABLE IF NOT EXISTS asked (game TEXT PRIMARY KEY, n INT)", ()))
+            self._run(("CREATE TABLE IF NOT EXISTS progress (game TEXT, rule TEXT, box INT, due INT, right INT, "
+                       "wrong INT, PRIMARY KEY (game, rule))", ()),
+                      ("CREATE TABLE IF NOT EXISTS asked (game TEXT PRIMARY KEY, n INT)", ()))
             db = sqlite3.connect(self.path)
             try:
                 for game, rule, *b in db.execute("SELECT game, rule, box, due, right, wrong FROM progress"):
