@@ -54,14 +54,14 @@ class Option(NamedTuple):
 class Event:
     "One thing that happened, told in a sentence; `text` may be given as a function and is then made when first read."
     __slots__ = ('kind', '_text', 'seat', 'to', 'data', 'rule')
-    def __init__(self, kind:str, text, # a sentence, or a function of no arguments that returns it
+    def __init__(self, kind:str, text, # a sentence; or a function of no arguments, or (function, *arguments), that writes it
                  seat:int|None=None, to:tuple|None=None, # the seats that may see it; None = every seat
                  data:dict|None=None, rule:str|None=None): # data for programs; the id of the rule it applies
         self.kind, self._text, self.seat, self.to, self.data, self.rule = kind, text, seat, to, data, rule
     @property
     def text(self) -> str:
         text = self._text
-        if not isinstance(text, str): text = self._text = text()
+        if type(text) is not str: text = self._text = text[0](*text[1:]) if type(text) is tuple else text()
         return text
     def seen_by(self, seat) -> bool: return self.to is None or seat is None or seat in self.to
     def __repr__(self): return f"Event({self.kind!r}, {self.text!r})"
@@ -236,13 +236,20 @@ class HandState:
         self.phase, self.to_act = 'play', None
         self.events, self.history = [], []  # history: (seat, action) in order
         self.result = None  # filled when the hand is over
+        self._legal_at = -1  # the position (number of actions) `_legal_now` was worked out for
 
     @property
     def is_over(self) -> bool: return self.phase == 'over'
     def legal_actions(self) -> list:
         "What the seat to act may do now (a new list)."
-        if self.phase == 'over': return []
-        return getattr(self, '_legal_' + self.phase)()
+        return list(self._legal_now())
+
+    def _legal_now(self) -> list:
+        "The legal actions, worked out once per position (a position changes only by an action)."
+        at = len(self.history)
+        if self._legal_at != at:
+            self._legal_at, self._legal = at, [] if self.phase == 'over' else getattr(self, '_legal_' + self.phase)()
+        return self._legal
 
     def parse_action(self, action):
         "An action written as text, read into the game's own form (cards by default)."
@@ -270,11 +277,16 @@ class HandState:
         "The verdict for `seat` acting out of turn (games may say more, e.g. that the seat has passed)."
         return Verdict(False, 'turn', f"It is Seat {self.to_act}'s turn, not Seat {short_repr(seat)}'s.")
 
+    def allows(self, action) -> bool:
+        "Is `action` (read) one of the legal actions? (games may answer faster than building the list)"
+        return action in self._legal_now()
+
     def apply(self, action, seat:int|None=None):
         "Take `action` for the seat to act; an illegal action raises `IllegalAction` and changes nothing."
-        try: action = self.read(action)
-        except ValueError as e: raise IllegalAction(_notation(e)) from None
-        if (seat is not None and seat != self.to_act) or action not in self.legal_actions():
+        if type(action) is not Card:
+            try: action = self.read(action)
+            except ValueError as e: raise IllegalAction(_notation(e)) from None
+        if (seat is not None and seat != self.to_act) or not self.allows(action):
             verdict = self._verdict(action, seat)  # the reason is written only for a refusal
             if verdict.legal: raise RuntimeError(f"the verdict on {action} disagrees with the legal actions [{verdict.rule}]")
             raise IllegalAction(verdict)

@@ -12,7 +12,7 @@ from .cards import Card, in_order
 from .engine import HandState, Verdict, Event, shown
 
 # %% auto #0
-__all__ = ['follow_suit', 'trick_winner', 'suit_name', 'why_won', 'Trick', 'trick_rules', 'TrickHand']
+__all__ = ['follow_suit', 'trick_winner', 'suit_name', 'why_won', 'Trick', 'trick_rules', 'TrickHand', 'play_text']
 
 # %% ../nbs/02_tricks.ipynb #517bb6a3
 def follow_suit(hand:list, led_suit:str|None) -> tuple:
@@ -87,6 +87,10 @@ class TrickHand(HandState):
         "The cards `seat` may choose from (its hand; Snear adds its face-up cards)."
         return self.hands[seat]
     def _legal_play(self): return list(self.follow()[0])
+    def legal_actions(self) -> list:
+        return list(self.follow()[0]) if self.phase == 'play' else HandState.legal_actions(self)
+    def allows(self, action) -> bool:
+        return action in self.follow()[0] if self.phase == 'play' else HandState.allows(self, action)
 
     def follow(self) -> tuple:
         "`follow_suit` for the seat to act: worked out once per position (bots ask for it, then play)."
@@ -132,7 +136,8 @@ def _apply_play(self:TrickHand, card):
     self.remove_card(seat, card)
     led = trick[0].suit if trick else None
     trick.append(card); self.trick_seats.append(seat)
-    self.events.append(Event('play', lambda: self.play_text(seat, card, led), seat))  # written when read
+    note = self.play_note(seat, card)  # play_text is a plain function: the event keeps no link to the hand
+    self.events.append(Event('play', (self.play_text, seat, card, led, note) if note else (self.play_text, seat, card, led), seat))
     if len(trick) < self.n:
         self.to_act = (seat + 1) % self.n
         return
@@ -148,12 +153,16 @@ def _apply_play(self:TrickHand, card):
 
 @patch
 def remove_card(self:TrickHand, seat, card): self.hands[seat].remove(card)
-@patch
-def play_text(self:TrickHand, seat, card, led) -> str:
-    "The event sentence for a card played (a function of its arguments only: it is written when read)."
+def play_text(seat, card, led, note='') -> str:
+    "The event sentence for a card played (games have their own: a function of its arguments only, written when read)."
     if led is not None and card.suit != led:
-        return f"Seat {seat} has no {suit_name(self.game.pack, led)} and plays {card.symbol}."
-    return f"Seat {seat} {'leads' if led is None else 'plays'} {card.symbol}."
+        return f"Seat {seat} has no {suit_name(card.pack, led)} and plays {card.symbol}.{note}"
+    return f"Seat {seat} {'leads' if led is None else 'plays'} {card.symbol}.{note}"
+TrickHand.play_text = staticmethod(play_text)
+@patch
+def play_note(self:TrickHand, seat, card) -> str:
+    "Anything the hand adds to a card's event now (Beggars and Thieves: the partner card shows the partner)."
+    return ''
 @patch
 def trick_done(self:TrickHand, trick:Trick):
     "What a finished trick does (the game's own; the default tells who won it)."

@@ -12,7 +12,7 @@ from ..engine import Game, Option, Event, Match, Verdict, Goal, ENGINE_RULES, re
 from ..tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
-__all__ = ['OPTIONS', 'PENALTY', 'GAME', 'penalty', 'BeggaKaat', 'BeggaKaatHand', 'next_dealer', 'places', 'bot']
+__all__ = ['OPTIONS', 'PENALTY', 'GAME', 'penalty', 'BeggaKaat', 'BeggaKaatHand', 'play_text', 'next_dealer', 'places', 'bot']
 
 # %% ../../nbs/10_begga_kaat.ipynb #3082fb81
 def _is_target(v): return isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 1000
@@ -75,15 +75,15 @@ class BeggaKaatHand(TrickHand):
         self.taken = [[] for _ in range(self.n)]  # the penalty cards each seat has taken
         self.points = [0] * self.n
         for seat, cards in enumerate(self.hands):
-            self.log('deal', lambda cards=cards, seat=seat: f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
+            self.log('deal', lambda cards=tuple(cards), seat=seat: f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
         self.log('lead', f"Seat {self.leader}, on the dealer's left, leads the first chaal (trick).", self.leader)
 
 @patch
 def new_hand(self:BeggaKaat, deal, dealer, match=None): return BeggaKaatHand(self, deal, dealer, match)
 
 # %% ../../nbs/10_begga_kaat.ipynb #ae73311d
-@patch
-def play_text(self:BeggaKaatHand, seat, card, led):
+def play_text(seat, card, led) -> str:
+    "The event sentence for a card played: a kaat is told as one."
     if led is None: return f"Seat {seat} leads {card.symbol}."
     if card.suit == led: return f"Seat {seat} plays {card.symbol}."
     colour = suit_name(FRENCH, led)
@@ -91,6 +91,7 @@ def play_text(self:BeggaKaatHand, seat, card, led):
         points = f"{penalty(card)} penalty {'point' if penalty(card) == 1 else 'points'}"
         return f"Seat {seat} has no {colour}: kaat! Seat {seat} throws {card.symbol} ({points}) into a chaal another player will win."
     return f"Seat {seat} has no {colour} and discards {card.symbol}."
+BeggaKaatHand.play_text = staticmethod(play_text)
 
 def _points_text(cards) -> str:
     return ', '.join(f"{c.symbol} {penalty(c)}" for c in cards)

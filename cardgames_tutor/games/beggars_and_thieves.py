@@ -177,7 +177,7 @@ class ThievesHand(ThievesTricks):
         self.revealed = False
         self.phase = 'blind'  # the dealer's left (the leader) is offered the blind first
         for seat, cards in enumerate(self.hands):
-            self.log('deal', lambda cards=cards, seat=seat: f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
+            self.log('deal', lambda cards=tuple(cards), seat=seat: f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
         self.log('blind', f"The blind ({len(self.blind)} cards) lies face down. Seat {self.to_act}, on the dealer's "
                  "left, may pick it up or pass.", self.to_act)
 
@@ -356,11 +356,11 @@ def _apply_play(self:ThievesHand, card):
     TrickHand._apply_play(self, card)
 
 @patch
-def play_text(self:ThievesHand, seat, card, led) -> str:
-    text = ThievesTricks.play_text(self, seat, card, led)
-    if card is not self.partner_card or self.leaster: return text
-    if seat == self.picker: return text + " The picker held the partner card: the picker is playing alone."
-    return text + f" That is the partner card: Seat {seat} is Seat {self.picker}'s partner."
+def play_note(self:ThievesHand, seat, card) -> str:
+    "Told with the card: the partner card shows who the partner is (or that the picker is alone)."
+    if card is not self.partner_card or self.leaster: return ''
+    if seat == self.picker: return " The picker held the partner card: the picker is playing alone."
+    return f" That is the partner card: Seat {seat} is Seat {self.picker}'s partner."
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #3d2906b5
 def _points_view(self, view):

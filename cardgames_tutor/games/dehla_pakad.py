@@ -90,7 +90,8 @@ class DehlaPakadHand(TrickHand):
         self.log('deal', f"Seat {dealer} deals five cards to each player, counterclockwise, beginning with "
                  f"Seat {maker} on the dealer's right.", dealer)
         for seat in self.deal_order():
-            self.log('deal', f"Seat {seat} is dealt its first five cards: {Hand(in_order(self.hands[seat]))}.", seat, to=(seat,))
+            self.log('deal', lambda seat=seat, cards=tuple(self.hands[seat]): f"Seat {seat} is dealt its first five cards: "
+                     f"{Hand(in_order(cards))}.", seat, to=(seat,))
         self.log('trump-turn', f"Seat {maker}, on the dealer's right, looks at these five cards and names trump.", maker)
 
     def deal_order(self) -> list:
@@ -159,7 +160,7 @@ def _apply_trump(self:DehlaPakadHand, action):
     for seat in self.deal_order():  # four and four more each, in two rounds
         more = self.undealt[seat]
         self.hands[seat].extend(more); self.undealt[seat] = []
-        self.log('deal', f"Seat {seat} is dealt four and four more: {Hand(more[:4])} and {Hand(more[4:])}; "
+        self.log('deal', lambda seat=seat, more=tuple(more): f"Seat {seat} is dealt four and four more: {Hand(more[:4])} and {Hand(more[4:])}; "
                  f"now 13 cards.", seat, to=(seat,))
     self.phase = 'play'
     self.log('lead', f"Seat {self.trump_maker}, the trump maker, leads the first trick with any card.", self.trump_maker)
@@ -189,7 +190,6 @@ def _collect(self:DehlaPakadHand, seat) -> tuple:
 def trick_done(self:DehlaPakadHand, trick:Trick):
     winner, before, last = trick.winner, self.on_one, self.last_winner
     self.centre.extend(trick.cards); self.centre_tricks += 1
-    head = f"Seat {winner} wins trick {trick.number}: {trick.why}."
     if trick.number == 13 or before == winner:  # the last trick, or two in a row: collect
         outcome = 'last' if trick.number == 13 else 'collect'
         cards, tricks = self._collect(winner)
@@ -198,7 +198,7 @@ def trick_done(self:DehlaPakadHand, trick:Trick):
         if outcome == 'last': why = f"Trick 13 is the last: Seat {winner} takes whatever is left in the centre, {what},"
         else: why = f"Seat {winner} has won two tricks in a row and collects the whole centre, this trick included: {what},"
         held = {0: 'no tens', 1: '1 ten'}.get(held, f"{held} tens")
-        text = (f"{head} {why} for {team_name(team(winner))}, who now hold {held}."
+        tail = (f"{why} for {team_name(team(winner))}, who now hold {held}."
                 + (" The count starts again." if outcome == 'collect' else ''))
         points = len(_tens(cards))
     else:
@@ -212,11 +212,12 @@ def trick_done(self:DehlaPakadHand, trick:Trick):
                    f"collect: the trick stays in the centre.")
         else: why = f"Seat {before} was on one and is stopped: the trick stays in the centre."
         self.on_one = winner
-        text = f"{head} {why} {_centre_text(self)} Seat {winner} is on one: a second trick in a row collects the centre."
+        tail = f"{why} {_centre_text(self)} Seat {winner} is on one: a second trick in a row collects the centre."
     self.last_winner = winner
     self.story.append({'number': trick.number, 'leader': trick.leader, 'seats': trick.seats, 'cards': trick.cards,
                        'winner': winner, 'on_one_before': before, 'outcome': outcome, 'collected': len(cards),
                        'collected_tens': _tens(cards), 'centre': len(self.centre), 'centre_tens': _tens(self.centre)})
+    text = lambda: f"Seat {winner} wins trick {trick.number}: {trick.why}. {tail}"  # why it was won: written when read
     self.log('trick', text, winner, rule='dehla-pakad/centre', data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
              'winner': winner, 'points': points, 'outcome': outcome, 'collected': len(cards),
              'centre': len(self.centre), 'on_one': self.on_one})

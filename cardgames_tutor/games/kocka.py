@@ -14,7 +14,7 @@ from ..tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
 __all__ = ['SUIT_WORDS', 'FRENCH_SUIT', 'RANK_WORDS', 'HEJMA', 'PENALTY', 'LAST_TRICK', 'HAND_POINTS', 'OPTIONS', 'GAME',
-           'card_words', 'penalty', 'Kocka', 'KockaHand', 'hand_loser', 'certain_loser', 'bot']
+           'card_words', 'penalty', 'Kocka', 'KockaHand', 'play_text', 'hand_loser', 'certain_loser', 'bot']
 
 # %% ../../nbs/11_kocka.ipynb #c5af8a04
 SUIT_WORDS = {'H': 'hearts (srdce, červené)', 'L': 'leaves (listy, zelené)', 'A': 'acorns (žaludy)', 'B': 'bells (kule)'}
@@ -86,7 +86,7 @@ class KockaHand(TrickHand):
         self.points, self.taken = [0] * 4, [[] for _ in range(4)]
         self.hejma_taker = self.last_trick = self.decided = None
         for seat, cards in enumerate(self.hands):
-            self.log('deal', lambda cards=cards, seat=seat: f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
+            self.log('deal', lambda cards=tuple(cards), seat=seat: f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
         self.log('exchange', f"The exchange: each seat passes 3 cards face down to its left, "
                  f"in turn from Seat {self.leader}, who will lead.", self.leader)
 
@@ -171,12 +171,13 @@ def _explain_play(self:KockaHand, card) -> Verdict:
                        f"{self._legal_play()[0].code}.")
     return TrickHand._explain_play(self, card)
 
-@patch
-def play_text(self:KockaHand, seat, card, led):
+def play_text(seat, card, led) -> str:
+    "The event sentence for a card played: a thrown penalty card is named with its points."
     if led is None: return f"Seat {seat} leads {card.symbol}."
     if card.suit == led: return f"Seat {seat} plays {card.symbol}."
     what = ' (the Hejma!)' if card is HEJMA else f" ({penalty(card)} penalty {'point' if penalty(card) == 1 else 'points'})" if penalty(card) else ''
     return f"Seat {seat} has no {suit_name(MARIAS, led)} and throws {card.symbol}{what}."
+KockaHand.play_text = staticmethod(play_text)
 
 def _points_text(cards) -> str:
     return ', '.join(f"{'Hejma' if c is HEJMA else c.symbol} {penalty(c)}" for c in cards)

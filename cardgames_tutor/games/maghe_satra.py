@@ -111,7 +111,8 @@ class MagheSatraHand(HandState):
         self.turn = -1  # position in `order` of the seat whose turn it is
         self.log('deal', f"Seat {dealer} deals one card face down to each player, the dealer too.", dealer)
         for seat, card in enumerate(self.down):
-            self.log('deal', f"Seat {seat} is dealt {card.symbol} face down (value {value(card)}).", seat, to=(seat,))
+            self.log('deal', lambda seat=seat, card=card: f"Seat {seat} is dealt {card.symbol} face down (value {value(card)}).",
+                     seat, to=(seat,))
         self._next_turn()
 
 @patch
@@ -156,14 +157,18 @@ def _deal_up(self:MagheSatraHand, seat, why):
     self.dealt += 1
     self.up[seat].append(card)
     self.totals[seat] += VALUE[card]
-    up = ' '.join(c.symbol for c in self.up[seat])
-    head = (f"Seat {seat}'s turn: the first card, face up, is {card.symbol}" if why == 'first'
-            else f"Seat {seat} begs and is dealt {card.symbol} face up")
-    self.log('card', f"{head} (face-up cards {up}: {count(self.up[seat])}).", seat, data={'card': card.code})
+    self.log('card', (_card_text, seat, card, why, tuple(self.up[seat])), seat, data={'card': card.code})  # written when read
     total = self.totals[seat]
     if total == 17: return self._seventeen(seat)
     if total > 17: return self._over(seat)
-    self.log('total', f"Seat {seat}'s total is {total} ({self.down[seat].symbol} face down + {count(self.up[seat])}).", seat, to=(seat,))
+    self.log('total', (_total_text, seat, total, self.down[seat], tuple(self.up[seat])), seat, to=(seat,))
+
+def _card_text(seat, card, why, up) -> str:
+    head = (f"Seat {seat}'s turn: the first card, face up, is {card.symbol}" if why == 'first'
+            else f"Seat {seat} begs and is dealt {card.symbol} face up")
+    return f"{head} (face-up cards {' '.join(c.symbol for c in up)}: {count(up)})."
+def _total_text(seat, total, down, up) -> str:
+    return f"Seat {seat}'s total is {total} ({down.symbol} face down + {count(up)})."
 
 @patch
 def _over(self:MagheSatraHand, seat):
