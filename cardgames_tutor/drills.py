@@ -60,12 +60,7 @@ class Question(NamedTuple):
     def grade(self, answer) -> Grade:
         "Grade `answer`: right or not, with the rule and the engine's explanation (raises `ValueError` for no choice)."
         i = self.index(answer)
-        right = i in self.answers
-        text = (self.feedback[i] if self.feedback and self.feedback[i] else self.explanation)
-        if not right and text != self.explanation: text = f"{text} {self.explanation}"
-        return Grade(right, self.rule, text)
-
-    def right_choices(self) -> list: return [self.choices[i] for i in self.answers]
+        return Grade(i in self.answers, self.rule, (self.feedback[i] if self.feedback else '') or self.explanation)
 
 # %% ../nbs/41_drills.ipynb #ff77cdc1
 class Drill(NamedTuple):
