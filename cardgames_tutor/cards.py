@@ -73,7 +73,7 @@ def _parse(self:Pack, text) -> Card:
     if not self.suit_first and len(key) >= 2:  # rank aliases: T=10, U/O for mariáš jacks
         key = self.aliases.get(key[:-1], key[:-1]) + key[-1]
     card = self._by_code.get(key)
-    if card is None: raise UnknownCard(f"unknown card {raw!r}: {self.notation_help()}")
+    if card is None: raise UnknownCard(f"unknown card {raw if len(raw) <= 20 else raw[:17] + '...'!r}: {self.notation_help()}")
     return card
 Pack.parse = _parse  # methods are added cell by cell, beside their prose
 

@@ -35,11 +35,12 @@ def tally_chart(match, width:float=5.5, height:float=2.8) -> Figure:
     hands = list(range(len(rows) + 1))
     for seat in range(n):
         ax.plot(hands, [0] + [row[seat] for row in rows], marker='o', markersize=3, label=f"Seat {seat}")
-    target = getattr(match.game, 'target', None)
-    if isinstance(target, (int, float)) and not isinstance(target, bool):
-        ax.axhline(target, linestyle='--', color='grey', linewidth=1, label=f"target {target}")
+    goal, note = match.game.goal, ''
+    if goal is not None and goal.on_tally:
+        ax.axhline(goal.value, linestyle='--', color='grey', linewidth=1, label=f"{goal.outcome} at {goal.value}")
+    elif goal is not None: note = f"\nto win: {goal.value} {goal.measure}"  # not on this scale: said, not drawn
     ax.set_xlabel('hands played'); ax.set_ylabel(label)
-    ax.set_title(f"{match.game.title}: {label} after each hand", fontsize=10)
+    ax.set_title(f"{match.game.title}: {label} after each hand{note}", fontsize=10)
     ax.set_xlim(0, max(1, len(rows)))
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(fontsize=7, loc='upper left', ncol=2, frameon=False)

@@ -12,7 +12,7 @@ from .records import load, save, summary, RecordError
 from .terminal import Narrator, header_text, help_text, turn_text, replay_text as _replay_text
 
 # %% auto #0
-__all__ = ['MAX_LINE', 'CommandError', 'make_game', 'describe_turn', 'play', 'replay_text', 'main']
+__all__ = ['MAX_LINE', 'CommandError', 'make_game', 'describe_turn', 'play', 'replay_text', 'drill', 'drill_command', 'main']
 
 # %% ../nbs/30_cli.ipynb #129d69cd
 import os, pathlib, re, unicodedata
@@ -95,6 +95,58 @@ def replay_text(match:Match) -> str:
     "A readable account of everything in `match`, every hand open (see `terminal.replay_text`)."
     return _replay_text(match)
 
+# %% ../nbs/30_cli.ipynb #d41d0002
+def drill(game:str, rule:str|None=None, count:int=10, seed:int|None=None, progress=None, input=input, output=print) -> int:
+    "Ask `count` drill questions of `game` in the terminal, graded at once, with the score at the end; the number right."
+    from cardgames_tutor.drills import drill_set, _said
+    seed = random.randrange(10_000) if seed is None else seed
+    questions = drill_set(game, rule, count, seed)
+    output(f"{len(questions)} questions on {game_class(game).title}" + (f" ({rule})" if rule else '') +
+           f", seed {seed} (the same seed gives the same questions). Answer with a number or the text; quit stops.")
+    right = asked = 0
+    for k, q in enumerate(questions, 1):
+        output(f"\nQuestion {k} of {len(questions)} [{q.rule}, {q.level}]\n{q.prompt}")
+        output('   '.join(f"{i}) {_said(c)}" for i, c in enumerate(q.choices, 1)))
+        grade = _graded(q, input, output)
+        if grade is None: break
+        asked, right = asked + 1, right + grade.right
+        output(f"{'Right' if grade.right else 'Not quite'} [{grade.rule}]: {grade.text}")
+        if progress is not None: progress.record(game, q.rule, grade.right)
+    stopped = f" (stopped after {asked} of {len(questions)})" if asked < len(questions) else ''
+    output(f"\nScore: {right} of {asked}{stopped}.")
+    return right
+
+def _graded(q, input, output):
+    "The grade of the learner's answer to `q`, asked until it is one of the choices; None if they quit."
+    while True:
+        try: line = input('> ').strip()
+        except EOFError: return None
+        if line.lower() in ('quit', 'q', 'exit'): return None
+        try: return q.grade(line)
+        except ValueError as e: output(f"{str(e)[0].upper()}{str(e)[1:]}.")
+
+def _drill_parser(sub):
+    d = sub.add_parser('drill', help="practise the rules of a game: questions graded at once, a score at the end")
+    d.add_argument('game', help=f"one of: {', '.join(GAME_NAMES)}")
+    d.add_argument('--rule', help="drill one rule only, e.g. follow (an unknown rule lists the rules)")
+    d.add_argument('--count', default='10', help="how many questions, 1 to 100 (default 10)")
+    d.add_argument('--seed', type=_whole, help="the same seed gives the same questions")
+
+def drill_command(args) -> int:
+    "`cardgames-tutor drill`: 0 when done, 2 (and one line) for a bad game, rule or count, or a store it cannot write."
+    from cardgames_tutor.drills import BadDrill, MAX_COUNT
+    from cardgames_tutor.practice import Progress, DATA_ENV
+    try:
+        count = int(args.count) if re.fullmatch(r'[0-9]{1,4}', args.count.strip()) else args.count
+        if type(count) is not int: raise BadDrill(f"--count must be a whole number from 1 to {MAX_COUNT}, not {args.count!r}")
+        progress = Progress()
+        if progress.problem: raise BadDrill(f"{progress.problem}: set {DATA_ENV} to a folder you can write")
+        drill(args.game, args.rule, count, args.seed, progress)
+    except BadDrill as e:
+        print(f"cardgames-tutor: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
 # %% ../nbs/30_cli.ipynb #1240feb8
 MAX_LINE = 200  # characters of a typed line; the longest action is a few dozen
 _SIGNS = str.maketrans({v[1]: s for p in PACKS.values() for s, v in p.suits.items() if v[1] != s})  # ♠ -> S, 🍃 -> L
@@ -170,6 +222,7 @@ def _parser():
     rp = sub.add_parser('replay', help="print the account of a hand record")
     rp.add_argument('file')
     rp.add_argument('--json', action='store_true', help="print a JSON summary instead")
+    _drill_parser(sub)
     rv = sub.add_parser('review', help="the coach's review of a hand record: the costliest decisions, worst first")
     rv.add_argument('file')
     rv.add_argument('--seat', type=_whole, default=0, help="the seat to review (0 by default)")
@@ -179,6 +232,7 @@ def main(argv=None) -> int:
     "Entry point of `cardgames-tutor`: exit status 0, 2 with one line for anything wrong, 130 on Ctrl-C (the game saved)."
     _tolerant_streams()
     args, out = _parser().parse_args(argv), _printer(sys.stdout)
+    if args.command == 'drill': return drill_command(args)
     match = save_to = None
     try:
         if args.command == 'play':

@@ -6,14 +6,17 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/engine.html.md"""
 
 # %% ../nbs/01_engine.ipynb #afd7b630
 from __future__ import annotations
-import json, random
-from typing import NamedTuple, Any
+import json, random, importlib, pkgutil
+from operator import attrgetter
+from dataclasses import dataclass
+from typing import NamedTuple, Any, TypedDict
 from fastcore.basics import patch
 from .cards import Card, Pack, UnknownCard, shuffled
 
 # %% auto #0
-__all__ = ['GAME_NAMES', 'Verdict', 'IllegalAction', 'BadOption', 'Option', 'Event', 'Move', 'parse_move', 'Game', 'deal_cards',
-           'check_deal', 'HandState', 'leaked_cards', 'Match', 'play_out', 'random_choice', 'game_class', 'get_game']
+__all__ = ['ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'short_repr', 'Option', 'Event', 'Move', 'shown',
+           'parse_move', 'Goal', 'Game', 'deal_cards', 'check_deal', 'HandState', 'fresh', 'leaked_cards', 'Match',
+           'play_out', 'random_choice', 'GameInfo', 'register_game', 'games', 'game_class', 'get_game']
 
 # %% ../nbs/01_engine.ipynb #0dc748c0
 class Verdict(NamedTuple):
@@ -31,6 +34,13 @@ class IllegalAction(ValueError):
 
 class BadOption(ValueError): "An option a game does not have, or a value it does not allow."
 
+def short_repr(value, limit:int=40) -> str:
+    "`repr(value)` cut to `limit` characters, for one-line messages (never raises, even on a huge number)."
+    try: text = repr(value)
+    except ValueError: text = 'a number of over 4,300 digits'
+    return text if len(text) <= limit else text[:limit - 3] + '...'
+
+
 # %% ../nbs/01_engine.ipynb #99d7dc1c
 class Option(NamedTuple):
     "One table option: its name, default, the test a value must pass and what is allowed, in words."
@@ -41,14 +51,21 @@ class Option(NamedTuple):
     doc: str = ''
 
 # %% ../nbs/01_engine.ipynb #1b41fa8e
-class Event(NamedTuple):
-    "One thing that happened, told in a sentence."
-    kind: str
-    text: str
-    seat: int|None = None
-    to: tuple|None = None  # the seats that may see it; None = every seat
-    data: dict|None = None
+class Event:
+    "One thing that happened, told in a sentence; `text` may be given as a function and is then made when first read."
+    __slots__ = ('kind', '_text', 'seat', 'to', 'data', 'rule')
+    def __init__(self, kind:str, text, # a sentence; or a function of no arguments, or (function, *arguments), that writes it
+                 seat:int|None=None, to:tuple|None=None, # the seats that may see it; None = every seat
+                 data:dict|None=None, rule:str|None=None): # data for programs; the id of the rule it applies
+        self.kind, self._text, self.seat, self.to, self.data, self.rule = kind, text, seat, to, data, rule
+    @property
+    def text(self) -> str:
+        text = self._text
+        if type(text) is not str: text = self._text = text[0](*text[1:]) if type(text) is tuple else text()
+        return text
     def seen_by(self, seat) -> bool: return self.to is None or seat is None or seat in self.to
+    def __repr__(self): return f"Event({self.kind!r}, {self.text!r})"
+
 
 # %% ../nbs/01_engine.ipynb #d8fa44c4
 class Move(NamedTuple):
@@ -56,15 +73,23 @@ class Move(NamedTuple):
     verb: str
     cards: tuple = ()
     arg: str = ''
-    def __str__(self): return ' '.join([self.verb, *(c.code for c in self.cards)] + ([self.arg] if self.arg else []))
+    def __str__(self): return ' '.join(map(str, [self.verb, *self.cards] + ([self.arg] if self.arg else [])))
     def __repr__(self): return f"Move({str(self)!r})"
+
+def shown(action) -> str:
+    "An action as a refusal quotes it: a card or a move as written, text in quotes (cut short), anything else as 'that'."
+    if isinstance(action, Move) and not all(isinstance(x, (str, Card)) for x in (action.verb, *action.cards, action.arg)):
+        return 'that'
+    if isinstance(action, (Card, Move)): return short_repr(str(action), 60)[1:-1]
+    if isinstance(action, str): return short_repr(action, 60)
+    return 'that'
 
 def parse_move(text:str, pack:Pack, verbs:dict) -> Move:
     "Read `text` as a `Move`; `verbs` maps each verb to what follows it: `None`, `'cards'` or `'word'`."
     words = str(text).split()
     if not words: raise ValueError("an empty action")
     verb = words[0].lower()
-    if verb not in verbs: raise ValueError(f"{text!r} is not an action here: the actions are {', '.join(verbs)}")
+    if verb not in verbs: raise ValueError(f"{shown(text)} is not an action here: the actions are {', '.join(verbs)}")
     rest, kind = words[1:], verbs[verb]
     if kind is None:
         if rest: raise ValueError(f"{verb!r} takes nothing after it")
@@ -72,6 +97,19 @@ def parse_move(text:str, pack:Pack, verbs:dict) -> Move:
     if kind == 'cards': return Move(verb, tuple(pack.parse_many(' '.join(rest).replace(',', ' '))))
     if len(rest) != 1: raise ValueError(f"{verb!r} takes one word after it")
     return Move(verb, (), rest[0].upper())
+
+# %% ../nbs/01_engine.ipynb #7e6214a4
+class Goal(NamedTuple):
+    "What ends the match: reach `value` of `measure` and you `outcome` ('win' or 'lose')."
+    value: int
+    outcome: str  # 'win' or 'lose': what reaching the value does
+    measure: str  # what is counted, in words, e.g. 'penalty points'
+    on_tally: bool = True  # the value is on the scale of `game.tally` (the chart draws it as a line)
+    def __str__(self): return f"reach {self.value} {self.measure} and you {self.outcome}"
+
+# %% ../nbs/01_engine.ipynb #1c779f23
+ENGINE_RULES = {'notation': 'How actions are written', 'turn': 'Acting in turn',
+                'hand-over': 'No action after the hand is over', 'match-over': 'No action after the match is over'}
 
 # %% ../nbs/01_engine.ipynb #7cf7be07
 class Game:
@@ -81,19 +119,23 @@ class Game:
     pack: Pack = None
     OPTIONS: tuple = ()
     direction = 'clockwise'  # the way the table turns; seats are numbered in this order of play either way
+    PLAYERS: tuple = (4,)  # the numbers of players the game accepts
+    VARIANTS: dict|None = None  # players -> variant name, when the number of players makes a variant
+    RULES: dict = ENGINE_RULES  # rule id -> short title: every id the game's verdicts and events use
+    goal: Goal|None = None  # what ends the match (set by `setup`)
 
     def __init__(self, **options):
         known = {o.name: o for o in self.OPTIONS}
         for name in options:
             if name not in known:
                 allowed = ', '.join(known) or 'none'
-                raise BadOption(f"unknown option {name!r} for {self.title}: the options are {allowed}")
+                raise BadOption(f"unknown option {short_repr(name)} for {self.title}: the options are {allowed}")
         values = {}
         for o in self.OPTIONS:
             value = options.get(o.name, o.default)
             try: ok = o.check(value)
             except (TypeError, ValueError): ok = False
-            if not ok: raise BadOption(f"option {o.name}={value!r} is not allowed for {self.title}: {o.allowed}")
+            if not ok: raise BadOption(f"option {o.name}={short_repr(value)} is not allowed for {self.title}: {o.allowed}")
             values[o.name] = value
         object.__setattr__(self, 'options', values)
         for k, v in values.items(): object.__setattr__(self, k, v)
@@ -183,6 +225,10 @@ def check_deal(game:Game, deal) -> dict:
     return out
 
 # %% ../nbs/01_engine.ipynb #cd3186d6
+def _notation(e:Exception) -> Verdict:
+    text = str(e) or 'an action this game does not know'
+    return Verdict(False, 'notation', f"{text[0].upper()}{text[1:]}.")
+
 class HandState:
     "One hand of a game: phase, seat to act, legal actions, verdicts, events, views."
     def __init__(self, game:Game, deal:dict, dealer:int):
@@ -190,22 +236,36 @@ class HandState:
         self.phase, self.to_act = 'play', None
         self.events, self.history = [], []  # history: (seat, action) in order
         self.result = None  # filled when the hand is over
+        self._legal_at = -1  # the position (number of actions) `_legal_now` was worked out for
 
     @property
     def is_over(self) -> bool: return self.phase == 'over'
     def legal_actions(self) -> list:
-        "What the seat to act may do now."
-        if self.phase == 'over': return []
-        return getattr(self, '_legal_' + self.phase)()
+        "What the seat to act may do now (a new list)."
+        return list(self._legal_now())
+
+    def _legal_now(self) -> list:
+        "The legal actions, worked out once per position (a position changes only by an action)."
+        at = len(self.history)
+        if self._legal_at != at:
+            self._legal_at, self._legal = at, [] if self.phase == 'over' else getattr(self, '_legal_' + self.phase)()
+        return self._legal
 
     def parse_action(self, action):
         "An action written as text, read into the game's own form (cards by default)."
         return self.game.pack.parse(action) if isinstance(action, str) else action
 
+    def read(self, action):
+        "`action` in its one written form: text parsed (`parse_action`), a move's cards in pack order."
+        action = self.parse_action(action)
+        if type(action) is Move and len(action.cards) > 1 and all(isinstance(c, Card) for c in action.cards):
+            action = Move(action.verb, tuple(sorted(action.cards, key=_ORDER)), action.arg)
+        return action
+
     def explain(self, action, seat:int|None=None) -> Verdict:
         "Whether `seat` (the seat to act by default) may take `action` now, with the rule and the reason."
-        try: action = self.parse_action(action)
-        except ValueError as e: return Verdict(False, 'notation', f"{str(e)[0].upper()}{str(e)[1:]}.")
+        try: action = self.read(action)
+        except ValueError as e: return _notation(e)
         return self._verdict(action, seat)
 
     def _verdict(self, action, seat) -> Verdict:
@@ -215,14 +275,21 @@ class HandState:
 
     def _explain_turn(self, seat) -> Verdict:
         "The verdict for `seat` acting out of turn (games may say more, e.g. that the seat has passed)."
-        return Verdict(False, 'turn', f"It is Seat {self.to_act}'s turn, not Seat {seat}'s.")
+        return Verdict(False, 'turn', f"It is Seat {self.to_act}'s turn, not Seat {short_repr(seat)}'s.")
+
+    def allows(self, action) -> bool:
+        "Is `action` (read) one of the legal actions? (games may answer faster than building the list)"
+        return action in self._legal_now()
 
     def apply(self, action, seat:int|None=None):
         "Take `action` for the seat to act; an illegal action raises `IllegalAction` and changes nothing."
-        try: action = self.parse_action(action)
-        except ValueError as e: raise IllegalAction(Verdict(False, 'notation', f"{str(e)[0].upper()}{str(e)[1:]}.")) from None
-        verdict = self._verdict(action, seat)
-        if not verdict.legal: raise IllegalAction(verdict)
+        if type(action) is not Card:
+            try: action = self.read(action)
+            except ValueError as e: raise IllegalAction(_notation(e)) from None
+        if (seat is not None and seat != self.to_act) or not self.allows(action):
+            verdict = self._verdict(action, seat)  # the reason is written only for a refusal
+            if verdict.legal: raise RuntimeError(f"the verdict on {action} disagrees with the legal actions [{verdict.rule}]")
+            raise IllegalAction(verdict)
         self.history.append((self.to_act, action))
         getattr(self, '_apply_' + self.phase)(action)
         return self
@@ -233,17 +300,29 @@ class HandState:
         if not legal: return 'nothing (no action is open)'
         return 'play one of ' + ' '.join(str(a) for a in legal)
 
-    def log(self, kind, text, seat=None, to=None, data=None):
-        self.events.append(Event(kind, text, seat, to, data))
+    def log(self, kind, text, seat=None, to=None, data=None, rule=None):
+        "Add an event (`text`: a sentence, or a function that writes it when it is first read)."
+        self.events.append(Event(kind, text, seat, to, data, rule))
+
+_ORDER = attrgetter('order')
 
 # %% ../nbs/01_engine.ipynb #abe75102
+def fresh(x):
+    "A copy of `x` sharing nothing that can be changed: dicts, lists and sets copied all the way down (tuples, cards and text are kept)."
+    t = type(x)
+    if t is dict: return {k: fresh(v) for k, v in x.items()}
+    if t is list: return [fresh(v) for v in x]
+    if t is set: return set(x)
+    return x
+
 @patch
-def view(self:HandState, seat:int|None=None) -> dict:
-    "What `seat` may see (None: the teaching view, every card open)."
+def view(self:HandState, seat:int|None=None, text:bool=True) -> dict:
+    "What `seat` may see (None: the teaching view, every card open), as a new dict; `text=False` leaves out the events (bots)."
     v = {'game': self.game.name, 'phase': self.phase, 'seat': seat, 'to_act': self.to_act,
-         'dealer': self.dealer, 'players': self.n,
-         'legal': self.legal_actions() if seat is None or seat == self.to_act else [],
-         'events': [e.text for e in self.events if e.seen_by(seat)], 'result': self.result}
+         'dealer': self.dealer, 'players': self.n, 'goal': self.game.goal,
+         'legal': self.legal_actions() if seat is None or seat == self.to_act else []}
+    if text: v['events'] = [e.text for e in self.events if e.seen_by(seat)]
+    v['result'] = fresh(self.result)
     self._public(v, seat)
     return v
 @patch
@@ -372,21 +451,22 @@ def events(self:Match, seat=None) -> list:
     "Every event of the match that `seat` may see (None: all)."
     return [e for h in self.hands for e in h.events if e.seen_by(seat)]
 @patch
-def view(self:Match, seat:int|None=None) -> dict:
+def view(self:Match, seat:int|None=None, text:bool=True) -> dict:
     "The hand's view for `seat`, with the match standing and the hand number."
-    v = self.hand.view(seat)
-    v.update(standing=self.standing, hand_no=len(self.hands), match_over=self.over)
+    v = self.hand.view(seat, text)
+    v.update(standing=fresh(self.standing), hand_no=len(self.hands), match_over=self.over)
     if self.over: v['legal'] = []
     return v
 
 # %% ../nbs/01_engine.ipynb #0bdeb473
 def play_out(match:Match, choose=None, # (view, rng) -> action; the game's bot by default
-             rng=None, stop_at=(), max_actions:int=100_000) -> Match:
+             rng=None, stop_at=(), max_actions:int=100_000,
+             text:bool=True) -> Match: # False: the chooser's views leave out the event sentences (faster)
     "Let `choose` act for every seat (except those in `stop_at`) until the match is over."
     choose, rng = choose or match.game.bot, rng or random.Random(0)
     for _ in range(max_actions):
         if match.over or match.to_act in stop_at: return match
-        match.apply(choose(match.view(match.to_act), rng))
+        match.apply(choose(match.view(match.to_act, text), rng))
     raise RuntimeError(f"the match did not end within {max_actions} actions")
 
 def random_choice(view, rng):
@@ -394,17 +474,42 @@ def random_choice(view, rng):
     return rng.choice(view['legal'])
 
 # %% ../nbs/01_engine.ipynb #254946af
-GAME_NAMES = ('begga-kaat', 'dehla-pakad', 'maghe-satra', 'beggars-and-thieves', 'kocka')
+@dataclass(frozen=True)
+class GameInfo:
+    "What the registry knows of a game without making one."
+    name: str  # as on the command line and in hand records
+    title: str
+    cls: type
+    players: tuple  # the numbers of players it accepts
+    direction: str  # 'clockwise' or 'counterclockwise'
+    variants: dict|None = None  # players -> variant name
+
+_REGISTRY: dict = {}
+
+def register_game(cls:type) -> type:
+    "Class decorator: add the `Game` class `cls` to the games the tutor offers."
+    _REGISTRY[cls.name] = GameInfo(cls.name, cls.title, cls, tuple(cls.PLAYERS), cls.direction,
+                                   dict(cls.VARIANTS) if cls.VARIANTS else None)
+    return cls
+
+def games() -> dict:
+    "Every registered game, name -> `GameInfo`, in name order (the modules of `cardgames_tutor.games` are found, not listed)."
+    from . import games as package
+    for module in pkgutil.iter_modules(package.__path__):
+        if not module.name.startswith('_'): importlib.import_module(f"{package.__name__}.{module.name}")
+    return dict(sorted(_REGISTRY.items()))
 
 def game_class(name:str) -> type:
     "The `Game` class of the game called `name`."
-    import importlib
-    if name not in GAME_NAMES:
-        raise BadOption(f"unknown game {name!r}: the games are {', '.join(GAME_NAMES)}")
-    try: module = importlib.import_module(f"cardgames_tutor.games.{name.replace('-', '_')}")
-    except ModuleNotFoundError: raise BadOption(f"the game {name!r} is not available in this version yet") from None
-    return module.GAME
+    found = games()
+    if not isinstance(name, str) or name not in found:
+        raise BadOption(f"unknown game {short_repr(name)}: the games are {', '.join(found)}")
+    return found[name].cls
 
 def get_game(name:str, **options) -> Game:
     "The game called `name` with `options` (checked)."
     return game_class(name)(**options)
+
+def __getattr__(name):  # `GAME_NAMES`, kept for older callers, is read from the registry
+    if name == 'GAME_NAMES': return tuple(games())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

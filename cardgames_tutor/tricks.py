@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import NamedTuple
 from fastcore.basics import patch
 from .cards import Card, in_order
-from .engine import HandState, Verdict, Event
+from .engine import HandState, Verdict, Event, shown
 
 # %% auto #0
-__all__ = ['follow_suit', 'trick_winner', 'suit_name', 'why_won', 'Trick', 'TrickHand']
+__all__ = ['follow_suit', 'trick_winner', 'suit_name', 'why_won', 'Trick', 'trick_rules', 'TrickHand', 'play_text']
 
 # %% ../nbs/02_tricks.ipynb #517bb6a3
 def follow_suit(hand:list, led_suit:str|None) -> tuple:
@@ -51,13 +51,22 @@ def why_won(cards:list, winner:int, trump:str|None=None, trick_word='trick', sui
 
 # %% ../nbs/02_tricks.ipynb #b6bff782
 class Trick(NamedTuple):
-    "A finished trick."
+    "A finished trick; `why` it was won is written when it is read."
     number: int  # 1, 2, ...
     leader: int
     seats: tuple
     cards: tuple
     winner: int
-    why: str
+    trump: str|None = None
+    words: tuple = ('trick', 'suit')  # the game's words for a trick and a suit
+    @property
+    def why(self) -> str: return why_won(self.cards, self.seats.index(self.winner), self.trump, *self.words)
+
+def trick_rules(prefix:str, trick:str='trick', suit:str='suit') -> dict:
+    "The rule ids a `TrickHand` with rule prefix `prefix` uses, with their titles."
+    return {f'{prefix}/lead': f'Leading a {trick}', f'{prefix}/follow': f'Following the led {suit}',
+            f'{prefix}/void': f'No card of the led {suit}: any card', f'{prefix}/hold': 'Play a card you hold',
+            f'{prefix}/play': f'A card to the {trick}', f'{prefix}/trick': f'Who wins the {trick}'}
 
 # %% ../nbs/02_tricks.ipynb #65fbb785
 class TrickHand(HandState):
@@ -72,11 +81,16 @@ class TrickHand(HandState):
         self.trick, self.trick_seats, self.tricks = [], [], []
         self.leader = self.to_act = leader
         self._follow_at = -1  # the position (number of actions) `follow()` was worked out for
+        self._words = (self.WORDS['trick'], self.WORDS['suit'])
 
     def playable(self, seat:int) -> list:
         "The cards `seat` may choose from (its hand; Snear adds its face-up cards)."
         return self.hands[seat]
     def _legal_play(self): return list(self.follow()[0])
+    def legal_actions(self) -> list:
+        return list(self.follow()[0]) if self.phase == 'play' else HandState.legal_actions(self)
+    def allows(self, action) -> bool:
+        return action in self.follow()[0] if self.phase == 'play' else HandState.allows(self, action)
 
     def follow(self) -> tuple:
         "`follow_suit` for the seat to act: worked out once per position (bots ask for it, then play)."
@@ -91,7 +105,7 @@ _LEGAL_VERDICTS = {}  # (hand class, case, led suit) -> the verdict on any legal
 @patch
 def _explain_play(self:TrickHand, card) -> Verdict:
     if not isinstance(card, Card):
-        return Verdict(False, f'{self.RULE}/play', f"Now Seat {self.to_act} plays a card to the {self.WORDS['trick']}, not {str(card)!r}.")
+        return Verdict(False, f'{self.RULE}/play', f"Now Seat {self.to_act} plays a card to the {self.WORDS['trick']}, not {shown(card)}.")
     allowed, case = self.follow()
     led = self.trick[0].suit if self.trick else None
     if card in allowed:  # legal: the sentence for this case is made once and kept
@@ -122,14 +136,14 @@ def _apply_play(self:TrickHand, card):
     self.remove_card(seat, card)
     led = trick[0].suit if trick else None
     trick.append(card); self.trick_seats.append(seat)
-    self.events.append(Event('play', self.play_text(seat, card, led), seat))
+    note = self.play_note(seat, card)  # play_text is a plain function: the event keeps no link to the hand
+    self.events.append(Event('play', (self.play_text, seat, card, led, note) if note else (self.play_text, seat, card, led), seat))
     if len(trick) < self.n:
         self.to_act = (seat + 1) % self.n
         return
     cards, seats = tuple(self.trick), tuple(self.trick_seats)
     i = trick_winner(cards, self.trump)
-    trick = Trick(len(self.tricks) + 1, seats[0], seats, cards, seats[i],
-                  why_won(cards, i, self.trump, self.WORDS['trick'], self.WORDS['suit']))
+    trick = Trick(len(self.tricks) + 1, seats[0], seats, cards, seats[i], self.trump, self._words)
     self.tricks.append(trick)
     self.trick, self.trick_seats = [], []
     self.leader = self.to_act = trick.winner
@@ -139,18 +153,22 @@ def _apply_play(self:TrickHand, card):
 
 @patch
 def remove_card(self:TrickHand, seat, card): self.hands[seat].remove(card)
-@patch
-def play_text(self:TrickHand, seat, card, led) -> str:
-    "The event sentence for a card played."
+def play_text(seat, card, led, note='') -> str:
+    "The event sentence for a card played (games have their own: a function of its arguments only, written when read)."
     if led is not None and card.suit != led:
-        return f"Seat {seat} has no {suit_name(self.game.pack, led)} and plays {card.symbol}."
-    return f"Seat {seat} {'leads' if led is None else 'plays'} {card.symbol}."
+        return f"Seat {seat} has no {suit_name(card.pack, led)} and plays {card.symbol}.{note}"
+    return f"Seat {seat} {'leads' if led is None else 'plays'} {card.symbol}.{note}"
+TrickHand.play_text = staticmethod(play_text)
+@patch
+def play_note(self:TrickHand, seat, card) -> str:
+    "Anything the hand adds to a card's event now (Beggars and Thieves: the partner card shows the partner)."
+    return ''
 @patch
 def trick_done(self:TrickHand, trick:Trick):
     "What a finished trick does (the game's own; the default tells who won it)."
-    self.log('trick', f"Seat {trick.winner} wins {self.WORDS['trick']} {trick.number}: {trick.why}.", trick.winner,
+    self.log('trick', lambda: f"Seat {trick.winner} wins {trick.words[0]} {trick.number}: {trick.why}.", trick.winner,
              data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
-                   'winner': trick.winner})
+                   'winner': trick.winner}, rule=f'{self.RULE}/trick')
 @patch
 def hand_done(self:TrickHand):
     "Score the hand once it is over (the game's own)."

@@ -93,7 +93,7 @@ def test_bot_matches_are_legal_and_finish(players):
         m = play_out(Match(BeggarsAndThieves(players=players), seed=seed))  # the engine refuses any illegal bot move
         totals = m.standing['totals']
         assert m.over and totals == [sum(x) for x in zip(*m.standing['hands'])]
-        assert totals[m.standing['winner']] >= m.game.goal and totals.count(max(totals)) == 1
+        assert totals[m.standing['winner']] >= m.game.goal.value and totals.count(max(totals)) == 1
 
 # ---------------------------------------------------------------------------------------------------------------
 # views: no hidden card, no partner

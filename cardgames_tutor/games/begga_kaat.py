@@ -8,21 +8,21 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/begga_kaat.html.md"""
 from __future__ import annotations
 from fastcore.basics import patch
 from ..cards import FRENCH, Hand, in_order
-from ..engine import Game, Option, Event, Match, Verdict
-from ..tricks import TrickHand, Trick, suit_name
+from ..engine import Game, Option, Event, Match, Verdict, Goal, ENGINE_RULES, register_game
+from ..tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
-__all__ = ['OPTIONS', 'PENALTY', 'GAME', 'penalty', 'BeggaKaat', 'BeggaKaatHand', 'next_dealer', 'places', 'bot']
+__all__ = ['OPTIONS', 'PENALTY', 'GAME', 'penalty', 'BeggaKaat', 'BeggaKaatHand', 'play_text', 'next_dealer', 'places', 'bot']
 
 # %% ../../nbs/10_begga_kaat.ipynb #3082fb81
-def _is_target(v): return isinstance(v, int) and not isinstance(v, bool) and v >= 100
+def _is_target(v): return isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 1000
 
 OPTIONS = (
     Option('players', 4, lambda v: v in (3, 4), '3 or 4', 'how many play'),
     Option('removed_two', '2C', lambda v: v in ('2C', '2D', '2S'),
            "2C, 2D or 2S (with three players one dugi is taken out; never 2H, the two of hearts carries a penalty point)",
            'the two taken out with three players'),
-    Option('target', 100, _is_target, 'a whole number of at least 100 (a table may agree a higher target, never a lower)',
+    Option('target', 100, _is_target, 'a whole number from 100 to 1000 (a table may agree a higher target, never a lower)',
            'reach it and you lose'),
 )
 
@@ -38,9 +38,14 @@ def penalty(card) -> int:
     return PENALTY[card]
 
 # %% ../../nbs/10_begga_kaat.ipynb #9c62c203
+@register_game
 class BeggaKaat(Game):
     "Begga Kaat for 3 or 4 players."
-    name, title, pack, OPTIONS = 'begga-kaat', 'Begga Kaat', FRENCH, OPTIONS
+    name, title, pack, OPTIONS, PLAYERS = 'begga-kaat', 'Begga Kaat', FRENCH, OPTIONS, (3, 4)
+    RULES = {**ENGINE_RULES, **trick_rules('begga-kaat', 'chaal', 'colour'),
+             'begga-kaat/score': 'Penalty points: each heart 1, each queen 10, the paan begam 11',
+             'begga-kaat/target': 'Reach the target and you lose', 'begga-kaat/next-dealer': 'The highest total deals next'}
+    def setup(self): self.goal = Goal(self.target, 'lose', 'penalty points')
     def deck(self):
         removed = FRENCH.parse(self.removed_two) if self.players == 3 else None
         return [c for c in FRENCH if c is not removed]
@@ -70,15 +75,15 @@ class BeggaKaatHand(TrickHand):
         self.taken = [[] for _ in range(self.n)]  # the penalty cards each seat has taken
         self.points = [0] * self.n
         for seat, cards in enumerate(self.hands):
-            self.log('deal', f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
+            self.log('deal', lambda cards=tuple(cards), seat=seat: f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
         self.log('lead', f"Seat {self.leader}, on the dealer's left, leads the first chaal (trick).", self.leader)
 
 @patch
 def new_hand(self:BeggaKaat, deal, dealer, match=None): return BeggaKaatHand(self, deal, dealer, match)
 
 # %% ../../nbs/10_begga_kaat.ipynb #ae73311d
-@patch
-def play_text(self:BeggaKaatHand, seat, card, led):
+def play_text(seat, card, led) -> str:
+    "The event sentence for a card played: a kaat is told as one."
     if led is None: return f"Seat {seat} leads {card.symbol}."
     if card.suit == led: return f"Seat {seat} plays {card.symbol}."
     colour = suit_name(FRENCH, led)
@@ -86,6 +91,7 @@ def play_text(self:BeggaKaatHand, seat, card, led):
         points = f"{penalty(card)} penalty {'point' if penalty(card) == 1 else 'points'}"
         return f"Seat {seat} has no {colour}: kaat! Seat {seat} throws {card.symbol} ({points}) into a chaal another player will win."
     return f"Seat {seat} has no {colour} and discards {card.symbol}."
+BeggaKaatHand.play_text = staticmethod(play_text)
 
 def _points_text(cards) -> str:
     return ', '.join(f"{c.symbol} {penalty(c)}" for c in cards)
@@ -95,11 +101,12 @@ def trick_done(self:BeggaKaatHand, trick:Trick):
     penalties = [c for c in trick.cards if PENALTY[c]]
     points = sum([PENALTY[c] for c in penalties])
     self.taken[trick.winner].extend(penalties); self.points[trick.winner] += points
-    took = (f"Seat {trick.winner} takes {points} penalty {'point' if points == 1 else 'points'} ({_points_text(penalties)})"
-            if points else "No penalty points in it")
-    self.log('trick', f"Seat {trick.winner} wins chaal {trick.number}: {trick.why}. {took}.", trick.winner,
-             data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
-                   'winner': trick.winner, 'points': points})
+    def text():
+        took = (f"Seat {trick.winner} takes {points} penalty {'point' if points == 1 else 'points'} ({_points_text(penalties)})"
+                if points else "No penalty points in it")
+        return f"Seat {trick.winner} wins chaal {trick.number}: {trick.why}. {took}."
+    self.log('trick', text, trick.winner, data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
+             'winner': trick.winner, 'points': points}, rule='begga-kaat/trick')
 
 # %% ../../nbs/10_begga_kaat.ipynb #29032db6
 @patch
@@ -118,7 +125,7 @@ def hand_done(self:BeggaKaatHand):
     text = "Hand over. Penalty points: " + '; '.join(lines) + '.' + ''.join(' ' + w for w in words)
     self.result = {'points': list(self.points), 'safar': safar, 'trepany': trepany[0] if trepany else None,
                    'taken': [[str(c) for c in t] for t in self.taken], 'text': text}
-    self.log('score', text)
+    self.log('score', text, rule='begga-kaat/score')
 
 # %% ../../nbs/10_begga_kaat.ipynb #9a5adaa6
 @patch
@@ -149,14 +156,16 @@ def settle(self:BeggaKaat, hand, match):
     if not losers:
         tied = sum(t == totals[dealer] for t in totals) > 1
         why = " (tied for the highest; the first of them after the last dealer deals)" if tied else ''
-        events.append(Event('dealer', f"Seat {dealer} has the highest total{why} and deals the next hand.", dealer))
+        events.append(Event('dealer', f"Seat {dealer} has the highest total{why} and deals the next hand.", dealer,
+                            rule='begga-kaat/next-dealer'))
         return events, dealer, False
     st['losers'], st['places'] = losers, places(totals, losers)
     who = ' and '.join(f"Seat {s} ({totals[s]})" for s in losers)
     ranked = sorted((p, s) for s, p in enumerate(st['places']) if p is not None)
     order = ', '.join(f"{_ordinal(p)} Seat {s} ({totals[s]})" for p, s in ranked)
     verb = 'loses' if len(losers) == 1 else 'lose together'
-    events.append(Event('match', f"Game over: {who} reached the target of {self.target} and {verb}. Placed: {order}."))
+    events.append(Event('match', f"Game over: {who} reached the target of {self.target} and {verb}. Placed: {order}.",
+                        rule='begga-kaat/target'))
     return events, dealer, True
 
 def _ordinal(n): return {1: '1st', 2: '2nd', 3: '3rd'}.get(n, f"{n}th")

@@ -9,15 +9,15 @@ from __future__ import annotations
 from itertools import combinations
 from fastcore.basics import patch
 from ..cards import BEGGARS, Card, Hand, shuffled, in_order
-from ..engine import Game, Option, Event, Move, Verdict, BadOption, parse_move
-from ..tricks import TrickHand, Trick, trick_winner
+from ..engine import Game, Option, Event, Move, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, shown
+from ..tricks import TrickHand, Trick, trick_winner, trick_rules
 from .beggars_and_thieves_bot import bot
 
 # %% auto #0
-__all__ = ['RECONSTRUCTED', 'POINTS_NOTE', 'VARIANTS', 'REMOVED', 'SHAPES', 'T6', 'OPTIONS', 'VERBS', 'PHASE_VERBS', 'GAME',
-           'BadPoints', 'point_table', 'points_by_suit', 'points_text', 'BeggarsAndThieves', 'draw_rank',
-           'ThievesTricks', 'ThievesHand', 'bury_problem', 'leaster_winners', 'winner_score', 'side_scores',
-           'match_winner']
+__all__ = ['RECONSTRUCTED', 'POINTS_NOTE', 'VARIANTS', 'REMOVED', 'SHAPES', 'T6', 'OPTIONS', 'VERBS', 'PICK', 'PASS', 'PARTNER',
+           'ALONE', 'PHASE_VERBS', 'GAME', 'BadPoints', 'point_table', 'points_by_suit', 'points_text',
+           'BeggarsAndThieves', 'draw_rank', 'ThievesTricks', 'ThievesHand', 'bury_problem', 'leaster_winners',
+           'winner_score', 'side_scores', 'match_winner']
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #adf1bb76
 RECONSTRUCTED = {'T14': 4, 'T13': 3, 'T12': 3, 'T11': 3, 'T10': 2, 'T9': 2, 'T8': 2, 'T7': 2, 'T6': 11, 'T5': 10,
@@ -69,7 +69,7 @@ REMOVED = {5: 'B1', 4: '', 3: 'B1 B2 G1 G2 R1', 2: 'G1 G2 B1 B2 R1 R2'}
 SHAPES = {5: (7, 2), 4: (9, 2), 3: (10, 3)}  # cards each, cards in the blind
 T6 = BEGGARS.parse('T6')
 
-def _whole(v, low): return type(v) is int and v >= low
+def _whole(v, low, high): return type(v) is int and low <= v <= high
 
 OPTIONS = (
     Option('players', 5, lambda v: type(v) is int and 2 <= v <= 5, '2, 3, 4 or 5 (3 play Cutthroat, 2 play Snear)',
@@ -77,18 +77,29 @@ OPTIONS = (
     Option('points', None, lambda v: v is None or isinstance(v, (dict, str)),
            "a table of card -> points, e.g. {'T14': 4, ...} or 'T14=4 T13=3 ...', adding up to 120",
            "the card points (None: the reconstructed table)"),
-    Option('target', None, lambda v: v is None or _whole(v, 1), 'a whole number of at least 1 (default 20; Snear 500)',
+    Option('target', None, lambda v: v is None or _whole(v, 1, 1000), 'a whole number from 1 to 1000 (default 20; Snear 500)',
            'the score that wins the game'),
     Option('silent_alone_bonus', True, lambda v: isinstance(v, bool), 'True or False',
            'does a picker who holds the six of Thieves and goes alone in silence get the alone bonus?'),
 )
 
+@register_game
 class BeggarsAndThieves(Game):
     "Beggars and Thieves for 2 (Snear), 3 (Cutthroat), 4 or 5 players."
     name, title, pack, OPTIONS = 'beggars-and-thieves', 'Beggars and Thieves', BEGGARS, OPTIONS
+    PLAYERS, VARIANTS = (2, 3, 4, 5), VARIANTS
+    RULES = {**ENGINE_RULES, **trick_rules('beggars-and-thieves'),
+             'beggars-and-thieves/blind': 'Pick up the blind or pass', 'beggars-and-thieves/pick-once': 'The blind is picked up once',
+             'beggars-and-thieves/bury': 'The picker buries cards', 'beggars-and-thieves/bury-thief': 'A Thief is buried only with every Beggar',
+             'beggars-and-thieves/partner': 'The picker names a partner, goes alone or calls a Thief',
+             'beggars-and-thieves/score': 'Card points decide the hand; winners score 2, 4 or 6',
+             'beggars-and-thieves/leaster': 'Leaster: the fewest points, with a trick, wins',
+             'beggars-and-thieves/snear': 'Snear: each scores the points taken', 'beggars-and-thieves/tie': 'A tie for the lead plays on',
+             'beggars-and-thieves/match': 'The single highest total at the target wins'}
     def setup(self):
         self.points_of = point_table(self.points)  # a bad table is refused here, in one line
-        self.variant, self.goal = VARIANTS[self.players], self.target or (500 if self.players == 2 else 20)
+        self.variant = VARIANTS[self.players]
+        self.goal = Goal(self.target or (500 if self.players == 2 else 20), 'win', 'points (alone in the lead)')
         self.bury_count = 3 if self.players == 3 else 2
         out = set(BEGGARS.parse_many(REMOVED[self.players]))
         self._deck = [c for c in BEGGARS if c not in out]
@@ -132,7 +143,7 @@ class ThievesTricks(TrickHand):
     def _explain_play(self, card) -> Verdict:
         if not isinstance(card, Card):
             return Verdict(False, f'{self.RULE}/play', f"Now Seat {self.to_act} plays a card to the trick (e.g. "
-                           f"{self.legal_actions()[0]}), not {card}.")
+                           f"{self.legal_actions()[0]}), not {shown(card)}.")
         if card not in self.playable(self.to_act): return self.not_playable(card)
         return TrickHand._explain_play(self, card)
     def not_playable(self, card) -> Verdict:
@@ -141,17 +152,19 @@ class ThievesTricks(TrickHand):
     def trick_done(self, trick:Trick):
         points = sum(self.points_of[c] for c in trick.cards)
         self.taken[trick.winner] += points; self.tricks_won[trick.winner] += 1
-        self.log('trick', f"Seat {trick.winner} wins trick {trick.number}: {trick.why}; {points} points.", trick.winner,
-                 data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
+        self.log('trick', lambda: f"Seat {trick.winner} wins trick {trick.number}: {trick.why}; {points} points.", trick.winner,
+                 rule='beggars-and-thieves/trick', data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
                        'winner': trick.winner, 'points': points})
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #d6c9c322
 VERBS = {'pick': None, 'pass': None, 'bury': 'cards', 'partner': None, 'alone': None, 'call': 'word'}
+PICK, PASS, PARTNER, ALONE = Move('pick'), Move('pass'), Move('partner'), Move('alone')
 PHASE_VERBS = {'blind': ('pick', 'pass'), 'bury': ('bury',), 'declare': ('partner', 'alone', 'call')}
 
 def _call_number(move:Move) -> Move:
     "`call 8` is read as `call T8`: a call always names a Thief, in card notation."
-    if move.verb == 'call' and move.arg.isdigit(): return Move('call', (), f"T{move.arg}")
+    arg = move.arg
+    if move.verb == 'call' and isinstance(arg, str) and arg.isascii() and arg.isdigit(): return Move('call', (), f"T{arg}")
     return move
 
 class ThievesHand(ThievesTricks):
@@ -164,7 +177,7 @@ class ThievesHand(ThievesTricks):
         self.revealed = False
         self.phase = 'blind'  # the dealer's left (the leader) is offered the blind first
         for seat, cards in enumerate(self.hands):
-            self.log('deal', f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
+            self.log('deal', lambda cards=tuple(cards), seat=seat: f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
         self.log('blind', f"The blind ({len(self.blind)} cards) lies face down. Seat {self.to_act}, on the dealer's "
                  "left, may pick it up or pass.", self.to_act)
 
@@ -186,12 +199,12 @@ def new_hand(self:BeggarsAndThieves, deal, dealer, match=None):
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #ad9ecbd1
 @patch
-def _legal_blind(self:ThievesHand): return [Move('pick'), Move('pass')]
+def _legal_blind(self:ThievesHand): return [PICK, PASS]
 @patch
 def _explain_blind(self:ThievesHand, action) -> Verdict:
     rule, seat = f'{self.RULE}/blind', self.to_act
-    if not isinstance(action, Move) or action.verb not in ('pick', 'pass'):
-        return Verdict(False, rule, f"The blind is on offer: Seat {seat} first says pick or pass, not {action}.")
+    if action not in (PICK, PASS):
+        return Verdict(False, rule, f"The blind is on offer: Seat {seat} first says pick or pass, not {shown(action)}.")
     if action.verb == 'pick':
         return Verdict(True, rule, f"Seat {seat} picks up the {len(self.blind)} cards of the blind, then buries "
                        f"{self.game.bury_count}.")
@@ -238,8 +251,8 @@ def _explain_bury(self:ThievesHand, action) -> Verdict:
     if isinstance(action, Move) and action.verb == 'pick':
         return Verdict(False, f'{self.RULE}/pick-once', f"Seat {self.picker} has already picked up the blind; it is "
                        f"picked up only once. Now bury {k} cards, e.g. bury {' '.join(map(str, self.hands[self.picker][-k:]))}.")
-    if not isinstance(action, Move) or action.verb != 'bury':
-        return Verdict(False, rule, f"Seat {self.picker}, the picker, must first bury {k} cards (e.g. 'bury G8 R8'), not {action}.")
+    if not isinstance(action, Move) or action.verb != 'bury' or action.arg or not all(isinstance(c, Card) for c in action.cards):
+        return Verdict(False, rule, f"Seat {self.picker}, the picker, must first bury {k} cards (e.g. 'bury G8 R8'), not {shown(action)}.")
     problem = bury_problem(self.hands[self.picker], list(action.cards), k)
     if problem: return Verdict(False, f'{self.RULE}/bury-thief' if 'Thief' in problem else rule, problem)
     points = sum(self.points_of[c] for c in action.cards)
@@ -277,13 +290,14 @@ def callable_thief(self:ThievesHand) -> Card|None:
 @patch
 def _legal_declare(self:ThievesHand):
     call = self.callable_thief()
-    return [Move('partner'), Move('alone')] + ([Move('call', (), call.code)] if call else [])
+    return [PARTNER, ALONE] + ([Move('call', (), call.code)] if call else [])
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #7e017af0
 def _called(move) -> Card|None:
     "The Thief a `call` move names (None if it names none)."
-    number = move.arg[1:] if move.arg[:1] == 'T' else ''
-    return BEGGARS.parse(move.arg) if number.isdigit() and 1 <= int(number) <= 14 else None
+    number = move.arg[1:] if isinstance(move.arg, str) and move.arg[:1] == 'T' else ''
+    ok = isinstance(number, str) and number.isascii() and number.isdigit() and 1 <= int(number) <= 14  # not ² or ٣
+    return BEGGARS.parse(move.arg) if ok else None
 
 @patch
 def _explain_declare(self:ThievesHand, action) -> Verdict:
@@ -292,7 +306,9 @@ def _explain_declare(self:ThievesHand, action) -> Verdict:
         return Verdict(False, f'{self.RULE}/pick-once', f"Seat {self.picker} has already picked up the blind; now "
                        "name the partner: partner, alone or call.")
     if not isinstance(action, Move) or action.verb not in PHASE_VERBS['declare']:
-        return Verdict(False, rule, f"Seat {self.picker}, the picker, now says partner, alone or call (a Thief), not {action}.")
+        return Verdict(False, rule, f"Seat {self.picker}, the picker, now says partner, alone or call (a Thief), not {shown(action)}.")
+    if action.verb in ('partner', 'alone') and action not in (PARTNER, ALONE):
+        return Verdict(False, rule, f"Say {action.verb} alone, with nothing after it, not {shown(action)}.")
     if action.verb == 'alone': return Verdict(True, rule, "You announce that you play alone, against everyone else.")
     if action.verb == 'partner':
         if T6 in self.holds(self.picker):
@@ -301,8 +317,8 @@ def _explain_declare(self:ThievesHand, action) -> Verdict:
     if T6 not in self.holds(self.picker):
         return Verdict(False, rule, "Only a picker who holds the six of Thieves may call a partner: say partner or alone.")
     card = _called(action)
-    if card is None or card.rank <= 6:
-        return Verdict(False, rule, f"A call names a Thief above six, e.g. call {call or 'T7'}, not {action.arg}.")
+    if card is None or card.rank <= 6 or action.cards:
+        return Verdict(False, rule, f"A call names a Thief above six, e.g. call {call or 'T7'}, not {shown(action)}.")
     if call is None: return Verdict(False, rule, "You hold every Thief above six: there is nobody to call; say partner or alone.")
     if card in self.holds(self.picker):
         return Verdict(False, rule, f"You hold {card} yourself (buried cards count as held): call the lowest Thief above "
@@ -335,18 +351,22 @@ def _apply_declare(self:ThievesHand, action):
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #d8c8681f
 @patch
-def play_text(self:ThievesHand, seat, card, led) -> str:
-    text = ThievesTricks.play_text(self, seat, card, led)
-    if card is not self.partner_card or self.leaster: return text
-    self.revealed = True
-    if seat == self.picker: return text + " The picker held the partner card: the picker is playing alone."
-    return text + f" That is the partner card: Seat {seat} is Seat {self.picker}'s partner."
+def _apply_play(self:ThievesHand, card):
+    if card is self.partner_card and not self.leaster: self.revealed = True  # the partner card shows who the partner is
+    TrickHand._apply_play(self, card)
+
+@patch
+def play_note(self:ThievesHand, seat, card) -> str:
+    "Told with the card: the partner card shows who the partner is (or that the picker is alone)."
+    if card is not self.partner_card or self.leaster: return ''
+    if seat == self.picker: return " The picker held the partner card: the picker is playing alone."
+    return f" That is the partner card: Seat {seat} is Seat {self.picker}'s partner."
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #3d2906b5
 def _points_view(self, view):
     view.update(variant=self.game.variant, point_table=points_by_suit(self.points_of),
                 points_note=POINTS_NOTE if self.game.points is None else "Card points: the table's own.",
-                trick_points=list(self.taken), tricks_won=list(self.tricks_won), target=self.game.goal)
+                trick_points=list(self.taken), tricks_won=list(self.tricks_won))
 
 @patch
 def _public(self:ThievesHand, view:dict, seat):
@@ -438,7 +458,7 @@ def hand_done(self:ThievesHand):
         self.result = {'leaster': False, 'points': points, 'scores': scores, 'winners': winners, 'picker': picker,
                        'partner': self.partner, 'side_points': side_points, 'alone': alone, 'bonus': bonus,
                        'buried': [c.code for c in self.buried], 'text': text}
-    self.log('score', self.result['text'])
+    self.log('score', self.result['text'], rule=f"beggars-and-thieves/{'leaster' if self.leaster else 'score'}")
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #0e0c23f8
 def match_winner(totals:list, goal:int) -> int|None:
@@ -449,7 +469,7 @@ def match_winner(totals:list, goal:int) -> int|None:
 
 @patch
 def new_standing(self:BeggarsAndThieves):
-    return {'totals': [0] * self.players, 'hands': [], 'winner': None, 'target': self.goal}
+    return {'totals': [0] * self.players, 'hands': [], 'winner': None}
 
 @patch
 def settle(self:BeggarsAndThieves, hand, match):
@@ -458,13 +478,15 @@ def settle(self:BeggarsAndThieves, hand, match):
     st['hands'].append(list(scores))
     totals, dealer = st['totals'], (hand.dealer + 1) % self.players
     events = [Event('standing', "Totals: " + ', '.join(f"Seat {s} {t}" for s, t in enumerate(totals)) + '.')]
-    winner = match_winner(totals, self.goal)
+    winner = match_winner(totals, self.goal.value)
     if winner is not None:
         st['winner'] = winner
-        events.append(Event('match', f"Seat {winner} wins the game with {totals[winner]} (first to {self.goal}).", winner))
+        events.append(Event('match', f"Seat {winner} wins the game with {totals[winner]} (first to {self.goal.value}).", winner,
+                            rule='beggars-and-thieves/match'))
         return events, dealer, True
-    if max(totals) >= self.goal:
-        events.append(Event('tie', f"Tied for the highest total at {max(totals)}: everyone plays another hand.", None))
+    if max(totals) >= self.goal.value:
+        events.append(Event('tie', f"Tied for the highest total at {max(totals)}: everyone plays another hand.", None,
+                            rule='beggars-and-thieves/tie'))
     events.append(Event('dealer', f"Seat {dealer}, on the last dealer's left, deals next.", dealer))
     return events, dealer, False
 

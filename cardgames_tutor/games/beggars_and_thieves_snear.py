@@ -54,7 +54,7 @@ def hand_done(self:SnearHand):
     text = f"Hand over. Seat 0 took {points[0]} points, Seat 1 {points[1]}; each scores their points."
     self.result = {'points': points, 'scores': points, 'winners': [s for s in (0, 1) if points[s] >= points[1 - s]],
                    'text': text}
-    self.log('score', text)
+    self.log('score', text, rule='beggars-and-thieves/snear')
 
 @patch
 def _public(self:SnearHand, view:dict, seat):

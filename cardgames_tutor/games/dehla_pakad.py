@@ -9,8 +9,8 @@ from __future__ import annotations
 from html import escape
 from fastcore.basics import patch
 from ..cards import FRENCH, Card, Hand, cards_html, in_order
-from ..engine import Game, Option, Event, Move, Verdict, parse_move
-from ..tricks import TrickHand, Trick, suit_name, trick_winner
+from ..engine import Game, Option, Event, Move, Verdict, parse_move, Goal, ENGINE_RULES, register_game, shown
+from ..tricks import TrickHand, Trick, suit_name, trick_winner, trick_rules
 
 # %% auto #0
 __all__ = ['SEATS', 'STREAK_KOT', 'FIRST_PACKET', 'SUIT_WORDS', 'TRUMP_MOVES', 'GAME', 'team', 'other_team', 'partner',
@@ -39,9 +39,17 @@ def team_name(t:int) -> str:
     return f"Seats {a} and {b}"
 
 # %% ../../nbs/12_dehla_pakad.ipynb #b5312db1
+@register_game
 class DehlaPakad(Game):
     "Dehla Pakad: four players, partners opposite, tens only."
     name, title, pack = 'dehla-pakad', 'Dehla Pakad', FRENCH
+    RULES = {**ENGINE_RULES, **trick_rules('dehla-pakad'),
+             'dehla-pakad/trump-first': 'Trump is named before any card is played',
+             'dehla-pakad/trump-once': 'Trump is named once per deal', 'dehla-pakad/trump-maker': "The dealer's right names trump",
+             'dehla-pakad/suit': 'Trump is one of the four suits', 'dehla-pakad/trump': 'Naming trump from five cards',
+             'dehla-pakad/centre': 'Two tricks in a row collect the centre', 'dehla-pakad/score': 'Three tens win the deal; 2-2 goes to the non-dealers',
+             'dehla-pakad/next-dealer': 'Who deals next', 'dehla-pakad/kot': 'A kot (four tens, or seven deals in a row) wins the match'}
+    goal = Goal(STREAK_KOT, 'win', 'deals won in a row (or all four tens in one deal: a kot)', on_tally=False)
     direction = 'counterclockwise'  # the way the table turns (pictures draw it so)
     OPTIONS = (Option('players', SEATS, lambda v: v == SEATS, '4 (two partnerships of two, partners opposite)',
                       'how many play'),)
@@ -82,7 +90,8 @@ class DehlaPakadHand(TrickHand):
         self.log('deal', f"Seat {dealer} deals five cards to each player, counterclockwise, beginning with "
                  f"Seat {maker} on the dealer's right.", dealer)
         for seat in self.deal_order():
-            self.log('deal', f"Seat {seat} is dealt its first five cards: {Hand(in_order(self.hands[seat]))}.", seat, to=(seat,))
+            self.log('deal', lambda seat=seat, cards=tuple(self.hands[seat]): f"Seat {seat} is dealt its first five cards: "
+                     f"{Hand(in_order(cards))}.", seat, to=(seat,))
         self.log('trump-turn', f"Seat {maker}, on the dealer's right, looks at these five cards and names trump.", maker)
 
     def deal_order(self) -> list:
@@ -120,7 +129,7 @@ def _verdict(self:DehlaPakadHand, action, seat):
         if isinstance(action, Move) and action.verb == 'trump':
             return Verdict(False, 'dehla-pakad/trump-once', f"Trump is already named ({suit_name(FRENCH, self.trump)}, "
                            f"by Seat {maker}); it is named once per deal, before the first trick.")
-        return Verdict(False, 'dehla-pakad/play', f"Play a card from your hand (e.g. 10H), not {action!s}.")
+        return Verdict(False, 'dehla-pakad/play', f"Play a card from your hand (e.g. 10H), not {shown(action)}.")
     return TrickHand._verdict(self, action, seat)
 
 @patch
@@ -137,8 +146,8 @@ def _legal_trump(self:DehlaPakadHand): return list(TRUMP_MOVES)
 def _explain_trump(self:DehlaPakadHand, action) -> Verdict:
     if not (isinstance(action, Move) and action.verb == 'trump'):
         return Verdict(False, 'dehla-pakad/trump-first', "Name trump first, e.g. 'trump H'.")
-    if action.arg not in 'SHDC' or len(action.arg) != 1:
-        return Verdict(False, 'dehla-pakad/suit', f"{action.arg or 'Nothing'} is not a suit: name S (spades), "
+    if not (isinstance(action.arg, str) and len(action.arg) == 1 and action.arg in 'SHDC') or action.cards:
+        return Verdict(False, 'dehla-pakad/suit', f"{shown(action.arg) if action.arg else 'Nothing'} is not a suit: name S (spades), "
                        f"H (hearts), D (diamonds) or C (clubs), e.g. 'trump H'.")
     return Verdict(True, 'dehla-pakad/trump', f"Seat {self.trump_maker}, the dealer's right-hand neighbour, names "
                    f"{suit_name(FRENCH, action.arg)} trump after seeing only five cards.")
@@ -151,7 +160,7 @@ def _apply_trump(self:DehlaPakadHand, action):
     for seat in self.deal_order():  # four and four more each, in two rounds
         more = self.undealt[seat]
         self.hands[seat].extend(more); self.undealt[seat] = []
-        self.log('deal', f"Seat {seat} is dealt four and four more: {Hand(more[:4])} and {Hand(more[4:])}; "
+        self.log('deal', lambda seat=seat, more=tuple(more): f"Seat {seat} is dealt four and four more: {Hand(more[:4])} and {Hand(more[4:])}; "
                  f"now 13 cards.", seat, to=(seat,))
     self.phase = 'play'
     self.log('lead', f"Seat {self.trump_maker}, the trump maker, leads the first trick with any card.", self.trump_maker)
@@ -181,7 +190,6 @@ def _collect(self:DehlaPakadHand, seat) -> tuple:
 def trick_done(self:DehlaPakadHand, trick:Trick):
     winner, before, last = trick.winner, self.on_one, self.last_winner
     self.centre.extend(trick.cards); self.centre_tricks += 1
-    head = f"Seat {winner} wins trick {trick.number}: {trick.why}."
     if trick.number == 13 or before == winner:  # the last trick, or two in a row: collect
         outcome = 'last' if trick.number == 13 else 'collect'
         cards, tricks = self._collect(winner)
@@ -190,7 +198,7 @@ def trick_done(self:DehlaPakadHand, trick:Trick):
         if outcome == 'last': why = f"Trick 13 is the last: Seat {winner} takes whatever is left in the centre, {what},"
         else: why = f"Seat {winner} has won two tricks in a row and collects the whole centre, this trick included: {what},"
         held = {0: 'no tens', 1: '1 ten'}.get(held, f"{held} tens")
-        text = (f"{head} {why} for {team_name(team(winner))}, who now hold {held}."
+        tail = (f"{why} for {team_name(team(winner))}, who now hold {held}."
                 + (" The count starts again." if outcome == 'collect' else ''))
         points = len(_tens(cards))
     else:
@@ -204,12 +212,13 @@ def trick_done(self:DehlaPakadHand, trick:Trick):
                    f"collect: the trick stays in the centre.")
         else: why = f"Seat {before} was on one and is stopped: the trick stays in the centre."
         self.on_one = winner
-        text = f"{head} {why} {_centre_text(self)} Seat {winner} is on one: a second trick in a row collects the centre."
+        tail = f"{why} {_centre_text(self)} Seat {winner} is on one: a second trick in a row collects the centre."
     self.last_winner = winner
     self.story.append({'number': trick.number, 'leader': trick.leader, 'seats': trick.seats, 'cards': trick.cards,
                        'winner': winner, 'on_one_before': before, 'outcome': outcome, 'collected': len(cards),
                        'collected_tens': _tens(cards), 'centre': len(self.centre), 'centre_tens': _tens(self.centre)})
-    self.log('trick', text, winner, data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
+    text = lambda: f"Seat {winner} wins trick {trick.number}: {trick.why}. {tail}"  # why it was won: written when read
+    self.log('trick', text, winner, rule='dehla-pakad/centre', data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
              'winner': winner, 'points': points, 'outcome': outcome, 'collected': len(cards),
              'centre': len(self.centre), 'on_one': self.on_one})
 
@@ -295,7 +304,7 @@ def hand_done(self:DehlaPakadHand):
     self.result = {'tens': tens, 'ten_cards': [[c.code for c in _tens(x)] for x in self.captures],
                    'captured': [len(x) for x in self.captures], 'winner': winner, 'winner_seats': list(team_seats(winner)),
                    'why': why, 'kot': why == 'kot', 'points': [tens[team(s)] for s in range(SEATS)], 'text': text}
-    self.log('score', text)
+    self.log('score', text, rule='dehla-pakad/score')
 
 # %% ../../nbs/12_dehla_pakad.ipynb #ebc79644
 @patch
@@ -322,14 +331,15 @@ def record_deal(standing:dict, # the match standing, updated in place
         st['winner'], st['winner_seats'] = winner, list(team_seats(winner))
         st['kot'] = 'four tens' if why == 'kot' else f'{STREAK_KOT} deals in a row'
         how = 'collected all four tens in one deal' if why == 'kot' else f"won {STREAK_KOT} deals in a row"
-        events.append(Event('match', f"Kot! {name} {how} and win the match."))
+        events.append(Event('match', f"Kot! {name} {how} and win the match.", rule='dehla-pakad/kot'))
         return events, None, True
     if winner == dealing:
         nxt = (dealer + 1) % SEATS
-        events.append(Event('dealer', f"The dealing side won with three tens: the deal passes right, to Seat {nxt}.", nxt))
+        events.append(Event('dealer', f"The dealing side won with three tens: the deal passes right, to Seat {nxt}.", nxt,
+                            rule='dehla-pakad/next-dealer'))
     else:
         nxt = dealer
-        events.append(Event('dealer', f"The non-dealing side won: Seat {dealer} deals again.", dealer))
+        events.append(Event('dealer', f"The non-dealing side won: Seat {dealer} deals again.", dealer, rule='dehla-pakad/next-dealer'))
     return events, nxt, False
 
 @patch

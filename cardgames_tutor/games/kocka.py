@@ -8,13 +8,13 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/kocka.html.md"""
 from __future__ import annotations
 from itertools import combinations
 from fastcore.basics import patch
-from ..cards import MARIAS, Hand, cards_html, in_order
-from ..engine import Game, Option, Event, Move, Verdict, parse_move
-from ..tricks import TrickHand, Trick, suit_name
+from ..cards import MARIAS, Card, Hand, cards_html, in_order
+from ..engine import Game, Option, Event, Move, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, shown
+from ..tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
 __all__ = ['SUIT_WORDS', 'FRENCH_SUIT', 'RANK_WORDS', 'HEJMA', 'PENALTY', 'LAST_TRICK', 'HAND_POINTS', 'OPTIONS', 'GAME',
-           'card_words', 'penalty', 'Kocka', 'KockaHand', 'hand_loser', 'certain_loser', 'bot']
+           'card_words', 'penalty', 'Kocka', 'KockaHand', 'play_text', 'hand_loser', 'certain_loser', 'bot']
 
 # %% ../../nbs/11_kocka.ipynb #c5af8a04
 SUIT_WORDS = {'H': 'hearts (srdce, červené)', 'L': 'leaves (listy, zelené)', 'A': 'acorns (žaludy)', 'B': 'bells (kule)'}
@@ -51,10 +51,19 @@ OPTIONS = (
            "stop a hand as soon as its loser is certain (True, as online) or play it out (False)"),
 )
 
+@register_game
 class Kocka(Game):
     "Kočka for four players."
     name, title, pack, OPTIONS = 'kocka', 'Kočka', MARIAS, OPTIONS
-    def setup(self): self.letters = self.word.upper()
+    RULES = {**ENGINE_RULES, **trick_rules('kocka'),
+             'kocka/exchange-first': 'The exchange comes before the first trick', 'kocka/exchange-over': 'The exchange is made once',
+             'kocka/pass': 'Pass three cards to the left', 'kocka/pass-three': 'Exactly three different cards',
+             'kocka/pass-hold': 'Pass cards you were dealt', 'kocka/score': 'Penalty points: hearts, the Hejma, the last trick',
+             'kocka/decided': 'A hand ends once its loser is certain', 'kocka/letter': 'The loser of a hand takes a letter',
+             'kocka/replay': 'A tie the Hejma does not settle is replayed', 'kocka/word': 'Spell the word and you lose the game'}
+    def setup(self):
+        self.letters = self.word.upper()
+        self.goal = Goal(len(self.letters), 'lose', f"letters ({self.letters})")
     def n_seats(self): return 4
     def deal_shape(self): return {'hands': (4, 8)}
 
@@ -77,7 +86,7 @@ class KockaHand(TrickHand):
         self.points, self.taken = [0] * 4, [[] for _ in range(4)]
         self.hejma_taker = self.last_trick = self.decided = None
         for seat, cards in enumerate(self.hands):
-            self.log('deal', f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
+            self.log('deal', lambda cards=tuple(cards), seat=seat: f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
         self.log('exchange', f"The exchange: each seat passes 3 cards face down to its left, "
                  f"in turn from Seat {self.leader}, who will lead.", self.leader)
 
@@ -101,7 +110,7 @@ def parse_action(self:KockaHand, action):
     words = action.split()
     if words and words[0].lower() == 'pass': return parse_move(action, MARIAS, _VERBS)
     if len(words) == 1: return MARIAS.parse(words[0])
-    raise ValueError(f"{action!r} is not an action: write one card (e.g. 10H), or pass and three cards (e.g. pass 7H 8H 9H)")
+    raise ValueError(f"{shown(action)} is not an action: write one card (e.g. 10H), or pass and three cards (e.g. pass 7H 8H 9H)")
 
 @patch
 def action_help(self:KockaHand) -> str:
@@ -119,10 +128,12 @@ def _legal_pass(self:KockaHand):
 def _explain_pass(self:KockaHand, action) -> Verdict:
     seat, to = self.to_act, (self.to_act + 1) % 4
     example = 'pass ' + ' '.join(c.code for c in sorted(self.hands[seat])[:3])
-    if not isinstance(action, Move):  # a card: the exchange comes first
+    if not isinstance(action, Move) or action.verb != 'pass':  # a card: the exchange comes first
         return Verdict(False, 'kocka/exchange-first', f"The exchange is not finished: Seat {seat} must first pass "
                        f"3 cards to Seat {to} (e.g. {example}) before any card is played.")
     cards = action.cards
+    if action.arg or not all(isinstance(c, Card) for c in cards):
+        return Verdict(False, 'kocka/pass-three', f"Pass is followed by 3 of your cards and nothing else: e.g. {example}.")
     if len(cards) != 3:
         return Verdict(False, 'kocka/pass-three', f"Pass exactly 3 cards, not {len(cards)}: e.g. {example}.")
     if len(set(cards)) != 3:
@@ -160,12 +171,13 @@ def _explain_play(self:KockaHand, card) -> Verdict:
                        f"{self._legal_play()[0].code}.")
     return TrickHand._explain_play(self, card)
 
-@patch
-def play_text(self:KockaHand, seat, card, led):
+def play_text(seat, card, led) -> str:
+    "The event sentence for a card played: a thrown penalty card is named with its points."
     if led is None: return f"Seat {seat} leads {card.symbol}."
     if card.suit == led: return f"Seat {seat} plays {card.symbol}."
     what = ' (the Hejma!)' if card is HEJMA else f" ({penalty(card)} penalty {'point' if penalty(card) == 1 else 'points'})" if penalty(card) else ''
     return f"Seat {seat} has no {suit_name(MARIAS, led)} and throws {card.symbol}{what}."
+KockaHand.play_text = staticmethod(play_text)
 
 def _points_text(cards) -> str:
     return ', '.join(f"{'Hejma' if c is HEJMA else c.symbol} {penalty(c)}" for c in cards)
@@ -179,11 +191,12 @@ def trick_done(self:KockaHand, trick:Trick):
     if trick.number == 8: self.last_trick, points = trick.winner, points + LAST_TRICK
     self.points[trick.winner] += points
     parts = ([_points_text(won)] if won else []) + (['last trick 5'] if trick.number == 8 else [])
-    took = (f"Seat {trick.winner} takes {points} penalty {'point' if points == 1 else 'points'} ({', '.join(parts)})"
-            if points else "No penalty points in it")
-    self.log('trick', f"Seat {trick.winner} wins trick {trick.number}: {trick.why}. {took}.", trick.winner,
-             data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
-                   'winner': trick.winner, 'points': points})
+    def text():
+        took = (f"Seat {trick.winner} takes {points} penalty {'point' if points == 1 else 'points'} ({', '.join(parts)})"
+                if points else "No penalty points in it")
+        return f"Seat {trick.winner} wins trick {trick.number}: {trick.why}. {took}."
+    self.log('trick', text, trick.winner, data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
+             'winner': trick.winner, 'points': points}, rule='kocka/trick')
     if trick.number < 8: self.check_decided()
 
 # %% ../../nbs/11_kocka.ipynb #ed0414bf
@@ -223,7 +236,7 @@ def check_decided(self:KockaHand):
     self.decided = {'loser': loser, 'after_trick': len(self.tricks), 'reason': reason}
     stop = self.game.early_end
     self.log('decided', f"The hand is decided: {reason}." + (" The hand ends here." if stop else
-             " (The table plays on: early_end is off.)"), loser, data=dict(self.decided))
+             " (The table plays on: early_end is off.)"), loser, data=dict(self.decided), rule='kocka/decided')
     if stop: self.hand_done()
 
 # %% ../../nbs/11_kocka.ipynb #5c840d85
@@ -251,7 +264,7 @@ def hand_done(self:KockaHand):
     self.result = {'points': list(self.points), 'loser': loser, 'replay': loser is None, 'early': early,
                    'tricks': len(self.tricks), 'hejma': self.hejma_taker, 'last_trick': self.last_trick,
                    'taken': [[str(c) for c in t] for t in self.taken], 'text': text}
-    self.log('score', text, loser)
+    self.log('score', text, loser, rule='kocka/score')
 
 # %% ../../nbs/11_kocka.ipynb #cf551aa3
 @patch
@@ -269,13 +282,13 @@ def settle(self:Kocka, hand, match):
     st['losers'].append(loser)
     if loser is None:
         st['replays'] += 1
-        return [Event('replay', f"Nobody loses: Seat {hand.dealer} deals the hand again.", hand.dealer)], hand.dealer, False
+        return [Event('replay', f"Nobody loses: Seat {hand.dealer} deals the hand again.", hand.dealer, rule='kocka/replay')], hand.dealer, False
     st['letters'][loser] += 1
     table = ', '.join(f"Seat {s} {self.spelled(n)}" for s, n in enumerate(st['letters']))
-    events = [Event('letter', f"Seat {loser} takes a letter: {self.spelled(st['letters'][loser])}. Letters: {table}.", loser)]
+    events = [Event('letter', f"Seat {loser} takes a letter: {self.spelled(st['letters'][loser])}. Letters: {table}.", loser, rule='kocka/letter')]
     if st['letters'][loser] >= len(self.letters):
         st['loser'] = loser
-        events.append(Event('match', f"Game over: Seat {loser} has spelled {self.letters} and loses the game.", loser))
+        events.append(Event('match', f"Game over: Seat {loser} has spelled {self.letters} and loses the game.", loser, rule='kocka/word'))
         return events, loser, True
     events.append(Event('dealer', f"Seat {loser} lost the hand and deals the next; Seat {(loser + 1) % 4} leads.", loser))
     return events, loser, False
@@ -290,7 +303,7 @@ def tally(self:Kocka, standing:dict) -> tuple:
 @patch
 def _public(self:KockaHand, view:dict, seat):
     TrickHand._public(self, view, seat)
-    view.update(points=list(self.points), hejma=self.hejma_taker, decided=self.decided,
+    view.update(points=list(self.points), hejma=self.hejma_taker, decided=fresh(self.decided),
                 has_passed=[p is not None for p in self.passed])
     if seat is not None: view.update(passed=self.passed[seat], received=self.received(seat))
     else: view.update(passed=list(self.passed), received=[self.passed[self.giver(s)] for s in range(4)])

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..cards import FRENCH, shuffled
-from ..engine import Game, Option, Event, Match, Verdict, HandState, Move, parse_move, check_deal
+from ..engine import Game, Option, Event, Match, Verdict, HandState, Move, parse_move, check_deal, Goal, ENGINE_RULES, register_game, shown
 
 # %% auto #0
 __all__ = ['VALUE', 'OPTIONS', 'LETTERS', 'VERBS', 'BEG', 'PASS', 'WHY', 'GAME', 'value', 'count', 'MagheSatra', 'cut_for_seats',
@@ -37,9 +37,16 @@ OPTIONS = (
            'the game points that win the match'),
 )
 
+@register_game
 class MagheSatra(Game):
     "Maghe Satra (Beg 17) for 3 to 7 players."
-    name, title, pack, OPTIONS = 'maghe-satra', 'Maghe Satra', FRENCH, OPTIONS
+    name, title, pack, OPTIONS, PLAYERS = 'maghe-satra', 'Maghe Satra', FRENCH, OPTIONS, (3, 4, 5, 6, 7)
+    RULES = {**ENGINE_RULES, 'maghe-satra/beg': 'Beg: one more card, face up', 'maghe-satra/pass': 'Pass: your total stands',
+             'maghe-satra/actions': 'On your turn: beg or pass', 'maghe-satra/passed': 'A pass ends your turn',
+             'maghe-satra/over': 'Over 17 ends your turn', 'maghe-satra/turn': "Turns go from the dealer's right to the dealer",
+             'maghe-satra/seventeen': 'Exactly 17 wins at once', 'maghe-satra/show': 'The show: closest to 17 wins',
+             'maghe-satra/match': 'The target of game points wins the match'}
+    def setup(self): self.goal = Goal(self.target, 'win', 'game points')
     direction = 'counterclockwise'  # turns and the deal go round to the right; pictures draw the table so
     def deal_shape(self): return {'down': (self.players, 1), 'stock': 52 - self.players}
 
@@ -104,7 +111,8 @@ class MagheSatraHand(HandState):
         self.turn = -1  # position in `order` of the seat whose turn it is
         self.log('deal', f"Seat {dealer} deals one card face down to each player, the dealer too.", dealer)
         for seat, card in enumerate(self.down):
-            self.log('deal', f"Seat {seat} is dealt {card.symbol} face down (value {value(card)}).", seat, to=(seat,))
+            self.log('deal', lambda seat=seat, card=card: f"Seat {seat} is dealt {card.symbol} face down (value {value(card)}).",
+                     seat, to=(seat,))
         self._next_turn()
 
 @patch
@@ -126,7 +134,7 @@ def _legal_play(self:MagheSatraHand): return [BEG, PASS]
 def _explain_play(self:MagheSatraHand, action) -> Verdict:
     if action == BEG: return Verdict(True, 'maghe-satra/beg', 'Beg: one more card, face up; exactly 17 wins the hand, over 17 ends your turn.')
     if action == PASS: return Verdict(True, 'maghe-satra/pass', 'Pass: your total stands until the show.')
-    return Verdict(False, 'maghe-satra/actions', f"{action} is not an action in Maghe Satra: on your turn you may beg (one more card) or pass.")
+    return Verdict(False, 'maghe-satra/actions', f"{shown(action)} is not an action in Maghe Satra: on your turn you may beg (one more card) or pass.")
 
 # %% ../../nbs/13_maghe_satra.ipynb #8bdb4a0c
 def seats_text(seats) -> str:
@@ -149,14 +157,18 @@ def _deal_up(self:MagheSatraHand, seat, why):
     self.dealt += 1
     self.up[seat].append(card)
     self.totals[seat] += VALUE[card]
-    up = ' '.join(c.symbol for c in self.up[seat])
-    head = (f"Seat {seat}'s turn: the first card, face up, is {card.symbol}" if why == 'first'
-            else f"Seat {seat} begs and is dealt {card.symbol} face up")
-    self.log('card', f"{head} (face-up cards {up}: {count(self.up[seat])}).", seat, data={'card': card.code})
+    self.log('card', (_card_text, seat, card, why, tuple(self.up[seat])), seat, data={'card': card.code})  # written when read
     total = self.totals[seat]
     if total == 17: return self._seventeen(seat)
     if total > 17: return self._over(seat)
-    self.log('total', f"Seat {seat}'s total is {total} ({self.down[seat].symbol} face down + {count(self.up[seat])}).", seat, to=(seat,))
+    self.log('total', (_total_text, seat, total, self.down[seat], tuple(self.up[seat])), seat, to=(seat,))
+
+def _card_text(seat, card, why, up) -> str:
+    head = (f"Seat {seat}'s turn: the first card, face up, is {card.symbol}" if why == 'first'
+            else f"Seat {seat} begs and is dealt {card.symbol} face up")
+    return f"{head} (face-up cards {' '.join(c.symbol for c in up)}: {count(up)})."
+def _total_text(seat, total, down, up) -> str:
+    return f"Seat {seat}'s total is {total} ({down.symbol} face down + {count(up)})."
 
 @patch
 def _over(self:MagheSatraHand, seat):
@@ -175,7 +187,7 @@ def _seventeen(self:MagheSatraHand, seat):
     later = self.order[self.turn + 1:]
     rest = f" {seats_text(later)} {'does' if len(later) == 1 else 'do'} not play this hand." if later else ''
     text = f"Seat {seat} shows {self.down[seat].symbol}: {cards} = 17 exactly, and wins the hand and a game point at once.{rest}"
-    self._end(seat, 'seventeen', text)
+    self._end(seat, 'seventeen', text, 'maghe-satra/seventeen')
 
 @patch
 def _apply_play(self:MagheSatraHand, action):
@@ -223,17 +235,17 @@ def _show(self:MagheSatraHand):
         parts.append(f"Seat {s} {cards} = {total}{' (over 17)' if total > 17 else ''}")
     verdict = (f"Seat {winner} wins the hand and a game point: {WHY[how]} ({self.totals[winner]})." if winner is not None
                else "Everyone is over 17: nobody wins this hand and nobody scores.")
-    self._end(winner, how, f"The show: {'; '.join(parts)}. {verdict}")
+    self._end(winner, how, f"The show: {'; '.join(parts)}. {verdict}", 'maghe-satra/show')
 
 @patch
-def _end(self:MagheSatraHand, winner, how, text):
+def _end(self:MagheSatraHand, winner, how, text, rule):
     self.phase, self.to_act = 'over', None
     self.result = {'winner': winner, 'how': how, 'text': text,
                    'points': [int(s == winner) for s in range(self.n)],
                    'totals': [t if self.shown[s] else None for s, t in enumerate(self.totals)],
                    'cards': [[c.code for c in [self.down[s], *self.up[s]]] if self.shown[s] else [c.code for c in self.up[s]]
                              for s in range(self.n)]}
-    self.log('score', text, winner)
+    self.log('score', text, winner, rule=rule)
 
 # %% ../../nbs/13_maghe_satra.ipynb #2f260c6e
 @patch
@@ -336,7 +348,7 @@ def settle(self:MagheSatra, hand, match):
     events = [Event('standing', "Game points: " + ', '.join(f"Seat {s} {t}" for s, t in enumerate(st['totals'])) + '.')]
     if winner is not None and st['totals'][winner] >= self.target:
         st['winner'] = winner
-        events.append(Event('match', f"Seat {winner} has {self.target} game points and wins the match.", winner))
+        events.append(Event('match', f"Seat {winner} has {self.target} game points and wins the match.", winner, rule='maghe-satra/match'))
         return events, nxt, True
     events.append(Event('dealer', f"The deal passes to the dealer's right: Seat {nxt} deals the next hand.", nxt))
     return events, nxt, False
