@@ -77,11 +77,11 @@ class Move(NamedTuple):
     def __repr__(self): return f"Move({str(self)!r})"
 
 def shown(action) -> str:
-    "An action as a refusal quotes it: a card or a move as written, text in quotes (cut short), anything else as 'that'."
+    "An action as a refusal quotes it: a card as a card, a move or text in quotes (cut short), anything else as 'that'."
     if isinstance(action, Move) and not all(isinstance(x, (str, Card)) for x in (action.verb, *action.cards, action.arg)):
         return 'that'
-    if isinstance(action, (Card, Move)): return short_repr(str(action), 60)[1:-1]
-    if isinstance(action, str): return short_repr(action, 60)
+    if isinstance(action, Card): return action.symbol
+    if isinstance(action, (str, Move)): return short_repr(str(action), 60)
     return 'that'
 
 def parse_move(text:str, pack:Pack, verbs:dict) -> Move:
