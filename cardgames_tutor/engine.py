@@ -99,7 +99,8 @@ def parse_move(text:str, pack:Pack, verbs:dict) -> Move:
     return Move(verb, (), rest[0].upper())
 
 # %% ../nbs/01_engine.ipynb #7e6214a4
-class Goal(NamedTuple):
+@dataclass(frozen=True)
+class Goal:
     "What ends the match: reach `value` of `measure` and you `outcome` ('win' or 'lose')."
     value: int
     outcome: str  # 'win' or 'lose': what reaching the value does
