@@ -237,7 +237,7 @@ class HandState:
         self.phase, self.to_act = 'play', None
         self.events, self.history = [], []  # history: (seat, action) in order
         self.result = None  # filled when the hand is over
-        self._legal_at = -1  # the position (number of actions) `_legal_now` was worked out for
+        self._legal_at = self._legal_set_at = -1  # the position (number of actions) `_legal_now` was worked out for
 
     @property
     def is_over(self) -> bool: return self.phase == 'over'
@@ -280,7 +280,11 @@ class HandState:
 
     def allows(self, action) -> bool:
         "Is `action` (read) one of the legal actions? (games may answer faster than building the list)"
-        return action in self._legal_now()
+        legal = self._legal_now()
+        if len(legal) < 20: return action in legal
+        if self._legal_set_at != self._legal_at: self._legal_set, self._legal_set_at = set(legal), self._legal_at
+        try: return action in self._legal_set  # e.g. the 286 ways to bury three cards of thirteen
+        except TypeError: return False  # an unhashable object is no action
 
     def apply(self, action, seat:int|None=None):
         "Take `action` for the seat to act; an illegal action raises `IllegalAction` and changes nothing."
