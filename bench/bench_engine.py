@@ -56,7 +56,7 @@ def main():
     print(f"{'game':<36}{'hands/s':>10}  (lowest-highest of {ROUNDS} rounds, CPU time)")
     for label, xs in rates.items():
         print(f"{label:<36}{statistics.median(xs):>10.0f}  ({min(xs):.0f}-{max(xs):.0f})")
-    if pyspiel:
+    if pyspiel and 'begga-kaat players=4' in rates:
         ours, theirs = rates['begga-kaat players=4'], rates['OpenSpiel hearts']
         per_round = [a / b for a, b in zip(ours, theirs)]
         print(f"Begga Kaat / OpenSpiel hearts: {statistics.median(per_round):.2f} "

@@ -77,11 +77,11 @@ class Move(NamedTuple):
     def __repr__(self): return f"Move({str(self)!r})"
 
 def shown(action) -> str:
-    "An action as a refusal quotes it: a card or a move as written, text in quotes (cut short), anything else as 'that'."
+    "An action as a refusal quotes it: a card as a card, a move or text in quotes (cut short), anything else as 'that'."
     if isinstance(action, Move) and not all(isinstance(x, (str, Card)) for x in (action.verb, *action.cards, action.arg)):
         return 'that'
-    if isinstance(action, (Card, Move)): return short_repr(str(action), 60)[1:-1]
-    if isinstance(action, str): return short_repr(action, 60)
+    if isinstance(action, Card): return action.symbol
+    if isinstance(action, (str, Move)): return short_repr(str(action), 60)
     return 'that'
 
 def parse_move(text:str, pack:Pack, verbs:dict) -> Move:
@@ -99,7 +99,8 @@ def parse_move(text:str, pack:Pack, verbs:dict) -> Move:
     return Move(verb, (), rest[0].upper())
 
 # %% ../nbs/01_engine.ipynb #7e6214a4
-class Goal(NamedTuple):
+@dataclass(frozen=True)
+class Goal:
     "What ends the match: reach `value` of `measure` and you `outcome` ('win' or 'lose')."
     value: int
     outcome: str  # 'win' or 'lose': what reaching the value does
@@ -236,7 +237,7 @@ class HandState:
         self.phase, self.to_act = 'play', None
         self.events, self.history = [], []  # history: (seat, action) in order
         self.result = None  # filled when the hand is over
-        self._legal_at = -1  # the position (number of actions) `_legal_now` was worked out for
+        self._legal_at = self._legal_set_at = -1  # the position (number of actions) `_legal_now` was worked out for
 
     @property
     def is_over(self) -> bool: return self.phase == 'over'
@@ -279,7 +280,11 @@ class HandState:
 
     def allows(self, action) -> bool:
         "Is `action` (read) one of the legal actions? (games may answer faster than building the list)"
-        return action in self._legal_now()
+        legal = self._legal_now()
+        if len(legal) < 20: return action in legal
+        if self._legal_set_at != self._legal_at: self._legal_set, self._legal_set_at = set(legal), self._legal_at
+        try: return action in self._legal_set  # e.g. the 286 ways to bury three cards of thirteen
+        except TypeError: return False  # an unhashable object is no action
 
     def apply(self, action, seat:int|None=None):
         "Take `action` for the seat to act; an illegal action raises `IllegalAction` and changes nothing."

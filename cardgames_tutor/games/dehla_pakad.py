@@ -147,7 +147,7 @@ def _explain_trump(self:DehlaPakadHand, action) -> Verdict:
     if not (isinstance(action, Move) and action.verb == 'trump'):
         return Verdict(False, 'dehla-pakad/trump-first', "Name trump first, e.g. 'trump H'.")
     if not (isinstance(action.arg, str) and len(action.arg) == 1 and action.arg in 'SHDC') or action.cards:
-        return Verdict(False, 'dehla-pakad/suit', f"{shown(action.arg) if action.arg else 'Nothing'} is not a suit: name S (spades), "
+        return Verdict(False, 'dehla-pakad/suit', f"{(action.arg if len(str(action.arg)) < 20 else shown(action.arg)) if action.arg else 'Nothing'} is not a suit: name S (spades), "
                        f"H (hearts), D (diamonds) or C (clubs), e.g. 'trump H'.")
     return Verdict(True, 'dehla-pakad/trump', f"Seat {self.trump_maker}, the dealer's right-hand neighbour, names "
                    f"{suit_name(FRENCH, action.arg)} trump after seeing only five cards.")
