@@ -366,15 +366,23 @@ def leaked_cards(hand:HandState, seat:int) -> list:
     return sorted(hidden & found)
 
 # %% ../nbs/01_engine.ipynb #7e7385af
+def _start_standing(game, standing):
+    from cardgames_tutor.contracts import start_standing  # the standings' contract is written after the games it describes
+    return start_standing(game, standing)
+
 class Match:
     "A match of `game`: hand after hand until the game says it is over."
     def __init__(self, game:Game, seed:int|None=None, # seed for the lot and the deals; None: random
                  deals:list|None=None, # deals given for the first hands (e.g. from a hand record)
-                 first_dealer:int|None=None): # the first dealer, instead of the game's lot
+                 first_dealer:int|None=None, # the first dealer, instead of the game's lot
+                 standing:dict|None=None, # a standing to start from (the keys it changes), e.g. {'totals': [95, 40, 20, 60]}
+                 note:str|None=None): # what the learner is told of the start (kept in the hand record)
         if seed is None: seed = random.randrange(2**31)
         self.game, self.seed, self.rng = game, seed, random.Random(seed)
         self.given_deals = list(deals or [])
-        self.hands, self.standing, self.over, self.actions = [], game.new_standing(), False, []
+        self.given_standing, self.note = fresh(standing), note
+        start = game.new_standing() if standing is None else _start_standing(game, standing)
+        self.hands, self.standing, self.over, self.actions = [], start, False, []
         self.tallies = []  # game.tally(standing) after each finished hand, for charts
         lot, events = game.first_dealer(self.rng)  # drawn even when the dealer is given: the deals after it follow the seed
         self.first_dealer_given = first_dealer
@@ -430,8 +438,8 @@ class Match:
 # %% ../nbs/01_engine.ipynb #73d07b58
 @patch
 def replayed(self:Match, actions) -> Match:
-    "A new match made as this one was (seed, given deals, given first dealer), with `actions` applied."
-    m = Match(self.game, self.seed, self.given_deals, self.first_dealer_given)  # the same random draws, in order
+    "A new match made as this one was (seed, given deals, first dealer and standing), with `actions` applied."
+    m = Match(self.game, self.seed, self.given_deals, self.first_dealer_given, self.given_standing, self.note)  # the same draws
     for _, _, action in actions: m.apply(action)
     return m
 @patch
