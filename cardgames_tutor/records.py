@@ -8,6 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/records.html.md"""
 from __future__ import annotations
 import json, os, pathlib, re
 from itertools import accumulate
+from .contracts import start_standing
 from .engine import Match, IllegalAction, BadOption, game_class, GAME_NAMES, check_deal
 
 # %% auto #0
@@ -43,8 +44,11 @@ def to_record(match:Match) -> dict:
     "The hand record of everything played in `match` (deals written out, so it replays anywhere)."
     hands = [{'dealer': h.dealer, 'deal': _deal_text(h.deal), 'actions': [str(a) for _, a in h.history]}
              for h in match.hands]
-    return {'format': FORMAT, 'version': VERSION, 'game': match.game.name, 'options': dict(match.game.options),
-            'seed': match.seed, 'hands': hands}
+    record = {'format': FORMAT, 'version': VERSION, 'game': match.game.name, 'options': dict(match.game.options),
+              'seed': match.seed}
+    start = {'standing': match.given_standing, 'note': match.note}
+    if any(v is not None for v in start.values()): record['start'] = {k: v for k, v in start.items() if v is not None}
+    return record | {'hands': hands}
 
 def _deal_text(deal):
     if isinstance(deal, dict): return {k: _deal_text(v) for k, v in deal.items()}
@@ -153,7 +157,7 @@ def _read(source) -> dict:
     return data
 
 # %% ../nbs/03_records.ipynb #d7d60b8f
-_FIELDS = ('format', 'version', 'game', 'options', 'seed', 'hands', 'note')
+_FIELDS = ('format', 'version', 'game', 'options', 'seed', 'start', 'hands', 'note')
 
 def _check_header(data:dict):
     if data.get('format') != FORMAT: raise RecordError(f"not a hand record: 'format' must be {FORMAT!r}, not {_short(data.get('format'))}")
@@ -210,6 +214,20 @@ def _check_hands(data:dict):
         if h.get('deal') is not None and not _cards_as_text(h['deal']):
             raise RecordError(f"hand {i}: a deal holds lists of cards written as text, e.g. ['QH', '10S']")
 
+# %% ../nbs/03_records.ipynb #cffe6e34
+def _check_start(data:dict, game) -> tuple:
+    "The record's `start`: (standing or None, note or None), the standing checked against the game's contract."
+    start = data.get('start', {})
+    if not isinstance(start, dict): raise RecordError(f"'start' must be an object with standing and note, not {_short(start)}")
+    extra = set(start) - {'standing', 'note'}
+    if extra: raise RecordError(f"start: unknown field {_short(sorted(extra)[0])} (fields are standing, note)")
+    note, standing = start.get('note'), start.get('standing')
+    if note is not None and not isinstance(note, str): raise RecordError(f"start.note must be a text, not {_short(note)}")
+    if standing is not None:
+        try: start_standing(game, standing)
+        except ValueError as e: raise RecordError(f"start.standing: {e}") from None
+    return standing, note
+
 # %% ../nbs/03_records.ipynb #1835ca2a
 def load(source) -> Match:
     "The match a hand record describes (a path, JSON text, bytes or a dict), replayed and checked (raises `RecordError` in one line)."
@@ -227,7 +245,8 @@ def load(source) -> Match:
     if first is not None and first not in range(game.n_seats()):
         raise RecordError(f"hand 1: dealer must be a seat from 0 to {game.n_seats() - 1}, not {_short(first)}")
     if first is None and data.get('seed') is None: raise RecordError("hand 1: 'dealer' is missing")
-    match = Match(game, data.get('seed'), deals, first)
+    standing, note = _check_start(data, game)
+    match = Match(game, data.get('seed'), deals, first, standing, note)
     for i, h in enumerate(hands, 1):
         if len(match.hands) < i:
             raise RecordError(f"hand {i}: the match is over before it" if match.over else
