@@ -11,6 +11,7 @@ from typing import NamedTuple
 from .cards import Card
 from .engine import Match, Move, BadOption, Game, game_class, get_game
 from .charts import _number
+from .contracts import start_standing
 from fastcore.basics import patch
 
 # %% auto #0
@@ -209,7 +210,8 @@ def best_words(self:Session, i:int) -> str:
     "Who did best in finished hand `i`, in words, from the change of the game's tally."
     m, game = self.match, self.game
     if i >= len(m.tallies): return ''
-    before = m.tallies[i - 1] if i else game.tally(game.new_standing())[1]
+    start = game.new_standing() if m.given_standing is None else start_standing(game, m.given_standing)
+    before = m.tallies[i - 1] if i else game.tally(start)[1]
     gains = [_number(a) - _number(b) for a, b in zip(m.tallies[i], before)]
     fewer = _fewer_is_better(game)
     label = game.tally(m.standing)[0]
@@ -345,7 +347,8 @@ def load_record(self:Session, source) -> bool:
     self.seat = min(self.seat, match.game.n_seats() - 1)
     self.restart(match)
     self.step(0)
-    self.say('info', f"Hand record of {match.game.title}: {_count(len(match.actions), 'move')}. Step through with ▶.")
+    note = f" {match.note}" if match.note else ''  # a teacher's exercise says what the situation is
+    self.say('info', f"Hand record of {match.game.title}: {_count(len(match.actions), 'move')}. Step through with ▶.{note}")
     return True
 
 @patch
