@@ -147,6 +147,24 @@ def drill_command(args) -> int:
         return 2
     return 0
 
+# %% ../nbs/30_cli.ipynb #24ccedbc
+def _exercise_argument(pl):
+    from cardgames_tutor.exercises import EXERCISES
+    pl.add_argument('--exercise', metavar='NAME', help=f"start from a prepared exercise: {', '.join(EXERCISES)}")
+
+def _play_match(args, out) -> Match:
+    "The match `play` starts: the prepared exercise `--exercise`, or a new match of the game named."
+    if args.exercise is None:
+        if args.game is None: raise CommandError(f"play needs a game ({', '.join(GAME_NAMES)}) or --exercise NAME")
+        return Match(make_game(args.game, args.players, args.option), args.seed)
+    from cardgames_tutor.exercises import exercise, EXERCISES
+    try: match = exercise(args.exercise)
+    except ValueError as e: raise CommandError(e) from None
+    if args.game not in (None, match.game.name) or args.players is not None or args.option or args.seed is not None:
+        raise CommandError(f"--exercise {args.exercise} sets the game ({match.game.name}), its options and the deal: give no other game, --players, --option or --seed")
+    out(f"Exercise: {EXERCISES[args.exercise].title}. {match.note}")
+    return match
+
 # %% ../nbs/30_cli.ipynb #1240feb8
 MAX_LINE = 200  # characters of a typed line; the longest action is a few dozen
 _SIGNS = str.maketrans({v[1]: s for p in PACKS.values() for s, v in p.suits.items() if v[1] != s})  # ♠ -> S, 🍃 -> L
@@ -212,13 +230,14 @@ def _parser():
     p = _Parser(prog='cardgames-tutor', description="Learn card games: play against bots or replay a hand record.")
     sub = p.add_subparsers(dest='command', required=True)
     pl = sub.add_parser('play', help="play a match in the terminal (you are seat 0)")
-    pl.add_argument('game', help=f"one of: {', '.join(GAME_NAMES)}")
+    pl.add_argument('game', nargs='?', help=f"one of: {', '.join(GAME_NAMES)} (none with --exercise)")
     pl.add_argument('--players', type=_whole, help="number of players (where the game allows a choice)")
     pl.add_argument('--seed', type=_whole, help="seed for the deals: the same seed gives the same deals")
     pl.add_argument('--option', action='append', default=[], metavar='NAME=VALUE', help="a game option, e.g. target=150")
     pl.add_argument('--save', metavar='FILE', help="save the hand record here (also when you quit or press Ctrl-C)")
     pl.add_argument('--bots', choices=['all'], help="'all': bots play every seat")
     pl.add_argument('--coach', action='store_true', help="show the coach's hint at every turn (type hint at any prompt)")
+    _exercise_argument(pl)
     rp = sub.add_parser('replay', help="print the account of a hand record")
     rp.add_argument('file')
     rp.add_argument('--json', action='store_true', help="print a JSON summary instead")
@@ -236,8 +255,7 @@ def main(argv=None) -> int:
     match = save_to = None
     try:
         if args.command == 'play':
-            game, save_to = make_game(args.game, args.players, args.option), _save_path(args.save)
-            match = Match(game, args.seed)
+            match, save_to = _play_match(args, out), _save_path(args.save)
             play(match, save_to, bots_all=args.bots == 'all', input=_reader(input, out), output=out, coach=args.coach)
         elif args.command == 'review':
             from cardgames_tutor.coach import review_text

@@ -329,7 +329,7 @@ def add_row(self, children:list, draw=None, where:int|None=None) -> widgets.HBox
 # %% ../nbs/24_panel.ipynb #4902c663
 @classmethod
 def _from_query(cls, query:str='', game:str='begga-kaat', seed:int|None=None, pace:float=0.6) -> Tutor:
-    "A panel set up from a URL query string such as 'game=kocka&seed=42&seat=1'."
+    "A panel set up from a URL query string such as 'game=kocka&seed=42&seat=1' or 'exercise=begga-kaat-95'."
     q = {k: v[-1] for k, v in parse_qs(query or '').items()}
     problems = []
     def number(key, kind, default):
@@ -338,13 +338,19 @@ def _from_query(cls, query:str='', game:str='begga-kaat', seed:int|None=None, pa
         except ValueError: problems.append(f"{key}={q[key][:20]!r} is not a number"); return default
     seed, pace = number('seed', int, seed), number('pace', float, pace)
     seat, players = number('seat', int, 0), number('players', int, None)
-    name = q.get('game', game)
-    try: g = get_game(name, **({'players': players} if players else {}))
+    name, match = q.get('game', game), None
+    if 'exercise' in q:  # a prepared exercise: its game, deal and standing (the learner is Seat 0 unless seat= says)
+        from cardgames_tutor.exercises import exercise, EXERCISES
+        try: match = exercise(q['exercise']); name = match.game.name
+        except ValueError as e: problems.append(one_line(e, 300))
+    try: g = match.game if match else get_game(name, **({'players': players} if players else {}))
     except (BadOption, ValueError) as e: problems.append(one_line(e, 120)); g = get_game(game)
     if seat not in range(g.n_seats()): problems.append(f"seat={seat} is not a seat here"); seat = 0
-    t = cls(g, seat=seat, seed=seed, pace=min(max(pace, 0), 2) if pace == pace else 0.6, teach=q.get('teach') in ('1', 'true', 'yes'))
-    if problems:
-        t.session.say('info', 'Link ignored: ' + '; '.join(problems) + '.')
+    t = cls(g, seat=seat, seed=seed, pace=min(max(pace, 0), 2) if pace == pace else 0.6, teach=q.get('teach') in ('1', 'true', 'yes'),
+            match=match)
+    if problems or match:
+        said = [f"Exercise: {EXERCISES[q['exercise']].title}. {match.note}"] if match else []
+        t.session.say('info', ' '.join(said + (['Link ignored: ' + '; '.join(problems) + '.'] if problems else [])))
         t.render()
     return t
 Tutor.from_query = _from_query
