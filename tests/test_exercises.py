@@ -1,0 +1,91 @@
+"""Prepared exercises through the session, the panel's link and upload, and records that start from a standing."""
+import json, random
+import pytest
+from cardgames_tutor.engine import Match, get_game, play_out, random_choice
+from cardgames_tutor.exercises import EXERCISES, exercise, exercises
+from cardgames_tutor.records import RecordError, load, to_record
+from cardgames_tutor.session import Session
+from cardgames_tutor.panel import Tutor
+
+
+def test_upload_of_a_record_with_start_through_the_session():
+    m = exercise('dehla-pakad-centre-three')
+    data = json.dumps(to_record(m)).encode('utf-8')  # what the panel's upload hands over
+    s = Session('begga-kaat', seed=1)
+    assert s.load_record(data), s.message.text
+    assert s.game.name == 'dehla-pakad' and EXERCISES['dehla-pakad-centre-three'].note in s.message.text
+    assert s.shown().view(0)['centre']['tricks'] == 0  # stepping starts at the record's first move
+    s.step(None)
+    assert s.match.view(0)['centre']['tricks'] == 3 and s.match.to_act == 0
+    again = json.loads(s.record_json())
+    assert again['start'] == to_record(m)['start'] and again['hands'] == to_record(m)['hands']
+
+
+def test_session_on_a_standing_plays_on_and_counts_from_it():
+    s = Session(match=exercise('begga-kaat-95'))
+    assert s.shown().standing['totals'] == [95, 40, 20, 60]
+    rng = random.Random(2)
+    while len(s.match.hands) == 1 and not s.match.over: s.match.apply(random_choice(s.match.view(s.match.to_act), rng))
+    gains = [a - b for a, b in zip(s.match.tallies[0], [95, 40, 20, 60])]
+    assert gains == s.match.hands[0].result['points']  # the hand's points, not the totals
+    assert f"Seat 0 {gains[0]}" in s.best_words(0) or len(set(gains)) == 1
+
+
+def test_tutor_upload_and_link():
+    t = Tutor('kocka', seed=1, pace=0)
+    t._on_upload({'new': [{'content': json.dumps(to_record(exercise('kocka-last-letter'))).encode()}]})
+    assert t.game.name == 'kocka' and t.match.standing['letters'] == [4, 1, 2, 3]
+    t = Tutor.from_query('exercise=thieves-picked-with-six', pace=0)
+    assert t.game.name == 'beggars-and-thieves' and t.match.view(0)['phase'] == 'bury' and t.seat == 0
+    assert 'Exercise: You picked with the six.' in t.message.value and 'Link ignored' not in t.session.message.text
+    t = Tutor.from_query('exercise=nope&seed=4', pace=0)
+    assert "unknown exercise 'nope': the exercises are begga-kaat-95" in t.session.message.text
+    assert t.game.name == 'begga-kaat' and t.seed == 4 and t.match.given_standing is None  # the default deal
+    t = Tutor.from_query('exercise=maghe-satra-one-point&game=kocka', pace=0)
+    assert t.game.name == 'maghe-satra' and t.match.standing['totals'][0] == 9
+
+
+@pytest.mark.parametrize('name', list(EXERCISES))
+def test_each_exercise_replays_exactly_and_ends(name):
+    m = exercise(name)
+    for k in range(20):
+        if m.over: break
+        m.apply(random_choice(m.view(m.to_act), random.Random(k)))
+    saved = to_record(m)
+    assert to_record(load(json.dumps(saved))) == saved  # save, load, continue: the same
+    n = len(m.actions) - len(exercise(name).actions)
+    m.undo(n)
+    assert m.standing == exercise(name).standing and to_record(m) == to_record(exercise(name))
+    assert play_out(m, random_choice, random.Random(1)).over
+
+
+def test_exercises_are_copies_and_old_records_load():
+    x = exercises()['begga-kaat-95']
+    x.record['start']['standing']['totals'][0] = 0
+    assert exercise('begga-kaat-95').standing['totals'][0] == 95
+    old = to_record(play_out(Match(get_game('kocka'), seed=4), random_choice, random.Random(4)))
+    assert 'start' not in old and load(old).over
+
+
+def test_a_standing_never_shared_with_the_caller():
+    given = {'totals': [95, 40, 20, 60]}
+    m = Match(get_game('begga-kaat'), seed=3, standing=given)
+    m.standing['totals'][0] = 0
+    given['totals'][1] = 0
+    assert m.replayed([]).standing['totals'] == [95, 40, 20, 60]
+
+
+@pytest.mark.parametrize('standing, words', [
+    ({'totals': [95, 40, 20, 60]}, "unknown key 'totals': a start may set letters"),
+    ({'letters': [5, 0, 0, 0]}, "already ends the match: Seat 0 has 5 (reach 5 letters (KOČKA) and you lose)"),
+    ({'letters': [1, 2, 3]}, "'letters' must be a list of 4 whole numbers from 0 to 10,000"),
+    ({'letters': [-1, 0, 0, 0]}, "whole numbers from 0"),
+    ({'replays': 'x'}, "'replays' is kept by the match itself"),
+    ([1, 2], "must be an object such as {'letters': ...}, not list"),
+])
+def test_bad_standings_are_one_line_in_the_record(standing, words):
+    rec = {'format': 'cardgames-tutor-record', 'version': 1, 'game': 'kocka', 'seed': 1,
+           'start': {'standing': standing}, 'hands': [{'dealer': 0}]}
+    with pytest.raises(RecordError) as e: load(rec)
+    text = str(e.value)
+    assert words in text and text.startswith('start.standing: bad standing for Kočka') and '\n' not in text and len(text) < 300
