@@ -13,9 +13,17 @@ from .cards import Card
 from .coach import hint, review, show_action, stat_text, Hint
 
 # %% auto #0
-__all__ = ['hint_chart', 'png', 'HintBox', 'ReviewList', 'PanelCoach']
+__all__ = ['chart_label', 'hint_chart', 'png', 'HintBox', 'ReviewList', 'PanelCoach']
 
 # %% ../nbs/40c_coach_widgets.ipynb #40483433
+def chart_label(action) -> str:
+    "An action as the chart writes it: suit signs its font lacks (Kočka's 🍃 🌰 🔔) become the suit's name."
+    text = show_action(action)
+    for card in ([action] if isinstance(action, Card) else getattr(action, 'cards', ())):
+        name, sign = card.pack.suits[card.suit][:2]
+        if ord(sign[0]) > 0xFFFF: text = text.replace(card.symbol, card.symbol.replace(sign, f" {name}"))
+    return text
+
 def hint_chart(h:Hint) -> 'matplotlib.figure.Figure':
     "A horizontal bar chart of each compared action's expected result (a plain `Figure`, nothing kept open by pyplot)."
     from matplotlib.figure import Figure
@@ -24,7 +32,7 @@ def hint_chart(h:Hint) -> 'matplotlib.figure.Figure':
     ax = fig.add_subplot()
     values = [r.stats.get(h.main, 0) for r in rows]
     colours = ['#2e7d32' if r.action == h.best else '#4c78a8' for r in rows]
-    ax.barh([show_action(r.action) for r in rows], values, color=colours)
+    ax.barh([chart_label(r.action) for r in rows], values, color=colours)
     percent = h.main in ('lose', 'win')
     for y, v in enumerate(values): ax.text(v, y, f" {v:.0%}" if percent else f" {v:.1f}", va='center', fontsize=8)
     ax.set_xlabel(h.label + f" ({h.deals} sampled deals)", fontsize=9)
