@@ -58,7 +58,7 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
     "Play `match` in the terminal as `seat`, bots on the other seats (every seat with `bots_all`)."
     game, rng = match.game, random.Random(match.seed)
     watch = None if bots_all else seat
-    output(header_text(game, match.seed, watch))
+    output(header_text(game, match.seed, watch, coach and not bots_all))
     narrator = Narrator(match, watch, output, None if bots_all else input)
     while not match.over:
         if not narrator.flush(): output("Stopped."); break

@@ -38,6 +38,7 @@ class Tutor(PanelDrawing, widgets.VBox):
                  pace:float=0.0, # seconds between bot moves (0: at once)
                  teach:bool=False, # show every hand (the teaching view)
                  match:Match|None=None, # a match to show (e.g. a loaded hand record)
+                 coach:bool=True, # the coach's hint button and hand review (`coach_widgets.PanelCoach`)
                  **options): # the game's options, e.g. players=3
         super().__init__(layout=widgets.Layout(max_width='100%'))
         self.add_class('cgt-tutor')
@@ -46,6 +47,10 @@ class Tutor(PanelDrawing, widgets.VBox):
         self._build(pace, teach)
         self._fill_setup()
         self._bots()
+        self.coach = None
+        if coach:
+            from cardgames_tutor.coach_widgets import PanelCoach
+            self.coach = PanelCoach(self)
 
     match = property(lambda self: self.session.match, doc="The match being played (the session's).")
     game = property(lambda self: self.session.game)

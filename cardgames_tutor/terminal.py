@@ -66,10 +66,11 @@ def options_text(game:Game) -> str:
         said.append(f"{o.name.replace('_', ' ')} {({True: 'on', False: 'off'}[v]) if isinstance(v, bool) else v}")
     return ', '.join(said)
 
-def header_text(game:Game, seed:int, seat:int|None) -> str:
+def header_text(game:Game, seed:int, seat:int|None, coach:bool=False) -> str: # coach: the hint is shown at every turn
     "The first line of a terminal game."
     you = ("Bots play every seat." if seat is None else
-           f"You are Seat {seat}. At your turn type a card or an action; help, undo or quit.")
+           f"You are Seat {seat}. At your turn type a card or an action; hint, help, undo or quit."
+           + (" The coach's hint is shown at every turn." if coach else ''))
     return f"{game.title} ({options_text(game)}), seed {seed}. {you}"
 
 # %% ../nbs/31_terminal.ipynb #91666842
@@ -298,6 +299,7 @@ def help_text(match:Match, seat:int) -> str:
     lines = [f"{game.title}, {phase}: the quick reference"]
     lines += [f"  {label}: {text}" for label, text in rows_for(game.name, view['phase'], variant)]
     lines += [you_may(match, seat), legend_text(game.pack),
+              "hint asks the coach what to play here, and why (`play ... --coach` shows it at every turn).",
               "undo takes back your last move (and the bots' replies); quit stops the game."]
     return '\n'.join(lines)
 
