@@ -215,7 +215,7 @@ def review(source, # a finished `Match`, or a hand record (file, text or dict) f
     if seat not in range(match.game.n_seats()):
         raise ValueError(f"seat must be from 0 to {match.game.n_seats() - 1}, not {seat!r}")
     game = match.game
-    again = Match(game, match.seed, match.given_deals, match.first_dealer_given)
+    again = match.replayed([])  # the same start (seed, deals, dealer, standing), no actions yet
     out = []
     for index, (h, s, action) in enumerate(match.actions):
         if s == seat and (hand_no is None or h + 1 == hand_no) and len(again.legal_actions()) > 1:
