@@ -63,7 +63,7 @@ ASK_PAGE = '''<!doctype html><html lang="en"><meta charset="utf-8"><meta name="v
 <title>Card games tutor: class code</title>
 <body style="font-family:sans-serif;max-width:24em;margin:3em auto;padding:0 1em">
 <h1 style="font-size:1.4em">Card games tutor</h1><p>{note}</p>
-<form method="get"><label>Class code <input name="code" autocomplete="off" autofocus size="10"></label>
+<form method="get">{hidden}<label>Class code <input name="code" autocomplete="off" autofocus size="10"></label>
 <button>Enter</button></form></body></html>'''
 
 class ClassroomGate:
@@ -107,7 +107,8 @@ async def _ask(self, scope, send):
         return await send({'type': 'http.response.body', 'body': b''})
     note = ("That is not this class's code. Ask your teacher for it." if typed is not None else
             "Type the class code your teacher gave you.")
-    body = ASK_PAGE.format(note=escape(note)).encode()
+    hidden = ''.join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in q if k != 'code')
+    body = ASK_PAGE.format(note=escape(note), hidden=hidden).encode()  # the link's other settings (game, seed) kept
     await send({'type': 'http.response.start', 'status': 401, 'headers': [
         (b'content-type', b'text/html; charset=utf-8'), (b'content-length', str(len(body)).encode()),
         (b'cache-control', b'no-store')]})
