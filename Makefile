@@ -18,8 +18,9 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev,classroom]'
 	@touch $@
 
+# The server's root is the project (not the start notebook's folder), so the tutorials' links to rulebooks open.
 tutor: install
-	$(BIN)/jupyter lab $(START) --ServerApp.ip=$(HOST) --ServerApp.port=$(PORT) $(if $(NO_BROWSER),--no-browser) $(ROOT_FLAG)
+	$(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/$(START) --ServerApp.ip=$(HOST) --ServerApp.port=$(PORT) $(if $(NO_BROWSER),--no-browser) $(ROOT_FLAG)
 
 test: install
 	$(BIN)/python tools/in_step.py cardgames_tutor "exported modules match the notebooks" $(BIN)/nbdev-export
