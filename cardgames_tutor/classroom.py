@@ -6,14 +6,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/classroom.html.md"""
 
 # %% ../nbs/32_classroom.ipynb #c002
 from __future__ import annotations
-import hashlib, hmac, ipaddress, os, secrets, socket, struct, warnings
+import hashlib, hmac, ipaddress, os, secrets, socket, struct, threading, warnings
 from html import escape
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, urlencode
 
 # %% auto #0
 __all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'ASK_PAGE', 'START', 'new_code', 'is_loopback', 'code_proof',
-           'frame_ok', 'ClassroomGate', 'start_words', 'make_app', 'lan_address', 'address', 'serve', 'main']
+           'frame_ok', 'ClassroomGate', 'start_words', 'make_app', 'warm_up', 'lan_address', 'address', 'serve', 'main']
 
 # %% ../nbs/32_classroom.ipynb #c006
 CODE_SIGNS = 'abcdefghjkmnpqrstuvwxyz23456789'
@@ -165,7 +165,22 @@ def make_app(code:str|None=None, cull:str='60s'):
     os.environ['SOLARA_APP'] = 'cardgames_tutor.classroom:Page'
     warnings.filterwarnings('ignore', 'Cookies with samesite=none')  # said on every page over plain http
     from solara.server.starlette import app
+    warm_up()
+    threading.Thread(target=_give_back_memory, daemon=True).start()
     return ClassroomGate(app, code)
+
+def warm_up():
+    "Draw one panel through a whole hand (chart included) before anyone comes, so the first student does not wait for it."
+    Tutor('begga-kaat', seed=1).play_for_me(60)
+
+def _give_back_memory(every:float=20):
+    "Hand memory freed by closed sessions back to the system (glibc keeps it otherwise), every `every` s."
+    import ctypes, ctypes.util, time
+    try: trim = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6').malloc_trim
+    except (OSError, AttributeError): return  # not glibc: nothing to do
+    while True:
+        time.sleep(every)
+        trim(0)
 
 def lan_address() -> str:
     "This machine's address on its network (the one students type), or 127.0.0.1 when there is none."
