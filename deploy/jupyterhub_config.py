@@ -49,6 +49,6 @@ c.Spawner.args = [
     '--MappingKernelManager.cull_idle_timeout=600', '--MappingKernelManager.cull_interval=60',
     '--ServerApp.shutdown_no_activity_timeout=1800',  # a server nobody used for 30 min stops (memory back)
     '--VoilaConfiguration.show_tracebacks=False',
-]
+] + (['--allow-root'] if os.geteuid() == 0 else [])  # the simple spawner runs servers as the hub's user
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120

@@ -75,7 +75,7 @@ def test_clicking_a_rulebook_link_opens_it(lab):
             page = browser.new_page(viewport={'width': 1300, 'height': 1000})
             page.goto(f'{lab}/lab/tree/nbs/tutorials/begga_kaat.ipynb', timeout=90_000)
             link = page.locator('.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]').first
-            link.wait_for(timeout=90_000)
+            link.wait_for(timeout=180_000)
             link.click()
             page.wait_for_selector('.lm-TabBar-tab:has-text("10_begga_kaat.ipynb")', timeout=60_000)
             page.wait_for_selector('.jp-RenderedMarkdown h1:has-text("Begga Kaat")', timeout=60_000)
