@@ -135,7 +135,7 @@ def test_no_file_or_jupyter_api_is_reachable(server):
                  '/voila/render/start.ipynb', '/static/../pyproject.toml', '/static/%2e%2e/pyproject.toml',
                  '/static/public/..%2f..%2fpyproject.toml', '/static/assets/%2e%2e/%2e%2e/pyproject.toml',
                  '/jupyter/nbextensions/..%2f..%2f..%2f..%2f..%2f..%2fetc/passwd', '/_solara/cdn/..%2f..%2f..%2fetc%2fpasswd',
-                 '/static/public/../../../../../../etc/passwd', '/cardgames_tutor/classroom.py', '/nbs/32_classroom.ipynb']:
+                 '/static/public/../../../../../../etc/passwd', '/cardgames_tutor/classroom.py', '/nbs/33_classroom.ipynb']:
         status, body, _ = get(f'http://{addr}{path}')
         leaked = [s for s in SECRETS if s in body]
         assert not leaked, f"GET {path} answered {status} with {leaked}"
