@@ -12,6 +12,8 @@ from fastcore.basics import patch_to
 from .cards import Card
 from .coach import hint, review, show_action, stat_text, Hint
 
+def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
+
 # %% auto #0
 __all__ = ['chart_label', 'hint_chart', 'png', 'HintBox', 'ReviewList', 'PanelCoach']
 
@@ -55,13 +57,13 @@ class HintBox(W.VBox):
                  seed=0, budget:float=0.5, auto:bool=False,
                  guard=lambda f: f): # wraps each callback (the panel's: errors become a message)
         self.get_view, self.game, self.on_suggest, self.seed, self.budget = get_view, game, on_suggest, seed, budget
-        self.button = W.Button(description='Hint', tooltip="What would the coach play here, and why?")
+        self.button = W.Button(description='Hint', tooltip="What would the coach play here, and why?", layout=_whole_layout())
         self.auto = W.Checkbox(value=auto, description='show the hint every turn', indent=False)
         self.text, self.chart = W.HTML(), W.Image(format='png')
         self.hint = None
         self.button.on_click(guard(lambda _: self.show()))
         self.auto.observe(guard(lambda ch: ch['new'] and self.show()), 'value')
-        super().__init__([W.HBox([self.button, self.auto]), self.text, self.chart])
+        super().__init__([W.HBox([self.button, self.auto], layout=W.Layout(flex_flow='row wrap')), self.text, self.chart])
 
     def show(self):
         "Ask the coach now and show its answer."
@@ -103,7 +105,7 @@ class ReviewList(W.VBox):
             text = W.HTML(f"{k}. Hand {x.hand_no}: you played <b>{escape(show_action(x.played))}</b> "
                           f"({escape(stat_text(got.stats))}); the coach prefers <b>{escape(show_action(x.best))}</b> "
                           f"({escape(stat_text(x.hint.ranked[0].stats))}).<ul>{reasons}</ul>")
-            jump = W.Button(description='go to this moment', tooltip=f"action {x.index}")
+            jump = W.Button(description='go to this moment', tooltip=f"action {x.index}", layout=_whole_layout())
             jump.on_click(lambda _, i=x.index: self.on_jump and self.on_jump(i))
             rows.append(W.VBox([text, jump]))
         self.children = rows
@@ -125,7 +127,7 @@ class PanelCoach:
         self.hint_box = HintBox(lambda: tutor.session.view(tutor.seat), tutor.game, on_suggest=lambda _: tutor.render(),
                                 seed=tutor.seed, budget=budget, auto=auto, guard=tutor._guarded)
         self.review_button = W.Button(description='review this hand', tooltip="the coach's review of your play in the hand on the table",
-                                      layout=W.Layout(width='auto'))
+                                      layout=_whole_layout())
         self.review_button.on_click(tutor._guarded(lambda _: self.review()))
         self.reviews = ReviewList(on_jump=tutor._guarded(self.jump))
         self.hint_box.children[0].children += (self.review_button,)
