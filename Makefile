@@ -15,11 +15,12 @@ install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev,classroom]'
 	@touch $@
 
+# The server's root is the project (not the start notebook's folder), so the tutorials' links to rulebooks open.
 tutor: install
-	$(BIN)/jupyter lab $(START) --ServerApp.ip=$(HOST) --ServerApp.port=$(PORT) $(if $(NO_BROWSER),--no-browser) $(ROOT_FLAG)
+	$(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/$(START) --ServerApp.ip=$(HOST) --ServerApp.port=$(PORT) $(if $(NO_BROWSER),--no-browser) $(ROOT_FLAG)
 
 test: install
 	$(BIN)/python tools/in_step.py cardgames_tutor "exported modules match the notebooks" $(BIN)/nbdev-export
@@ -31,15 +32,18 @@ docs: install
 	$(BIN)/python tools/readme.py
 	$(BIN)/python tools/docs.py --renderer $(if $(shell command -v quarto),quarto,smalldocs)
 
-# The start page as a standalone web app (Voilà): no code shown, one kernel per visitor.
-# PORT defaults to 8866 here (unless given), on 127.0.0.1 unless HOST is set, e.g. HOST=0.0.0.0 for a classroom network.
+# The start page for a whole class (Solara: one process, a light session per student; see README for the figures).
+# On 127.0.0.1 unless HOST is set; on a network (HOST=0.0.0.0) it prints a class code to hand out (or give CODE=...).
+# PORT defaults to 8866 here (unless given).
 CLASSROOM_PORT = $(if $(filter command line environment environment override,$(origin PORT)),$(PORT),8866)
+CODE ?=
 classroom: install
-	$(BIN)/voila $(START) --no-browser --port=$(CLASSROOM_PORT) --Voila.ip=$(HOST)
+	$(BIN)/cardgames-classroom --host $(HOST) --port $(CLASSROOM_PORT) $(if $(CODE),--code $(CODE))
 
 bench: install
 	$(BIN)/python bench/bench_engine.py
 	$(BIN)/python bench/bench_panel.py
+	$(BIN)/python bench/bench_classroom.py --n 10
 
 clean:
 	rm -rf _docs _proc .pytest_cache

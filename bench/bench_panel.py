@@ -16,7 +16,7 @@ import argparse, asyncio, contextlib, os, pathlib, signal, socket, statistics, s
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from cardgames_tutor.engine import GAME_NAMES, BadOption, game_class
+from cardgames_tutor.engine import games
 from cardgames_tutor.panel import Tutor
 
 def python_clicks(name, clicks, seed=1, in_loop=True) -> list:
@@ -116,9 +116,7 @@ def main():
     ap.add_argument('--clicks', type=int, default=60)
     ap.add_argument('--no-browser', action='store_true')
     args = ap.parse_args()
-    for name in GAME_NAMES:
-        try: game_class(name)
-        except BadOption: continue
+    for name in games():
         show(f"python, as in a kernel  {name:<20}", python_clicks(name, args.clicks), 30)
         show(f"python, no event loop   {name:<20}", python_clicks(name, args.clicks, in_loop=False), 30)
     if not args.no_browser: show("chromium begga-kaat (Voilà)", browser_clicks(min(args.clicks, 40)), 250)

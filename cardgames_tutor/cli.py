@@ -7,7 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/cli.html.md"""
 # %% ../nbs/30_cli.ipynb #3a90d0bc
 from __future__ import annotations
 import argparse, json, random, sys
-from .engine import (Match, IllegalAction, BadOption, GAME_NAMES, game_class, play_out)
+from .engine import (Match, IllegalAction, BadOption, games, game_class, play_out)
 from .records import load, save, summary, RecordError
 from .terminal import Narrator, header_text, help_text, turn_text, replay_text as _replay_text
 
@@ -58,7 +58,7 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
     "Play `match` in the terminal as `seat`, bots on the other seats (every seat with `bots_all`)."
     game, rng = match.game, random.Random(match.seed)
     watch = None if bots_all else seat
-    output(header_text(game, match.seed, watch))
+    output(header_text(game, match.seed, watch, coach and not bots_all))
     narrator = Narrator(match, watch, output, None if bots_all else input)
     while not match.over:
         if not narrator.flush(): output("Stopped."); break
@@ -127,7 +127,7 @@ def _graded(q, input, output):
 
 def _drill_parser(sub):
     d = sub.add_parser('drill', help="practise the rules of a game: questions graded at once, a score at the end")
-    d.add_argument('game', help=f"one of: {', '.join(GAME_NAMES)}")
+    d.add_argument('game', help=f"one of: {', '.join(games())}")
     d.add_argument('--rule', help="drill one rule only, e.g. follow (an unknown rule lists the rules)")
     d.add_argument('--count', default='10', help="how many questions, 1 to 100 (default 10)")
     d.add_argument('--seed', type=_whole, help="the same seed gives the same questions")
@@ -155,7 +155,7 @@ def _exercise_argument(pl):
 def _play_match(args, out) -> Match:
     "The match `play` starts: the prepared exercise `--exercise`, or a new match of the game named."
     if args.exercise is None:
-        if args.game is None: raise CommandError(f"play needs a game ({', '.join(GAME_NAMES)}) or --exercise NAME")
+        if args.game is None: raise CommandError(f"play needs a game ({', '.join(games())}) or --exercise NAME")
         return Match(make_game(args.game, args.players, args.option), args.seed)
     from cardgames_tutor.exercises import exercise, EXERCISES
     try: match = exercise(args.exercise)
@@ -230,7 +230,7 @@ def _parser():
     p = _Parser(prog='cardgames-tutor', description="Learn card games: play against bots or replay a hand record.")
     sub = p.add_subparsers(dest='command', required=True)
     pl = sub.add_parser('play', help="play a match in the terminal (you are seat 0)")
-    pl.add_argument('game', nargs='?', help=f"one of: {', '.join(GAME_NAMES)} (none with --exercise)")
+    pl.add_argument('game', nargs='?', help=f"one of: {', '.join(games())} (none with --exercise)")
     pl.add_argument('--players', type=_whole, help="number of players (where the game allows a choice)")
     pl.add_argument('--seed', type=_whole, help="seed for the deals: the same seed gives the same deals")
     pl.add_argument('--option', action='append', default=[], metavar='NAME=VALUE', help="a game option, e.g. target=150")

@@ -71,19 +71,19 @@ def fork(hand:HandState) -> HandState:
     return new
 
 def bot_playout(hand:HandState, rng) -> HandState:
-    "Let the house bot play every seat of `hand` to the end of the hand."
+    "Let the house bot play every seat of `hand` to the end of the hand (views without event sentences: bots never read them)."
     bot = hand.game.bot
-    while not hand.is_over: hand.apply(bot(hand.view(hand.to_act), rng))
+    while not hand.is_over: hand.apply(bot(hand.view(hand.to_act, text=False), rng))
     return hand
 
 PLAYOUT = bot_playout  # swap in a faster playout here
 
 # %% ../nbs/40_coach.ipynb #7a8c1de4
-ACTIONS_PER_SECOND = 16_000  # playout actions per second of budget (one core, house bots, this engine)
+ACTIONS_PER_SECOND = 25_000  # playout actions per second of budget (one core, house bots, views without text)
 DEAL_COST = 20  # sampling one deal costs about as much as this many playout actions
 MIN_DEALS, MAX_DEALS, MAX_CANDIDATES = 6, 3000, 10
 DEFAULT_BUDGET = 0.5  # seconds: a hint within a second, with room for a busy machine
-SPEED = {'beggars-and-thieves': 0.7}  # games whose actions cost more than most (relative speed)
+SPEED = {'begga-kaat': 2, 'maghe-satra': 2, 'beggars-and-thieves': 0.5}  # relative speed of a game's playouts and sampling
 
 class ActionValue(NamedTuple):
     "One action's expected result: its `value` (higher is better) and the averaged `stats`."

@@ -240,7 +240,6 @@ def sample_thieves(view, game, rng) -> HandState:
 
 # %% ../nbs/40a_coach_deals.ipynb #bdf8c2f0
 def sample_snear(view, game, rng) -> HandState:
-    from cardgames_tutor.games.beggars_and_thieves_snear import SnearHand
     me, opp = view['seat'], 1 - view['seat']
     played = played_cards(view)
     seen = set(view['hand']) | {c for cs in played.values() for c in cs} | {c for u in view['face_up'] for c in u}
@@ -248,21 +247,22 @@ def sample_snear(view, game, rng) -> HandState:
     n_down = list(view['face_down'])
     slots = [Slot(view['hand_sizes'][opp], void)] + [Slot(k) for k in n_down]
     opp_hand, *downs = deal_unknown(_unknown(game, seen), slots, rng)
-    hand = SnearHand.__new__(SnearHand)
-    HandState.__init__(hand, game, {}, view['dealer'])
-    hand.hands = [None, None]
-    hand.hands[me], hand.hands[opp] = list(view['hand']), opp_hand
-    hand.up, hand.down, hand.turning = [], [], []
+    up_rows, down_rows, turning = [], [], []
     for s in (0, 1):
         under, covering, up, down = list(downs[s]), set(view['covering'][s]), [], []
         for c in view['face_up'][s]:  # in the order the seat sees them; a covering card has a hidden card under it
             up.append(c); down.append(under.pop() if c in covering else None)
         for c in under:  # left over: under a card just played into the trick on the table, turned up when it ends
-            hand.turning.append((s, len(up))); up.append(None); down.append(c)
-        hand.up.append(up + [None] * (6 - len(up))); hand.down.append(down + [None] * (6 - len(down)))
+            turning.append((s, len(up))); up.append(None); down.append(c)
+        up_rows.append(up + [None] * (6 - len(up))); down_rows.append(down + [None] * (6 - len(down)))
+    hands = [None, None]
+    hands[me], hands[opp] = list(view['hand']), opp_hand
+    # the game's own constructor lays the cards out (and sets everything else a hand needs) ...
+    hand = game.new_hand({'hands': hands, 'down': down_rows, 'up': up_rows}, view['dealer'])
+    # ... then the play so far, as the view shows it
+    hand.turning, hand.tricks = turning, list(view['tricks'])
     hand.trick, hand.trick_seats = [c for _, c in view['trick']], [s for s, _ in view['trick']]
-    hand.tricks, hand.leader, hand.to_act, hand.phase = list(view['tricks']), view['leader'], view['to_act'], 'play'
-    hand._follow_at, hand.points_of = -1, game.points_of
+    hand.leader, hand.to_act = view['leader'], view['to_act']
     hand.taken, hand.tricks_won = list(view['trick_points']), list(view['tricks_won'])
     return hand
 

@@ -8,12 +8,24 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach_widgets.html.md"""
 from __future__ import annotations
 from html import escape
 import ipywidgets as W
+from fastcore.basics import patch_to
+from .cards import Card
 from .coach import hint, review, show_action, stat_text, Hint
 
+def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
+
 # %% auto #0
-__all__ = ['hint_chart', 'png', 'HintBox', 'ReviewList']
+__all__ = ['chart_label', 'hint_chart', 'png', 'HintBox', 'ReviewList', 'PanelCoach']
 
 # %% ../nbs/40c_coach_widgets.ipynb #40483433
+def chart_label(action) -> str:
+    "An action as the chart writes it: suit signs its font lacks (Kočka's 🍃 🌰 🔔) become the suit's name."
+    text = show_action(action)
+    for card in ([action] if isinstance(action, Card) else getattr(action, 'cards', ())):
+        name, sign = card.pack.suits[card.suit][:2]
+        if ord(sign[0]) > 0xFFFF: text = text.replace(card.symbol, card.symbol.replace(sign, f" {name}"))
+    return text
+
 def hint_chart(h:Hint) -> 'matplotlib.figure.Figure':
     "A horizontal bar chart of each compared action's expected result (a plain `Figure`, nothing kept open by pyplot)."
     from matplotlib.figure import Figure
@@ -22,7 +34,7 @@ def hint_chart(h:Hint) -> 'matplotlib.figure.Figure':
     ax = fig.add_subplot()
     values = [r.stats.get(h.main, 0) for r in rows]
     colours = ['#2e7d32' if r.action == h.best else '#4c78a8' for r in rows]
-    ax.barh([show_action(r.action) for r in rows], values, color=colours)
+    ax.barh([chart_label(r.action) for r in rows], values, color=colours)
     percent = h.main in ('lose', 'win')
     for y, v in enumerate(values): ax.text(v, y, f" {v:.0%}" if percent else f" {v:.1f}", va='center', fontsize=8)
     ax.set_xlabel(h.label + f" ({h.deals} sampled deals)", fontsize=9)
@@ -42,28 +54,31 @@ class HintBox(W.VBox):
     "The coach's hint for the learner's seat: button, automatic option, reasons and chart."
     def __init__(self, get_view, # () -> the learner seat's view now (the coach reads only this)
                  game, on_suggest=None, # called with the suggested action, to light it
-                 seed=0, budget:float=0.5, auto:bool=False):
+                 seed=0, budget:float=0.5, auto:bool=False,
+                 guard=lambda f: f): # wraps each callback (the panel's: errors become a message)
         self.get_view, self.game, self.on_suggest, self.seed, self.budget = get_view, game, on_suggest, seed, budget
-        self.button = W.Button(description='Hint', tooltip="What would the coach play here, and why?")
+        self.button = W.Button(description='Hint', tooltip="What would the coach play here, and why?", layout=_whole_layout())
         self.auto = W.Checkbox(value=auto, description='show the hint every turn', indent=False)
         self.text, self.chart = W.HTML(), W.Image(format='png')
         self.hint = None
-        self.button.on_click(lambda _: self.show())
-        self.auto.observe(lambda ch: ch['new'] and self.show(), 'value')
-        super().__init__([W.HBox([self.button, self.auto]), self.text, self.chart])
+        self.button.on_click(guard(lambda _: self.show()))
+        self.auto.observe(guard(lambda ch: ch['new'] and self.show()), 'value')
+        super().__init__([W.HBox([self.button, self.auto], layout=W.Layout(flex_flow='row wrap')), self.text, self.chart])
 
     def show(self):
         "Ask the coach now and show its answer."
-        view = self.get_view()
-        self.hint = h = hint(view, self.game, self.seed, self.budget)
-        self.chart.value = b''
+        self.put(hint(self.get_view(), self.game, self.seed, self.budget))
+        if self.hint is not None and self.on_suggest: self.on_suggest(self.hint.best)
+
+    def put(self, h:Hint|None):
+        "Show the hint `h` (None: say it is not the learner's turn)."
+        self.hint, self.chart.value = h, b''
         if h is None:
             self.text.value = "<i>No hint: it is not your turn.</i>"
             return
         reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in h.reasons)
         self.text.value = f"<b>Hint: {escape(show_action(h.best))}</b><ul>{reasons}</ul>"
         if len(h.ranked) > 1: self.chart.value = png(hint_chart(h))
-        if self.on_suggest: self.on_suggest(h.best)
 
     def refresh(self):
         "After a move: clear the old hint; show a new one if the automatic option is on."
@@ -90,7 +105,7 @@ class ReviewList(W.VBox):
             text = W.HTML(f"{k}. Hand {x.hand_no}: you played <b>{escape(show_action(x.played))}</b> "
                           f"({escape(stat_text(got.stats))}); the coach prefers <b>{escape(show_action(x.best))}</b> "
                           f"({escape(stat_text(x.hint.ranked[0].stats))}).<ul>{reasons}</ul>")
-            jump = W.Button(description='go to this moment', tooltip=f"action {x.index}")
+            jump = W.Button(description='go to this moment', tooltip=f"action {x.index}", layout=_whole_layout())
             jump.on_click(lambda _, i=x.index: self.on_jump and self.on_jump(i))
             rows.append(W.VBox([text, jump]))
         self.children = rows
@@ -98,3 +113,84 @@ class ReviewList(W.VBox):
     def review(self, match, seat:int=0, hand_no:int|None=None, **kw):
         "Review `seat`'s play in `match` (hand `hand_no`, 1 for the first; None: every hand) and show it."
         self.show(review(match, seat, hand_no, **kw))
+
+# %% ../nbs/40c_coach_widgets.ipynb #fbe801bf
+_RING = '3px solid #e6a100'  # a hinted card or move: a gold ring
+
+class PanelCoach:
+    "The coach wired into a `Tutor`: a hint box and a hand review in a row of the panel."
+    def __init__(self, tutor, # a `cardgames_tutor.panel.Tutor`
+                 budget:float=0.5, # seconds of playouts per hint (counted as work: the same on any machine)
+                 review_budget:float=0.25, # per decision reviewed
+                 auto:bool=False): # show the hint at every turn of the learner
+        self.tutor, self.review_budget, self._moment, self._reviewed = tutor, review_budget, None, None
+        self.hint_box = HintBox(lambda: tutor.session.view(tutor.seat), tutor.game, on_suggest=lambda _: tutor.render(),
+                                seed=tutor.seed, budget=budget, auto=auto, guard=tutor._guarded)
+        self.review_button = W.Button(description='review this hand', tooltip="the coach's review of your play in the hand on the table",
+                                      layout=_whole_layout())
+        self.review_button.on_click(tutor._guarded(lambda _: self.review()))
+        self.reviews = ReviewList(on_jump=tutor._guarded(self.jump))
+        self.hint_box.children[0].children += (self.review_button,)
+        tutor.add_row([W.VBox([self.hint_box, self.reviews], layout=W.Layout(max_width='100%'))], draw=self.draw)
+
+
+# %% ../nbs/40c_coach_widgets.ipynb #3de084ec
+@patch_to(PanelCoach)
+def moment(self) -> tuple:
+    "What the panel shows now, as a key: the deal, the actions, the cursor."
+    s = self.tutor.session
+    return (s.generation, len(s.match.actions), s.cursor, s.review)
+
+@patch_to(PanelCoach)
+def finished_hand(self) -> int|None:
+    "The number (1, 2...) of the finished hand on the table, else None."
+    s = self.tutor.session
+    i, shown = s.shown_hand(), s.shown()
+    return i + 1 if shown.hands[i].is_over else None
+
+@patch_to(PanelCoach)
+def draw(self, tutor):
+    s, box = tutor.session, self.hint_box
+    box.game, box.seed = tutor.game, tutor.seed
+    if self._moment != self.moment():
+        self._moment = self.moment()
+        box.hint, box.text.value, box.chart.value = None, '', b''
+        if box.auto.value and s.live and s.review is None and not s.match.over and s.match.to_act == tutor.seat:
+            box.put(hint(s.view(tutor.seat), tutor.game, tutor.seed, box.budget))
+    if self._reviewed is not None and self._reviewed[0] != s.generation: self._reviewed, self.reviews.children = None, []
+    hand_no = self.finished_hand()
+    self.review_button.disabled = hand_no is None
+    if box.auto.value and hand_no and s.live and self._reviewed != (s.generation, hand_no): self.review()
+    self._ring(box.hint.best if box.hint is not None else None)
+
+@patch_to(PanelCoach)
+def _ring(self, action):
+    "A gold ring on the buttons of `action` (its card, its move, or the cards it takes), none on the others."
+    t = self.tutor
+    cards = {action} if isinstance(action, Card) else set(getattr(action, 'cards', ()) or ())
+    for b, c in t._hand_pairs():
+        if c in cards: b.layout.border, b._dom_classes = _RING, (*b._dom_classes, 'cgt-hint')
+    for b, item in zip(t.move_box.children, t._slot_moves):
+        on = action is not None and (item == action or (isinstance(item, str) and item == getattr(action, 'verb', None)))
+        b.layout.border = _RING if on else None
+        b._dom_classes = tuple(x for x in b._dom_classes if x != 'cgt-hint') + (('cgt-hint',) if on else ())
+
+
+# %% ../nbs/40c_coach_widgets.ipynb #51c7e3a3
+@patch_to(PanelCoach)
+def review(self):
+    "Review the learner's play in the finished hand on the table and show it."
+    hand_no, s = self.finished_hand(), self.tutor.session
+    if hand_no is None: return
+    self._reviewed = (s.generation, hand_no)
+    self.reviews.show(review(s.match, self.tutor.seat, hand_no, seed=self.tutor.seed, budget=self.review_budget))
+
+@patch_to(PanelCoach)
+def jump(self, index:int):
+    "Step the panel to just before the decision at `index` and show the coach's hint there."
+    item = next(x for x in self.reviews.items if x.index == index)
+    self.tutor.step(index)
+    self._moment = self.moment()
+    self.hint_box.put(item.hint)
+    self.tutor.render()
+

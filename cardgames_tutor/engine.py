@@ -14,7 +14,7 @@ from fastcore.basics import patch
 from .cards import Card, Pack, UnknownCard, shuffled
 
 # %% auto #0
-__all__ = ['ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'short_repr', 'Option', 'Event', 'Move', 'shown',
+__all__ = ['ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'short_repr', 'plural', 'Option', 'Event', 'Move', 'shown',
            'parse_move', 'Goal', 'Game', 'deal_cards', 'check_deal', 'HandState', 'fresh', 'leaked_cards', 'Match',
            'play_out', 'random_choice', 'GameInfo', 'register_game', 'games', 'game_class', 'get_game']
 
@@ -39,6 +39,10 @@ def short_repr(value, limit:int=40) -> str:
     try: text = repr(value)
     except ValueError: text = 'a number of over 4,300 digits'
     return text if len(text) <= limit else text[:limit - 3] + '...'
+
+def plural(n:int, word:str, many:str|None=None) -> str:
+    "`n` and `word`, in the plural unless `n` is 1: '1 point', '2 points' (learner text never says '1 points')."
+    return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 # %% ../nbs/01_engine.ipynb #99d7dc1c
@@ -522,7 +526,3 @@ def game_class(name:str) -> type:
 def get_game(name:str, **options) -> Game:
     "The game called `name` with `options` (checked)."
     return game_class(name)(**options)
-
-def __getattr__(name):  # `GAME_NAMES`, kept for older callers, is read from the registry
-    if name == 'GAME_NAMES': return tuple(games())
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs
 import ipywidgets as widgets
 from fastcore.basics import patch_to
 from .cards import Card
-from .engine import Match, BadOption, Game, GAME_NAMES, game_class, get_game
+from .engine import Match, BadOption, Game, games, get_game
 from .table import direction_of, seat_positions
 from .session import Session, Message, sort_actions, one_line
 from .drawing import PanelDrawing, card_label, move_label, _button, _row, _running_loop, _widget_tree
@@ -24,11 +24,8 @@ __all__ = ['Tutor']
 _log = logging.getLogger(__name__)
 
 def _available_games() -> list:
-    out = []
-    for name in GAME_NAMES:
-        try: out.append((game_class(name).title, name))
-        except BadOption: pass  # not written yet in this version
-    return out
+    "(title, name) of every registered game, for the game menu."
+    return [(info.title, name) for name, info in games().items()]
 
 class Tutor(PanelDrawing, widgets.VBox):
     "A tutor panel: play `game` from `seat`, bots on the other seats, every move explained."
@@ -38,6 +35,7 @@ class Tutor(PanelDrawing, widgets.VBox):
                  pace:float=0.0, # seconds between bot moves (0: at once)
                  teach:bool=False, # show every hand (the teaching view)
                  match:Match|None=None, # a match to show (e.g. a loaded hand record)
+                 coach:bool=True, # the coach's hint button and hand review (`coach_widgets.PanelCoach`)
                  **options): # the game's options, e.g. players=3
         super().__init__(layout=widgets.Layout(max_width='100%'))
         self.add_class('cgt-tutor')
@@ -46,6 +44,10 @@ class Tutor(PanelDrawing, widgets.VBox):
         self._build(pace, teach)
         self._fill_setup()
         self._bots()
+        self.coach = None
+        if coach:
+            from cardgames_tutor.coach_widgets import PanelCoach
+            self.coach = PanelCoach(self)
 
     match = property(lambda self: self.session.match, doc="The match being played (the session's).")
     game = property(lambda self: self.session.game)
@@ -233,7 +235,7 @@ def _fill_setup(self):
     self._drawing = True
     try:
         if self.game.name in [v for _, v in self.game_choice.options]: self.game_choice.value = self.game.name
-        self.players_choice.options = _player_counts(self.game)
+        self.players_choice.options = list(type(self.game).PLAYERS)  # what the registry lists as its `players`
         self.players_choice.value = self.game.n_seats()
         self.seat_choice.options = list(range(self.game.n_seats()))
         self.seat_choice.value = self.seat
@@ -243,18 +245,9 @@ def _fill_setup(self):
 @patch_to(Tutor)
 def _on_game_choice(self, change):
     if change['new'] is None: return
-    g = game_class(change['new'])()
-    self.players_choice.options = _player_counts(g)
-    self.players_choice.value = g.n_seats()
-
-def _player_counts(game) -> list:
-    "The numbers of players the game allows (asking the game, not knowing it)."
-    if 'players' not in game.options: return [game.n_seats()]
-    ok = []
-    for n in range(2, 9):
-        try: type(game)(**{**game.options, 'players': n}); ok.append(n)
-        except (BadOption, ValueError): pass
-    return ok
+    info = games()[change['new']]
+    self.players_choice.options = list(info.players)
+    self.players_choice.value = info.cls().n_seats()
 
 # %% ../nbs/24_panel.ipynb #29276e21
 @patch_to(Tutor)

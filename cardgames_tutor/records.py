@@ -9,7 +9,7 @@ from __future__ import annotations
 import json, os, pathlib, re
 from itertools import accumulate
 from .contracts import start_standing
-from .engine import Match, IllegalAction, BadOption, game_class, GAME_NAMES, check_deal
+from .engine import Match, IllegalAction, BadOption, game_class, games, check_deal
 
 # %% auto #0
 __all__ = ['FORMAT', 'VERSION', 'MAX_SIZE', 'MAX_DEPTH', 'MAX_DIGITS', 'MAX_TEXT', 'MAX_ITEMS', 'RecordError', 'to_record',
@@ -165,7 +165,7 @@ def _check_header(data:dict):
     if type(version) is not int or version != VERSION: raise RecordError(f"unsupported record version {_short(version)}: this tutor reads version {VERSION}")
     unknown = set(data) - set(_FIELDS) - {'summary'}
     if unknown: raise RecordError(f"unknown field {_short(sorted(unknown)[0])} in the record: fields are {', '.join(_FIELDS)}")
-    if not isinstance(data.get('game'), str): raise RecordError(f"'game' must be one of {', '.join(GAME_NAMES)}, not {_short(data.get('game'))}")
+    if not isinstance(data.get('game'), str): raise RecordError(f"'game' must be one of {', '.join(games())}, not {_short(data.get('game'))}")
 
 def _typed(value, default) -> bool:
     "Whether an option's `value` has the type of its `default` (a whole number is never 4.0 or true; a table maps texts to numbers)."

@@ -194,13 +194,6 @@ def next_hand(self:Session) -> bool:
     return True
 
 # %% ../nbs/22_session.ipynb #79e589f3
-_FEWER_IS_BETTER = {'begga-kaat', 'kocka'}  # penalty points, letters of KOČKA (until every game states its goal)
-
-def _fewer_is_better(game) -> bool:
-    "Whether a seat wants its tally low: the game's goal says 'lose' when reached (else the table above)."
-    outcome = getattr(getattr(game, 'goal', None), 'outcome', None)
-    return outcome == 'lose' if outcome else game.name in _FEWER_IS_BETTER
-
 def _seats(seats, me) -> str:
     names = [f"Seat {s}{' (you)' if s == me else ''}" for s in seats]
     return names[0] if len(names) == 1 else ', '.join(names[:-1]) + ' and ' + names[-1]
@@ -213,7 +206,7 @@ def best_words(self:Session, i:int) -> str:
     start = game.new_standing() if m.given_standing is None else start_standing(game, m.given_standing)
     before = m.tallies[i - 1] if i else game.tally(start)[1]
     gains = [_number(a) - _number(b) for a, b in zip(m.tallies[i], before)]
-    fewer = _fewer_is_better(game)
+    fewer = game.goal.outcome == 'lose'  # reach the goal and you lose: a seat wants its tally low
     label = game.tally(m.standing)[0]
     added = ', '.join(f"Seat {s} {g:g}" for s, g in enumerate(gains))
     if len(set(gains)) == 1: return f"Nobody did better than the others this hand (each adds {gains[0]:g} to the {label})."

@@ -8,18 +8,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/terminal.html.md"""
 from __future__ import annotations
 import random, re
 from .cards import Card, Pack, in_order
-from .engine import Match, Move, Event, Game
+from .engine import Match, Move, Event, Game, plural
 from .quickref import rows_for
 
 # %% auto #0
-__all__ = ['GAME_LINES', 'plural', 'cards_text', 'who', 'seats_text', 'legend_text', 'options_text', 'header_text', 'view_text',
-           'you_may', 'turn_text', 'event_text', 'draw_events', 'open_rows', 'replay_text', 'help_text', 'Narrator']
+__all__ = ['GAME_LINES', 'cards_text', 'who', 'seats_text', 'legend_text', 'options_text', 'header_text', 'view_text', 'you_may',
+           'turn_text', 'event_text', 'draw_events', 'open_rows', 'replay_text', 'help_text', 'Narrator']
 
 # %% ../nbs/31_terminal.ipynb #0d49ffb4
-def plural(n:int, word:str, many:str|None=None) -> str:
-    "`n` and `word`, in the plural unless `n` is 1: '1 point', '2 points'."
-    return f"{n} {word if n == 1 else many or word + 's'}"
-
 def cards_text(cards, none:str='none') -> str:
     "`cards` sorted by suit and rank (the pack's order) and written as the table shows them: `3♠ Q♠ 10♥`, `T6`."
     return ' '.join(c.symbol for c in in_order([c for c in cards if isinstance(c, Card)])) or none
@@ -66,10 +62,11 @@ def options_text(game:Game) -> str:
         said.append(f"{o.name.replace('_', ' ')} {({True: 'on', False: 'off'}[v]) if isinstance(v, bool) else v}")
     return ', '.join(said)
 
-def header_text(game:Game, seed:int, seat:int|None) -> str:
+def header_text(game:Game, seed:int, seat:int|None, coach:bool=False) -> str: # coach: the hint is shown at every turn
     "The first line of a terminal game."
     you = ("Bots play every seat." if seat is None else
-           f"You are Seat {seat}. At your turn type a card or an action; help, undo or quit.")
+           f"You are Seat {seat}. At your turn type a card or an action; hint, help, undo or quit."
+           + (" The coach's hint is shown at every turn." if coach else ''))
     return f"{game.title} ({options_text(game)}), seed {seed}. {you}"
 
 # %% ../nbs/31_terminal.ipynb #91666842
@@ -249,17 +246,11 @@ def turn_text(match:Match, seat:int) -> str:
     return view_text(match.view(seat), match.game) + '\n' + you_may(match, seat)
 
 # %% ../nbs/31_terminal.ipynb #b2059f10
-_THIRD_PERSON = [(r"\bYou hold\b", "{s} holds"), (r"\byou play\b", "{s} plays"), (r"\byou are\b", "{s} is"),
-                 (r"\bYou buried\b", "{s} buried"), (r"\byours\b", "{s}'s"), (r" yourself\b", "")]
-
 _ONE = re.compile(r"(?<!Seat )(?<!Seats )(?<![\d.,])\b1 (point|card|trick|deal|letter|ten)s\b")
 
-def event_text(event:Event, viewer:int|None=None) -> str:
-    "The sentence of `event` for `viewer`: '1 point', never '1 points'; another seat's private line in the third person."
-    text = _ONE.sub(r"1 \1", event.text)
-    if event.to is None or event.seat is None or viewer in event.to: return text
-    for pattern, repl in _THIRD_PERSON: text = re.sub(pattern, repl.format(s=f"Seat {event.seat}"), text)
-    return text
+def event_text(event:Event) -> str:
+    "The sentence of `event`: '1 point', never '1 points'."
+    return _ONE.sub(r"1 \1", event.text)
 
 # %% ../nbs/31_terminal.ipynb #2a7fc8ba
 def draw_events(match:Match) -> list:
@@ -298,6 +289,7 @@ def help_text(match:Match, seat:int) -> str:
     lines = [f"{game.title}, {phase}: the quick reference"]
     lines += [f"  {label}: {text}" for label, text in rows_for(game.name, view['phase'], variant)]
     lines += [you_may(match, seat), legend_text(game.pack),
+              "hint asks the coach what to play here, and why (`play ... --coach` shows it at every turn).",
               "undo takes back your last move (and the bots' replies); quit stops the game."]
     return '\n'.join(lines)
 
@@ -319,7 +311,7 @@ class Narrator:
         "Print the new events; between hands, wait for Enter. False if the learner typed quit there."
         while True:
             i, k = self.at
-            for e in self._events(i)[k:]: self.output(event_text(e, self.seat))
+            for e in self._events(i)[k:]: self.output(event_text(e))
             if i + 1 >= len(self.match.hands):
                 self.at = (i, len(self._events(i)))
                 return True

@@ -1,7 +1,7 @@
 """Beggars and Thieves (5p, 4p, Cutthroat, Snear, Leaster): 2,000 seeded random hands per variant with every
 invariant; the rulebook's scoring examples; the blind, bury and partner rules; Snear turn-ups; bad input; views
 that leak no hidden card and no partner; hand records."""
-import random, pytest
+import random, re, pytest
 from types import SimpleNamespace
 from cardgames_tutor.cards import BEGGARS
 from cardgames_tutor.engine import Match, IllegalAction, BadOption, check_deal, deal_cards, play_out, random_choice, get_game
@@ -401,3 +401,47 @@ def test_record_with_a_bad_action_is_refused():
     first = rec['hands'][0]['actions']
     first[0] = 'bury G8 R8'
     with pytest.raises(RecordError, match="hand 1, action 0"): load(rec)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# wording: counts agree with their noun, private lines in the third person
+
+def _points(n): return f"{n} point{'' if n == 1 else 's'}"
+
+def test_bury_help_and_verdict_wording():
+    h = four()
+    for a in ('pass', 'pass', 'pick'): h.apply(a)  # seat 2 picks R3 R4
+    assert h.action_help().startswith("bury 2 cards from your hand, e.g. bury ")
+    seen = set()
+    for move in h.legal_actions():
+        points = sum(h.points_of[c] for c in move.cards)
+        assert f"their {_points(points)} count for you." in h.explain(move).text
+        seen.add(points == 1)
+    assert seen == {True, False}  # both a one-point burial and others were worded
+
+def test_trick_points_and_private_lines_read_right_to_anyone():
+    kinds, one = set(), False
+    for seed in range(60):
+        g = BeggarsAndThieves(players=(5, 4, 3, 2)[seed % 4])
+        rng = random.Random(seed)
+        h = g.new_hand(deal_cards(g, rng), seed % g.n_seats())
+        while not h.is_over: h.apply(random_choice(h.view(h.to_act), rng))
+        for e in h.events:
+            if e.kind == 'trick':
+                assert e.text.endswith(f"; {_points(e.data['points'])}."), e.text
+                one = one or e.data['points'] == 1
+            if e.to is not None and e.kind in ('buried', 'alone', 'partner'):
+                kinds.add(e.kind)
+                assert e.text.startswith(f"Seat {e.seat} ") and not re.search(r"\b(you|your|yours)\b", e.text, re.I), e.text
+            if e.kind == 'buried':
+                assert re.fullmatch(rf"Seat {e.seat} buried .+ \(\d+ points?, counted for Seat {e.seat} at the end\)\.", e.text), e.text
+                n = int(re.search(r"\((\d+) point", e.text).group(1))
+                assert e.text.count(_points(n)) == 1
+    assert one and kinds == {'buried', 'alone', 'partner'}
+
+def test_snear_hand_over_says_one_point():
+    g = BeggarsAndThieves(players=2)
+    h = g.new_hand(deal_cards(g, random.Random(0)), 0)
+    h.taken = [1, 119]
+    h.hand_done()
+    assert h.result['text'].startswith("Hand over. Seat 0 took 1 point, Seat 1 119 points;")

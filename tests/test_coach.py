@@ -172,3 +172,27 @@ def test_cli_hint_and_coach_and_review(tmp_path, monkeypatch):
     assert code == 2 and 'seat must be from 0 to 3' in err and len(err) < 300
     code, _, err = _run(['review', str(tmp_path / 'missing.json')])
     assert code == 2 and 'no hand record' in err
+
+
+@pytest.mark.parametrize('name,opts', GAMES)
+def test_cli_hint_in_every_game(name, opts, monkeypatch):
+    """`cardgames-tutor play GAME --coach` through `main`: the opening line names hint, `help` names hint and --coach;
+    a hint (typed, or shown by --coach) names an action the game takes as typed; hint is asked again after it."""
+    import cardgames_tutor.coach as coach
+    monkeypatch.setattr(coach, 'ACTIONS_PER_SECOND', 500)  # quick hints in a test
+    seen, lines = [], iter(['help', 'hint', None, 'hint', 'quit'])
+    def answer(prompt):
+        if prompt != '> ': return ''  # Enter at the pause after a hand
+        line = next(lines)
+        if line is None:  # play the hint of the turn shown
+            line = seen[-1].split('\n')[0].removeprefix('Hint: ').split(' (')[0]
+        return line
+    said = []
+    def out(text): said.append(str(text)); seen.extend(s for s in [str(text)] if s.startswith('Hint: '))
+    monkeypatch.setattr(cli, '_reader', lambda inp, o: answer)
+    monkeypatch.setattr(cli, '_printer', lambda stream: out)
+    argv = ['play', name, '--seed', '3', '--coach'] + (['--players', str(opts['players'])] if opts else [])
+    assert cli.main(argv) == 0
+    assert 'hint, help, undo or quit' in said[0] and 'hint is shown at every turn' in said[0]
+    assert any('hint asks the coach' in s and '--coach' in s for s in said)
+    assert len(seen) >= 4 and not any(s.startswith('Refused') for s in said), said[-6:]

@@ -457,3 +457,17 @@ def test_bot_collects_when_on_one_and_helps_its_partner():
     # trump choice: the longest suit among the five cards
     h = G.new_hand(fill_deal({0: 'AH 2C 3C 4C KS'}), dealer=3)
     assert bot(h.view(0), random.Random(0)) == Move('trump', (), 'C')
+
+
+def test_deal_story_counts_in_words_and_a_kot_tells_no_streak():
+    st = G.new_standing()
+    evs, _, _ = record_deal(st, 3, [1, 3])
+    assert evs[0].text == "Seats 1 and 3 win deal 1 (1-3 in tens). Their streak: 1 deal in a row (7 in a row is a kot)."
+    evs, _, _ = record_deal(st, 0, [1, 3])
+    assert "Their streak: 2 deals in a row" in evs[0].text
+    evs, nxt, over = record_deal(st, 0, [4, 0])  # four tens: a kot in one deal, so no streak sentence before it
+    assert [e.text for e in evs] == ["Seats 0 and 2 win deal 3 (4-0 in tens).",
+                                     "Kot! Seats 0 and 2 collected all four tens in one deal and win the match."]
+    st = G.new_standing()
+    for k in range(7): evs, _, over = record_deal(st, 0, [3, 1])  # seven in a row: the kot sentence tells the streak
+    assert over and not any('streak' in e.text for e in evs) and "won 7 deals in a row" in evs[-1].text

@@ -10,34 +10,20 @@ import pytest
 import ipywidgets
 from ipywidgets.widgets import widget as widget_module
 from cardgames_tutor.cards import Card
-from cardgames_tutor.engine import GAME_NAMES, BadOption, Match, Move, game_class, get_game, play_out
+from cardgames_tutor.engine import BadOption, Match, Move, games, get_game, play_out
 from cardgames_tutor.panel import Tutor, sort_actions, seat_positions, direction_of, move_label
 from cardgames_tutor import records
 from helpers import cards_in
 
-def _available():
-    out = []
-    for name in GAME_NAMES:
-        try: game_class(name)
-        except BadOption: continue
-        out.append(name)
-    return out
-
-GAMES = _available()
+GAMES = list(games())
 
 def _setups(every_size=False):
-    "Each game at its default size and one other size it allows (or every size; asked of the game)."
+    "Each game at its default size and one other size it allows (or every size; from the registry)."
     out = []
-    for name in GAMES:
+    for name, info in games().items():
         out.append((name, None))
-        g = get_game(name)
-        if 'players' not in g.options: continue
-        for players in range(2, 8):
-            if players == g.n_seats(): continue
-            try: get_game(name, players=players)
-            except (BadOption, ValueError): continue
-            out.append((name, players))
-            if not every_size: break  # one other size is enough here
+        others = [n for n in info.players if n != get_game(name).n_seats()]
+        out += [(name, n) for n in (others if every_size else others[:1])]  # one other size is enough here
     return out
 
 def make(name, players=None, **kw):

@@ -1,6 +1,6 @@
 """Hand records and the command line, as a user runs them: exit codes, one-line errors, no tracebacks."""
 import json, os, subprocess, sys, pytest
-from cardgames_tutor.engine import Match, play_out, GAME_NAMES, BadOption, game_class
+from cardgames_tutor.engine import Match, play_out, games
 from cardgames_tutor.records import to_record, load, save, summary, RecordError
 from cardgames_tutor.games.begga_kaat import BeggaKaat
 
@@ -9,12 +9,7 @@ CLI = [sys.executable, '-m', 'cardgames_tutor.cli']
 def run(*args, stdin=''):
     return subprocess.run(CLI + list(args), input=stdin, capture_output=True, text=True, timeout=120)
 
-def available_games():
-    out = []
-    for name in GAME_NAMES:
-        try: game_class(name); out.append(name)
-        except BadOption: pass
-    return out
+def available_games(): return list(games())
 
 @pytest.fixture
 def record(tmp_path):

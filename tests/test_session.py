@@ -8,21 +8,13 @@ while a finished hand is on screen.
 """
 import random
 import pytest
-from cardgames_tutor.engine import GAME_NAMES, BadOption, game_class, get_game, leaked_cards
+from cardgames_tutor.engine import games, get_game, leaked_cards
 from cardgames_tutor.session import Session, sort_actions
 
 def _sizes():
-    out = []
-    for name in GAME_NAMES:
-        try: g = get_game(name)
-        except BadOption: continue
-        out.append((name, None))
-        for n in range(2, 8):
-            if 'players' not in g.options or n == g.n_seats(): continue
-            try: get_game(name, players=n)
-            except (BadOption, ValueError): continue
-            out.append((name, n))
-    return out
+    "Each game at its default size, then every other size the registry lists."
+    return [(name, n) for name, info in games().items()
+            for n in (None, *(k for k in info.players if k != get_game(name).n_seats()))]
 
 def _state(s):
     return (len(s.match.actions), s.match.to_act, s.match.hand.phase, len(s.match.hands))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from fastcore.basics import patch
 from ..cards import BEGGARS, Card, Hand, shuffled, in_order
-from ..engine import Game, Option, Event, Move, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, shown
+from ..engine import Game, Option, Event, Move, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, shown, plural
 from ..tricks import TrickHand, Trick, trick_winner, trick_rules
 from .beggars_and_thieves_bot import bot
 
@@ -152,7 +152,7 @@ class ThievesTricks(TrickHand):
     def trick_done(self, trick:Trick):
         points = sum(self.points_of[c] for c in trick.cards)
         self.taken[trick.winner] += points; self.tricks_won[trick.winner] += 1
-        self.log('trick', lambda: f"Seat {trick.winner} wins trick {trick.number}: {trick.why}; {points} points.", trick.winner,
+        self.log('trick', lambda: f"Seat {trick.winner} wins trick {trick.number}: {trick.why}; {plural(points, 'point')}.", trick.winner,
                  rule='beggars-and-thieves/trick', data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
                        'winner': trick.winner, 'points': points})
 
@@ -257,7 +257,7 @@ def _explain_bury(self:ThievesHand, action) -> Verdict:
     if problem: return Verdict(False, f'{self.RULE}/bury-thief' if 'Thief' in problem else rule, problem)
     points = sum(self.points_of[c] for c in action.cards)
     say = " A Thief is buried, so the table is told so (not which)." if any(c.suit == 'T' for c in action.cards) else ''
-    return Verdict(True, rule, f"You bury {' '.join(map(str, action.cards))}; their {points} points count for you.{say}")
+    return Verdict(True, rule, f"You bury {' '.join(map(str, action.cards))}; their {plural(points, 'point')} count for you.{say}")
 
 @patch
 def _apply_bury(self:ThievesHand, action):
@@ -267,8 +267,8 @@ def _apply_bury(self:ThievesHand, action):
     thief = any(c.suit == 'T' for c in self.buried)
     self.log('bury', f"Seat {seat} buries {len(self.buried)} cards." +
              (" At least one of them is a Thief (the picker must say so, not which)." if thief else ''), seat)
-    self.log('buried', f"You buried {Hand(self.buried)} ({sum(self.points_of[c] for c in self.buried)} points, yours "
-             "at the end).", seat, to=(seat,))
+    self.log('buried', f"Seat {seat} buried {Hand(self.buried)} ({plural(sum(self.points_of[c] for c in self.buried), 'point')}, "
+             f"counted for Seat {seat} at the end).", seat, to=(seat,))
     if self.n >= 4: self.phase = 'declare'; return
     self.phase, self.to_act = 'play', self.leader
     self.log('lead', f"Cutthroat: Seat {seat} plays alone against the other two. Seat {self.leader}, on the "
@@ -343,9 +343,9 @@ def _apply_declare(self:ThievesHand, action):
                 if action.verb == 'partner' else f"Seat {seat} holds the six of Thieves and calls the holder of {name} as partner.")
         self.log('declare', said + " Who it is stays secret until that card is played.", seat)
         if self.partner is None:
-            self.log('alone', "You hold the six of Thieves yourself: you play alone, and nobody else knows.", seat, to=(seat,))
+            self.log('alone', f"Seat {seat} holds the six of Thieves too: Seat {seat} plays alone, and nobody else knows.", seat, to=(seat,))
         else:
-            self.log('partner', f"You hold {name}: you are Seat {seat}'s secret partner.", self.partner, to=(self.partner,))
+            self.log('partner', f"Seat {self.partner} holds {name}: Seat {self.partner} is Seat {seat}'s secret partner.", self.partner, to=(self.partner,))
     self.phase, self.to_act = 'play', self.leader
     self.log('lead', f"Seat {self.leader}, on the dealer's left, leads the first trick.", self.leader)
 
@@ -420,7 +420,6 @@ def side_scores(picker_points:int, alone_bonus:bool=False) -> tuple:
     return 'opponents', winner_score(120 - picker_points) + 2 * alone_bonus
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #78053865
-def _tricks(k): return f"{k} trick{'' if k == 1 else 's'}"
 def _who_wins(won, alone, side_points):
     if won == 'opponents': return "The opponents win" + (" the 60-60 tie" if side_points == 60 else '')
     return "The picker wins" if alone else "The picker's side wins"
@@ -434,7 +433,8 @@ def hand_done(self:ThievesHand):
         winners = leaster_winners(points, self.tricks_won)
         for s in winners: scores[s] = 3
         blind = sum(self.points_of[c] for c in self.blind)
-        text = (f"Leaster over. Points: {', '.join(f'Seat {s} {p} ({_tricks(self.tricks_won[s])})' for s, p in enumerate(points))}; "
+        each = ', '.join(f"Seat {s} {p} ({plural(self.tricks_won[s], 'trick')})" for s, p in enumerate(points))
+        text = (f"Leaster over. Points: {each}; "
                 f"the blind {Hand(self.blind)} held {blind}, counted for nobody. "
                 f"Of the players who won a trick, {' and '.join(f'Seat {s}' for s in winners)} took the fewest points "
                 f"and score{'s' if len(winners) == 1 else ''} 3.")
@@ -495,7 +495,7 @@ def settle(self:BeggarsAndThieves, hand, match):
 def action_help(self:ThievesHand) -> str:
     if self.phase == 'blind': return "pick (take up the blind) or pass"
     if self.phase == 'bury':
-        return f"bury and {self.game.bury_count} cards from your hand, e.g. bury {' '.join(str(c) for c in self.legal_actions()[0].cards)}"
+        return f"bury {self.game.bury_count} cards from your hand, e.g. bury {' '.join(str(c) for c in self.legal_actions()[0].cards)}"
     if self.phase == 'declare':
         call = self.callable_thief()
         return "partner (the holder of the six of Thieves), alone" + (f", or call {call}" if call else '')

@@ -8,7 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/beggars_and_thieves_snea
 from __future__ import annotations
 from fastcore.basics import patch
 from ..cards import Hand, in_order
-from ..engine import Verdict
+from ..engine import Verdict, plural
 from ..tricks import TrickHand
 from .beggars_and_thieves import ThievesTricks, _points_view
 
@@ -51,7 +51,7 @@ def trick_done(self:SnearHand, trick):
 def hand_done(self:SnearHand):
     self.phase, self.to_act = 'over', None
     points = list(self.taken)
-    text = f"Hand over. Seat 0 took {points[0]} points, Seat 1 {points[1]}; each scores their points."
+    text = f"Hand over. Seat 0 took {plural(points[0], 'point')}, Seat 1 {plural(points[1], 'point')}; each scores their points."
     self.result = {'points': points, 'scores': points, 'winners': [s for s in (0, 1) if points[s] >= points[1 - s]],
                    'text': text}
     self.log('score', text, rule='beggars-and-thieves/snear')

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from fastcore.basics import patch
 from ..cards import FRENCH, Card, Hand, cards_html, in_order
-from ..engine import Game, Option, Event, Move, Verdict, parse_move, Goal, ENGINE_RULES, register_game, shown
+from ..engine import Game, Option, Event, Move, Verdict, parse_move, Goal, ENGINE_RULES, register_game, shown, plural
 from ..tricks import TrickHand, Trick, suit_name, trick_winner, trick_rules
 
 # %% auto #0
@@ -325,14 +325,15 @@ def record_deal(standing:dict, # the match standing, updated in place
     else: st['streak_team'], st['streak'] = winner, 1
     n = st['streak']
     name = team_name(winner)
-    events = [Event('deal-won', f"{name} win deal {len(st['deals'])} ({tens[0]}-{tens[1]} in tens). Their streak: "
-                    f"{n} {'deal' if n == 1 else 'deals'} in a row ({STREAK_KOT} in a row is a kot).")]
-    if why == 'kot' or n >= STREAK_KOT:
+    won = f"{name} win deal {len(st['deals'])} ({tens[0]}-{tens[1]} in tens)."
+    if why == 'kot' or n >= STREAK_KOT:  # the kot sentence says the rest
+        events = [Event('deal-won', won)]
         st['winner'], st['winner_seats'] = winner, list(team_seats(winner))
         st['kot'] = 'four tens' if why == 'kot' else f'{STREAK_KOT} deals in a row'
         how = 'collected all four tens in one deal' if why == 'kot' else f"won {STREAK_KOT} deals in a row"
         events.append(Event('match', f"Kot! {name} {how} and win the match.", rule='dehla-pakad/kot'))
         return events, None, True
+    events = [Event('deal-won', f"{won} Their streak: {plural(n, 'deal')} in a row ({STREAK_KOT} in a row is a kot).")]
     if winner == dealing:
         nxt = (dealer + 1) % SEATS
         events.append(Event('dealer', f"The dealing side won with three tens: the deal passes right, to Seat {nxt}.", nxt,

@@ -1,0 +1,204 @@
+"""A class of N students on one classroom server: Voilà (tuned) against Solara, side by side, in real Chromium pages.
+
+For each server and each arrival mode (`at-once`: N pages opened together; `staggered`: one every --stagger s),
+on a fresh server on a free loopback port:
+- time to a working page: from opening the address until the learner's lit cards are on screen (median, max);
+  a page not working within --bound s is counted as never working (with the reason);
+- click latency under load: every working page plays --clicks cards at once with the others (1-3 s between
+  clicks, as students think), timed inside the page from the click until the card has left the hand (the
+  server's answer drawn); median and p95 over all clicks;
+- server memory (RSS of the server process and all its children, e.g. Voilà's kernels): idle before anyone
+  comes, with the N sessions open, then every 15 s for --settle s after the tabs close.
+
+Targets (issue 13, this 2-core machine): N=30 all working, p95 click < 500 ms, memory back to the idle level
+within two minutes of the tabs closing. Voilà is tuned as a class would need it: --pool-size preheated kernels,
+idle kernels culled after 60 s (checked every 10 s), a 60 s IOPub timeout. Solara runs as `make classroom`
+does (sessions of closed tabs freed after 60 s). Everything stays on 127.0.0.1. The figures depend on what
+else the machine is doing: the load average is printed with them.
+
+Run: `.venv/bin/python bench/bench_classroom.py [--n 30] [--servers solara,voila] [--modes at-once,staggered]`.
+Needs Python playwright and Debian's Chromium (/usr/bin/chromium; never `playwright install`). Not a test.
+"""
+import argparse, asyncio, contextlib, os, pathlib, random, signal, socket, statistics, subprocess, sys, time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
+CHROMIUM = '/usr/bin/chromium'
+FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage']
+BIN = pathlib.Path(sys.executable).parent
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+def server_command(kind, port, pool) -> list:
+    if kind == 'solara':
+        return [sys.executable, '-c', 'from cardgames_tutor.classroom import main; main()', '--host', '127.0.0.1',
+                '--port', str(port), '--cull', '60s']
+    return [str(BIN / 'voila'), str(START), '--no-browser', f'--port={port}', '--Voila.ip=127.0.0.1',
+            '--preheat_kernel=True', f'--pool_size={pool}', '--VoilaExecutor.iopub_timeout=60',
+            '--MappingKernelManager.cull_idle_timeout=60', '--MappingKernelManager.cull_interval=10']
+
+def rss_mb(pid) -> float:
+    "Resident memory of a process and all its descendants, in MB."
+    import psutil
+    try: p = psutil.Process(pid)
+    except psutil.NoSuchProcess: return 0.0
+    total = 0
+    for q in [p, *p.children(recursive=True)]:
+        with contextlib.suppress(psutil.NoSuchProcess): total += q.memory_info().rss
+    return total / 2**20
+
+def n_children(pid) -> int:
+    import psutil
+    with contextlib.suppress(psutil.NoSuchProcess): return len(psutil.Process(pid).children(recursive=True))
+    return 0
+
+@contextlib.contextmanager
+def server(kind, pool):
+    port = free_port()
+    proc = subprocess.Popen(server_command(kind, port, pool), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        deadline = time.time() + 120
+        while True:
+            with socket.socket() as s:
+                s.settimeout(0.2)
+                if s.connect_ex(('127.0.0.1', port)) == 0: break
+            if proc.poll() is not None: raise RuntimeError(f"{kind} exited with code {proc.returncode}")
+            if time.time() > deadline: raise RuntimeError(f"{kind} did not start within 120 s")
+            time.sleep(0.2)
+        yield port, proc
+    finally:
+        with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGTERM)
+        try: proc.wait(20)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+def settle(pid, seconds=180, still=10) -> float:
+    "Wait until the server's memory stops growing (Voilà's preheated kernels are started); return it."
+    last, since, end = rss_mb(pid), time.time(), time.time() + seconds
+    while time.time() < end:
+        time.sleep(2)
+        now = rss_mb(pid)
+        if abs(now - last) > 5: last, since = now, time.time()
+        elif time.time() - since >= still: break
+    return rss_mb(pid)
+
+# from the click on a lit card until that card has left the hand (the server's answer is drawn)
+JS_CLICK = """async () => {
+  const btn = [...document.querySelectorAll('button.cgt-card.cgt-legal')][0];
+  if (!btn) return null;
+  const title = btn.title, start = performance.now();
+  btn.click();
+  return await new Promise(resolve => {
+    const check = () => {
+      const still = [...document.querySelectorAll('button.cgt-card')].some(b => b.title === title && b.offsetParent);
+      if (!still) resolve(performance.now() - start);
+      else if (performance.now() - start > 20000) resolve(-1);
+      else setTimeout(check, 5);
+    };
+    check();
+  });
+}"""
+
+async def student(browser, url, delay, bound, results, i):
+    "One student: arrive after `delay`, wait for a working page; return the context (kept open to play)."
+    await asyncio.sleep(delay)
+    ctx = await browser.new_context(viewport={'width': 1100, 'height': 1000})
+    page = await ctx.new_page()
+    start = time.perf_counter()
+    try:
+        await page.goto(url, timeout=bound * 1000)
+        await page.wait_for_selector('button.cgt-card.cgt-legal', timeout=max(1, bound - (time.perf_counter() - start)) * 1000)
+        results['ready'][i] = time.perf_counter() - start
+    except Exception as e:
+        results['failed'][i] = f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
+    return ctx, page
+
+async def play(page, clicks, rng, latencies, errors):
+    for _ in range(clicks):
+        await asyncio.sleep(rng.uniform(1, 3))
+        try:
+            await page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
+            ms = await page.evaluate(JS_CLICK)
+        except Exception as e:
+            errors.append(f"{type(e).__name__}: {str(e).splitlines()[0][:100]}"); return
+        if ms is None: continue
+        if ms < 0: errors.append("a click got no answer within 20 s"); return
+        latencies.append(ms)
+
+async def one_class(port, n, mode, stagger, bound, clicks, pid, settle_s):
+    from playwright.async_api import async_playwright
+    url, rng = f'http://127.0.0.1:{port}/', random.Random(13)
+    results = {'ready': {}, 'failed': {}}
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            t0 = time.perf_counter()
+            opened = await asyncio.gather(*[student(browser, url, i * stagger if mode == 'staggered' else 0, bound, results, i)
+                                           for i in range(n)])
+            arrival_s = time.perf_counter() - t0
+            latencies, errors = [], []
+            working = [page for i, (ctx, page) in enumerate(opened) if i in results['ready']]
+            await asyncio.gather(*[play(p, clicks, random.Random(rng.random()), latencies, errors) for p in working])
+            with_sessions = rss_mb(pid)
+            for ctx, page in opened:
+                with contextlib.suppress(Exception): await page.close(run_before_unload=True)
+                with contextlib.suppress(Exception): await ctx.close()
+        finally:
+            await browser.close()
+    after = []
+    for t in range(15, settle_s + 1, 15):
+        await asyncio.sleep(15)
+        after.append((t, rss_mb(pid)))
+    return results, latencies, errors, with_sessions, after, arrival_s
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+def report(kind, mode, n, idle, results, latencies, errors, with_sessions, after, arrival_s, load):
+    ready = list(results['ready'].values())
+    print(f"\n== {kind}, {n} students {mode} (load average before: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; arrivals took {arrival_s:.0f} s)")
+    print(f"  working pages: {len(ready)}/{n}" + (f"   time to a working page: median {statistics.median(ready):.1f} s, max {max(ready):.1f} s" if ready else ''))
+    for i, why in sorted(results['failed'].items()): print(f"  page {i} never worked: {why}")
+    if latencies:
+        print(f"  click latency under load: median {statistics.median(latencies):.0f} ms, p95 {pct(latencies, .95):.0f} ms,"
+              f" max {max(latencies):.0f} ms over {len(latencies)} clicks")
+    for e in sorted(set(errors)): print(f"  while playing ({errors.count(e)}x): {e}")
+    print(f"  server memory: idle {idle:.0f} MB, with {n} sessions {with_sessions:.0f} MB; after the tabs closed: "
+          + ', '.join(f"{t} s {m:.0f} MB" for t, m in after))
+    back = next((t for t, m in after if m <= max(idle * 1.10, idle + 30)), None)
+    print(f"  back to idle (within 10% or 30 MB): {f'after {back} s' if back else 'NOT within ' + str(after[-1][0]) + ' s' if after else '-'}")
+    target = len(ready) == n and latencies and pct(latencies, .95) < 500 and back is not None and back <= 120
+    print(f"  targets (all working, p95 < 500 ms, idle again within 120 s): {'met' if target else 'NOT met'}")
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--n', type=int, default=30, help='students (pages)')
+    ap.add_argument('--servers', default='voila,solara')
+    ap.add_argument('--modes', default='at-once,staggered')
+    ap.add_argument('--stagger', type=float, default=2.0, help='seconds between arrivals when staggered')
+    ap.add_argument('--bound', type=float, default=180, help='seconds a page may take to work before it counts as never working')
+    ap.add_argument('--clicks', type=int, default=6, help='cards each student plays under load')
+    ap.add_argument('--pool-size', type=int, default=10, help="Voilà's preheated kernels")
+    ap.add_argument('--settle', type=int, default=120, help='seconds to watch memory after the tabs close')
+    a = ap.parse_args()
+    try:
+        import playwright, psutil  # noqa: F401
+    except ImportError as e: return print(f"skipped: {e.name} is not installed")
+    if not os.path.exists(CHROMIUM): return print(f"skipped: no Chromium at {CHROMIUM} (apt-get install chromium)")
+    print(f"{os.cpu_count()} cores; {a.n} students; Voilà pool {a.pool_size} preheated kernels; clicks {a.clicks} each")
+    for kind in a.servers.split(','):
+        for mode in a.modes.split(','):
+            with server(kind, a.pool_size) as (port, proc):
+                idle = settle(proc.pid)
+                load = os.getloadavg()
+                out = asyncio.run(one_class(port, a.n, mode, a.stagger, a.bound, a.clicks, proc.pid, a.settle))
+                report(kind, mode, a.n, idle, *out, load)
+
+if __name__ == '__main__': main()

@@ -1,0 +1,267 @@
+"""The classroom server (`make classroom`: Solara behind `ClassroomGate`), tried as a hostile visitor would.
+
+Each test starts the real server (`cardgames-classroom`) on a free loopback port, in its own process group,
+killed in a `finally`. A visitor is a real headless Chromium page, or a plain HTTP/websocket client doing what a
+page would not. Skipped with a message without Solara, playwright or Debian's Chromium (/usr/bin/chromium).
+"""
+import contextlib, json, os, pathlib, shutil, signal, socket, struct, subprocess, sys, time, urllib.error, urllib.request, uuid
+import pytest
+
+pytestmark = pytest.mark.browser
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
+FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync']
+
+def _missing() -> str:
+    for mod, what in (('solara', "Solara (pip install -e '.[classroom]')"), ('websockets', 'websockets'),
+                      ('playwright.sync_api', 'Python playwright (never run `playwright install`)'), ('psutil', 'psutil')):
+        try: __import__(mod)
+        except ImportError: return f"{what} is not installed"
+    if not (os.path.exists(CHROMIUM) or shutil.which('chromium')): return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return ''
+
+if _missing(): pytest.skip(_missing(), allow_module_level=True)
+import psutil
+from playwright.sync_api import sync_playwright
+from websockets.sync.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+def port_open(port) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.2)
+        return s.connect_ex(('127.0.0.1', port)) == 0
+
+@contextlib.contextmanager
+def classroom(*args):
+    "The classroom server as `make classroom` starts it, on a free loopback port; killed (whole group) on the way out."
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, '-c', 'from cardgames_tutor.classroom import main; main()', '--host', '127.0.0.1',
+                             '--port', str(port), *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True, text=True)
+    try:
+        deadline = time.time() + 90
+        while not port_open(port):
+            if proc.poll() is not None: raise RuntimeError(f"the classroom server exited: {proc.stdout.read()[-500:]}")
+            if time.time() > deadline: raise RuntimeError("the classroom server did not start within 90 s")
+            time.sleep(0.2)
+        yield f'127.0.0.1:{port}', proc
+    finally:
+        with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGTERM)
+        try: proc.wait(15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+@pytest.fixture(scope='module')
+def server():
+    with classroom() as (addr, proc): yield addr, proc
+
+def get(url, cookie=None, method='GET', data=None, timeout=20):
+    "(status, body, headers) of a plain HTTP request, redirects not followed."
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *a, **k): return None
+    req = urllib.request.Request(url, method=method, data=data, headers={'Cookie': cookie} if cookie else {})
+    try:
+        with urllib.request.build_opener(NoRedirect).open(req, timeout=timeout) as r: return r.status, r.read(), r.headers
+    except urllib.error.HTTPError as e: return e.code, e.read(), e.headers
+
+def session_cookie(addr) -> str:
+    "A fresh visitor's Solara session cookie (from loading the page once)."
+    status, _, headers = get(f'http://{addr}/')
+    assert status == 200
+    return next(c.split(';')[0] for c in headers.get_all('Set-Cookie') if c.startswith('solara-session-id='))
+
+def kernel_msg(msg_type, content, channel='shell') -> str:
+    return json.dumps({'header': {'msg_id': uuid.uuid4().hex, 'msg_type': msg_type, 'session': uuid.uuid4().hex,
+                                  'username': '', 'date': '', 'version': '5.3'},
+                       'parent_header': {}, 'metadata': {}, 'content': content, 'channel': channel, 'buffers': []})
+
+def kernel_socket(addr, kernel_id=None, cookie=None, **kw):
+    "A websocket to a (new) virtual kernel, as a script would open it: no browser, no subprotocol."
+    url = f'ws://{addr}/jupyter/api/kernels/{kernel_id or uuid.uuid4()}/channels?session_id={uuid.uuid4()}'
+    return connect(url, additional_headers={'Cookie': cookie} if cookie else None, proxy=None, open_timeout=20, **kw)
+
+@contextlib.contextmanager
+def student(addr, query='?seed=3&pace=0'):
+    "A student's page in its own browser (its own cookies), open and working; yields (page, kernel id)."
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            page, sockets = browser.new_page(viewport={'width': 1100, 'height': 1000}), []
+            page.on('websocket', lambda ws: sockets.append(ws.url))
+            page.goto(f'http://{addr}/{query}', timeout=60_000)
+            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
+            kernel = next(u.split('/kernels/')[1].split('/')[0] for u in sockets if '/kernels/' in u)
+            yield page, kernel
+        finally: browser.close()
+
+def click_answered(page, timeout=15_000) -> float:
+    "Click the first lit card; seconds until that card has left the hand (the server answered)."
+    card = page.locator('button.cgt-card.cgt-legal').first
+    name, start = card.get_attribute('title'), time.perf_counter()
+    card.click()
+    page.wait_for_function("name => ![...document.querySelectorAll('button.cgt-card')].some(b => b.title === name)",
+                           arg=name, timeout=timeout)
+    return time.perf_counter() - start
+
+def closed_soon(ws, seconds=10) -> bool:
+    "Whether the server closes `ws` within `seconds` (messages before the close are read and dropped)."
+    end = time.time() + seconds
+    try:
+        while time.time() < end: ws.recv(timeout=max(0.1, end - time.time()))
+    except ConnectionClosed: return True
+    except TimeoutError: return False
+    return False
+
+def rss_mb(proc) -> float:
+    p = psutil.Process(proc.pid)
+    return sum(q.memory_info().rss for q in [p, *p.children(recursive=True)]) / 2**20
+
+SECRETS = [b'[build-system]', b'root:x:0:0', b'"cells"', b'cardgames_tutor.classroom']  # pyproject, /etc/passwd, a notebook, source
+
+# ------------------------------------------------------------------ no server path, no code, from the page
+
+def test_no_file_or_jupyter_api_is_reachable(server):
+    "Jupyter's file, contents, terminal and kernel APIs do not exist here, and no path escapes the static folders."
+    addr, _ = server
+    for path in ['/api/contents', '/api/contents/pyproject.toml', '/files/pyproject.toml', '/tree', '/lab', '/edit/Makefile',
+                 '/api/terminals', '/terminals/1', '/api/kernels', '/api/sessions', '/notebooks/nbs/tutorials/start.ipynb',
+                 '/voila/render/start.ipynb', '/static/../pyproject.toml', '/static/%2e%2e/pyproject.toml',
+                 '/static/public/..%2f..%2fpyproject.toml', '/static/assets/%2e%2e/%2e%2e/pyproject.toml',
+                 '/jupyter/nbextensions/..%2f..%2f..%2f..%2f..%2f..%2fetc/passwd', '/_solara/cdn/..%2f..%2f..%2fetc%2fpasswd',
+                 '/static/public/../../../../../../etc/passwd', '/cardgames_tutor/classroom.py', '/nbs/33_classroom.ipynb']:
+        status, body, _ = get(f'http://{addr}{path}')
+        leaked = [s for s in SECRETS if s in body]
+        assert not leaked, f"GET {path} answered {status} with {leaked}"
+    for method in ('PUT', 'POST', 'PATCH', 'DELETE'):
+        status, _, _ = get(f'http://{addr}/api/contents/pwned.json', method=method, data=b'{"type": "file", "content": "x"}')
+        assert status in (404, 405), (method, status)
+        assert not (ROOT / 'pwned.json').exists()
+    status, _, _ = get(f'http://{addr}/api/kernels', method='POST', data=b'{}')
+    assert status in (404, 405), status  # no way to start a kernel of one's own
+
+def test_a_kernel_message_runs_no_code(server, tmp_path):
+    "An execute_request sent down the page's websocket runs nothing: Solara's kernels take widget messages only."
+    addr, proc = server
+    target = tmp_path / 'pwned.txt'
+    with kernel_socket(addr, cookie=session_cookie(addr)) as ws:
+        ws.send(kernel_msg('execute_request', {'code': f'open({str(target)!r}, "w").write("x")', 'silent': False,
+                                               'store_history': False, 'user_expressions': {}, 'allow_stdin': False}))
+        with contextlib.suppress(ConnectionClosed, TimeoutError):
+            for _ in range(20): ws.recv(timeout=2)
+    time.sleep(1)
+    assert not target.exists(), "code sent by a visitor ran on the server"
+    assert proc.poll() is None and get(f'http://{addr}/')[0] == 200
+
+def test_the_page_writes_and_reads_no_server_path(server, tmp_path):
+    "Type a server path into every text box of the page and press every button: no file appears, none is read."
+    addr, _ = server
+    target = tmp_path / 'written.json'
+    secret = tmp_path / 'secret.json'
+    secret.write_text('{"this": "is on the server"}')
+    with student(addr) as (page, _):
+        for i in range(page.locator('summary, .p-Collapse-header, .jupyter-widget-Collapse-header').count()):
+            with contextlib.suppress(Exception): page.locator('summary, .p-Collapse-header, .jupyter-widget-Collapse-header').nth(i).click(timeout=2000)
+        for path in (str(target), str(secret)):
+            boxes = page.locator('input[type=text], textarea')
+            for i in range(boxes.count()):
+                with contextlib.suppress(Exception): boxes.nth(i).fill(path, timeout=2000); boxes.nth(i).press('Enter')
+            buttons = page.locator('button:not(.cgt-card)')
+            for i in range(buttons.count()):
+                with contextlib.suppress(Exception): buttons.nth(i).click(timeout=2000)
+            page.wait_for_timeout(1500)
+            assert 'is on the server' not in page.content()
+    assert not target.exists(), "the page wrote a file on the server"
+
+# ------------------------------------------------------------------ one visitor cannot reach another's session
+
+def test_a_visitor_cannot_attach_to_another_students_kernel(server):
+    "Knowing a student's kernel id (say, read off their screen) is not enough to attach to their session and drive it."
+    addr, _ = server
+    with student(addr) as (page, kernel):
+        before = page.inner_text('.cgt-status')
+        for cookie in (session_cookie(addr), None):
+            with kernel_socket(addr, kernel, cookie=cookie) as ws:
+                ws.send(kernel_msg('comm_info_request', {'target_name': 'jupyter.widget'}))
+                got = []
+                with contextlib.suppress(ConnectionClosed, TimeoutError):
+                    for _ in range(20): got.append(ws.recv(timeout=3))
+            assert not any('comm_info_reply' in str(m) or 'cgt-' in str(m) for m in got), got[:3]
+        assert page.inner_text('.cgt-status') == before
+        assert click_answered(page) < 15  # the student's own session goes on
+        status, body, _ = get(f'http://{addr}/resourcez')
+        assert kernel.encode() not in body, "the server lists a student's kernel id to anyone"
+
+# ------------------------------------------------------------------ the access code
+
+def test_the_code_is_made_up_for_a_network_address(monkeypatch, capsys):
+    "Bound to a network address with no code given, `serve` makes one up, prints it, and the gate asks for it."
+    import uvicorn
+    from cardgames_tutor import classroom
+    ran = {}
+    monkeypatch.setattr(uvicorn, 'run', lambda app, **kw: ran.update(app=app, **kw))
+    classroom.serve('0.0.0.0', 8866)
+    code = ran['app'].code
+    assert code and ran['host'] == '0.0.0.0' and len(code) == 9
+    assert f'Class code: {code}' in capsys.readouterr().out
+    classroom.serve('127.0.0.1', 8866)
+    assert ran['app'].code is None  # the teacher's own machine: nobody else can connect
+
+def test_the_code_is_required(tmp_path):
+    "With a code, nothing of the app is served without it: pages ask for it, websockets are refused; the link works."
+    with classroom('--code', 'kq7m-x2pd') as (addr, proc):
+        status, body, _ = get(f'http://{addr}/?seed=3')
+        assert status == 401 and b'class code' in body and b'solara' not in body.lower()
+        for path in ('/static/main-vuetify.js', '/jupyter/nbextensions/jupyter-vue/nodeps.js', '/resourcez', '/readyz'):
+            assert get(f'http://{addr}{path}')[0] == 401, path
+        assert get(f'http://{addr}/?code=wrong-code')[0] == 401
+        with pytest.raises(InvalidStatus):
+            with kernel_socket(addr, cookie=session_cookie_or_none(addr)) as ws: ws.recv(timeout=5)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+            try:
+                page = browser.new_page()
+                page.goto(f'http://{addr}/?seed=3&pace=0', timeout=60_000)
+                assert 'class code' in page.inner_text('body')
+                page.fill('input[name=code]', 'KQ7M-X2PD')
+                page.click('button')
+                page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
+                assert 'code=' not in page.url and 'seed=3' in page.url
+                assert click_answered(page) < 15
+            finally: browser.close()
+
+def session_cookie_or_none(addr):
+    with contextlib.suppress(Exception): return session_cookie(addr)
+
+# ------------------------------------------------------------------ no single visitor can stall the server
+
+def test_a_malformed_frame_does_not_stall_the_server(server):
+    """The Voilà freeze, tried on Solara: a kernel websocket opened without the browser's subprotocol, then binary
+    widget messages whose header claims two billion parts (Solara would build a 2 GB format string), a flood of
+    junk, and oversized messages. Another student's clicks are still answered within 5 s, the page within 5 s,
+    and the server's memory does not grow by more than 150 MB."""
+    addr, proc = server
+    with student(addr) as (page, _):
+        before = rss_mb(proc)
+        good = json.dumps({'header': {'msg_type': 'comm_msg'}}).encode()
+        freeze = struct.pack('!iI', 2**31 - 1, 8) + good
+        with contextlib.ExitStack() as stack:
+            attackers = [stack.enter_context(kernel_socket(addr, cookie=session_cookie(addr), max_size=None)) for _ in range(3)]
+            for ws in attackers:
+                with contextlib.suppress(ConnectionClosed): ws.send(freeze)
+            with kernel_socket(addr, cookie=session_cookie(addr), max_size=None) as ws:
+                with contextlib.suppress(ConnectionClosed):
+                    for _ in range(300): ws.send(kernel_msg('comm_msg', {'comm_id': 'nope', 'data': {'method': 'update'}}))
+                    ws.send(b'\0' * (8 * 2**20))  # over the 4 MB a message may have
+            for _ in range(3):
+                assert click_answered(page, timeout=5_000) < 5
+                start = time.perf_counter()
+                assert get(f'http://{addr}/', timeout=5)[0] == 200 and time.perf_counter() - start < 5
+            assert rss_mb(proc) - before < 150, f"memory grew from {before:.0f} MB to {rss_mb(proc):.0f} MB"
+            assert all(closed_soon(ws) for ws in attackers)  # each malformed frame closed its own websocket

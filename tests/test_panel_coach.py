@@ -1,0 +1,108 @@
+"""The coach in the tutor panel, through its widgets only: the hint button rings the coach's choice, the hint shows
+no hidden card, the automatic hint costs nothing when off, and the hand review jumps to the moment it names."""
+import html, re
+import pytest
+from cardgames_tutor import coach_widgets
+from cardgames_tutor.cards import Card
+from cardgames_tutor.coach import hint
+from cardgames_tutor.panel import Tutor
+from helpers import cards_in
+from test_panel import GAMES, _setups, make, press_one
+
+BUDGET = 0.05  # small: the tests check the wiring, the coach's strength is benchmarked
+
+def coached(name, players=None, **kw):
+    t = make(name, players, **kw)
+    t.coach.hint_box.budget = t.coach.review_budget = BUDGET
+    return t
+
+def ringed(t) -> list:
+    "What the panel rings as the hint: card buttons and move buttons."
+    return ([c for b, c in t._hand_pairs() if 'cgt-hint' in b._dom_classes]
+            + [b.description for b in t.move_box.children if 'cgt-hint' in b._dom_classes])
+
+def plain(value:str) -> str: return html.unescape(re.sub(r'<[^>]+>', ' ', value))
+
+def check_hint(t):
+    "The ringed action is legal and is the coach's choice for the learner's view and the deal's seed."
+    view = t.session.view(t.seat)
+    want = hint(view, t.game, t.seed, BUDGET)
+    got = t.coach.hint_box.hint
+    assert got == want and got.best in view['legal']
+    best = got.best
+    lit = ringed(t)
+    if isinstance(best, Card): assert lit == [best]
+    elif best.cards and best.verb in t._choosing: assert set(lit) == set(best.cards) | {b for b in lit if isinstance(b, str)} and len(lit) == len(best.cards) + 1
+    else: assert len(lit) == 1 and isinstance(lit[0], str), lit
+    return view, got
+
+@pytest.mark.parametrize('name,players', _setups())
+def test_hint_button_rings_the_coachs_choice(name, players):
+    t = coached(name, players, seed=11)
+    assert ringed(t) == [] and t.coach.hint_box.text.value == ''
+    t.coach.hint_box.button.click()
+    view, h = check_hint(t)
+    assert 'Hint:' in t.coach.hint_box.text.value and h.reasons[-1].tactic in t.coach.hint_box.text.value
+    if len(h.ranked) > 1: assert bytes(t.coach.hint_box.chart.value).startswith(b'\x89PNG')
+    press_one(t)  # a move clears the hint and its ring
+    assert t.coach.hint_box.hint is None and ringed(t) == []
+
+@pytest.mark.parametrize('name', GAMES)
+def test_hint_text_and_chart_show_no_hidden_card(name, monkeypatch):
+    "Leak test: every card in the hint's text and chart is one the learner's view shows (hand, table, events)."
+    monkeypatch.setattr(coach_widgets, 'png', lambda fig: b'')  # the chart's labels are read below; its picture is not needed
+    for seed in range(2):
+        t = coached(name, seed=seed)
+        t.coach.hint_box.auto.value = True  # a hint at every turn of the learner
+        for _ in range(25):
+            if t.match.over: break
+            h = t.coach.hint_box.hint
+            if h is not None:
+                view = t.session.view(t.seat)
+                hidden = set(t.game.pack.cards) - cards_in(view, t.game.pack)
+                assert not cards_in(plain(t.coach.hint_box.text.value), t.game.pack) & hidden
+                labels = [x.get_text() for x in coach_widgets.hint_chart(h).axes[0].get_yticklabels()]
+                assert not cards_in(labels, t.game.pack) & hidden and all(r.action in view['legal'] for r in h.ranked)
+            press_one(t, seed)
+
+def test_no_coach_call_unless_asked(monkeypatch):
+    calls = []
+    real = coach_widgets.hint
+    monkeypatch.setattr(coach_widgets, 'hint', lambda *a, **k: calls.append(1) or real(*a, **k))
+    t = coached('begga-kaat', seed=2)
+    for _ in range(6): press_one(t)
+    assert calls == []  # off: the clicks never reach the coach
+    t.coach.hint_box.auto.value = True
+    assert len(calls) == 1 and t.coach.hint_box.hint is not None
+    t.render(); t.render()
+    assert len(calls) == 1  # the same moment: asked once
+    press_one(t)
+    assert len(calls) == 2 and ringed(t)
+    check_hint(t)
+
+
+def test_no_coach_row_when_left_out():
+    t = Tutor('begga-kaat', seed=1, coach=False)
+    assert t.coach is None and len(t.children) == len(Tutor('begga-kaat', seed=1).children) - 1
+
+@pytest.mark.parametrize('name', GAMES)
+def test_review_jumps_to_the_moment_it_names(name):
+    t = coached(name, seed=4)
+    assert t.coach.review_button.disabled
+    hands = len(t.match.hands)
+    for i in range(400):
+        if t.session.review is not None: break
+        press_one(t, i)  # the learner plays its first legal action: enough to cost something
+    assert t.session.review is not None and not t.coach.review_button.disabled
+    t.coach.review_button.click()
+    items = t.coach.reviews.items
+    assert [x.cost for x in items] == sorted((x.cost for x in items), reverse=True)
+    assert all(x.hand_no == t.session.review + 1 and t.match.actions[x.index][1] == t.seat for x in items)
+    if not items: return
+    for k in (len(items), 1):  # the last item, then the first
+        t.coach.reviews.children[k].children[1].click()
+        x = items[k - 1]
+        assert t.cursor == x.index and t.coach.hint_box.hint == x.hint
+        assert x.best in t.session.view(t.seat)['legal']
+        if isinstance(x.best, Card): assert ringed(t) == [x.best]
+        assert plain(t.coach.reviews.children[k].children[0].value).count('you played') == 1

@@ -1,0 +1,82 @@
+"""`make tutor` (JupyterLab, started from the project root as the Makefile does): the tutorials' links work.
+
+Every relative link in the tutorials and quick references is resolved the way JupyterLab resolves it (from the
+notebook's folder, through the server's contents API); then, in headless Chromium, a tutorial's link to its
+rulebook is clicked and the rulebook opens. Skipped with a message without JupyterLab, playwright or Chromium.
+"""
+import contextlib, json, os, pathlib, posixpath, re, shlex, shutil, signal, socket, subprocess, sys, time, urllib.request
+import pytest
+
+pytestmark = pytest.mark.browser
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
+FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync']
+JUPYTER = pathlib.Path(sys.executable).parent / 'jupyter'
+LINK = re.compile(r'\]\(([^)\s]+)\)')
+
+def _missing() -> str:
+    if not JUPYTER.exists(): return f"jupyter is not installed beside {sys.executable}"
+    if not shutil.which('make'): return "make is not installed"
+    try: import jupyterlab, playwright.sync_api  # noqa: F401
+    except ImportError as e: return f"{e.name} is not installed"
+    if not (os.path.exists(CHROMIUM) or shutil.which('chromium')): return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return ''
+
+if _missing(): pytest.skip(_missing(), allow_module_level=True)
+from playwright.sync_api import sync_playwright
+
+def relative_links(nb: pathlib.Path) -> list:
+    "The relative link targets (no scheme, no bare anchor) in a notebook's markdown cells."
+    cells = json.loads(nb.read_text(encoding='utf-8'))['cells']
+    links = [m for c in cells if c['cell_type'] == 'markdown' for m in LINK.findall(''.join(c['source']))]
+    return [l.split('#')[0] for l in links if not re.match(r'[a-z]+:', l) and not l.startswith('#')]
+
+@pytest.fixture(scope='module')
+def lab():
+    "JupyterLab started by the Makefile's own `tutor` command (`make -n`), on a free loopback port, without a token."
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]
+    venv = pathlib.Path(sys.executable).parent.parent
+    made = subprocess.run(['make', '-n', '-o', 'install', 'tutor', 'NO_BROWSER=1', f'PORT={port}', 'HOST=127.0.0.1', f'VENV={venv}'],
+                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    command = shlex.split(next(l for l in made.splitlines() if ' lab' in l))
+    proc = subprocess.Popen(command + ['--ServerApp.token=', '--ServerApp.password=', '--allow-root'],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.time() + 90
+        while True:
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(f'http://127.0.0.1:{port}/api/status', timeout=2); break
+            if proc.poll() is not None or time.time() > deadline: raise RuntimeError("JupyterLab did not start")
+            time.sleep(0.3)
+        yield f'http://127.0.0.1:{port}'
+    finally:
+        with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(20)
+
+def test_every_tutorial_link_resolves_in_jupyterlab(lab):
+    pages = sorted((ROOT / 'nbs' / 'tutorials').glob('*.ipynb')) + sorted((ROOT / 'nbs' / 'quickref').glob('*.ipynb'))
+    checked, broken = 0, []
+    for nb in pages:
+        folder = nb.parent.relative_to(ROOT).as_posix()
+        for target in relative_links(nb):
+            path = posixpath.normpath(posixpath.join(folder, target))
+            try: urllib.request.urlopen(f'{lab}/api/contents/{path}?content=0', timeout=20); checked += 1
+            except OSError as e: broken.append(f"{nb.relative_to(ROOT)} -> {target} ({path}: {e})")
+    assert not broken, broken
+    rulebooks = [t for nb in pages for t in relative_links(nb) if re.match(r'\.\./1\d_', t)]
+    assert checked and len({t for t in rulebooks}) >= 5, "every game's tutorial links its rulebook"
+
+def test_clicking_a_rulebook_link_opens_it(lab):
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            page = browser.new_page(viewport={'width': 1300, 'height': 1000})
+            page.goto(f'{lab}/lab/tree/nbs/tutorials/begga_kaat.ipynb', timeout=90_000)
+            link = page.locator('.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]').first
+            link.wait_for(timeout=180_000)
+            link.click()
+            page.wait_for_selector('.lm-TabBar-tab:has-text("10_begga_kaat.ipynb")', timeout=60_000)
+            page.wait_for_selector('.jp-RenderedMarkdown h1:has-text("Begga Kaat")', timeout=60_000)
+        finally: browser.close()
