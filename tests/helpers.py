@@ -38,3 +38,46 @@ def assert_no_leak(match: Match, seat: int):
 def random_match(game, seed, chooser=random_choice) -> Match:
     "A whole match of `game` from `seed`, every seat choosing with `chooser`."
     return play_out(Match(game, seed=seed), chooser, random.Random(seed))
+
+# Servers and browsers for the browser tests (Voilà, the classroom, JupyterLab): one copy of the plumbing.
+import contextlib, os, pathlib, shutil, signal, socket, subprocess, time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
+FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync']  # keep headless Chromium quiet and offline
+
+def no_chromium() -> str:
+    "Why Chromium cannot be used here ('' when it can)."
+    return '' if os.path.exists(CHROMIUM) or shutil.which('chromium') else f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+def port_open(port) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.2)
+        return s.connect_ex(('127.0.0.1', port)) == 0
+
+@contextlib.contextmanager
+def served(argv, port:int, what:str, wait:float=60, **popen):
+    "Run server `argv` in its own process group until `port` answers (at most `wait` s); the whole group is killed on the way out."
+    popen.setdefault('stdout', subprocess.DEVNULL); popen.setdefault('stderr', subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, cwd=ROOT, start_new_session=True, **popen)
+    try:
+        deadline = time.time() + wait
+        while not port_open(port):
+            if proc.poll() is not None:
+                said = proc.stdout.read()[-500:] if popen['stdout'] == subprocess.PIPE else ''
+                raise RuntimeError(f"{what} exited with code {proc.returncode} {said}")
+            if time.time() > deadline: raise RuntimeError(f"{what} did not start within {wait:.0f} s")
+            time.sleep(0.2)
+        yield proc
+    finally:
+        with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGTERM)
+        try: proc.wait(15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)

@@ -8,54 +8,28 @@ import contextlib, os, pathlib, shutil, signal, socket, subprocess, sys, time
 import pytest
 
 pytestmark = pytest.mark.browser
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from helpers import ROOT, CHROMIUM, FLAGS, no_chromium, free_port, port_open, served
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 ARTIFACTS = ROOT / 'tests' / 'artifacts'
-CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
-FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync']
 VOILA = pathlib.Path(sys.executable).parent / 'voila'
 
 def _missing() -> str:
     try: import playwright.sync_api  # noqa: F401
     except ImportError: return "Python playwright is not installed (pip install playwright; do not run `playwright install`)"
-    if not (os.path.exists(CHROMIUM) or shutil.which('chromium')): return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    if no_chromium(): return no_chromium()
     if not VOILA.exists(): return f"voila is not installed beside {sys.executable}"
     return ''
 
 if _missing(): pytest.skip(_missing(), allow_module_level=True)
 from playwright.sync_api import sync_playwright
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-def port_open(port) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.2)
-        return s.connect_ex(('127.0.0.1', port)) == 0
-
 @contextlib.contextmanager
 def voila_server(notebook=START):
     "Voilà on a free loopback port, in its own process group; the whole group is killed on the way out."
     port = free_port()
-    proc = subprocess.Popen([str(VOILA), str(notebook), '--no-browser', f'--port={port}', '--Voila.ip=127.0.0.1'],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                            env={**os.environ, 'PYTHONPATH': os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')])})  # this tree's package
-    try:
-        deadline = time.time() + 60
-        while not port_open(port):
-            if proc.poll() is not None: raise RuntimeError(f"voila exited with code {proc.returncode}")
-            if time.time() > deadline: raise RuntimeError("voila did not start within 60 s")
-            time.sleep(0.2)
+    with served([str(VOILA), str(notebook), '--no-browser', f'--port={port}', '--Voila.ip=127.0.0.1'], port, 'voila',
+                env={**os.environ, 'PYTHONPATH': os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')])}) as proc:  # this tree's package
         yield port, proc
-    finally:
-        with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGTERM)
-        try: proc.wait(15)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
 
 @contextlib.contextmanager
 def browser_page():

@@ -8,17 +8,14 @@ import contextlib, json, os, pathlib, shutil, signal, socket, struct, subprocess
 import pytest
 
 pytestmark = pytest.mark.browser
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
-FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync']
+from helpers import ROOT, CHROMIUM, FLAGS, no_chromium, free_port, port_open, served
 
 def _missing() -> str:
     for mod, what in (('solara', "Solara (pip install -e '.[classroom]')"), ('websockets', 'websockets'),
                       ('playwright.sync_api', 'Python playwright (never run `playwright install`)'), ('psutil', 'psutil')):
         try: __import__(mod)
         except ImportError: return f"{what} is not installed"
-    if not (os.path.exists(CHROMIUM) or shutil.which('chromium')): return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    if no_chromium(): return no_chromium()
     return ''
 
 if _missing(): pytest.skip(_missing(), allow_module_level=True)
@@ -27,36 +24,14 @@ from playwright.sync_api import sync_playwright
 from websockets.sync.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-def port_open(port) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.2)
-        return s.connect_ex(('127.0.0.1', port)) == 0
-
 @contextlib.contextmanager
 def classroom(*args):
     "The classroom server as `make classroom` starts it, on a free loopback port; killed (whole group) on the way out."
     port = free_port()
-    proc = subprocess.Popen([sys.executable, '-c', 'from cardgames_tutor.classroom import main; main()', '--host', '127.0.0.1',
-                             '--port', str(port), *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True, text=True)
-    try:
-        deadline = time.time() + 90
-        while not port_open(port):
-            if proc.poll() is not None: raise RuntimeError(f"the classroom server exited: {proc.stdout.read()[-500:]}")
-            if time.time() > deadline: raise RuntimeError("the classroom server did not start within 90 s")
-            time.sleep(0.2)
+    with served([sys.executable, '-c', 'from cardgames_tutor.classroom import main; main()', '--host', '127.0.0.1',
+                 '--port', str(port), *args], port, 'the classroom server', wait=90,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
         yield f'127.0.0.1:{port}', proc
-    finally:
-        with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGTERM)
-        try: proc.wait(15)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
 
 @pytest.fixture(scope='module')
 def server():
