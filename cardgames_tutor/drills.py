@@ -73,10 +73,17 @@ class Drill(NamedTuple):
 
 DRILLS = {name: [] for name in games()}  # game name -> its drills
 
+def _maker(ask) -> tuple:
+    "What makes two question makers the same one: name, code and closure (functions by their code), wherever defined."
+    code = lambda f: (f.__code__.co_code, f.__code__.co_consts) if hasattr(f, '__code__') else f
+    return (ask.__qualname__, code(ask), tuple(code(c.cell_contents) for c in ask.__closure__ or ()))
+
 def add_drill(game:str, rule:str, ask, level:str='easy', options:tuple=({},)) -> Drill:
     "Register `ask(hand, rng)` as a drill of `rule` in `game`."
     d = Drill(game, rule, level, ask, tuple(options))
-    DRILLS[game].append(d)
+    same = [i for i, x in enumerate(DRILLS[game]) if (x.rule, x.level, x.options, _maker(x.ask)) == (rule, level, d.options, _maker(ask))]
+    if same: DRILLS[game][same[0]] = d  # run again (a notebook re-run, a reload): replaced in place, so sets stay the same
+    else: DRILLS[game].append(d)
     return d
 
 # %% ../nbs/41_drills.ipynb #61d3afeb

@@ -307,3 +307,11 @@ def test_beggars_and_thieves_tie_and_snear():
         seat = int(re.search(r"does Seat (\d) score", q.prompt).group(1))
         taken = sum(BT_TABLE.get(c.code, 0) for t in pos.tricks if t.winner == seat for c in t.cards)
         assert right(q) == str(taken), q.prompt
+
+def test_registering_drills_again_adds_none():
+    "A drills module run again (a notebook re-run, a reload) replaces its drills in place: drill sets stay the same."
+    import importlib, cardgames_tutor.drills_more as more, cardgames_tutor.drills_penalty as penalty
+    from cardgames_tutor.drills import drills_for, drill_set
+    before = {g: (len(drills_for(g)), [q.prompt for q in drill_set(g, count=3, seed=5)]) for g in games()}
+    importlib.reload(more); importlib.reload(penalty)
+    assert {g: (len(drills_for(g)), [q.prompt for q in drill_set(g, count=3, seed=5)]) for g in games()} == before
