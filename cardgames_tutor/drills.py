@@ -75,8 +75,11 @@ DRILLS = {name: [] for name in games()}  # game name -> its drills
 
 def _maker(ask) -> tuple:
     "What makes two question makers the same one: name, code and closure (functions by their code), wherever defined."
-    code = lambda f: (f.__code__.co_code, f.__code__.co_consts) if hasattr(f, '__code__') else f
-    return (ask.__qualname__, code(ask), tuple(code(c.cell_contents) for c in ask.__closure__ or ()))
+    def part(x):
+        if not hasattr(x, '__code__'): return repr(x)
+        c = x.__code__  # not its line numbers or address: the same maker run from the notebook or the module
+        return repr((c.co_code, c.co_names, [k for k in c.co_consts if not hasattr(k, 'co_code')]))
+    return repr((ask.__qualname__, part(ask), [part(c.cell_contents) for c in ask.__closure__ or ()]))
 
 def add_drill(game:str, rule:str, ask, level:str='easy', options:tuple=({},)) -> Drill:
     "Register `ask(hand, rng)` as a drill of `rule` in `game`."
@@ -386,7 +389,7 @@ def drills_for(game:str, rule:str|None=None, level:str|None=None) -> list:
     for m in GAME_DRILLS: importlib.import_module(m)
     if not isinstance(game, str) or game not in DRILLS:
         raise BadDrill(f"unknown game {str(game)[:40]!r}: the games are {', '.join(DRILLS)}")
-    found = DRILLS[game]
+    found = sorted(DRILLS[game], key=lambda d: (d.rule, d.level, _maker(d.ask)))  # one order, however they were registered
     if rule is not None:
         names = {rule, f"{game}/{rule}"}
         found = [d for d in found if d.rule in names]
