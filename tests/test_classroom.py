@@ -4,7 +4,7 @@ Each test starts the real server (`cardgames-classroom`) on a free loopback port
 killed in a `finally`. A visitor is a real headless Chromium page, or a plain HTTP/websocket client doing what a
 page would not. Skipped with a message without Solara, playwright or Debian's Chromium (/usr/bin/chromium).
 """
-import contextlib, json, os, pathlib, shutil, signal, socket, struct, subprocess, sys, time, urllib.error, urllib.request, uuid
+import contextlib, importlib.util, json, os, pathlib, shutil, signal, socket, struct, subprocess, sys, time, urllib.error, urllib.request, uuid
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -13,8 +13,8 @@ from helpers import ROOT, CHROMIUM, FLAGS, no_chromium, free_port, port_open, se
 def _missing() -> str:
     for mod, what in (('solara', "Solara (pip install -e '.[classroom]')"), ('websockets', 'websockets'),
                       ('playwright.sync_api', 'Python playwright (never run `playwright install`)'), ('psutil', 'psutil')):
-        try: __import__(mod)
-        except ImportError: return f"{what} is not installed"
+        # found, not imported: importing Solara patches ipywidgets' comms for every later test in this process
+        if importlib.util.find_spec(mod.split('.')[0]) is None: return f"{what} is not installed"
     if no_chromium(): return no_chromium()
     return ''
 
@@ -175,18 +175,24 @@ def test_a_visitor_cannot_attach_to_another_students_kernel(server):
 
 # ------------------------------------------------------------------ the access code
 
-def test_the_code_is_made_up_for_a_network_address(monkeypatch, capsys):
+def test_the_code_is_made_up_for_a_network_address():
     "Bound to a network address with no code given, `serve` makes one up, prints it, and the gate asks for it."
-    import uvicorn
-    from cardgames_tutor import classroom
-    ran = {}
-    monkeypatch.setattr(uvicorn, 'run', lambda app, **kw: ran.update(app=app, **kw))
-    classroom.serve('0.0.0.0', 8866)
-    code = ran['app'].code
-    assert code and ran['host'] == '0.0.0.0' and len(code) == 9
-    assert f'Class code: {code}' in capsys.readouterr().out
-    classroom.serve('127.0.0.1', 8866)
-    assert ran['app'].code is None  # the teacher's own machine: nobody else can connect
+    # In its own process: importing the classroom (Solara) patches ipywidgets' comms for every later test here.
+    script = """if True:
+        import uvicorn
+        from cardgames_tutor import classroom
+        ran = {}
+        uvicorn.run = lambda app, **kw: ran.update(app=app, **kw)
+        classroom.serve('0.0.0.0', 8866)
+        code = ran['app'].code
+        assert code and ran['host'] == '0.0.0.0' and len(code) == 9, ran
+        classroom.serve('127.0.0.1', 8866)
+        assert ran['app'].code is None  # the teacher's own machine: nobody else can connect
+        print('MADE', code)"""
+    r = subprocess.run([sys.executable, '-c', script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-800:]
+    code = r.stdout.split('MADE ')[-1].strip()
+    assert f'Class code: {code}' in r.stdout
 
 def test_the_code_is_required(tmp_path):
     "With a code, nothing of the app is served without it: pages ask for it, websockets are refused; the link works."
