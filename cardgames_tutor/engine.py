@@ -14,9 +14,9 @@ from fastcore.basics import patch
 from .cards import Card, Pack, UnknownCard, shuffled
 
 # %% auto #0
-__all__ = ['ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'short_repr', 'plural', 'Option', 'Event', 'Move', 'shown',
-           'parse_move', 'Goal', 'Game', 'deal_cards', 'check_deal', 'HandState', 'fresh', 'leaked_cards', 'Match',
-           'play_out', 'random_choice', 'GameInfo', 'register_game', 'games', 'game_class', 'get_game']
+__all__ = ['ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'short_repr', 'plural', 'Option', 'Event', 'Move', 'moves',
+           'shown', 'parse_move', 'Goal', 'Game', 'deal_cards', 'check_deal', 'HandState', 'fresh', 'leaked_cards',
+           'Match', 'play_out', 'random_choice', 'GameInfo', 'register_game', 'games', 'game_class', 'get_game']
 
 # %% ../nbs/01_engine.ipynb #0dc748c0
 class Verdict(NamedTuple):
@@ -79,6 +79,11 @@ class Move(NamedTuple):
     arg: str = ''
     def __str__(self): return ' '.join(map(str, [self.verb, *self.cards] + ([self.arg] if self.arg else [])))
     def __repr__(self): return f"Move({str(self)!r})"
+
+def moves(verb:str, card_sets) -> list:
+    "`Move(verb, cards)` for each tuple of cards in `card_sets`, made faster (a game may list hundreds: 286 burials)."
+    return [_new_tuple(Move, (verb, cards, '')) for cards in card_sets]
+_new_tuple = tuple.__new__
 
 def shown(action) -> str:
     "An action as a refusal quotes it: a card as a card, a move or text in quotes (cut short), anything else as 'that'."
@@ -234,6 +239,14 @@ def _notation(e:Exception) -> Verdict:
     text = str(e) or 'an action this game does not know'
     return Verdict(False, 'notation', f"{text[0].upper()}{text[1:]}.")
 
+class _Names(dict):
+    "Method names per phase, written once (`_apply_play`...): faster than writing the name out at every action."
+    def __init__(self, prefix): self.prefix = prefix
+    def __missing__(self, phase):
+        name = self[phase] = self.prefix + phase
+        return name
+_LEGAL, _APPLY, _EXPLAIN = _Names('_legal_'), _Names('_apply_'), _Names('_explain_')
+
 class HandState:
     "One hand of a game: phase, seat to act, legal actions, verdicts, events, views."
     def __init__(self, game:Game, deal:dict, dealer:int):
@@ -245,15 +258,26 @@ class HandState:
 
     @property
     def is_over(self) -> bool: return self.phase == 'over'
+    @property
+    def result(self) -> dict|None:
+        "The hand's result once it is over; a game may give its `text` as a function, written here when first read."
+        r = self._result
+        if r is not None and callable(r.get('text')): r['text'] = r['text']()
+        return r
+    @result.setter
+    def result(self, value): self._result = value
     def legal_actions(self) -> list:
         "What the seat to act may do now (a new list)."
-        return list(self._legal_now())
+        if self._legal_at != len(self.history): self._work_out_legal()
+        return self._legal[:]
+
+    def _work_out_legal(self):
+        "Work out the legal actions, once per position (a position changes only by an action): `_legal_<phase>`."
+        self._legal_at, self._legal = len(self.history), [] if self.phase == 'over' else getattr(self, _LEGAL[self.phase])()
 
     def _legal_now(self) -> list:
-        "The legal actions, worked out once per position (a position changes only by an action)."
-        at = len(self.history)
-        if self._legal_at != at:
-            self._legal_at, self._legal = at, [] if self.phase == 'over' else getattr(self, '_legal_' + self.phase)()
+        "The legal actions now (the kept list: not to be changed)."
+        if self._legal_at != len(self.history): self._work_out_legal()
         return self._legal
 
     def parse_action(self, action):
@@ -276,14 +300,14 @@ class HandState:
     def _verdict(self, action, seat) -> Verdict:
         if self.phase == 'over': return Verdict(False, 'hand-over', 'The hand is over: no more actions.')
         if seat is not None and seat != self.to_act: return self._explain_turn(seat)
-        return getattr(self, '_explain_' + self.phase)(action)
+        return getattr(self, _EXPLAIN[self.phase])(action)
 
     def _explain_turn(self, seat) -> Verdict:
         "The verdict for `seat` acting out of turn (games may say more, e.g. that the seat has passed)."
         return Verdict(False, 'turn', f"It is Seat {self.to_act}'s turn, not Seat {short_repr(seat)}'s.")
 
     def allows(self, action) -> bool:
-        "Is `action` (read) one of the legal actions? (games may answer faster than building the list)"
+        "Is `action` (read) one of the legal actions?"
         legal = self._legal_now()
         if len(legal) < 20: return action in legal
         if self._legal_set_at != self._legal_at: self._legal_set, self._legal_set_at = set(legal), self._legal_at
@@ -295,12 +319,14 @@ class HandState:
         if type(action) is not Card:
             try: action = self.read(action)
             except ValueError as e: raise IllegalAction(_notation(e)) from None
-        if (seat is not None and seat != self.to_act) or not self.allows(action):
+        if self._legal_at != len(self.history): self._work_out_legal()
+        legal = self._legal  # a short list is searched here; a long one (286 burials) through a set, in `allows`
+        if (seat is not None and seat != self.to_act) or not (action in legal if len(legal) < 20 else self.allows(action)):
             verdict = self._verdict(action, seat)  # the reason is written only for a refusal
             if verdict.legal: raise RuntimeError(f"the verdict on {action} disagrees with the legal actions [{verdict.rule}]")
             raise IllegalAction(verdict)
         self.history.append((self.to_act, action))
-        getattr(self, '_apply_' + self.phase)(action)
+        getattr(self, _APPLY[self.phase])(action)
         return self
 
     def action_help(self) -> str:

@@ -74,30 +74,23 @@ class TrickHand(HandState):
     RULE = 'tricks'  # rule-id prefix
     WORDS = {'trick': 'trick', 'suit': 'suit', 'void': 'you may play any card'}
     trump = None
+    NOTES = False  # True where `play_note` may add to a card's event (Beggars and Thieves' partner card)
 
     def __init__(self, game, deal, dealer, hands:list, leader:int):
         super().__init__(game, deal, dealer)
         self.hands = [list(h) for h in hands]
         self.trick, self.trick_seats, self.tricks = [], [], []
         self.leader = self.to_act = leader
-        self._follow_at = -1  # the position (number of actions) `follow()` was worked out for
         self._words = (self.WORDS['trick'], self.WORDS['suit'])
 
     def playable(self, seat:int) -> list:
         "The cards `seat` may choose from (its hand; Snear adds its face-up cards)."
         return self.hands[seat]
-    def _legal_play(self): return list(self.follow()[0])
-    def legal_actions(self) -> list:
-        return list(self.follow()[0]) if self.phase == 'play' else HandState.legal_actions(self)
-    def allows(self, action) -> bool:
-        return action in self.follow()[0] if self.phase == 'play' else HandState.allows(self, action)
-
     def follow(self) -> tuple:
-        "`follow_suit` for the seat to act: worked out once per position (bots ask for it, then play)."
-        if self._follow_at != len(self.history):
-            self._follow_at = len(self.history)
-            self._follow = follow_suit(self.playable(self.to_act), self.trick[0].suit if self.trick else None)
-        return self._follow
+        "`follow_suit` for the seat to act: the cards it may play, and the case."
+        return follow_suit(self.playable(self.to_act), self.trick[0].suit if self.trick else None)
+    def _legal_play(self):  # kept per position by the engine (`legal_actions`)
+        return follow_suit(self.playable(self.to_act), self.trick[0].suit if self.trick else None)[0]
 
 # %% ../nbs/02_tricks.ipynb #870e59ef
 _LEGAL_VERDICTS = {}  # (hand class, case, led suit) -> the verdict on any legal card
@@ -136,7 +129,7 @@ def _apply_play(self:TrickHand, card):
     self.remove_card(seat, card)
     led = trick[0].suit if trick else None
     trick.append(card); self.trick_seats.append(seat)
-    note = self.play_note(seat, card)  # play_text is a plain function: the event keeps no link to the hand
+    note = self.play_note(seat, card) if self.NOTES else ''  # play_text is a plain function: no link to the hand
     self.events.append(Event('play', (self.play_text, seat, card, led, note) if note else (self.play_text, seat, card, led), seat))
     if len(trick) < self.n:
         self.to_act = (seat + 1) % self.n

@@ -99,33 +99,39 @@ def _points_text(cards) -> str:
 @patch
 def trick_done(self:BeggaKaatHand, trick:Trick):
     penalties = [c for c in trick.cards if PENALTY[c]]
-    points = sum([PENALTY[c] for c in penalties])
-    self.taken[trick.winner].extend(penalties); self.points[trick.winner] += points
-    def text():
-        took = (f"Seat {trick.winner} takes {points} penalty {'point' if points == 1 else 'points'} ({_points_text(penalties)})"
-                if points else "No penalty points in it")
-        return f"Seat {trick.winner} wins chaal {trick.number}: {trick.why}. {took}."
-    self.log('trick', text, trick.winner, data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
-             'winner': trick.winner, 'points': points}, rule='begga-kaat/trick')
+    points = sum([PENALTY[c] for c in penalties]) if penalties else 0
+    if points: self.taken[trick.winner].extend(penalties); self.points[trick.winner] += points
+    self.events.append(Event('trick', (_trick_text, trick, points, penalties), trick.winner, None,
+                             {'number': trick.number, 'leader': trick.leader, 'cards': trick.cards, 'winner': trick.winner,
+                              'points': points}, 'begga-kaat/trick'))
+
+def _trick_text(trick, points, penalties) -> str:
+    took = (f"Seat {trick.winner} takes {points} penalty {'point' if points == 1 else 'points'} ({_points_text(penalties)})"
+            if points else "No penalty points in it")
+    return f"Seat {trick.winner} wins chaal {trick.number}: {trick.why}. {took}."
 
 # %% ../../nbs/10_begga_kaat.ipynb #29032db6
 @patch
 def hand_done(self:BeggaKaatHand):
     self.phase, self.to_act = 'over', None
+    points, taken = list(self.points), [list(t) for t in self.taken]
+    trepany = [s for s in range(self.n) if points[s] == 53]
+    safar = [s for s in range(self.n) if points[s] == 0]
+    text = (_score_text, points, taken, safar, trepany)  # written when first read (bots never read it)
+    self.result = {'points': points, 'safar': safar, 'trepany': trepany[0] if trepany else None,
+                   'taken': [[str(c) for c in t] for t in taken], 'text': lambda: _score_text(points, taken, safar, trepany)}
+    self.log('score', text, rule='begga-kaat/score')
+
+def _score_text(points, taken, safar, trepany) -> str:
     lines = []
-    for seat in range(self.n):
-        cards = sorted(self.taken[seat], key=lambda c: (-penalty(c), c.order))
+    for seat, cards in enumerate(taken):
+        cards = sorted(cards, key=lambda c: (-penalty(c), c.order))
         detail = f" ({_points_text(cards)})" if cards else ''
-        lines.append(f"Seat {seat}: {self.points[seat]}{detail}")
-    trepany = [s for s in range(self.n) if self.points[s] == 53]
-    safar = [s for s in range(self.n) if self.points[s] == 0]
+        lines.append(f"Seat {seat}: {points[seat]}{detail}")
     words = []
     if trepany: words.append(f"Trepany: Seat {trepany[0]} took all 53 points, and keeps them (no shooting the moon).")
     if safar: words.append(f"Safar (no points): {', '.join(f'Seat {s}' for s in safar)}.")
-    text = "Hand over. Penalty points: " + '; '.join(lines) + '.' + ''.join(' ' + w for w in words)
-    self.result = {'points': list(self.points), 'safar': safar, 'trepany': trepany[0] if trepany else None,
-                   'taken': [[str(c) for c in t] for t in self.taken], 'text': text}
-    self.log('score', text, rule='begga-kaat/score')
+    return "Hand over. Penalty points: " + '; '.join(lines) + '.' + ''.join(' ' + w for w in words)
 
 # %% ../../nbs/10_begga_kaat.ipynb #9a5adaa6
 @patch

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from fastcore.basics import patch
 from ..cards import BEGGARS, Card, Hand, shuffled, in_order
-from ..engine import Game, Option, Event, Move, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, shown, plural
+from ..engine import Game, Option, Event, Move, moves, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, shown, plural
 from ..tricks import TrickHand, Trick, trick_winner, trick_rules
 from .beggars_and_thieves_bot import bot
 
@@ -169,6 +169,7 @@ def _call_number(move:Move) -> Move:
 
 class ThievesHand(ThievesTricks):
     "One hand of Beggars and Thieves for 3, 4 or 5 players (Cutthroat for 3)."
+    NOTES = True  # the partner card shows who the partner is
     def __init__(self, game, deal, dealer, match=None):
         super().__init__(game, deal, dealer, deal['hands'], leader=(dealer + 1) % game.players)
         self.blind, self.buried, self.passed = list(deal['blind']), [], []
@@ -241,9 +242,10 @@ def bury_problem(hand:list, cards:list, count:int) -> str|None:
 @patch
 def _legal_bury(self:ThievesHand):
     hand, k = sorted(self.hands[self.to_act]), self.game.bury_count
-    n_beggars = sum(c.suit != 'T' for c in hand)
-    return [Move('bury', cs) for cs in combinations(hand, k)
-            if all(c.suit != 'T' for c in cs) or sum(c.suit != 'T' for c in cs) == n_beggars]
+    beggars = [c for c in hand if c.suit != 'T']
+    if len(beggars) >= k: return moves('bury', combinations(beggars, k))  # Beggars enough: no Thief may go
+    thieves = [c for c in hand if c.suit == 'T']  # too few Beggars: all of them go, and Thieves make up the count
+    return moves('bury', (tuple(sorted(beggars + list(cs))) for cs in combinations(thieves, k - len(beggars))))
 
 @patch
 def _explain_bury(self:ThievesHand, action) -> Verdict:

@@ -172,10 +172,31 @@ def action_help(self:DehlaPakadHand) -> str:
     return TrickHand.action_help(self)
 
 # %% ../../nbs/12_dehla_pakad.ipynb #92ff925b
-def _centre_text(hand) -> str:
-    n, k = len(hand.centre), hand.centre_tricks
-    if not n: return "The centre is empty."
-    return f"The centre holds {n} cards ({k} {'trick' if k == 1 else 'tricks'}) with {_tens_text(hand.centre)} in it."
+def _centre_text(centre, k) -> str:
+    "The centre's `centre` cards from `k` tricks, in words."
+    if not centre: return "The centre is empty."
+    return f"The centre holds {len(centre)} cards ({k} {'trick' if k == 1 else 'tricks'}) with {_tens_text(centre)} in it."
+
+def _collect_text(winner, outcome, cards, tricks, held) -> str:
+    "What a trick that collects the centre does, in words (`held`: the tens the side now holds)."
+    what = f"{len(cards)} cards ({tricks} {'trick' if tricks == 1 else 'tricks'}) with {_tens_text(cards)}"
+    if outcome == 'last': why = f"Trick 13 is the last: Seat {winner} takes whatever is left in the centre, {what},"
+    else: why = f"Seat {winner} has won two tricks in a row and collects the whole centre, this trick included: {what},"
+    held = {0: 'no tens', 1: '1 ten'}.get(held, f"{held} tens")
+    return (f"{why} for {team_name(team(winner))}, who now hold {held}."
+            + (" The count starts again." if outcome == 'collect' else ''))
+
+def _stay_text(winner, before, last, centre, k) -> str:
+    "Why a trick stays in the centre, in words (`before`: the seat on one before it; `last`: the last trick's winner)."
+    if before is None and last == winner:
+        why = (f"Seat {winner} also won the last trick, but that win collected the centre and the count started "
+               f"again: this trick stays in the centre.")
+    elif before is None: why = "The trick goes face down into the centre."
+    elif before == partner(winner):
+        why = (f"Seat {winner}'s partner Seat {before} won the last trick, and partners winning in turn do not "
+               f"collect: the trick stays in the centre.")
+    else: why = f"Seat {before} was on one and is stopped: the trick stays in the centre."
+    return f"{why} {_centre_text(centre, k)} Seat {winner} is on one: a second trick in a row collects the centre."
 
 @patch
 def _collect(self:DehlaPakadHand, seat) -> tuple:
@@ -193,31 +214,17 @@ def trick_done(self:DehlaPakadHand, trick:Trick):
     if trick.number == 13 or before == winner:  # the last trick, or two in a row: collect
         outcome = 'last' if trick.number == 13 else 'collect'
         cards, tricks = self._collect(winner)
-        held = len(_tens(self.captures[team(winner)]))
-        what = f"{len(cards)} cards ({tricks} {'trick' if tricks == 1 else 'tricks'}) with {_tens_text(cards)}"
-        if outcome == 'last': why = f"Trick 13 is the last: Seat {winner} takes whatever is left in the centre, {what},"
-        else: why = f"Seat {winner} has won two tricks in a row and collects the whole centre, this trick included: {what},"
-        held = {0: 'no tens', 1: '1 ten'}.get(held, f"{held} tens")
-        tail = (f"{why} for {team_name(team(winner))}, who now hold {held}."
-                + (" The count starts again." if outcome == 'collect' else ''))
         points = len(_tens(cards))
+        tail = (_collect_text, winner, outcome, cards, tricks, len(_tens(self.captures[team(winner)])))
     else:
         outcome, points, cards = 'stay', 0, ()
-        if before is None and last == winner:
-            why = (f"Seat {winner} also won the last trick, but that win collected the centre and the count started "
-                   f"again: this trick stays in the centre.")
-        elif before is None: why = "The trick goes face down into the centre."
-        elif before == partner(winner):
-            why = (f"Seat {winner}'s partner Seat {before} won the last trick, and partners winning in turn do not "
-                   f"collect: the trick stays in the centre.")
-        else: why = f"Seat {before} was on one and is stopped: the trick stays in the centre."
         self.on_one = winner
-        tail = f"{why} {_centre_text(self)} Seat {winner} is on one: a second trick in a row collects the centre."
+        tail = (_stay_text, winner, before, last, tuple(self.centre), self.centre_tricks)
     self.last_winner = winner
     self.story.append({'number': trick.number, 'leader': trick.leader, 'seats': trick.seats, 'cards': trick.cards,
                        'winner': winner, 'on_one_before': before, 'outcome': outcome, 'collected': len(cards),
                        'collected_tens': _tens(cards), 'centre': len(self.centre), 'centre_tens': _tens(self.centre)})
-    text = lambda: f"Seat {winner} wins trick {trick.number}: {trick.why}. {tail}"  # why it was won: written when read
+    text = lambda: f"Seat {winner} wins trick {trick.number}: {trick.why}. {tail[0](*tail[1:])}"  # written when read
     self.log('trick', text, winner, rule='dehla-pakad/centre', data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
              'winner': winner, 'points': points, 'outcome': outcome, 'collected': len(cards),
              'centre': len(self.centre), 'on_one': self.on_one})

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from fastcore.basics import patch
 from ..cards import MARIAS, Card, Hand, cards_html, in_order
-from ..engine import Game, Option, Event, Move, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, shown
+from ..engine import Game, Option, Event, Move, moves, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, shown
 from ..tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
@@ -122,7 +122,7 @@ def action_help(self:KockaHand) -> str:
 # %% ../../nbs/11_kocka.ipynb #2ab41d02
 @patch
 def _legal_pass(self:KockaHand):
-    return [Move('pass', cards) for cards in combinations(sorted(self.hands[self.to_act]), 3)]
+    return moves('pass', combinations(sorted(self.hands[self.to_act]), 3))
 
 @patch
 def _explain_pass(self:KockaHand, action) -> Verdict:
@@ -182,6 +182,13 @@ KockaHand.play_text = staticmethod(play_text)
 def _points_text(cards) -> str:
     return ', '.join(f"{'Hejma' if c is HEJMA else c.symbol} {penalty(c)}" for c in cards)
 
+def _trick_text(trick, points, won) -> str:
+    "Who won a trick, why, and the penalty points in it (`won`: its penalty cards), in words."
+    parts = ([_points_text(won)] if won else []) + (['last trick 5'] if trick.number == 8 else [])
+    took = (f"Seat {trick.winner} takes {points} penalty {'point' if points == 1 else 'points'} ({', '.join(parts)})"
+            if points else "No penalty points in it")
+    return f"Seat {trick.winner} wins trick {trick.number}: {trick.why}. {took}."
+
 @patch
 def trick_done(self:KockaHand, trick:Trick):
     won = [c for c in trick.cards if PENALTY[c]]
@@ -190,13 +197,8 @@ def trick_done(self:KockaHand, trick:Trick):
     if HEJMA in won: self.hejma_taker = trick.winner
     if trick.number == 8: self.last_trick, points = trick.winner, points + LAST_TRICK
     self.points[trick.winner] += points
-    parts = ([_points_text(won)] if won else []) + (['last trick 5'] if trick.number == 8 else [])
-    def text():
-        took = (f"Seat {trick.winner} takes {points} penalty {'point' if points == 1 else 'points'} ({', '.join(parts)})"
-                if points else "No penalty points in it")
-        return f"Seat {trick.winner} wins trick {trick.number}: {trick.why}. {took}."
-    self.log('trick', text, trick.winner, data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
-             'winner': trick.winner, 'points': points}, rule='kocka/trick')
+    self.log('trick', (_trick_text, trick, points, won), trick.winner, data={'number': trick.number, 'leader': trick.leader,
+             'cards': trick.cards, 'winner': trick.winner, 'points': points}, rule='kocka/trick')
     if trick.number < 8: self.check_decided()
 
 # %% ../../nbs/11_kocka.ipynb #ed0414bf
