@@ -7,14 +7,18 @@ others, with the lowest and highest round as an interval. Where `open_spiel` is 
 `bench` extra: pip install -e '.[bench]'), OpenSpiel's hearts (C++ engine driven from Python, uniform
 chance outcomes drawn in Python) is timed in the same rounds and the ratio printed.
 Targets: Begga Kaat (4 players) at least as fast as OpenSpiel hearts; every game twice the rate of
-commit 006f302 (measured by running this file with PYTHONPATH pointing at that commit's package).
-Usage: python bench/bench_engine.py [SECONDS_PER_ROUND] [ROUNDS]
+commit 006f302. With --baseline DIR (a checkout of that commit: `git worktree add --detach /tmp/base 006f302`),
+that package is timed in the same rounds, in a child process, and the speed-up printed with its range.
+Usage: python bench/bench_engine.py [SECONDS_PER_ROUND] [ROUNDS] [--baseline DIR]
 """
-import random, statistics, sys, time
+import json, os, random, statistics, subprocess, sys, time
 from cardgames_tutor.engine import deal_cards, get_game
 
-SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
-ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
+SECONDS = float(ARGS[0]) if len(ARGS) > 0 else 1.0
+ROUNDS = int(ARGS[1]) if len(ARGS) > 1 else 5
+BASELINE = sys.argv[sys.argv.index('--baseline') + 1] if '--baseline' in sys.argv else None
+if BASELINE: ARGS = [a for a in ARGS if a != BASELINE]
 
 CASES = [('begga-kaat', {'players': 4}), ('begga-kaat', {'players': 3}), ('kocka', {}), ('dehla-pakad', {}),
          ('maghe-satra', {'players': 4}), ('beggars-and-thieves', {'players': 5}), ('beggars-and-thieves', {'players': 4}),
@@ -24,10 +28,11 @@ CASES = [('begga-kaat', {'players': 4}), ('begga-kaat', {'players': 3}), ('kocka
 def engine_round(game, seconds, rng):
     "Random full hands per CPU second: deal, then the seat to act picks any legal action, until the hand is over."
     n, start = 0, time.process_time()
-    while time.process_time() - start < seconds:
-        hand = game.new_hand(deal_cards(game, rng), n % game.n_seats())
-        while not hand.is_over: hand.apply(rng.choice(hand.legal_actions()))
-        n += 1
+    while time.process_time() - start < seconds:  # the clock is read every 10 hands: a read costs 1-10 us here
+        for _ in range(10):
+            hand = game.new_hand(deal_cards(game, rng), n % game.n_seats())
+            while not hand.is_over: hand.apply(rng.choice(hand.legal_actions()))
+            n += 1
     return n / (time.process_time() - start)
 
 
@@ -35,27 +40,51 @@ def openspiel_round(seconds, rng, pyspiel=None):
     "Random full hands of OpenSpiel hearts per CPU second, chance outcomes drawn uniformly in Python."
     game, n, start = pyspiel.load_game('hearts'), 0, time.process_time()
     while time.process_time() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node(): state.apply_action(rng.choice(state.chance_outcomes())[0])
-            else: state.apply_action(rng.choice(state.legal_actions()))
-        n += 1
+        for _ in range(10):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node(): state.apply_action(rng.choice(state.chance_outcomes())[0])
+                else: state.apply_action(rng.choice(state.legal_actions()))
+            n += 1
     return n / (time.process_time() - start)
 
 
+def baseline_round(seconds) -> dict:
+    "One round of every case with the package at BASELINE, in a child process (its rates by label)."
+    env = {**os.environ, 'PYTHONPATH': BASELINE}
+    out = subprocess.run([sys.executable, __file__, str(seconds), '--one-round'], env=env, capture_output=True, text=True,
+                         cwd=BASELINE, check=True)
+    return json.loads(out.stdout)
+
+
+def labelled():
+    return {f"{name} {' '.join(f'{k}={v}' for k, v in opts.items())}".strip(): (get_game(name, **opts), random.Random(1))
+            for name, opts in CASES}
+
+
 def main():
+    if '--one-round' in sys.argv:  # the child process of baseline_round
+        print(json.dumps({label: engine_round(game, SECONDS, rng) for label, (game, rng) in labelled().items()}))
+        return
     try: import pyspiel
     except ImportError: pyspiel = None; print("OpenSpiel is not installed (pip install -e '.[bench]'): hearts is skipped.")
-    runs = {f"{name} {' '.join(f'{k}={v}' for k, v in opts.items())}".strip(): (get_game(name, **opts), random.Random(1))
-            for name, opts in CASES}
-    rates = {label: [] for label in runs}
+    runs = labelled()
+    rates, base = {label: [] for label in runs}, {label: [] for label in runs}
     if pyspiel: rates['OpenSpiel hearts'] = []
     for _ in range(ROUNDS):  # every case once per round, so load on the machine falls on all alike
         for label, (game, rng) in runs.items(): rates[label].append(engine_round(game, SECONDS, rng))
         if pyspiel: rates['OpenSpiel hearts'].append(openspiel_round(SECONDS, random.Random(2), pyspiel))
-    print(f"{'game':<36}{'hands/s':>10}  (lowest-highest of {ROUNDS} rounds, CPU time)")
+        if BASELINE:
+            for label, rate in baseline_round(SECONDS).items(): base[label].append(rate)
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; each figure: median (lowest-highest) of {ROUNDS} rounds, CPU time")
+    print(f"{'game':<36}{'hands/s':>20}" + (f"{'baseline hands/s':>26}{'speed-up':>22}" if BASELINE else ''))
     for label, xs in rates.items():
-        print(f"{label:<36}{statistics.median(xs):>10.0f}  ({min(xs):.0f}-{max(xs):.0f})")
+        line = f"{label:<36}{statistics.median(xs):>7.0f} ({min(xs):5.0f}-{max(xs):5.0f})"
+        if BASELINE and base.get(label):
+            ups = [a / b for a, b in zip(xs, base[label])]
+            line += (f"{statistics.median(base[label]):>13.0f} ({min(base[label]):5.0f}-{max(base[label]):5.0f})"
+                     f"   x{statistics.median(ups):.2f} ({min(ups):.2f}-{max(ups):.2f})")
+        print(line)
     if pyspiel and 'begga-kaat players=4' in rates:
         ours, theirs = rates['begga-kaat players=4'], rates['OpenSpiel hearts']
         per_round = [a / b for a, b in zip(ours, theirs)]

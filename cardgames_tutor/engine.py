@@ -254,7 +254,7 @@ class HandState:
         self.phase, self.to_act = 'play', None
         self.events, self.history = [], []  # history: (seat, action) in order
         self.result = None  # filled when the hand is over
-        self._legal_at = self._legal_set_at = -1  # the position (number of actions) `_legal_now` was worked out for
+        self._legal_at = -1  # the position (number of actions) `_legal` was worked out for
 
     @property
     def is_over(self) -> bool: return self.phase == 'over'
@@ -308,11 +308,7 @@ class HandState:
 
     def allows(self, action) -> bool:
         "Is `action` (read) one of the legal actions?"
-        legal = self._legal_now()
-        if len(legal) < 20: return action in legal
-        if self._legal_set_at != self._legal_at: self._legal_set, self._legal_set_at = set(legal), self._legal_at
-        try: return action in self._legal_set  # e.g. the 286 ways to bury three cards of thirteen
-        except TypeError: return False  # an unhashable object is no action
+        return action in self._legal_now()
 
     def apply(self, action, seat:int|None=None):
         "Take `action` for the seat to act; an illegal action raises `IllegalAction` and changes nothing."
@@ -320,8 +316,7 @@ class HandState:
             try: action = self.read(action)
             except ValueError as e: raise IllegalAction(_notation(e)) from None
         if self._legal_at != len(self.history): self._work_out_legal()
-        legal = self._legal  # a short list is searched here; a long one (286 burials) through a set, in `allows`
-        if (seat is not None and seat != self.to_act) or not (action in legal if len(legal) < 20 else self.allows(action)):
+        if (seat is not None and seat != self.to_act) or action not in self._legal:  # searched: one look costs less than a set
             verdict = self._verdict(action, seat)  # the reason is written only for a refusal
             if verdict.legal: raise RuntimeError(f"the verdict on {action} disagrees with the legal actions [{verdict.rule}]")
             raise IllegalAction(verdict)
