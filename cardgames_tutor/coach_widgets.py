@@ -10,7 +10,7 @@ from html import escape
 import ipywidgets as W
 from fastcore.basics import patch_to
 from .cards import Card
-from .coach import hint, review, show_action, stat_text, Hint
+from .coach import hint, review, show_action, Hint
 
 def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
 
@@ -100,11 +100,9 @@ class ReviewList(W.VBox):
             return
         rows = [W.HTML(f"<b>Review: your {len(items)} costliest decisions, worst first</b>")]
         for k, x in enumerate(items, 1):
-            got = x.hint.value_of(x.played)
             reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in x.hint.reasons)
-            text = W.HTML(f"{k}. Hand {x.hand_no}: you played <b>{escape(show_action(x.played))}</b> "
-                          f"({escape(stat_text(got.stats))}); the coach prefers <b>{escape(show_action(x.best))}</b> "
-                          f"({escape(stat_text(x.hint.ranked[0].stats))}).<ul>{reasons}</ul>")
+            text = W.HTML(f"{k}. Hand {x.hand_no}: you played <b>{escape(show_action(x.played))}</b>; "
+                          f"the coach prefers <b>{escape(show_action(x.best))}</b>.<ul>{reasons}</ul>")
             jump = W.Button(description='go to this moment', tooltip=f"action {x.index}", layout=_whole_layout())
             jump.on_click(lambda _, i=x.index: self.on_jump and self.on_jump(i))
             rows.append(W.VBox([text, jump]))
