@@ -13,7 +13,7 @@ from .coach_deals import shown_voids
 
 # %% auto #0
 __all__ = ['suit_word', 'TrickFacts', 'compare', 'penalty_reasons', 'dehla_reasons', 'thieves_reasons', 'maghe_reasons',
-           'kocka_pass_reasons', 'played_facts', 'reasons_for']
+           'kocka_pass_reasons', 'played_facts', 'reasons_for', 'bot_reason']
 
 # %% ../nbs/40b_coach_reasons.ipynb #2218e61f
 def suit_word(card) -> str: return card.pack.suits[card.suit][0]
@@ -247,3 +247,65 @@ def reasons_for(view:dict, game, ranked:list, measure, played=None) -> list:
     else: tactics = penalty_reasons(view, game, ranked)
     if played is not None and played != best: tactics = played_facts(view, game, best, played) + tactics
     return tactics[:2] + [compare(ranked, measure, played)]
+
+# %% ../nbs/40b_coach_reasons.ipynb #c2b10005
+def _worth(game, view, card) -> str:
+    "What `card` is worth in the game's words ('' when nothing)."
+    if game.name == 'dehla-pakad': return 'a ten' if card.rank == 10 else ''
+    if game.name == 'beggars-and-thieves':
+        p = view['point_table'][card.suit].get(card.rank, 0)
+        return _n(p) if p else ''
+    if game.name in ('begga-kaat', 'kocka'):
+        p = _penalty_of(game)(card)
+        return _pts(p) if p else ''
+    return ''
+
+def _friend(game, view, seat) -> bool:
+    "Is `seat` on the side of the view's seat (Dehla Pakad: the partner; Beggars and Thieves: its known side)?"
+    if game.name == 'dehla-pakad': return seat == (view['seat'] + 2) % 4
+    if game.name == 'beggars-and-thieves':
+        from cardgames_tutor.games.beggars_and_thieves_bot import _friends
+        return seat in _friends(view)
+    return False
+
+def bot_reason(view:dict, # the bot seat's view just before its move (its own hand in it)
+               action, game) -> str|None:
+    "A sentence on why the bot at `view['seat']` played the card `action`, from its position (None for other actions)."
+    if isinstance(action, Move):
+        if action.verb == 'trump':
+            mine = [c for c in view['hand'] if c.suit == action.arg]
+            return (f"Seat {view['seat']} named {view['hand'][0].pack.suits[action.arg][0]} trump: its longest suit among its "
+                    f"five cards ({' '.join(c.symbol for c in mine)}).")
+        if action.verb in ('beg', 'pass') and game.name == 'maghe-satra':
+            from cardgames_tutor.games.maghe_satra import odds_for
+            o = odds_for(view)
+            odds = f"{o.bust} of the {o.unseen} cards it cannot see would take it over 17 and {o.exact} would make exactly 17"
+            return f"Seat {view['seat']} {'begs' if action.verb == 'beg' else 'stands'} at {o.total}: {odds}."
+        return None
+    f, s, c, hand = TrickFacts(view), view['seat'], action, view['hand']
+    suit = [x for x in hand if x.suit == c.suit]
+    low = c == min(suit, key=lambda x: x.rank)
+    if not f.cards:
+        seen = set(hand) | {x for t in view['tricks'] for x in t.cards}
+        top = all(x in seen for x in c.pack if x.suit == c.suit and x.rank > c.rank)
+        if game.name == 'dehla-pakad' and view['on_one'] == s and top:
+            return f"Seat {s} won the last trick and leads {c.symbol}, the highest {suit_word(c)} still out: a second trick in a row collects the centre."
+        what = f"its lowest of {len(suit)} {suit_word(c)}" if low and len(suit) > 1 else ''
+        return f"Seat {s} leads {c.symbol}" + (f", {what}." if what else '.')
+    top = f"Seat {f.top_seat}'s {f.top.symbol}"
+    friend = _friend(game, view, f.top_seat)
+    worth = _worth(game, view, c)
+    if c.suit != f.led:
+        void = f"Seat {s} has no {suit_word(f.cards[0])}"
+        if f.wins(c): return f"{void} and trumps with {c.symbol}, taking the trick from {top} for now."
+        if worth and friend: return f"{void}: it gives {c.symbol} ({worth}) to a trick its partner is winning with {f.top.symbol}."
+        if worth: return f"{void} and throws {c.symbol} ({worth}) into the trick {top} is winning" + (" (the kaat)." if game.name == 'begga-kaat' else '.')
+        return f"{void} and throws {c.symbol}, a card it can spare."
+    beats = [x for x in hand if x.suit == f.led and f.wins(x)]
+    if f.wins(c):
+        cheap = c == min(beats, key=lambda x: x.rank)
+        return f"Seat {s} takes the lead in the trick from {top} with {c.symbol}" + (", its cheapest card that beats it." if cheap and len(beats) > 1 else '.')
+    if worth and friend: return f"Seat {s}'s partner is winning with {f.top.symbol}: it adds {c.symbol} ({worth}) to the trick."
+    if beats and friend: return f"Seat {s} leaves the trick to its partner's {f.top.symbol} and plays {c.symbol}, keeping {' '.join(x.symbol for x in beats)}."
+    if beats: return f"Seat {s} ducks under {top} with {c.symbol}, keeping {' '.join(x.symbol for x in beats)}."
+    return f"Seat {s} cannot beat {top}: it plays {c.symbol}" + (f", the lowest of its {len(suit)} {suit_word(c)}." if low and len(suit) > 1 else '.')
