@@ -6,16 +6,16 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach.html.md"""
 
 # %% ../nbs/40_coach.ipynb #0fd2933b
 from __future__ import annotations
-import random
+import math, random
 from typing import NamedTuple, Any
 from .engine import Game, HandState, Move, Match
 from .coach_deals import sample_hand
 
 # %% auto #0
 __all__ = ['MEASURES', 'SNEAR', 'PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES',
-           'DEFAULT_BUDGET', 'SPEED', 'PRUNE', 'Measure', 'measure_for', 'fork', 'bot_playout', 'ActionValue',
-           'candidates', 'evaluate', 'Reason', 'Hint', 'hint', 'show_action', 'stat_text', 'hint_text', 'Mistake',
-           'review', 'review_text']
+           'DEFAULT_BUDGET', 'SPEED', 'PRUNE', 'Z_RACE', 'RACE_FROM', 'RACE_EVERY', 'Z_PRIOR', 'SEARCH', 'Measure',
+           'measure_for', 'fork', 'bot_playout', 'ActionValue', 'candidates', 'Search', 'in_sequence', 'evaluate',
+           'Reason', 'Hint', 'hint', 'show_action', 'stat_text', 'hint_text', 'Mistake', 'review', 'review_text']
 
 # %% ../nbs/40_coach.ipynb #88abb7fc
 class Measure(NamedTuple):
@@ -86,10 +86,11 @@ DEFAULT_BUDGET = 0.5  # seconds: a hint within a second, with room for a busy ma
 SPEED = {'begga-kaat': 2, 'maghe-satra': 2, 'beggars-and-thieves': 0.5}  # relative speed of a game's playouts and sampling
 
 class ActionValue(NamedTuple):
-    "One action's expected result: its `value` (higher is better) and the averaged `stats`."
+    "One action's expected result: its `value` (higher is better), the averaged `stats`, and the `noise` of its lead over the reference action."
     action: Any
     value: float
     stats: dict
+    noise: float = 0.0  # standard error of (this action - the first action compared), over the deals both were played on
 
 # %% ../nbs/40_coach.ipynb #e216e86b
 def _key(action): return (1, str(action)) if isinstance(action, Move) else (0, action.order)
@@ -113,27 +114,75 @@ def candidates(view:dict, game:Game, include=()) -> list:
         legal = [first] + sorted((a for a in legal if a != first), key=lambda a: -score(a, view))[:MAX_CANDIDATES - 1]
     return legal + [a for a in include if a not in legal]
 
+# %% ../nbs/40_coach.ipynb #c2a10002
+Z_RACE, RACE_FROM, RACE_EVERY = 2.0, 8, 4  # stop playing out an action 2 standard errors behind, looked at every 4 deals from the 8th
+Z_PRIOR = 1.5  # leave the house bot's choice only for an action at least this many standard errors better
+
+class Search(NamedTuple):
+    "How the coach searches one game's actions (see above)."
+    same: Any = None  # same(view, actions) -> the actions in groups of equal effect, each group tried once
+    race: bool = False  # stop playing out actions clearly behind
+    prior: bool = False  # the house bot's choice stands unless another action is clearly better
+
+def in_sequence(view:dict, actions:list) -> list:
+    "Dehla Pakad: `actions` grouped into cards of one suit with no unseen card between them, lowest first; a ten, the only card that scores, stands alone."
+    if any(isinstance(a, Move) for a in actions): return [[a] for a in actions]
+    seen = set(view['hand']) | {c for t in view['tricks'] for c in t.cards} | {c for _, c in view['trick']}
+    groups = []
+    for suit in dict.fromkeys(c.suit for c in actions):
+        run = []
+        for c in sorted((c for c in actions if c.suit == suit), key=lambda c: c.rank):
+            if c.rank == 10: groups.append([c]); continue
+            if run and all(x in seen for x in c.pack if x.suit == suit and run[-1].rank < x.rank < c.rank): run.append(c)
+            else:
+                if run: groups.append(run)
+                run = [c]
+        if run: groups.append(run)
+    return groups
+
+SEARCH = {'dehla-pakad': Search(in_sequence, race=True, prior=True)}
+
 # %% ../nbs/40_coach.ipynb #1dd0b71e
-def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BUDGET) -> tuple:
+def _paired(ref:list, xs:list) -> tuple:
+    "(mean of xs - ref, its standard error) over the deals both were played on (the first ones)."
+    d = [x - r for r, x in zip(ref, xs)]
+    if len(d) < 2: return (sum(d) / len(d) if d else 0.0), float('inf')
+    m = sum(d) / len(d)
+    return m, math.sqrt(sum((x - m) ** 2 for x in d) / (len(d) - 1) / len(d))
+
+def _still_in(vals:list, alive:list) -> list:
+    "The actions not clearly behind the leader: behind by more than `Z_RACE` standard errors of the paired difference."
+    mean = lambda i: sum(vals[i]) / len(vals[i])
+    lead = max(alive, key=mean)
+    keep = []
+    for i in alive:
+        d, se = _paired(vals[i], vals[lead])
+        if i == lead or d <= Z_RACE * se: keep.append(i)
+    return keep
+
+def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BUDGET, race:bool=False) -> tuple:
     "(each of `actions` as an `ActionValue`, the number of deals) over sampled deals that fit `view` (see the method above)."
     measure, seat = measure_for(game), view['seat']
     rng, work, done, deals = random.Random(f"coach {seed}"), budget * ACTIONS_PER_SECOND * SPEED.get(game.name, 1), 0, 0
-    sums = [{} for _ in actions]
+    sums, vals, alive = [{} for _ in actions], [[] for _ in actions], list(range(len(actions)))
     while deals < MAX_DEALS and (deals < MIN_DEALS or done < work):
         base = sample_hand(view, game, random.Random(rng.getrandbits(64)))
         play_seed = rng.getrandbits(64)
         done += DEAL_COST + len(base.history)  # sampling a deal replays the hand so far
-        for i, action in enumerate(actions):
+        for i in alive:
             hand = fork(base)
-            hand.apply(action)
+            hand.apply(actions[i])
             PLAYOUT(hand, random.Random(play_seed))
             done += len(hand.history) - len(base.history)
-            for k, v in measure.stats(hand, seat).items(): sums[i][k] = sums[i].get(k, 0) + v
+            stats = measure.stats(hand, seat)
+            for k, v in stats.items(): sums[i][k] = sums[i].get(k, 0) + v
+            vals[i].append(measure.value(stats))
         deals += 1
+        if race and deals >= RACE_FROM and deals % RACE_EVERY == 0: alive = _still_in(vals, alive)
     out = []
-    for action, s in zip(actions, sums):
-        stats = {k: v / deals for k, v in s.items()}
-        out.append(ActionValue(action, measure.value(stats), stats))
+    for i, action in enumerate(actions):
+        stats = {k: v / len(vals[i]) for k, v in sums[i].items()}
+        out.append(ActionValue(action, measure.value(stats), stats, _paired(vals[0], vals[i])[1] if i else 0.0))
     return out, deals
 
 # %% ../nbs/40_coach.ipynb #63184bd2
@@ -156,6 +205,11 @@ class Hint(NamedTuple):
         return next((r for r in self.ranked if r.action == action), None)
 
 # %% ../nbs/40_coach.ipynb #3d1c00f1
+def _choose(ranked:list, ref) -> list:
+    "`ranked` with the action to play first: the best one if it beats `ref` (the house bot's choice) clearly, else `ref`."
+    pick = next((r for r in ranked if r.value - ref.value > Z_PRIOR * r.noise), ref)
+    return [pick] + [r for r in ranked if r is not pick]
+
 def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
          game:Game, seed=0, # the same view, game and seed give the same hint
          budget:float=DEFAULT_BUDGET, # seconds of playouts, counted as work (see above)
@@ -164,12 +218,20 @@ def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
     from cardgames_tutor.coach_reasons import reasons_for
     seat, legal = view.get('seat'), view.get('legal') or []
     if seat is None or view.get('to_act') != seat or not legal: return None
-    measure = measure_for(game)
+    measure, search = measure_for(game), SEARCH.get(game.name, Search())
     if len(legal) == 1 and not include:
         only = ActionValue(legal[0], 0.0, {})
         return Hint(seat, legal[0], [only], reasons_for(view, game, [only], measure), measure.label, measure.main, 0)
-    values, deals = evaluate(view, game, candidates(view, game, include), seed, budget)
-    ranked = sorted(values, key=lambda r: -r.value)  # stable: ties keep the fixed order of the candidates
+    actions = candidates(view, game, include)
+    prior = game.bot(view, random.Random(seed)) if search.prior else None
+    if prior is not None: actions = [prior] + [a for a in actions if a != prior]  # the reference comes first
+    groups = search.same(view, actions) if search.same else [[a] for a in actions]
+    groups = sorted(groups, key=lambda g: prior not in g)  # stable: the reference's group first
+    tried = [prior if prior in g else g[0] for g in groups]  # one action of each group is played out
+    values, deals = evaluate(view, game, tried, seed, budget, search.race)
+    every = [v._replace(action=a) for v, g in zip(values, groups) for a in [v.action] + [a for a in g if a != v.action]]
+    ranked = sorted(every, key=lambda r: -r.value)  # stable: ties keep the order above
+    if prior is not None: ranked = _choose(ranked, every[0])
     return Hint(seat, ranked[0].action, ranked, reasons_for(view, game, ranked, measure), measure.label, measure.main, deals)
 
 # %% ../nbs/40_coach.ipynb #09b2e000
@@ -211,6 +273,7 @@ def review(source, # a finished `Match`, or a hand record (file, text or dict) f
            seed=0, budget:float=0.25, top:int=5, min_cost:float=0.05) -> list:
     "The `seat`'s decisions that cost the most against the coach's choice, worst first (at most `top`)."
     from cardgames_tutor.records import load
+    from cardgames_tutor.coach_reasons import reasons_for
     match = source if isinstance(source, Match) else load(source)
     if seat not in range(match.game.n_seats()):
         raise ValueError(f"seat must be from 0 to {match.game.n_seats() - 1}, not {seat!r}")
@@ -221,9 +284,10 @@ def review(source, # a finished `Match`, or a hand record (file, text or dict) f
         if s == seat and (hand_no is None or h + 1 == hand_no) and len(again.legal_actions()) > 1:
             view = again.view(seat)
             advice = hint(view, game, seed, budget, include=[action])
-            played = advice.value_of(action)
-            cost = advice.ranked[0].value - played.value
-            if advice.best != action and cost >= min_cost: out.append(Mistake(index, h + 1, action, advice.best, cost, advice))
+            cost = advice.ranked[0].value - advice.value_of(action).value
+            if advice.best != action and cost >= min_cost:  # its reasons set the move played beside the coach's choice
+                advice = advice._replace(reasons=reasons_for(view, game, advice.ranked, measure_for(game), played=action))
+                out.append(Mistake(index, h + 1, action, advice.best, cost, advice))
         again.apply(action)
     return sorted(out, key=lambda x: -x.cost)[:top]
 
@@ -234,8 +298,6 @@ def review_text(source, seat:int=0, hand_no:int|None=None, seed=0, budget:float=
     if not items: return f"Review of Seat {seat}: no decision cost anything noticeable against the coach's choice. Well played."
     lines = [f"Review of Seat {seat}: the {len(items)} costliest {'decision' if len(items) == 1 else 'decisions'}, worst first."]
     for k, x in enumerate(items, 1):
-        got = x.hint.value_of(x.played)
-        lines.append(f"{k}. Hand {x.hand_no}, action {x.index}: you played {show_action(x.played)} ({stat_text(got.stats)}); "
-                     f"the coach prefers {show_action(x.best)} ({stat_text(x.hint.ranked[0].stats)}).")
+        lines.append(f"{k}. Hand {x.hand_no}, action {x.index}: you played {show_action(x.played)}; the coach prefers {show_action(x.best)}.")
         lines += [f"   - {r.text} [{r.tactic}]" for r in x.hint.reasons]
     return '\n'.join(lines)

@@ -13,7 +13,7 @@ from .coach_deals import shown_voids
 
 # %% auto #0
 __all__ = ['suit_word', 'TrickFacts', 'compare', 'penalty_reasons', 'dehla_reasons', 'thieves_reasons', 'maghe_reasons',
-           'kocka_pass_reasons', 'reasons_for']
+           'kocka_pass_reasons', 'played_facts', 'reasons_for', 'bot_reason']
 
 # %% ../nbs/40b_coach_reasons.ipynb #2218e61f
 def suit_word(card) -> str: return card.pack.suits[card.suit][0]
@@ -33,11 +33,18 @@ class TrickFacts:
         return trick_winner(self.cards + [card], self.trump) == len(self.cards)
 
 # %% ../nbs/40b_coach_reasons.ipynb #2bd78895
-def compare(ranked, measure) -> Reason:
-    "The best action's expected result against the next best (and the worst)."
-    best, nxt = ranked[0], ranked[1]
+def compare(ranked, measure, played=None) -> Reason:
+    "The best action's expected result against the next best (and the worst); in a review, against the action `played`."
+    best = ranked[0]
+    if played is not None and played != best.action:
+        got = next(r for r in ranked if r.action == played)
+        return Reason('compare', f"You played {show_action(played)}: over the sampled deals it gives {stat_text(got.stats)}; "
+                                 f"{show_action(best.action)} would have given {stat_text(best.stats)}.")
+    nxt = ranked[1]
     text = f"Over the sampled deals, {show_action(best.action)} gives {stat_text(best.stats)}, against {stat_text(nxt.stats)} for {show_action(nxt.action)}"
     if len(ranked) > 2: text += f" and {stat_text(ranked[-1].stats)} for {show_action(ranked[-1].action)}"
+    if nxt.value > best.value:  # the house bot's choice kept (see the coach's search): say why the order looks upside down
+        text += f"; the gap is within the luck of so few deals, so the coach keeps the steady play, {show_action(best.action)}"
     return Reason('compare', text + '.')
 
 # %% ../nbs/40b_coach_reasons.ipynb #207fb77e
@@ -182,9 +189,54 @@ def kocka_pass_reasons(view, game, ranked) -> list:
            (f"{' and ' if bad else ''}the high {' '.join(c.symbol for c in high)}" if high else '')
     return [Reason('pass-danger', f"Passing {what} to Seat {(view['seat'] + 1) % 4} takes those cards out of your hand before a trick is played.")]
 
+# %% ../nbs/40b_coach_reasons.ipynb #c2b10002
+def _stake(view, game, cards) -> str:
+    "What a trick's cards are worth, in the game's words ('' when nothing)."
+    if game.name == 'dehla-pakad':
+        tens, waiting = _tens(cards), view['centre']['tens']
+        return ((f" with {' '.join(c.symbol for c in tens)} in it" if tens else '')
+                + (f" ({' '.join(c.symbol for c in waiting)} waiting in the centre)" if waiting else ''))
+    if game.name == 'beggars-and-thieves':
+        pts = sum(view['point_table'][c.suit].get(c.rank, 0) for c in cards)
+        return f" with {_n(pts)} in it" if pts else ''
+    if game.name in ('begga-kaat', 'kocka'):
+        pts = sum(map(_penalty_of(game), cards))
+        return f" with {_pts(pts)} in it" if pts else ''
+    return ''
+
+def played_facts(view:dict, game, best, played) -> list:
+    "A sentence on a fact of the table where the move `played` and the coach's `best` differ (none when no such fact)."
+    if isinstance(best, Move) or isinstance(played, Move) or 'trick' not in view: return []
+    f, x, y = TrickFacts(view), played.symbol, best.symbol
+    me, out = view['seat'], []
+    if f.cards:
+        stake = _stake(view, game, f.cards)
+        if f.wins(played) and not f.wins(best):
+            out.append(Reason('duck', f"You played {x}, which takes the trick from Seat {f.top_seat}'s {f.top.symbol}{stake}; {y} would have left it to them."))
+        elif f.wins(best) and not f.wins(played):
+            if game.name == 'dehla-pakad' and view['on_one'] == me:
+                tactic, why = 'collect-centre', " and, on one, collected the centre"
+            elif game.name == 'dehla-pakad' and view['on_one'] is not None and view['on_one'] % 2 != me % 2:
+                tactic, why = 'stop-on-one', f" and stopped Seat {view['on_one']}, on one, from collecting"
+            else: tactic, why = 'win-trick', ''
+            out.append(Reason(tactic, f"You played {x} and left the trick to Seat {f.top_seat}'s {f.top.symbol}{stake}; {y} would have won it{why}."))
+    else:
+        voids = shown_voids(view)
+        into = [(s, voids[s][played.suit]) for s in voids if s != me and played.suit in voids[s]]
+        if into and not any(best.suit in voids[s] for s in voids if s != me):
+            s, n = into[0]
+            out.append(Reason('no-void-lead', f"You led {x}, though Seat {s} showed void in {suit_word(played)} in trick {n}; {y} leads a suit nobody has shown void in."))
+    if game.name == 'dehla-pakad' and played.rank == 10 and best.rank != 10 and not (f.cards and f.wins(played)):
+        out.append(Reason('keep-ten', f"You gave up your ten, {x}, to a trick you were not winning; {y} would have kept it in your hand."))
+    elif game.name in ('begga-kaat', 'kocka') and f.cards and not f.wins(best) and not f.wins(played):
+        penalty = _penalty_of(game)
+        if penalty(best) > penalty(played) and best.suit != f.led:
+            out.append(Reason('throw-penalty', f"You played {x} and kept {y} ({_pts(penalty(best))}), which could have gone into Seat {f.top_seat}'s trick now."))
+    return out[:1]
+
 # %% ../nbs/40b_coach_reasons.ipynb #3f39cefa
-def reasons_for(view:dict, game, ranked:list, measure) -> list:
-    "One to three `Reason`s for `ranked[0]`, the coach's choice, in this position."
+def reasons_for(view:dict, game, ranked:list, measure, played=None) -> list:
+    "One to three `Reason`s for `ranked[0]`, the coach's choice, in this position; in a review, set against the action `played`."
     best = ranked[0].action
     if len(ranked) == 1:
         return [Reason('forced', f"{show_action(best)} is your only legal action here.")]
@@ -193,4 +245,67 @@ def reasons_for(view:dict, game, ranked:list, measure) -> list:
     elif game.name == 'beggars-and-thieves': tactics = thieves_reasons(view, game, ranked)
     elif isinstance(best, Move): tactics = kocka_pass_reasons(view, game, ranked)
     else: tactics = penalty_reasons(view, game, ranked)
-    return tactics[:2] + [compare(ranked, measure)]
+    if played is not None and played != best: tactics = played_facts(view, game, best, played) + tactics
+    return tactics[:2] + [compare(ranked, measure, played)]
+
+# %% ../nbs/40b_coach_reasons.ipynb #c2b10005
+def _worth(game, view, card) -> str:
+    "What `card` is worth in the game's words ('' when nothing)."
+    if game.name == 'dehla-pakad': return 'a ten' if card.rank == 10 else ''
+    if game.name == 'beggars-and-thieves':
+        p = view['point_table'][card.suit].get(card.rank, 0)
+        return _n(p) if p else ''
+    if game.name in ('begga-kaat', 'kocka'):
+        p = _penalty_of(game)(card)
+        return _pts(p) if p else ''
+    return ''
+
+def _friend(game, view, seat) -> bool:
+    "Is `seat` on the side of the view's seat (Dehla Pakad: the partner; Beggars and Thieves: its known side)?"
+    if game.name == 'dehla-pakad': return seat == (view['seat'] + 2) % 4
+    if game.name == 'beggars-and-thieves':
+        from cardgames_tutor.games.beggars_and_thieves_bot import _friends
+        return seat in _friends(view)
+    return False
+
+def bot_reason(view:dict, # the bot seat's view just before its move (its own hand in it)
+               action, game) -> str|None:
+    "A sentence on why the bot at `view['seat']` played the card `action`, from its position (None for other actions)."
+    if isinstance(action, Move):
+        if action.verb == 'trump':
+            mine = [c for c in view['hand'] if c.suit == action.arg]
+            return (f"Seat {view['seat']} named {view['hand'][0].pack.suits[action.arg][0]} trump: its longest suit among its "
+                    f"five cards ({' '.join(c.symbol for c in mine)}).")
+        if action.verb in ('beg', 'pass') and game.name == 'maghe-satra':
+            from cardgames_tutor.games.maghe_satra import odds_for
+            o = odds_for(view)
+            odds = f"{o.bust} of the {o.unseen} cards it cannot see would take it over 17 and {o.exact} would make exactly 17"
+            return f"Seat {view['seat']} {'begs' if action.verb == 'beg' else 'stands'} at {o.total}: {odds}."
+        return None
+    f, s, c, hand = TrickFacts(view), view['seat'], action, view['hand']
+    suit = [x for x in hand if x.suit == c.suit]
+    low = c == min(suit, key=lambda x: x.rank)
+    if not f.cards:
+        seen = set(hand) | {x for t in view['tricks'] for x in t.cards}
+        top = all(x in seen for x in c.pack if x.suit == c.suit and x.rank > c.rank)
+        if game.name == 'dehla-pakad' and view['on_one'] == s and top:
+            return f"Seat {s} won the last trick and leads {c.symbol}, the highest {suit_word(c)} still out: a second trick in a row collects the centre."
+        what = f"its lowest of {len(suit)} {suit_word(c)}" if low and len(suit) > 1 else ''
+        return f"Seat {s} leads {c.symbol}" + (f", {what}." if what else '.')
+    top = f"Seat {f.top_seat}'s {f.top.symbol}"
+    friend = _friend(game, view, f.top_seat)
+    worth = _worth(game, view, c)
+    if c.suit != f.led:
+        void = f"Seat {s} has no {suit_word(f.cards[0])}"
+        if f.wins(c): return f"{void} and trumps with {c.symbol}, taking the trick from {top} for now."
+        if worth and friend: return f"{void}: it gives {c.symbol} ({worth}) to a trick its partner is winning with {f.top.symbol}."
+        if worth: return f"{void} and throws {c.symbol} ({worth}) into the trick {top} is winning" + (" (the kaat)." if game.name == 'begga-kaat' else '.')
+        return f"{void} and throws {c.symbol}, a card it can spare."
+    beats = [x for x in hand if x.suit == f.led and f.wins(x)]
+    if f.wins(c):
+        cheap = c == min(beats, key=lambda x: x.rank)
+        return f"Seat {s} takes the lead in the trick from {top} with {c.symbol}" + (", its cheapest card that beats it." if cheap and len(beats) > 1 else '.')
+    if worth and friend: return f"Seat {s}'s partner is winning with {f.top.symbol}: it adds {c.symbol} ({worth}) to the trick."
+    if beats and friend: return f"Seat {s} leaves the trick to its partner's {f.top.symbol} and plays {c.symbol}, keeping {' '.join(x.symbol for x in beats)}."
+    if beats: return f"Seat {s} ducks under {top} with {c.symbol}, keeping {' '.join(x.symbol for x in beats)}."
+    return f"Seat {s} cannot beat {top}: it plays {c.symbol}" + (f", the lowest of its {len(suit)} {suit_word(c)}." if low and len(suit) > 1 else '.')

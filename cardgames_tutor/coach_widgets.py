@@ -10,12 +10,13 @@ from html import escape
 import ipywidgets as W
 from fastcore.basics import patch_to
 from .cards import Card
-from .coach import hint, review, show_action, stat_text, Hint
+from .coach import hint, review, show_action, Hint
+from .coach_reasons import bot_reason
 
 def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
 
 # %% auto #0
-__all__ = ['chart_label', 'hint_chart', 'png', 'HintBox', 'ReviewList', 'PanelCoach']
+__all__ = ['chart_label', 'hint_chart', 'png', 'HintBox', 'ReviewList', 'PanelCoach', 'bot_reasons']
 
 # %% ../nbs/40c_coach_widgets.ipynb #40483433
 def chart_label(action) -> str:
@@ -100,11 +101,9 @@ class ReviewList(W.VBox):
             return
         rows = [W.HTML(f"<b>Review: your {len(items)} costliest decisions, worst first</b>")]
         for k, x in enumerate(items, 1):
-            got = x.hint.value_of(x.played)
             reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in x.hint.reasons)
-            text = W.HTML(f"{k}. Hand {x.hand_no}: you played <b>{escape(show_action(x.played))}</b> "
-                          f"({escape(stat_text(got.stats))}); the coach prefers <b>{escape(show_action(x.best))}</b> "
-                          f"({escape(stat_text(x.hint.ranked[0].stats))}).<ul>{reasons}</ul>")
+            text = W.HTML(f"{k}. Hand {x.hand_no}: you played <b>{escape(show_action(x.played))}</b>; "
+                          f"the coach prefers <b>{escape(show_action(x.best))}</b>.<ul>{reasons}</ul>")
             jump = W.Button(description='go to this moment', tooltip=f"action {x.index}", layout=_whole_layout())
             jump.on_click(lambda _, i=x.index: self.on_jump and self.on_jump(i))
             rows.append(W.VBox([text, jump]))
@@ -123,16 +122,29 @@ class PanelCoach:
                  budget:float=0.5, # seconds of playouts per hint (counted as work: the same on any machine)
                  review_budget:float=0.25, # per decision reviewed
                  auto:bool=False): # show the hint at every turn of the learner
-        self.tutor, self.review_budget, self._moment, self._reviewed = tutor, review_budget, None, None
+        self.tutor, self.review_budget, self._moment, self._reviewed, self._told = tutor, review_budget, None, None, None
         self.hint_box = HintBox(lambda: tutor.session.view(tutor.seat), tutor.game, on_suggest=lambda _: tutor.render(),
                                 seed=tutor.seed, budget=budget, auto=auto, guard=tutor._guarded)
         self.review_button = W.Button(description='review this hand', tooltip="the coach's review of your play in the hand on the table",
                                       layout=_whole_layout())
         self.review_button.on_click(tutor._guarded(lambda _: self.review()))
         self.reviews = ReviewList(on_jump=tutor._guarded(self.jump))
+        self.bot_why = W.HTML()  # teaching view only: why each bot played its card
         self.hint_box.children[0].children += (self.review_button,)
-        tutor.add_row([W.VBox([self.hint_box, self.reviews], layout=W.Layout(max_width='100%'))], draw=self.draw)
+        tutor.add_row([W.VBox([self.hint_box, self.bot_why, self.reviews], layout=W.Layout(max_width='100%'))], draw=self.draw)
 
+# %% ../nbs/40c_coach_widgets.ipynb #c2c10001
+def bot_reasons(match, # the match as shown
+                seat:int) -> list: # the learner's seat
+    "Why each bot played what it did since `seat`'s last move in the hand on the table: one sentence per move (it reads the bots' hands: teaching view only)."
+    acts, start = match.actions, len(match.actions)
+    while start and acts[start - 1][0] == acts[-1][0] and acts[start - 1][1] != seat: start -= 1
+    if start == len(acts): return []
+    m, out = match.replayed(acts[:start]), []
+    for _, s, action in acts[start:]:
+        out.append(bot_reason(m.view(s, text=False), action, match.game))
+        m.apply(action, s)
+    return [x for x in out if x]
 
 # %% ../nbs/40c_coach_widgets.ipynb #3de084ec
 @patch_to(PanelCoach)
@@ -161,6 +173,11 @@ def draw(self, tutor):
     hand_no = self.finished_hand()
     self.review_button.disabled = hand_no is None
     if box.auto.value and hand_no and s.live and self._reviewed != (s.generation, hand_no): self.review()
+    told = (self._moment, tutor.teach.value)
+    if self._told != told:  # the bots' reasons read their hands: shown in the teaching view only
+        self._told, why = told, (bot_reasons(s.shown(), tutor.seat) if tutor.teach.value else [])
+        self.bot_why.value = (f"<small><b>Why the bots played so</b> (teaching view)</small><ul>"
+                              + ''.join(f"<li>{escape(x)}</li>" for x in why) + "</ul>") if why else ''
     self._ring(box.hint.best if box.hint is not None else None)
 
 @patch_to(PanelCoach)
@@ -174,7 +191,6 @@ def _ring(self, action):
         on = action is not None and (item == action or (isinstance(item, str) and item == getattr(action, 'verb', None)))
         b.layout.border = _RING if on else None
         b._dom_classes = tuple(x for x in b._dom_classes if x != 'cgt-hint') + (('cgt-hint',) if on else ())
-
 
 # %% ../nbs/40c_coach_widgets.ipynb #51c7e3a3
 @patch_to(PanelCoach)

@@ -196,3 +196,26 @@ def test_cli_hint_in_every_game(name, opts, monkeypatch):
     assert 'hint, help, undo or quit' in said[0] and 'hint is shown at every turn' in said[0]
     assert any('hint asks the coach' in s and '--coach' in s for s in said)
     assert len(seen) >= 4 and not any(s.startswith('Refused') for s in said), said[-6:]
+
+
+@pytest.mark.parametrize('name', ['dehla-pakad', 'begga-kaat'])
+def test_review_reasons_set_the_move_played_beside_the_coachs_choice(name):
+    """Each reviewed decision's reasons name the learner's own move against the coach's choice (not the runner-up of the
+    hint), and at least one decision of the hand gets a fact of the table on which the two moves differ."""
+    from cardgames_tutor.coach import show_action
+    game, items = get_game(name), []
+    for seed in range(6, 12):  # random play in Seat 0 until the review has a few costly decisions to explain
+        done = play_out(Match(game, seed=seed), lambda v, rng: rng.choice(v['legal']) if v['seat'] == 0 else game.bot(v, rng))
+        items += review(done, 0, hand_no=1, budget=0.2, top=8)
+        if len(items) >= 4: break
+    assert len(items) >= 4
+    facts = 0
+    for x in items:
+        mine, best = show_action(x.played), show_action(x.best)
+        last = x.hint.reasons[-1]
+        assert last.tactic == 'compare' and last.text.startswith(f"You played {mine}: ") and f"; {best} would have given " in last.text
+        assert x.hint.ranked[0].action == x.best and x.hint.value_of(x.played).value < x.hint.ranked[0].value
+        table = [r for r in x.hint.reasons[:-1] if r.text.startswith(('You played', 'You led', 'You gave'))]
+        for r in table: assert mine in r.text and best in r.text and r.tactic != 'compare'
+        facts += bool(table)
+    assert facts >= 1

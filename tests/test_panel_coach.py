@@ -106,3 +106,28 @@ def test_review_jumps_to_the_moment_it_names(name):
         assert x.best in t.session.view(t.seat)['legal']
         if isinstance(x.best, Card): assert ringed(t) == [x.best]
         assert plain(t.coach.reviews.children[k].children[0].value).count('you played') == 1
+
+
+@pytest.mark.parametrize('name', GAMES)
+def test_why_the_bots_played_only_in_the_teaching_view(name):
+    """Leak test: the line on why each bot played reads the bots' hands, so it stays empty while the teaching view is
+    off; switched on, it gives one sentence per bot move since the learner's last, naming that seat and its action."""
+    t = coached(name, seed=3)
+    for i in range(12):
+        press_one(t, i)
+        assert t.coach.bot_why.value == ''
+    told = 0
+    for i in range(12):
+        t.teach.value = True
+        shown = plain(t.coach.bot_why.value)
+        acts = t.match.actions
+        mine = [k for k, a in enumerate(acts) if a[1] == t.seat]
+        bots = [a for a in acts[mine[-1] + 1:] if a[0] == acts[-1][0]] if mine else []
+        for _, s, action in bots:
+            if isinstance(action, Card): assert f"Seat {s} " in shown and action.symbol in shown, (shown, bots)
+        told += bool(shown.strip())
+        t.teach.value = False
+        assert t.coach.bot_why.value == ''
+        if t.match.over: break
+        press_one(t, i)
+    assert told
