@@ -66,7 +66,7 @@ def fork(hand:HandState) -> HandState:
     new = object.__new__(type(hand))
     d = {k: ([list(x) if isinstance(x, list) else x for x in v] if isinstance(v, list) else v)
          for k, v in hand.__dict__.items()}
-    d['events'], d['_follow_at'] = [], -1
+    d['events'] = []
     new.__dict__.update(d)
     return new
 
