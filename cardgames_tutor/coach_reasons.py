@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach_reasons.html.md"""
 
 # %% ../nbs/40b_coach_reasons.ipynb #114e9791
 from __future__ import annotations
-from .engine import Move
+from .engine import Move, plural
 from .tricks import trick_winner
 from .coach import Reason, show_action, stat_text
 from .coach_deals import shown_voids
@@ -55,7 +55,7 @@ def _penalty_of(game):
         from cardgames_tutor.games.begga_kaat import penalty
     return penalty
 
-def _pts(n): return f"{n} penalty {'point' if n == 1 else 'points'}"
+def _pts(n): return plural(n, 'penalty point')
 
 def penalty_reasons(view, game, ranked) -> list:
     "Tactic sentences for a card in Begga Kaat or Kočka."

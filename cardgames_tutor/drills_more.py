@@ -7,14 +7,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/drills_more.html.md"""
 # %% ../nbs/41b_drills_more.ipynb #8ba7fb30
 from __future__ import annotations
 from .cards import in_order
-from .engine import Move
+from .engine import Move, plural
 from .drills import (add_drill, verdict_drill, trick_drill, points_drill, finishing_trick, trick_shown,
                                     trick_facts, situation, held, after, cards_text, totals_text, seat_choices, next_dealer_drill,
                                     match_end_drill, match_over_drill, number_choices, settled, PLAY_ON)
 from .games import dehla_pakad as dp, maghe_satra as ms, beggars_and_thieves as bt
 
 # %% auto #0
-__all__ = ['DP', 'STAYS', 'MS', 'MS_OPTIONS', 'WHAT_NOW', 'BT', 'BT_ALL', 'BT_PICK']
+__all__ = ['DP', 'STAYS', 'MS', 'MS_OPTIONS', 'WHAT_NOW', 'BT', 'BT_ALL', 'BT_PICK', 'near_goal', 'wins_the']
 
 # %% ../nbs/41b_drills_more.ipynb #15bbe438
 DP = 'dehla-pakad'
@@ -26,7 +26,7 @@ trick_drill(DP, f'{DP}/trick')
 # %% ../nbs/41b_drills_more.ipynb #fdfde02f
 def _centre_before(hand) -> str:
     k, on = hand.centre_tricks, hand.on_one
-    centre = f"The centre holds {k} {'trick' if k == 1 else 'tricks'} ({len(hand.centre)} cards)" if k else "The centre is empty"
+    centre = f"The centre holds {plural(k, 'trick')} ({len(hand.centre)} cards)" if k else "The centre is empty"
     if on is not None: on_text = f"Seat {on} won the last trick and is on one"
     elif hand.last_winner is not None: on_text = f"Seat {hand.last_winner} won the last trick and collected with it"
     else: on_text = "nobody is on one yet"
@@ -72,7 +72,7 @@ def _dp_standing(game, rng):
 
 def _dp_told(hand, st):
     n = st['streak']
-    return (f"{dp.team_name(st['streak_team'])} have won the last {n} {'deal' if n == 1 else 'deals'} in a row. "
+    return (f"{dp.team_name(st['streak_team'])} have won the last {plural(n, 'deal')} in a row. "
             f"In this deal Seat {hand.dealer} dealt, and the tens were collected so: {_dp_tens(hand)}.")
 
 def _dp_outcome(hand, st):
@@ -138,10 +138,22 @@ add_drill(MS, f'{MS}/show', _ms_show(f'{MS}/show', ('closest', 'no winner')), 'e
 add_drill(MS, f'{MS}/show', _ms_show(f'{MS}/show', ('more cards', 'later turn')), 'hard', MS_OPTIONS)
 
 # %% ../nbs/41b_drills_more.ipynb #21badb11
-def _ms_standing(game, rng):
-    st = game.new_standing()
-    st['totals'] = [rng.randrange(max(0, game.target - 4), game.target) for _ in range(game.players)]
-    return st
+def near_goal(margin:int):
+    "A standing maker for match drills: every seat at most `margin` points short of the game's goal."
+    def standing(game, rng):
+        st = game.new_standing()
+        st['totals'] = [rng.randrange(max(0, game.goal.value - margin), game.goal.value) for _ in range(game.players)]
+        return st
+    return standing
+
+def wins_the(what:str):
+    "An outcome maker for match drills: the right answer names the match winner ('Yes: Seat 2 wins the `what`')."
+    def outcome(hand, st):
+        said = lambda s: f"Yes: Seat {s} wins the {what}"
+        return said(st['winner'] if st['winner'] is not None else 0), [said(s) for s in range(hand.n)]
+    return outcome
+
+_ms_standing = near_goal(4)
 
 def _ms_told(hand, st):
     w = hand.result['winner']
@@ -149,11 +161,8 @@ def _ms_told(hand, st):
     return (f"Game points before this hand: {totals_text(st['totals'])}; {hand.game.target} win the match. "
             f"{won}; Seat {hand.dealer} dealt it.")
 
-def _ms_outcome(hand, st):
-    said = lambda s: f"Yes: Seat {s} wins the match"
-    return said(st['winner'] if st['winner'] is not None else 0), [said(s) for s in range(hand.n)]
 next_dealer_drill(MS, f'{MS}/next-dealer', _ms_standing, _ms_told, MS_OPTIONS)
-match_end_drill(MS, f'{MS}/match', _ms_standing, _ms_told, _ms_outcome, MS_OPTIONS)
+match_end_drill(MS, f'{MS}/match', _ms_standing, _ms_told, wins_the('match'), MS_OPTIONS)
 match_over_drill(MS, _ms_standing, _ms_told, MS_OPTIONS)
 
 # %% ../nbs/41b_drills_more.ipynb #42099c37
@@ -207,27 +216,21 @@ add_drill(BT, f'{BT}/score', _bt_score, 'easy', BT_PICK)
 def _bt_leaster(hand, rng):
     if not hand.is_over or not hand.result.get('leaster'): return None
     r = hand.result
-    points = ', '.join(f"Seat {s} {p} ({k} {'trick' if k == 1 else 'tricks'})" for s, (p, k) in
+    points = ', '.join(f"Seat {s} {p} ({plural(k, 'trick')})" for s, (p, k) in
                        enumerate(zip(r['points'], hand.tricks_won)))
     return dict(prompt=f"Everyone passed the blind: a Leaster. Card points taken: {points}. Who wins?",
                 choices=seat_choices(hand.n), answers=tuple(r['winners']), explanation=r['text'], rules=(f'{BT}/leaster',))
 add_drill(BT, f'{BT}/leaster', _bt_leaster, 'easy', BT_PICK)
 
 # %% ../nbs/41b_drills_more.ipynb #e61dad53
-def _bt_standing(game, rng):
-    st = game.new_standing()
-    st['totals'] = [rng.randrange(max(0, game.goal.value - 8), game.goal.value) for _ in range(game.players)]
-    return st
+_bt_standing = near_goal(8)
 
 def _bt_told(hand, st):
     return (f"Totals before this hand: {totals_text(st['totals'])}; the first to {hand.game.goal.value} wins. "
             f"This hand's scores: {totals_text(hand.result['scores'])}; Seat {hand.dealer} dealt it.")
 
-def _bt_outcome(hand, st):
-    said = lambda s: f"Yes: Seat {s} wins the game"
-    return said(st['winner'] if st['winner'] is not None else 0), [said(s) for s in range(hand.n)]
 next_dealer_drill(BT, f'{BT}/next-dealer', _bt_standing, _bt_told, BT_PICK)
-match_end_drill(BT, f'{BT}/match', _bt_standing, _bt_told, _bt_outcome, BT_PICK)
+match_end_drill(BT, f'{BT}/match', _bt_standing, _bt_told, wins_the('game'), BT_PICK)
 match_over_drill(BT, _bt_standing, _bt_told, BT_PICK)
 
 # %% ../nbs/41b_drills_more.ipynb #68e0ed1c

@@ -8,7 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/begga_kaat.html.md"""
 from __future__ import annotations
 from fastcore.basics import patch
 from ..cards import FRENCH, Hand, in_order
-from ..engine import Game, Option, Event, Match, Verdict, Goal, ENGINE_RULES, register_game
+from ..engine import Game, Option, Event, Match, Verdict, Goal, ENGINE_RULES, register_game, plural
 from ..tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
@@ -88,7 +88,7 @@ def play_text(seat, card, led) -> str:
     if card.suit == led: return f"Seat {seat} plays {card.symbol}."
     colour = suit_name(FRENCH, led)
     if penalty(card):
-        points = f"{penalty(card)} penalty {'point' if penalty(card) == 1 else 'points'}"
+        points = f"{plural(penalty(card), 'penalty point')}"
         return f"Seat {seat} has no {colour}: kaat! Seat {seat} throws {card.symbol} ({points}) into a chaal another player will win."
     return f"Seat {seat} has no {colour} and discards {card.symbol}."
 BeggaKaatHand.play_text = staticmethod(play_text)
@@ -106,7 +106,7 @@ def trick_done(self:BeggaKaatHand, trick:Trick):
                               'points': points}, 'begga-kaat/trick'))
 
 def _trick_text(trick, points, penalties) -> str:
-    took = (f"Seat {trick.winner} takes {points} penalty {'point' if points == 1 else 'points'} ({_points_text(penalties)})"
+    took = (f"Seat {trick.winner} takes {plural(points, 'penalty point')} ({_points_text(penalties)})"
             if points else "No penalty points in it")
     return f"Seat {trick.winner} wins chaal {trick.number}: {trick.why}. {took}."
 

@@ -175,11 +175,11 @@ def action_help(self:DehlaPakadHand) -> str:
 def _centre_text(centre, k) -> str:
     "The centre's `centre` cards from `k` tricks, in words."
     if not centre: return "The centre is empty."
-    return f"The centre holds {len(centre)} cards ({k} {'trick' if k == 1 else 'tricks'}) with {_tens_text(centre)} in it."
+    return f"The centre holds {len(centre)} cards ({plural(k, 'trick')}) with {_tens_text(centre)} in it."
 
 def _collect_text(winner, outcome, cards, tricks, held) -> str:
     "What a trick that collects the centre does, in words (`held`: the tens the side now holds)."
-    what = f"{len(cards)} cards ({tricks} {'trick' if tricks == 1 else 'tricks'}) with {_tens_text(cards)}"
+    what = f"{len(cards)} cards ({plural(tricks, 'trick')}) with {_tens_text(cards)}"
     if outcome == 'last': why = f"Trick 13 is the last: Seat {winner} takes whatever is left in the centre, {what},"
     else: why = f"Seat {winner} has won two tricks in a row and collects the whole centre, this trick included: {what},"
     held = {0: 'no tens', 1: '1 ten'}.get(held, f"{held} tens")
@@ -240,7 +240,7 @@ def _public(self:DehlaPakadHand, view:dict, seat):
                 captures=[{'cards': len(c), 'tens': _tens(c)} for c in self.captures],
                 # the same, flat, for displays that list a view's facts (the panel): per seat, and one line
                 tens_collected=[_tens(self.captures[team(s)]) for s in range(SEATS)],
-                in_the_centre=f"{n} cards face down ({k} {'trick' if k == 1 else 'tricks'}), {_tens_text(self.centre)}")
+                in_the_centre=f"{n} cards face down ({plural(k, 'trick')}), {_tens_text(self.centre)}")
     if seat is None:
         view.update(centre_cards=list(self.centre), undealt_cards=[list(u) for u in self.undealt])
 
@@ -261,8 +261,8 @@ def table_html(view:dict) -> str:
     backs = ''.join(f"<span style='{_BACK}'></span>" for _ in range(centre['tricks']))
     tens = ' '.join(c.symbol for c in centre['tens']) or 'no ten'
     middle = (f"<div style='text-align:center;padding:0.5em;border:1px dashed #999;border-radius:8px'>"
-              f"<b>centre</b><br>{backs or '<i>empty</i>'}<br><small>{centre['cards']} cards, {centre['tricks']} "
-              f"{'trick' if centre['tricks'] == 1 else 'tricks'} face down; in it: {tens}</small></div>")
+              f"<b>centre</b><br>{backs or '<i>empty</i>'}<br><small>{centre['cards']} cards, "
+              f"{plural(centre['tricks'], 'trick')} face down; in it: {tens}</small></div>")
     trump = suit_name(FRENCH, view['trump']) if view['trump'] else 'not named yet'
     caps = '<br>'.join(f"{team_name(t)}: {c['cards']} cards, tens {' '.join(x.symbol for x in c['tens']) or 'none'}"
                        for t, c in enumerate(view['captures']))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from fastcore.basics import patch
 from ..cards import MARIAS, Card, Hand, cards_html, in_order
-from ..engine import Game, Option, Event, Move, moves, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, shown
+from ..engine import Game, Option, Event, Move, moves, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, shown, plural
 from ..tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
@@ -175,7 +175,7 @@ def play_text(seat, card, led) -> str:
     "The event sentence for a card played: a thrown penalty card is named with its points."
     if led is None: return f"Seat {seat} leads {card.symbol}."
     if card.suit == led: return f"Seat {seat} plays {card.symbol}."
-    what = ' (the Hejma!)' if card is HEJMA else f" ({penalty(card)} penalty {'point' if penalty(card) == 1 else 'points'})" if penalty(card) else ''
+    what = ' (the Hejma!)' if card is HEJMA else f" ({plural(penalty(card), 'penalty point')})" if penalty(card) else ''
     return f"Seat {seat} has no {suit_name(MARIAS, led)} and throws {card.symbol}{what}."
 KockaHand.play_text = staticmethod(play_text)
 
@@ -185,7 +185,7 @@ def _points_text(cards) -> str:
 def _trick_text(trick, points, won) -> str:
     "Who won a trick, why, and the penalty points in it (`won`: its penalty cards), in words."
     parts = ([_points_text(won)] if won else []) + (['last trick 5'] if trick.number == 8 else [])
-    took = (f"Seat {trick.winner} takes {points} penalty {'point' if points == 1 else 'points'} ({', '.join(parts)})"
+    took = (f"Seat {trick.winner} takes {plural(points, 'penalty point')} ({', '.join(parts)})"
             if points else "No penalty points in it")
     return f"Seat {trick.winner} wins trick {trick.number}: {trick.why}. {took}."
 
