@@ -229,13 +229,17 @@ def _show(self:MagheSatraHand):
     self.shown = [True] * self.n
     entries = [(s, self.totals[s], 1 + len(self.up[s])) for s in self.order]
     winner, how = hand_winner(entries)
-    parts = []
-    for s, total, _ in entries:
-        cards = ' + '.join(c.symbol for c in [self.down[s], *self.up[s]])
-        parts.append(f"Seat {s} {cards} = {total}{' (over 17)' if total > 17 else ''}")
-    verdict = (f"Seat {winner} wins the hand and a game point: {WHY[how]} ({self.totals[winner]})." if winner is not None
+    cards = {s: [self.down[s], *self.up[s]] for s in self.order}
+    self._end(winner, how, lambda: _show_text(entries, cards, winner, how), 'maghe-satra/show')  # written when read
+
+def _show_text(entries, cards, winner, how) -> str:
+    "The show in words: each seat's cards and total in turn order, and who wins and why."
+    parts = [f"Seat {s} {' + '.join(c.symbol for c in cards[s])} = {total}{' (over 17)' if total > 17 else ''}"
+             for s, total, _ in entries]
+    total = {s: t for s, t, _ in entries}
+    verdict = (f"Seat {winner} wins the hand and a game point: {WHY[how]} ({total[winner]})." if winner is not None
                else "Everyone is over 17: nobody wins this hand and nobody scores.")
-    self._end(winner, how, f"The show: {'; '.join(parts)}. {verdict}", 'maghe-satra/show')
+    return f"The show: {'; '.join(parts)}. {verdict}"
 
 @patch
 def _end(self:MagheSatraHand, winner, how, text, rule):
