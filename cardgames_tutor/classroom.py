@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/classroom.html.md"""
 
 # %% ../nbs/33_classroom.ipynb #c002
 from __future__ import annotations
-import functools, hashlib, hmac, ipaddress, os, secrets, socket, struct, threading, warnings
+import asyncio, functools, hashlib, hmac, ipaddress, os, secrets, socket, struct, threading, warnings
 from html import escape
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, urlencode
@@ -136,20 +136,26 @@ STATIC = ('/static/', '/_solara/cdn/', '/jupyter/nbextensions/')  # Solara's fol
 class StaticCache:
     "ASGI middleware: a static file's answer, as Solara sent it (compressed), kept in memory and sent again."
     def __init__(self, app, max_bytes:int=64 * 2**20, max_file:int=16 * 2**20):
-        self.app, self.max_bytes, self.max_file, self.kept, self.size = app, max_bytes, max_file, {}, 0
+        self.app, self.max_bytes, self.max_file, self.kept, self.size, self.making = app, max_bytes, max_file, {}, 0, {}
 
     async def __call__(self, scope, receive, send):
         if not _cacheable(scope): return await self.app(scope, receive, send)
         key = (scope['path'], scope.get('query_string', b''), 'gzip' in (_header(scope, b'accept-encoding') or ''))
+        if key not in self.kept and key in self.making: await self.making[key].wait()  # a class arriving at once: made once
         if key in self.kept:
             for message in self.kept[key]: await send(message)
             return
+        self.making[key] = made = asyncio.Event()
         sent = []
         async def keep(message):
             sent.append(message)
             await send(message)
-        await self.app(scope, receive, keep)
-        self._keep(key, sent)
+        try:
+            await self.app(scope, receive, keep)
+            self._keep(key, sent)
+        finally:
+            self.making.pop(key, None)
+            made.set()
 
 def _cacheable(scope) -> bool:
     "A plain GET of a static file: not conditional, not partial."
