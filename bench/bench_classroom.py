@@ -8,7 +8,13 @@ on a fresh server on a free loopback port:
   clicks, as students think), timed inside the page from the click until the card has left the hand (the
   server's answer drawn); median and p95 over all clicks;
 - server memory (RSS of the server process and all its children, e.g. Voilà's kernels): idle before anyone
-  comes, with the N sessions open, then every 15 s for --settle s after the tabs close.
+  comes, with the N sessions open, then every 15 s for --settle s after the tabs close; for Solara also what the
+  server still holds (virtual kernels, tutor panels, Python objects), to tell sessions not freed from memory kept;
+- where the CPU went, per phase: the server's process tree against the browsers (Chromium and Playwright's driver),
+  in CPU seconds and per arriving student / per click, with the load average. Server and browsers share this
+  machine's cores, so the browsers' part slows the server's answers; `--placements` repeats the run with the server
+  pinned to a core of its own (`pinned`) or with the browsers at the lowest priority (`server-first`), each labelled,
+  always after the plain figure. `--profile DIR` samples the server with py-spy (collapsed stacks, one file per run).
 
 Targets (issue 13, this 2-core machine): N=30 all working, p95 click < 500 ms, memory back to the idle level
 within two minutes of the tabs closing. Voilà is tuned as a class would need it: --pool-size preheated kernels,
@@ -16,7 +22,8 @@ idle kernels culled after 60 s (checked every 10 s), a 60 s IOPub timeout. Solar
 does (sessions of closed tabs freed after 60 s). Everything stays on 127.0.0.1. The figures depend on what
 else the machine is doing: the load average is printed with them.
 
-Run: `.venv/bin/python bench/bench_classroom.py [--n 30] [--servers solara,voila] [--modes at-once,staggered]`.
+Run: `.venv/bin/python bench/bench_classroom.py [--n 30] [--servers solara,voila] [--modes at-once,staggered]
+[--placements plain,server-first] [--settle 130] [--profile /tmp/prof]`.
 Needs Python playwright and Debian's Chromium (/usr/bin/chromium; never `playwright install`). Not a test.
 """
 import argparse, asyncio, collections, contextlib, os, pathlib, random, signal, socket, statistics, subprocess, sys, threading, time
@@ -209,9 +216,10 @@ async def play(page, clicks, rng, latencies, errors):
         if ms < 0: errors.append("a click got no answer within 20 s"); return
         latencies.append(ms)
 
-async def one_class(port, n, mode, stagger, bound, clicks, pid, settle_s, meter):
+async def one_class(port, n, mode, stagger, bound, clicks, pid, settle_s, meter, holds):
     from playwright.async_api import async_playwright
     url, rng = f'http://127.0.0.1:{port}/', random.Random(13)
+    held = held_by if holds else lambda pid: {}  # only the Solara server has the handler (SIGUSR1 would stop Voilà)
     results = {'ready': {}, 'failed': {}, 'held': [('idle', held(pid))]}
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
@@ -241,8 +249,8 @@ async def one_class(port, n, mode, stagger, bound, clicks, pid, settle_s, meter)
     results['held'].append((f'{settle_s} s after the tabs closed', held(pid)))
     return results, latencies, errors, with_sessions, after, arrival_s
 
-def held(pid) -> dict:
-    "What the Solara server holds now (its SIGUSR1 handler writes it), or {} (Voilà, or no answer within 20 s)."
+def held_by(pid) -> dict:
+    "What the Solara server holds now (its SIGUSR1 handler writes it), or {} (no answer within 20 s)."
     with contextlib.suppress(OSError): os.unlink(STATS)
     with contextlib.suppress(ProcessLookupError): os.kill(pid, signal.SIGUSR1)
     for _ in range(100):
@@ -322,7 +330,7 @@ def main():
                     idle = settle(proc.pid)
                     load = os.getloadavg()
                     meter = CpuMeter(proc.pid)
-                    try: out = asyncio.run(one_class(port, a.n, mode, a.stagger, a.bound, a.clicks, proc.pid, a.settle, meter))
+                    try: out = asyncio.run(one_class(port, a.n, mode, a.stagger, a.bound, a.clicks, proc.pid, a.settle, meter, kind == 'solara'))
                     finally: meter.close()
                     report(kind, mode, a.n, idle, *out, load, placement, meter)
         os.sched_setaffinity(0, everywhere)

@@ -42,8 +42,8 @@ def mini_card(card:Card, styled:bool=True) -> str:
     colour = _COLOURS[card.pack.suits[card.suit][2]]
     face = (f'{card.rank}<span style="font-size:0.8em"> {_SUIT_WORD[card.suit]}</span>' if card.pack.suit_first
             else escape(card.symbol))
-    return (f'<span class="cgt-mini" data-card="{card.code}" title="{escape(card.name)}" '
-            f'style="{MINI_STYLE + ";" if styled else ""}color:{colour}">{face}</span>')
+    look = MINI_STYLE.replace(';', f';color:{colour};', 1) if styled else f'color:{colour}'
+    return f'<span class="cgt-mini" data-card="{card.code}" title="{escape(card.name)}" style="{look}">{face}</span>'
 
 def _small(cards) -> str: return ''.join(mini_card(c) for c in cards)
 
