@@ -6,14 +6,15 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/classroom.html.md"""
 
 # %% ../nbs/33_classroom.ipynb #c002
 from __future__ import annotations
-import hashlib, hmac, ipaddress, os, secrets, socket, struct, threading, warnings
+import asyncio, functools, hashlib, hmac, ipaddress, os, secrets, socket, struct, threading, warnings
 from html import escape
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, urlencode
 
 # %% auto #0
-__all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'ASK_PAGE', 'START', 'new_code', 'is_loopback', 'code_proof',
-           'frame_ok', 'ClassroomGate', 'start_words', 'make_app', 'warm_up', 'lan_address', 'address', 'serve', 'main']
+__all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'ASK_PAGE', 'STATIC', 'START', 'new_code', 'is_loopback',
+           'code_proof', 'frame_ok', 'ClassroomGate', 'StaticCache', 'start_words', 'start_html', 'make_app', 'warm_up',
+           'lan_address', 'address', 'serve', 'main']
 
 # %% ../nbs/33_classroom.ipynb #c006
 CODE_SIGNS = 'abcdefghjkmnpqrstuvwxyz23456789'
@@ -129,6 +130,49 @@ def _checked(self, receive, send):
     return checked
 ClassroomGate._checked = _checked
 
+# %% ../nbs/33_classroom.ipynb #c021b
+STATIC = ('/static/', '/_solara/cdn/', '/jupyter/nbextensions/')  # Solara's folders of files, the same for every student
+
+class StaticCache:
+    "ASGI middleware: a static file's answer, as Solara sent it (compressed), kept in memory and sent again."
+    def __init__(self, app, max_bytes:int=64 * 2**20, max_file:int=16 * 2**20):
+        self.app, self.max_bytes, self.max_file, self.kept, self.size, self.making = app, max_bytes, max_file, {}, 0, {}
+
+    async def __call__(self, scope, receive, send):
+        if not _cacheable(scope): return await self.app(scope, receive, send)
+        key = (scope['path'], scope.get('query_string', b''), 'gzip' in (_header(scope, b'accept-encoding') or ''))
+        if key not in self.kept and key in self.making: await self.making[key].wait()  # a class arriving at once: made once
+        if key in self.kept:
+            for message in self.kept[key]: await send(message)
+            return
+        self.making[key] = made = asyncio.Event()
+        sent = []
+        async def keep(message):
+            sent.append(message)
+            await send(message)
+        try:
+            await self.app(scope, receive, keep)
+            self._keep(key, sent)
+        finally:
+            self.making.pop(key, None)
+            made.set()
+
+def _cacheable(scope) -> bool:
+    "A plain GET of a static file: not conditional, not partial."
+    return (scope['type'] == 'http' and scope.get('method') == 'GET' and scope['path'].startswith(STATIC)
+            and not any(k in (b'if-none-match', b'if-modified-since', b'range') for k, _ in scope.get('headers', [])))
+
+def _keep(self, key, sent):
+    "Keep a whole `200` answer without a cookie, if it fits."
+    if not sent or sent[0]['type'] != 'http.response.start' or sent[0].get('status') != 200: return
+    if any(k.lower() == b'set-cookie' for k, _ in sent[0].get('headers', [])): return
+    body = sent[1:]
+    if not body or any(m['type'] != 'http.response.body' for m in body) or body[-1].get('more_body'): return
+    size = sum(len(m.get('body', b'')) for m in body)
+    if size > self.max_file or self.size + size > self.max_bytes: return
+    self.kept[key], self.size = [dict(m) for m in sent], self.size + size
+StaticCache._keep = _keep
+
 # %% ../nbs/33_classroom.ipynb #c023
 try: import solara
 except ImportError: solara = None  # the `classroom` extra is not installed: `serve` says how to install it
@@ -144,18 +188,24 @@ def start_words(path:Path=START) -> list:
     except (OSError, ValueError, KeyError): return ['# Card games tutor']
     return [''.join(c['source']) for c in cells if c.get('cell_type') == 'markdown']
 
+@functools.lru_cache(maxsize=1)
+def start_html(path:Path=START) -> str:
+    "The start page's words as HTML, made once for every student (Solara's `Markdown` would load a 3 MB diagram library into each page)."
+    import markdown
+    return markdown.markdown('\n\n'.join(start_words(path)), extensions=['tables', 'fenced_code'])
+
 if solara is not None:
     @solara.component
     def Page():
         "One student's page: the start page's words and a tutor panel set up from the link (`?game=kocka&seed=12`)."
         router = solara.use_router()
         tutor = solara.use_memo(lambda: Tutor.from_query(router.search or '', game='begga-kaat', seed=1), [])
-        for words in start_words(): solara.Markdown(words)
+        solara.HTML('div', unsafe_innerHTML=start_html(), classes=['cgt-start', 'rendered_html', 'jp-RenderedHTMLCommon'])  # our own text
         solara.display(tutor)
 
 # %% ../nbs/33_classroom.ipynb #c026
 def make_app(code:str|None=None, cull:str='60s'):
-    "The classroom app: Solara serving `Page`, behind a `ClassroomGate` (asking for `code` if given)."
+    "The classroom app: Solara serving `Page`, its files kept by a `StaticCache`, behind a `ClassroomGate` (asking for `code` if given)."
     if solara is None: raise SystemExit("The classroom server needs Solara: pip install -e '.[classroom]' (make install does it).")
     from solara.server import settings
     settings.telemetry.mixpanel_enable = False   # no usage reports sent anywhere
@@ -165,22 +215,39 @@ def make_app(code:str|None=None, cull:str='60s'):
     os.environ['SOLARA_APP'] = 'cardgames_tutor.classroom:Page'
     warnings.filterwarnings('ignore', 'Cookies with samesite=none')  # said on every page over plain http
     from solara.server.starlette import app
+    _few_malloc_arenas()
     warm_up()
     threading.Thread(target=_give_back_memory, daemon=True).start()
-    return ClassroomGate(app, code)
+    return ClassroomGate(StaticCache(app), code)
 
 def warm_up():
     "Draw one panel through a whole hand (chart included) before anyone comes, so the first student does not wait for it."
     Tutor('begga-kaat', seed=1).play_for_me(60)
 
+def _few_malloc_arenas(n:int=2):
+    """At most `n` glibc malloc arenas for the threads to come (Solara answers each student in a thread; by default glibc
+    gives threads up to 8 arenas per core, and memory scattered over many arenas does not go back to the system)."""
+    import ctypes, ctypes.util
+    M_ARENA_MAX = -8  # from glibc's malloc.h
+    try: ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6').mallopt(M_ARENA_MAX, n)
+    except (OSError, AttributeError): pass  # not glibc: its allocator decides
+
 def _give_back_memory(every:float=20):
-    "Hand memory freed by closed sessions back to the system (glibc keeps it otherwise), every `every` s."
-    import ctypes, ctypes.util, time
+    """Every `every` s, once sessions have closed since the last time: collect their panels at once (a panel is a web of
+    widgets that refer to each other, which Python frees only in a full collection) and hand the memory back to the system
+    (glibc keeps it otherwise)."""
+    import ctypes, ctypes.util, gc, time
+    from solara.server import kernel_context
     try: trim = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6').malloc_trim
-    except (OSError, AttributeError): return  # not glibc: nothing to do
+    except (OSError, AttributeError): trim = None  # not glibc: collecting is all there is to do
+    before = 0
     while True:
         time.sleep(every)
-        trim(0)
+        now = len(kernel_context.contexts)
+        if now < before:
+            gc.collect()
+            if trim: trim(0)
+        before = now
 
 def lan_address() -> str:
     "This machine's address on its network (the one students type), or 127.0.0.1 when there is none."

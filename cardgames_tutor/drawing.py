@@ -12,11 +12,11 @@ import ipywidgets as widgets
 from fastcore.basics import patch_to
 from .cards import Card, card_html, _COLOURS
 from .charts import chart_png, chart_html
-from .table import direction_of, table_html, cards_text_html, _SUIT_WORD
+from .table import direction_of, table_html, cards_text_html, MINI_STYLE, _SUIT_WORD
 from .session import Message
 
 # %% auto #0
-__all__ = ['card_label', 'move_label', 'PanelDrawing', 'in_voila']
+__all__ = ['PANEL_CSS', 'card_label', 'move_label', 'PanelDrawing', 'in_voila']
 
 # %% ../nbs/23_drawing.ipynb #5a7892c4
 def card_label(card:Card) -> str:
@@ -62,6 +62,21 @@ def _widget_tree(roots) -> list:
 
 class PanelDrawing:
     "The drawing half of `Tutor`: it reads `self.session` and sets the widgets the panel made."
+
+# %% ../nbs/23_drawing.ipynb #b1c55a02
+_BUTTON = {'cgt-legal': 'background:#fff;border:2px solid #2e7d32', 'cgt-chosen': 'background:#ffe082',
+           'cgt-idle': 'background:#f7f7f7', 'cgt-illegal': 'background:#eee;color:#aaa !important'}
+
+PANEL_CSS = ('.cgt-tutor button.cgt-card{font-weight:bold;border:1px solid #ccc}'
+             + ''.join(f'.cgt-tutor button.cgt-card.cgt-{name}{{color:{colour}}}' for name, colour in _COLOURS.items())
+             + ''.join(f'.cgt-tutor button.cgt-card.{state}{{{look}}}' for state, look in _BUTTON.items())
+             + f'.cgt-log .cgt-mini{{{MINI_STYLE}}}.cgt-log .cgt-event{{padding:1px 4px}}.cgt-log .cgt-now{{background:#fff3c4}}'
+             '.cgt-log .cgt-event[data-kind=trick],.cgt-log .cgt-event[data-kind=score],.cgt-log .cgt-event[data-kind=match]'
+             '{font-weight:bold}.cgt-log .cgt-event[data-kind=hand]{border-top:1px solid #bbb}')
+
+def _card_classes(card:Card, state:str) -> tuple:
+    "A card button's classes: a card, its state (`cgt-legal`...) and its suit's colour (`cgt-red`...)."
+    return ('cgt-card', state, f"cgt-{card.pack.suits[card.suit][2]}")
 
 # %% ../nbs/23_drawing.ipynb #f745b9c4
 @patch_to(PanelDrawing)
@@ -136,19 +151,16 @@ def _draw_hand(self, controls):
         if None not in self._slot_cards: self._slot_cards.append(None)
         self._slot_cards[self._slot_cards.index(None)] = card
     while len(self.card_slots) < len(self._slot_cards):
-        b = _button()
-        b.layout.min_width, b.layout.height, b.layout.padding, b.style.font_size = '3.4em', '4.2em', '0 4px', '16px'
+        b = widgets.Button(layout=widgets.Layout(width='auto', flex='0 0 auto', min_width='3.4em', height='4.2em', padding='0 4px'),
+                           style=widgets.ButtonStyle(font_size='16px'))
         b.on_click(self._guarded(lambda _, i=len(self.card_slots): self._on_card(i)))
         self.card_slots.append(b)
     for b, card in zip(self.card_slots, self._slot_cards):
         if card is None: b.description, b.tooltip, b._dom_classes = '', '', ('cgt-card', 'cgt-empty'); continue
         state = ('cgt-chosen' if card in s.selected else 'cgt-legal' if card in controls.lit else
                  'cgt-idle' if not controls.lit and s.live else 'cgt-illegal')
-        b.description, b.tooltip, b._dom_classes = card_label(card), card.name, ('cgt-card', state)
-        b.style.text_color = _COLOURS[card.pack.suits[card.suit][2]] if state != 'cgt-illegal' else '#aaa'
-        b.style.button_color = {'cgt-chosen': '#ffe082', 'cgt-legal': '#ffffff', 'cgt-idle': '#f7f7f7', 'cgt-illegal': '#eeeeee'}[state]
-        b.style.font_weight = 'bold'
-        b.layout.border = '2px solid #2e7d32' if state == 'cgt-legal' else '1px solid #ccc'
+        b.description, b.tooltip, b._dom_classes = card_label(card), card.name, _card_classes(card, state)
+        b.layout.border = None  # the look is the stylesheet's (a coach's ring, set after this, is the only border of its own)
     where = {c: i for i, c in enumerate(hand)}
     self.hand_box.children = [self.card_slots[i] for i in sorted((i for i, c in enumerate(self._slot_cards) if c is not None),
                                                                  key=lambda i: where[self._slot_cards[i]])]
@@ -176,14 +188,20 @@ PanelDrawing._choosing = property(PanelDrawing._choosing, doc="The verbs that ta
 
 # %% ../nbs/23_drawing.ipynb #5d777a7e
 @patch_to(PanelDrawing)
-def _draw_log(self, viewer):
+def _log_html(self, viewer, styled:bool=False) -> str:
+    "The log as HTML: its look from `PANEL_CSS` (the live panel), or written on every row (`styled`, a static picture)."
     pack = self.game.pack
-    rows = ''.join(f'<div class="cgt-event{" cgt-now" if now else ""}" data-hand="{h}" data-kind="{escape(e.kind)}" style="padding:1px 4px;'
-                   f'{"background:#fff3c4;" if now else ""}{"font-weight:bold;" if e.kind in ("trick", "score", "match") else ""}'
-                   f'{"border-top:1px solid #bbb;" if e.kind == "hand" else ""}">{cards_text_html(e.text, pack)}</div>'
-                   for h, e, now in self.session.log(viewer))
-    self.log_view.value = ('<div class="cgt-log" style="height:300px;overflow:auto;display:flex;flex-direction:column-reverse;'
-                           f'font:12px/1.35 sans-serif;border:1px solid #ddd;background:#fcfcfc"><div>{rows}</div></div>')
+    def look(e, now):
+        if not styled: return ''
+        return (f' style="padding:1px 4px;{"background:#fff3c4;" if now else ""}'
+                f'{"font-weight:bold;" if e.kind in ("trick", "score", "match") else ""}{"border-top:1px solid #bbb;" if e.kind == "hand" else ""}"')
+    rows = ''.join(f'<div class="cgt-event{" cgt-now" if now else ""}" data-hand="{h}" data-kind="{escape(e.kind)}"{look(e, now)}>'
+                   f'{cards_text_html(e.text, pack, styled)}</div>' for h, e, now in self.session.log(viewer))
+    return ('<div class="cgt-log" style="height:300px;overflow:auto;display:flex;flex-direction:column-reverse;'
+            f'font:12px/1.35 sans-serif;border:1px solid #ddd;background:#fcfcfc"><div>{rows}</div></div>')
+
+@patch_to(PanelDrawing)
+def _draw_log(self, viewer): self.log_view.value = self._log_html(viewer)
 
 @patch_to(PanelDrawing)
 def _draw_steps(self):
@@ -244,7 +262,7 @@ def snapshot_html(self, chart:bool=False) -> str: # with the tally chart as a pi
     chart = chart_html(shown) if chart and shown.tallies else ''
     return (f'<div class="cgt-snapshot" style="border:1px solid #ccc;padding:6px;border-radius:6px;max-width:100%;box-sizing:border-box">'
             f'{self.status.value}<div style="display:flex;gap:8px;flex-wrap:wrap">{self.table.value}'
-            f'<div style="flex:1 1 260px;max-width:420px">{self.log_view.value}</div></div>'
+            f'<div style="flex:1 1 260px;max-width:420px">{self._log_html(None if self.teach.value else self.seat, styled=True)}</div></div>'
             f'{self.message.value}<div>{cards}</div><div>{moves}</div>'
             f'<div style="display:flex;gap:8px;flex-wrap:wrap">{self.scores.value}{chart}</div></div>')
 

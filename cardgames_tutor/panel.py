@@ -15,7 +15,7 @@ from .cards import Card
 from .engine import Match, BadOption, Game, games, get_game
 from .table import direction_of, seat_positions
 from .session import Session, Message, sort_actions, one_line
-from .drawing import PanelDrawing, card_label, move_label, _button, _row, _running_loop, _widget_tree
+from .drawing import PANEL_CSS, PanelDrawing, card_label, move_label, _button, _row, _running_loop, _widget_tree
 
 # %% auto #0
 __all__ = ['Tutor']
@@ -107,7 +107,8 @@ def _build(self, pace, teach):
     setup = W.VBox([_row([self.game_choice, self.players_choice, self.seat_choice, self.seed_box, self.deal_button]),
                     _row([self.pace]), _row([self.save_button, self.download, self.upload])])
     self.steps_row = _row([self.first, self.back, self.forward, self.last, self.jump, self.undo_button, self.bot_button, self.teach])
-    self.children = [self.status, _row([self.table, self.log_view], align_items='flex-start'), self.message, self.hand_box,
+    self.css = W.HTML(f'<style>{PANEL_CSS}</style>', layout=W.Layout(display='none'))  # applies though hidden
+    self.children = [self.css, self.status, _row([self.table, self.log_view], align_items='flex-start'), self.message, self.hand_box,
                      self.move_box, self.steps_row, W.Accordion([setup], titles=('table setup: game, seed, bots, hand records',)),
                      _row([self.scores, self.chart], align_items='flex-start')]
 

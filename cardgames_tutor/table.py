@@ -13,7 +13,7 @@ from .cards import Card, card_html, _COLOURS
 from .engine import Game
 
 # %% auto #0
-__all__ = ['direction_of', 'seat_positions', 'mini_card', 'cards_text_html', 'table_html', 'facts_html']
+__all__ = ['MINI_STYLE', 'direction_of', 'seat_positions', 'mini_card', 'cards_text_html', 'table_html', 'facts_html']
 
 # %% ../nbs/20_table.ipynb #e624b0e2
 def direction_of(game:Game) -> str:
@@ -34,14 +34,16 @@ def seat_positions(n:int, # seats at the table
 # %% ../nbs/20_table.ipynb #9b31e9f6
 _SUIT_WORD = {'T': 'Thief', 'G': 'green', 'B': 'blue', 'R': 'red'}  # the Beggars and Thieves suits, as card_html draws them
 
-def mini_card(card:Card) -> str:
-    "`card` drawn small enough to sit in a line of text (marked with its code, like the big cards)."
+MINI_STYLE = ('display:inline-block;background:#fff;border:1px solid #aaa;border-radius:3px;padding:0 2px;margin:1px;'
+              'font-weight:bold;line-height:1.25;white-space:nowrap')  # a mini card's look, but its colour
+
+def mini_card(card:Card, styled:bool=True) -> str:
+    "`card` drawn small enough to sit in a line of text (marked with its code, like the big cards); unstyled: its colour only, the rest from a stylesheet's `.cgt-mini`."
     colour = _COLOURS[card.pack.suits[card.suit][2]]
     face = (f'{card.rank}<span style="font-size:0.8em"> {_SUIT_WORD[card.suit]}</span>' if card.pack.suit_first
             else escape(card.symbol))
-    return (f'<span class="cgt-mini" data-card="{card.code}" title="{escape(card.name)}" style="display:inline-block;'
-            f'color:{colour};background:#fff;border:1px solid #aaa;border-radius:3px;padding:0 2px;margin:1px;'
-            f'font-weight:bold;line-height:1.25;white-space:nowrap">{face}</span>')
+    look = MINI_STYLE.replace(';', f';color:{colour};', 1) if styled else f'color:{colour}'
+    return f'<span class="cgt-mini" data-card="{card.code}" title="{escape(card.name)}" style="{look}">{face}</span>'
 
 def _small(cards) -> str: return ''.join(mini_card(c) for c in cards)
 
@@ -51,11 +53,11 @@ def _card_pattern(pack) -> re.Pattern:
     return re.compile(r'(?<![\w/#&;-])(' + '|'.join(map(re.escape, words)) + r')(?![\w/-])')
 
 @lru_cache(maxsize=4096)
-def cards_text_html(text:str, pack=None) -> str:
-    "`text` as HTML, with every card of `pack` written in it drawn as a small card."
+def cards_text_html(text:str, pack=None, styled:bool=True) -> str:
+    "`text` as HTML, with every card of `pack` written in it drawn as a small card (`styled`: as `mini_card` says)."
     html = escape(str(text))
     if pack is None: return html
-    return _card_pattern(pack).sub(lambda m: mini_card(pack.parse(m.group(1))), html)
+    return _card_pattern(pack).sub(lambda m: mini_card(pack.parse(m.group(1)), styled), html)
 
 # %% ../nbs/20_table.ipynb #25ff3a17
 _KNOWN = {'game', 'phase', 'seat', 'to_act', 'dealer', 'players', 'legal', 'events', 'result', 'standing', 'hand_no',

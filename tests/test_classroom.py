@@ -173,6 +173,36 @@ def test_a_visitor_cannot_attach_to_another_students_kernel(server):
         status, body, _ = get(f'http://{addr}/resourcez')
         assert kernel.encode() not in body, "the server lists a student's kernel id to anyone"
 
+# ------------------------------------------------------------------ what the page looks like, and what it loads
+
+LOOKS = """() => [...document.querySelectorAll('button.cgt-card')].filter(b => b.offsetParent).map(b => {
+  const s = getComputedStyle(b); return [b.className, s.borderTopColor, s.borderTopWidth, s.color]; })"""
+
+def rgb(hex_colour) -> str:
+    h = hex_colour.lstrip('#')
+    if len(h) == 3: h = ''.join(2 * x for x in h)
+    return 'rgb({}, {}, {})'.format(*(int(h[i:i + 2], 16) for i in (0, 2, 4)))
+
+def test_cards_look_as_their_state_says(server):
+    """The card buttons' look comes from the panel's stylesheet: a lit card has a green edge, a faded one grey text,
+    every other card its suit's colour; the page loads no diagram library (Solara's Markdown would)."""
+    from cardgames_tutor.cards import _COLOURS
+    addr, _ = server
+    with student(addr) as (page, _):
+        scripts = page.evaluate("() => performance.getEntriesByType('resource').map(r => r.name)")
+        assert not [u for u in scripts if 'mermaid' in u], "the page loaded mermaid"
+        seen = set()
+        for _ in range(8):
+            for classes, edge, width, colour in page.evaluate(LOOKS):
+                state = next(c for c in classes.split() if c in ('cgt-legal', 'cgt-illegal', 'cgt-idle', 'cgt-chosen'))
+                suit = next(c[4:] for c in classes.split() if c[4:] in _COLOURS)
+                seen.add(state)
+                if state == 'cgt-legal': assert (edge, width) == (rgb('#2e7d32'), '2px'), (classes, edge, width)
+                assert colour == (rgb('#aaa') if state == 'cgt-illegal' else rgb(_COLOURS[suit])), (classes, colour)
+            if {'cgt-legal', 'cgt-illegal'} <= seen: break
+            click_answered(page)
+        assert {'cgt-legal', 'cgt-illegal'} <= seen, seen
+
 # ------------------------------------------------------------------ the access code
 
 def test_the_code_is_made_up_for_a_network_address():
