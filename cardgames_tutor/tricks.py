@@ -136,13 +136,15 @@ def _apply_play(self:TrickHand, card):
         return
     cards, seats = tuple(self.trick), tuple(self.trick_seats)
     i = trick_winner(cards, self.trump)
-    trick = Trick(len(self.tricks) + 1, seats[0], seats, cards, seats[i], self.trump, self._words)
+    trick = _new_tuple(Trick, (len(self.tricks) + 1, seats[0], seats, cards, seats[i], self.trump, self._words))  # fast Trick(...)
     self.tricks.append(trick)
     self.trick, self.trick_seats = [], []
     self.leader = self.to_act = trick.winner
     self.trick_done(trick)
     # every seat plays one card to each trick, so all run out together
     if self.phase != 'over' and not self.playable(trick.winner): self.hand_done()
+
+_new_tuple = tuple.__new__  # every field given: NamedTuple's own maker, which fills defaults, costs five times more
 
 @patch
 def remove_card(self:TrickHand, seat, card): self.hands[seat].remove(card)
