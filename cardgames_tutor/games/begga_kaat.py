@@ -101,9 +101,9 @@ def trick_done(self:BeggaKaatHand, trick:Trick):
     penalties = [c for c in trick.cards if PENALTY[c]]
     points = sum([PENALTY[c] for c in penalties]) if penalties else 0
     if points: self.taken[trick.winner].extend(penalties); self.points[trick.winner] += points
-    self.events.append(Event('trick', (_trick_text, trick, points, penalties), trick.winner, None,
-                             {'number': trick.number, 'leader': trick.leader, 'cards': trick.cards, 'winner': trick.winner,
-                              'points': points}, 'begga-kaat/trick'))
+    self.log('trick', (_trick_text, trick, points, penalties), trick.winner,
+             data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards, 'winner': trick.winner,
+                   'points': points}, rule='begga-kaat/trick')
 
 def _trick_text(trick, points, penalties) -> str:
     took = (f"Seat {trick.winner} takes {plural(points, 'penalty point')} ({_points_text(penalties)})"
