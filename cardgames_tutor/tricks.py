@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 from fastcore.basics import patch
 from .cards import Card, in_order
-from .engine import HandState, Verdict, Event, shown
+from .engine import HandState, Verdict, Event, shown, _new_tuple
 
 # %% auto #0
 __all__ = ['follow_suit', 'trick_winner', 'suit_name', 'why_won', 'Trick', 'trick_rules', 'TrickHand', 'play_text']
@@ -89,8 +89,7 @@ class TrickHand(HandState):
     def follow(self) -> tuple:
         "`follow_suit` for the seat to act: the cards it may play, and the case."
         return follow_suit(self.playable(self.to_act), self.trick[0].suit if self.trick else None)
-    def _legal_play(self):  # kept per position by the engine (`legal_actions`)
-        return follow_suit(self.playable(self.to_act), self.trick[0].suit if self.trick else None)[0]
+    def _legal_play(self): return self.follow()[0]  # kept per position by the engine (`legal_actions`)
 
 # %% ../nbs/02_tricks.ipynb #870e59ef
 _LEGAL_VERDICTS = {}  # (hand class, case, led suit) -> the verdict on any legal card
@@ -143,8 +142,6 @@ def _apply_play(self:TrickHand, card):
     self.trick_done(trick)
     # every seat plays one card to each trick, so all run out together
     if self.phase != 'over' and not self.playable(trick.winner): self.hand_done()
-
-_new_tuple = tuple.__new__  # every field given: NamedTuple's own maker, which fills defaults, costs five times more
 
 @patch
 def remove_card(self:TrickHand, seat, card): self.hands[seat].remove(card)
