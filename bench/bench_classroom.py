@@ -15,6 +15,11 @@ on a fresh server on a free loopback port:
   machine's cores, so the browsers' part slows the server's answers; `--placements` repeats the run with the server
   pinned to a core of its own (`pinned`) or with the browsers at the lowest priority (`server-first`), each labelled,
   always after the plain figure. `--profile DIR` samples the server with py-spy (collapsed stacks, one file per run).
+- `--wire K` (Solara): K of the N students come without a browser (`wire_student.py`: the page's widget messages over the
+  websocket, as the page sends them), so the server carries the whole class while only N-K Chromium pages share these two
+  cores with it, as in a classroom where every student's browser runs on their own device. Their clicks are timed until
+  the server's answer arrives; the Chromium pages' clicks until drawn, as always.
+- `--classes C`: C classes one after another on the same server, to tell memory kept once from memory growing per class.
 
 Targets (issue 13, this 2-core machine): N=30 all working, p95 click < 500 ms, memory back to the idle level
 within two minutes of the tabs closing. Voilà is tuned as a class would need it: --pool-size preheated kernels,
@@ -23,7 +28,7 @@ does (sessions of closed tabs freed after 60 s). Everything stays on 127.0.0.1. 
 else the machine is doing: the load average is printed with them.
 
 Run: `.venv/bin/python bench/bench_classroom.py [--n 30] [--servers solara,voila] [--modes at-once,staggered]
-[--placements plain,server-first] [--settle 130] [--profile /tmp/prof]`.
+[--placements plain,server-first] [--wire 27] [--classes 2] [--settle 130] [--profile /tmp/prof]`.
 Needs Python playwright and Debian's Chromium (/usr/bin/chromium; never `playwright install`). Not a test.
 """
 import argparse, asyncio, collections, contextlib, os, pathlib, random, signal, socket, statistics, subprocess, sys, threading, time
@@ -216,27 +221,58 @@ async def play(page, clicks, rng, latencies, errors):
         if ms < 0: errors.append("a click got no answer within 20 s"); return
         latencies.append(ms)
 
-async def one_class(port, n, mode, stagger, bound, clicks, pid, settle_s, meter, holds):
+async def wire_student(port, delay, bound, results, i):
+    "A student without a browser (`wire_student.WireStudent`): arrive after `delay`, wait for the lit cards."
+    from wire_student import WireStudent
+    await asyncio.sleep(delay)
+    s, start = WireStudent(port), time.perf_counter()
+    try:
+        await s.start(timeout=bound)
+        results['wire ready'][i] = time.perf_counter() - start
+    except Exception as e:
+        results['failed'][i] = f"wire student: {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}"
+    return s
+
+async def wire_play(s, clicks, rng, latencies, errors):
+    for _ in range(clicks):
+        await asyncio.sleep(rng.uniform(1, 3))
+        try:
+            await s.wait_lit()
+            ms = await s.click()
+        except Exception as e:
+            errors.append(f"wire student: {type(e).__name__}: {str(e).splitlines()[0][:100] if str(e) else 'no answer in time'}"); return
+        if ms is not None: latencies.append(ms)
+
+async def one_class(port, n, mode, stagger, bound, clicks, pid, settle_s, meter, holds, wire=0):
+    "N students: the first `wire` of them without a browser (`wire_student`), the others in Chromium pages."
     from playwright.async_api import async_playwright
     url, rng = f'http://127.0.0.1:{port}/', random.Random(13)
     held = held_by if holds else lambda pid: {}  # only the Solara server has the handler (SIGUSR1 would stop Voilà)
-    results = {'ready': {}, 'failed': {}, 'held': [('idle', held(pid))]}
+    results = {'ready': {}, 'wire ready': {}, 'failed': {}, 'held': [('idle', held(pid))]}
+    delay = lambda i: i * stagger if mode == 'staggered' else 0
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         try:
             meter.mark('start')
             t0 = time.perf_counter()
-            opened = await asyncio.gather(*[student(browser, url, i * stagger if mode == 'staggered' else 0, bound, results, i)
-                                           for i in range(n)])
+            arrivals = [wire_student(port, delay(i), bound, results, i) if i < wire else student(browser, url, delay(i), bound, results, i)
+                        for i in range(n)]
+            everyone = await asyncio.gather(*arrivals)
+            wired, opened = everyone[:wire], everyone[wire:]
             arrival_s = time.perf_counter() - t0
             meter.mark('arriving')
-            latencies, errors = [], []
-            working = [page for i, (ctx, page) in enumerate(opened) if i in results['ready']]
+            latencies, errors, wire_latencies = [], [], []
+            working = [page for i, (ctx, page) in enumerate(opened, wire) if i in results['ready']]
             if working: results['page'] = await page_size(working[0])
-            await asyncio.gather(*[play(p, clicks, random.Random(rng.random()), latencies, errors) for p in working])
+            await asyncio.gather(*[play(p, clicks, random.Random(rng.random()), latencies, errors) for p in working],
+                                 *[wire_play(s, clicks, random.Random(rng.random()), wire_latencies, errors)
+                                   for i, s in enumerate(wired) if i in results['wire ready']])
+            results['wire latencies'] = wire_latencies
             meter.mark('playing')
             with_sessions = rss_mb(pid)
             results['held'].append(('with the sessions open', held(pid)))
+            for s in wired:
+                with contextlib.suppress(Exception): await s.close()
             for ctx, page in opened:
                 with contextlib.suppress(Exception): await page.close(run_before_unload=True)
                 with contextlib.suppress(Exception): await ctx.close()
@@ -273,24 +309,32 @@ def pct(xs, q):
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 def report(kind, mode, n, idle, results, latencies, errors, with_sessions, after, arrival_s, load, placement, meter):
-    ready = list(results['ready'].values())
-    print(f"\n== {kind}, {n} students {mode}, {placement} (load average before: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f};"
+    ready, wired, wire_lat = list(results['ready'].values()), list(results['wire ready'].values()), results.get('wire latencies', [])
+    wire = len(results['wire ready']) + sum(1 for why in results['failed'].values() if why.startswith('wire student'))
+    who = f"{n} students ({n - wire} in Chromium pages, {wire} without a browser)" if wire else f"{n} students"
+    print(f"\n== {kind}, {who} {mode}, {placement} (load average before: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f};"
           f" arrivals took {arrival_s:.0f} s)")
-    print(f"  working pages: {len(ready)}/{n}" + (f"   time to a working page: median {statistics.median(ready):.1f} s, max {max(ready):.1f} s" if ready else ''))
+    print(f"  working pages: {len(ready) + len(wired)}/{n}" + (f"   time to a working page (Chromium): median {statistics.median(ready):.1f} s, max {max(ready):.1f} s" if ready else '')
+          + (f"; without a browser: median {statistics.median(wired):.1f} s, max {max(wired):.1f} s" if wired else ''))
     for i, why in sorted(results['failed'].items()): print(f"  page {i} never worked: {why}")
     if latencies:
-        print(f"  click latency under load: median {statistics.median(latencies):.0f} ms, p95 {pct(latencies, .95):.0f} ms,"
-              f" max {max(latencies):.0f} ms over {len(latencies)} clicks")
+        print(f"  click latency under load{' in the Chromium pages (until drawn)' if wire else ''}: median {statistics.median(latencies):.0f} ms,"
+              f" p95 {pct(latencies, .95):.0f} ms, max {max(latencies):.0f} ms over {len(latencies)} clicks")
+    if wire_lat:
+        print(f"  click latency of the students without a browser (until the server's answer arrives): median "
+              f"{statistics.median(wire_lat):.0f} ms, p95 {pct(wire_lat, .95):.0f} ms, max {max(wire_lat):.0f} ms over {len(wire_lat)} clicks")
     for e in sorted(set(errors)): print(f"  while playing ({errors.count(e)}x): {e}")
-    for line in meter.lines({'arriving': (n, 'student'), 'playing': (len(latencies), 'click')}): print(line)
+    for line in meter.lines({'arriving': (n, 'student'), 'playing': (len(latencies) + len(wire_lat), 'click')}): print(line)
     if results.get('page'): print("  one page in the browser: {nodes} DOM elements, {widgets} widget views, {html} characters of HTML".format(**results['page']))
     print(f"  server memory: idle {idle:.0f} MB, with {n} sessions {with_sessions:.0f} MB; after the tabs closed: "
           + ', '.join(f"{t} s {m:.0f} MB" for t, m in after))
     for when, h in results.get('held', []):
         if h: print(f"  the server holds {when}: {h['kernels']} virtual kernels, {h['panels']} tutor panels, {h['objects']} Python objects")
-    back = next((t for t, m in after if m <= max(idle * 1.10, idle + 30)), None)
-    print(f"  back to idle (within 10% or 30 MB): {f'after {back} s' if back else 'NOT within ' + str(after[-1][0]) + ' s' if after else '-'}")
-    target = len(ready) == n and latencies and pct(latencies, .95) < 500 and back is not None and back <= 120
+    back = next((t for t, m in after if m <= idle * 1.10), None)
+    print(f"  back to idle (within 10%): {f'after {back} s' if back else 'NOT within ' + str(after[-1][0]) + ' s' if after else '-'}"
+          + (f"; at the end {after[-1][1] - idle:+.0f} MB from idle" if after else ''))
+    everyone = latencies + wire_lat
+    target = len(ready) + len(wired) == n and everyone and pct(everyone, .95) < 500 and back is not None and back <= 120
     print(f"  targets (all working, p95 < 500 ms, idle again within 120 s): {'met' if target else 'NOT met'}")
 
 def main():
@@ -307,6 +351,10 @@ def main():
                     "(the server on core 0, Chromium and this script on core 1) and/or server-first (Chromium and this script "
                     "at the lowest priority, nice 19, the server at the normal one: a model of students on their own devices, "
                     "where no browser takes the server's CPU)")
+    ap.add_argument('--wire', type=int, default=0, help="how many of the N students come without a browser (wire_student.py, "
+                    "Solara only): the server carries the whole class while only N-WIRE Chromium pages take this machine's cores")
+    ap.add_argument('--classes', type=int, default=1, help='classes one after another on the same server (each after the '
+                    "last one's tabs closed and --settle s passed): memory kept once, or growing with every class?")
     ap.add_argument('--profile', default=None, help='a folder: py-spy samples the server into it (one collapsed-stack file per run)')
     a = ap.parse_args()
     try:
@@ -328,11 +376,14 @@ def main():
                     profile = os.path.join(a.profile, f"{kind}-{mode}-{placement}-{a.n}.txt")
                 with server(kind, a.pool_size, server_cores, profile) as (port, proc):
                     idle = settle(proc.pid)
-                    load = os.getloadavg()
-                    meter = CpuMeter(proc.pid)
-                    try: out = asyncio.run(one_class(port, a.n, mode, a.stagger, a.bound, a.clicks, proc.pid, a.settle, meter, kind == 'solara'))
-                    finally: meter.close()
-                    report(kind, mode, a.n, idle, *out, load, placement, meter)
+                    for lesson in range(a.classes):  # one class after another on the same server: does memory grow per class?
+                        if a.classes > 1: print(f"\n-- class {lesson + 1} of {a.classes} on this server (idle: before the first)")
+                        load = os.getloadavg()
+                        meter = CpuMeter(proc.pid)
+                        try: out = asyncio.run(one_class(port, a.n, mode, a.stagger, a.bound, a.clicks, proc.pid, a.settle, meter,
+                                                         kind == 'solara', a.wire if kind == 'solara' else 0))
+                        finally: meter.close()
+                        report(kind, mode, a.n, idle, *out, load, placement, meter)
         os.sched_setaffinity(0, everywhere)
         with contextlib.suppress(OSError): os.setpriority(os.PRIO_PROCESS, 0, 0)  # back to normal (root may)
 

@@ -224,6 +224,32 @@ def test_the_code_is_made_up_for_a_network_address():
     code = r.stdout.split('MADE ')[-1].strip()
     assert f'Class code: {code}' in r.stdout
 
+def test_closed_sessions_threads_end_and_memory_is_given_back():
+    """Each student's websocket is served in a thread of anyio's pool, which ends idle threads only when it is next used.
+    Once sessions have closed, the memory keeper uses the pool: the class's idle threads end (30 threads were about 30 MB)."""
+    script = """if True:
+        import anyio, asyncio, threading, time
+        from anyio._backends._asyncio import WorkerThread
+        from cardgames_tutor import classroom
+        WorkerThread.MAX_IDLE_TIME = 0.2  # anyio's 10 s, shortened for the test
+        open_sessions = [10]
+        async def main():
+            await asyncio.gather(*[anyio.to_thread.run_sync(time.sleep, 0.3) for _ in range(10)])  # ten students at once
+            class_here = threading.active_count()
+            keeper = asyncio.create_task(classroom._give_back_memory(0.5, lambda: open_sessions[0], idle=0.3))
+            await asyncio.sleep(1.2)
+            still_here = threading.active_count()  # no session closed yet: nothing ended
+            open_sessions[0] = 0  # the class leaves
+            await asyncio.sleep(3)
+            keeper.cancel()
+            print('THREADS', class_here, still_here, threading.active_count())
+        asyncio.run(main())"""
+    r = subprocess.run([sys.executable, '-c', script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-800:]
+    class_here, still_here, after = map(int, r.stdout.split('THREADS ')[-1].split())
+    assert class_here >= 11 and still_here == class_here, (class_here, still_here)
+    assert after <= 2, f"{after} threads left once the class had gone (from {class_here})"
+
 def test_the_code_is_required(tmp_path):
     "With a code, nothing of the app is served without it: pages ask for it, websockets are refused; the link works."
     with classroom('--code', 'kq7m-x2pd') as (addr, proc):
