@@ -239,14 +239,6 @@ def _notation(e:Exception) -> Verdict:
     text = str(e) or 'an action this game does not know'
     return Verdict(False, 'notation', f"{text[0].upper()}{text[1:]}.")
 
-class _Names(dict):
-    "Method names per phase, written once (`_apply_play`...): faster than writing the name out at every action."
-    def __init__(self, prefix): self.prefix = prefix
-    def __missing__(self, phase):
-        name = self[phase] = self.prefix + phase
-        return name
-_LEGAL, _APPLY, _EXPLAIN = _Names('_legal_'), _Names('_apply_'), _Names('_explain_')
-
 class HandState:
     "One hand of a game: phase, seat to act, legal actions, verdicts, events, views."
     def __init__(self, game:Game, deal:dict, dealer:int):
@@ -257,7 +249,14 @@ class HandState:
         self._legal_at = -1  # the position (number of actions) `_legal` was worked out for
 
     @property
-    def is_over(self) -> bool: return self.phase == 'over'
+    def phase(self) -> str:
+        "The phase of play: 'play' by default, a game's own ('pass', 'trump'...), 'over' at the end."
+        return self._phase
+    @phase.setter
+    def phase(self, phase):  # read at every action, so worked out here, once per phase: `is_over` and the phase's methods
+        cls = type(self)
+        self._phase, self.is_over = phase, phase == 'over'
+        self._legal_fn, self._apply_fn = getattr(cls, '_legal_' + phase, None), getattr(cls, '_apply_' + phase, None)
     @property
     def result(self) -> dict|None:
         "The hand's result once it is over; a game may give its `text` as a function, written here when first read."
@@ -268,17 +267,16 @@ class HandState:
     def result(self, value): self._result = value
     def legal_actions(self) -> list:
         "What the seat to act may do now (a new list)."
-        if self._legal_at != len(self.history): self._work_out_legal()
-        return self._legal[:]
+        return (self._legal if self._legal_at == len(self.history) else self._work_out_legal())[:]
 
-    def _work_out_legal(self):
+    def _work_out_legal(self) -> list:
         "Work out the legal actions, once per position (a position changes only by an action): `_legal_<phase>`."
-        self._legal_at, self._legal = len(self.history), [] if self.phase == 'over' else getattr(self, _LEGAL[self.phase])()
+        self._legal_at, self._legal = len(self.history), [] if self.is_over else self._legal_fn(self)
+        return self._legal
 
     def _legal_now(self) -> list:
         "The legal actions now (the kept list: not to be changed)."
-        if self._legal_at != len(self.history): self._work_out_legal()
-        return self._legal
+        return self._legal if self._legal_at == len(self.history) else self._work_out_legal()
 
     def parse_action(self, action):
         "An action written as text, read into the game's own form (cards by default)."
@@ -300,7 +298,7 @@ class HandState:
     def _verdict(self, action, seat) -> Verdict:
         if self.phase == 'over': return Verdict(False, 'hand-over', 'The hand is over: no more actions.')
         if seat is not None and seat != self.to_act: return self._explain_turn(seat)
-        return getattr(self, _EXPLAIN[self.phase])(action)
+        return getattr(self, '_explain_' + self.phase)(action)
 
     def _explain_turn(self, seat) -> Verdict:
         "The verdict for `seat` acting out of turn (games may say more, e.g. that the seat has passed)."
@@ -315,13 +313,13 @@ class HandState:
         if type(action) is not Card:
             try: action = self.read(action)
             except ValueError as e: raise IllegalAction(_notation(e)) from None
-        if self._legal_at != len(self.history): self._work_out_legal()
-        if (seat is not None and seat != self.to_act) or action not in self._legal:  # searched: one look costs less than a set
+        legal = self._legal if self._legal_at == len(self.history) else self._work_out_legal()
+        if (seat is not None and seat != self.to_act) or action not in legal:  # searched: one look costs less than a set
             verdict = self._verdict(action, seat)  # the reason is written only for a refusal
             if verdict.legal: raise RuntimeError(f"the verdict on {action} disagrees with the legal actions [{verdict.rule}]")
             raise IllegalAction(verdict)
         self.history.append((self.to_act, action))
-        getattr(self, _APPLY[self.phase])(action)
+        self._apply_fn(self, action)
         return self
 
     def action_help(self) -> str:

@@ -141,7 +141,7 @@ def _apply_play(self:TrickHand, card):
     self.leader = self.to_act = trick.winner
     self.trick_done(trick)
     # every seat plays one card to each trick, so all run out together
-    if self.phase != 'over' and not self.playable(trick.winner): self.hand_done()
+    if not self.is_over and not self.playable(trick.winner): self.hand_done()
 
 @patch
 def remove_card(self:TrickHand, seat, card): self.hands[seat].remove(card)
