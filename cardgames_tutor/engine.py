@@ -256,7 +256,8 @@ class HandState:
     def phase(self, phase):  # read at every action, so worked out here, once per phase: `is_over` and the phase's methods
         cls = type(self)
         self._phase, self.is_over = phase, phase == 'over'
-        self._legal_fn, self._apply_fn = getattr(cls, '_legal_' + phase, None), getattr(cls, '_apply_' + phase, None)
+        self._legal_fn, self._apply_fn = ((None, None) if self.is_over else
+                                          (getattr(cls, '_legal_' + phase, None), getattr(cls, '_apply_' + phase, None)))
     @property
     def result(self) -> dict|None:
         "The hand's result once it is over; a game may give its `text` as a function, written here when first read."
@@ -310,11 +311,13 @@ class HandState:
 
     def apply(self, action, seat:int|None=None):
         "Take `action` for the seat to act; an illegal action raises `IllegalAction` and changes nothing."
-        if type(action) is not Card:
+        legal = self._legal if self._legal_at == len(self.history) else self._work_out_legal()
+        found = action in legal  # searched: one look costs less than a set; an action taken as listed needs no reading
+        if not found:
             try: action = self.read(action)
             except ValueError as e: raise IllegalAction(_notation(e)) from None
-        legal = self._legal if self._legal_at == len(self.history) else self._work_out_legal()
-        if (seat is not None and seat != self.to_act) or action not in legal:  # searched: one look costs less than a set
+            found = action in legal
+        if not found or (seat is not None and seat != self.to_act):
             verdict = self._verdict(action, seat)  # the reason is written only for a refusal
             if verdict.legal: raise RuntimeError(f"the verdict on {action} disagrees with the legal actions [{verdict.rule}]")
             raise IllegalAction(verdict)

@@ -41,6 +41,7 @@ HAND_POINTS = sum(PENALTY.values()) + LAST_TRICK  # 33
 def penalty(card) -> int:
     "The penalty points of `card` in Kočka."
     return PENALTY[card]
+_PENALTY_OF = PENALTY.__getitem__  # kept once: `map` calls it in C
 
 # %% ../../nbs/11_kocka.ipynb #e250aa6a
 def _is_word(v): return isinstance(v, str) and 1 <= len(v) <= 20 and v.isalpha()
@@ -151,17 +152,18 @@ def _apply_pass(self:KockaHand, action):
     for c in cards: self.hands[seat].remove(c)
     self.passed[seat] = cards
     self.log('pass', f"Seat {seat} passes 3 cards face down to Seat {to}.", seat)
-    self.log('pass', f"Seat {seat} passes {Hand(cards)} to Seat {to}.", seat, to=(seat,))
+    self.log('pass', (_passes_text, seat, cards, to), seat, to=(seat,))  # sentences with cards: written when read
     for looker in (seat, to):  # a seat looks at what it received once it and its giver have passed
         got = self.received(looker)
         if got and (looker == seat or looker == self.leader):
-            self.log('receive', f"Seat {looker} looks at the cards from Seat {self.giver(looker)}: {Hand(got)}.",
-                     looker, to=(looker,))
+            self.log('receive', (_looks_text, looker, self.giver(looker), got), looker, to=(looker,))
     if all(p is not None for p in self.passed):
         for s in range(4): self.hands[s].extend(self.passed[self.giver(s)])
         self.phase, self.to_act = 'play', self.leader
         self.log('exchange', f"The exchange is done. Seat {self.leader} leads the first trick.", self.leader)
     else: self.to_act = to
+def _passes_text(seat, cards, to) -> str: return f"Seat {seat} passes {Hand(cards)} to Seat {to}."
+def _looks_text(seat, giver, cards) -> str: return f"Seat {seat} looks at the cards from Seat {giver}: {Hand(cards)}."
 
 # %% ../../nbs/11_kocka.ipynb #e6604637
 @patch
@@ -191,14 +193,16 @@ def _trick_text(trick, points, won) -> str:
 
 @patch
 def trick_done(self:KockaHand, trick:Trick):
-    won = [c for c in trick.cards if PENALTY[c]]
-    points = sum(PENALTY[c] for c in won)
-    self.taken[trick.winner].extend(won)
-    if HEJMA in won: self.hejma_taker = trick.winner
-    if trick.number == 8: self.last_trick, points = trick.winner, points + LAST_TRICK
-    self.points[trick.winner] += points
-    self.log('trick', (_trick_text, trick, points, won), trick.winner, data={'number': trick.number, 'leader': trick.leader,
-             'cards': trick.cards, 'winner': trick.winner, 'points': points}, rule='kocka/trick')
+    cards, winner = trick.cards, trick.winner
+    points = sum(map(_PENALTY_OF, cards))  # summed in C: most tricks hold no penalty card, and then nothing else is done
+    won = [c for c in cards if PENALTY[c]] if points else []
+    if won:
+        self.taken[winner].extend(won)
+        if HEJMA in won: self.hejma_taker = winner
+    if trick.number == 8: self.last_trick, points = winner, points + LAST_TRICK
+    self.points[winner] += points
+    self.events.append(Event('trick', (_trick_text, trick, points, won), winner, None, {'number': trick.number,  # `log`, inlined
+                             'leader': trick.leader, 'cards': cards, 'winner': winner, 'points': points}, 'kocka/trick'))
     if trick.number < 8: self.check_decided()
 
 # %% ../../nbs/11_kocka.ipynb #ed0414bf
