@@ -214,20 +214,21 @@ def trick_done(self:DehlaPakadHand, trick:Trick):
     if trick.number == 13 or before == winner:  # the last trick, or two in a row: collect
         outcome = 'last' if trick.number == 13 else 'collect'
         cards, tricks = self._collect(winner)
-        points = len(_tens(cards))
+        tens, centre_tens = _tens(cards), []  # the centre is empty now
         tail = (_collect_text, winner, outcome, cards, tricks, len(_tens(self.captures[team(winner)])))
     else:
-        outcome, points, cards = 'stay', 0, ()
+        outcome, cards, tens = 'stay', (), []
         self.on_one = winner
+        centre_tens = _tens(self.centre)
         tail = (_stay_text, winner, before, last, tuple(self.centre), self.centre_tricks)
     self.last_winner = winner
     self.story.append({'number': trick.number, 'leader': trick.leader, 'seats': trick.seats, 'cards': trick.cards,
                        'winner': winner, 'on_one_before': before, 'outcome': outcome, 'collected': len(cards),
-                       'collected_tens': _tens(cards), 'centre': len(self.centre), 'centre_tens': _tens(self.centre)})
+                       'collected_tens': tens, 'centre': len(self.centre), 'centre_tens': centre_tens})
     text = lambda: f"Seat {winner} wins trick {trick.number}: {trick.why}. {tail[0](*tail[1:])}"  # written when read
-    self.log('trick', text, winner, rule='dehla-pakad/centre', data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
-             'winner': winner, 'points': points, 'outcome': outcome, 'collected': len(cards),
-             'centre': len(self.centre), 'on_one': self.on_one})
+    self.events.append(Event('trick', text, winner, None, {'number': trick.number, 'leader': trick.leader,  # `log`, inlined
+                             'cards': trick.cards, 'winner': winner, 'points': len(tens), 'outcome': outcome,
+                             'collected': len(cards), 'centre': len(self.centre), 'on_one': self.on_one}, 'dehla-pakad/centre'))
 
 # %% ../../nbs/12_dehla_pakad.ipynb #80b049df
 @patch
