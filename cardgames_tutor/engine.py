@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/engine.html.md"""
 
 # %% ../nbs/01_engine.ipynb #afd7b630
 from __future__ import annotations
-import json, random, importlib, pkgutil
+import json, importlib, pkgutil
 from operator import attrgetter
 from dataclasses import dataclass
 from typing import NamedTuple, Any, TypedDict
@@ -16,7 +16,7 @@ from .cards import Card, Pack, UnknownCard, shuffled
 # %% auto #0
 __all__ = ['ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'short_repr', 'plural', 'Option', 'Event', 'Move', 'moves',
            'shown', 'parse_move', 'Goal', 'Game', 'deal_cards', 'check_deal', 'HandState', 'fresh', 'leaked_cards',
-           'Match', 'play_out', 'random_choice', 'GameInfo', 'register_game', 'games', 'game_class', 'get_game']
+           'GameInfo', 'register_game', 'games', 'game_class', 'get_game']
 
 # %% ../nbs/01_engine.ipynb #0dc748c0
 class Verdict(NamedTuple):
@@ -391,126 +391,15 @@ def leaked_cards(hand:HandState, seat:int) -> list:
     walk(view)
     return sorted(hidden & found)
 
-# %% ../nbs/01_engine.ipynb #7e7385af
-def _start_standing(game, standing):
-    from cardgames_tutor.contracts import start_standing  # the standings' contract is written after the games it describes
-    return start_standing(game, standing)
+# %% ../nbs/01_engine.ipynb #a1c0de07
+_MATCH_NAMES = ('Match', 'play_out', 'random_choice')
 
-class Match:
-    "A match of `game`: hand after hand until the game says it is over."
-    def __init__(self, game:Game, seed:int|None=None, # seed for the lot and the deals; None: random
-                 deals:list|None=None, # deals given for the first hands (e.g. from a hand record)
-                 first_dealer:int|None=None, # the first dealer, instead of the game's lot
-                 standing:dict|None=None, # a standing to start from (the keys it changes), e.g. {'totals': [95, 40, 20, 60]}
-                 note:str|None=None): # what the learner is told of the start (kept in the hand record)
-        if seed is None: seed = random.randrange(2**31)
-        self.game, self.seed, self.rng = game, seed, random.Random(seed)
-        self.given_deals = list(deals or [])
-        self.given_standing, self.note = fresh(standing), note
-        start = game.new_standing() if standing is None else _start_standing(game, standing)
-        self.hands, self.standing, self.over, self.actions = [], start, False, []
-        self.tallies = []  # game.tally(standing) after each finished hand, for charts
-        lot, events = game.first_dealer(self.rng)  # drawn even when the dealer is given: the deals after it follow the seed
-        self.first_dealer_given = first_dealer
-        if first_dealer is None: first_dealer = lot
-        elif first_dealer not in range(game.n_seats()):
-            raise ValueError(f"first dealer must be a seat from 0 to {game.n_seats() - 1}, not {first_dealer!r}")
-        elif first_dealer != lot: events = []  # a dealer the lot did not choose: no story of a lot
-        self.first_dealer = first_dealer
-        self._start_hand(first_dealer, events)
-
-    def _start_hand(self, dealer, events=()):
-        "Deal from `dealer` on until a hand waits for an action or the match is over."
-        # a loop, not recursion: Maghe Satra may decide hundreds of hands in a row at the deal
-        while True:
-            i = len(self.hands)
-            given = self.given_deals[i] if i < len(self.given_deals) else None
-            drawn = deal_cards(self.game, self.rng)  # drawn even when given, so the next deals are the seed's
-            hand = self.game.new_hand(check_deal(self.game, given) if given is not None else drawn, dealer, self)
-            hand.events[:0] = [Event('hand', f"Hand {i + 1}: Seat {dealer} deals.", dealer)] + list(events)
-            self.hands.append(hand)
-            if not hand.is_over: return
-            dealer, events = self._settle(hand), ()  # a hand decided by the deal alone (Maghe Satra)
-            if self.over: return
-
-    @property
-    def hand(self) -> HandState: return self.hands[-1]
-    @property
-    def to_act(self): return None if self.over else self.hand.to_act
-    def legal_actions(self) -> list: return [] if self.over else self.hand.legal_actions()
-    def explain(self, action, seat=None) -> Verdict:
-        if self.over: return Verdict(False, 'match-over', 'The match is over.')
-        return self.hand.explain(action, seat)
-
-    def apply(self, action, seat:int|None=None):
-        "Take `action` in the hand in play; when it ends, settle it and deal the next."
-        if self.over: raise IllegalAction(Verdict(False, 'match-over', 'The match is over.'))
-        hand = self.hand
-        hand.apply(action, seat)
-        self.actions.append((len(self.hands) - 1,) + hand.history[-1])  # (hand index, seat, action)
-        if hand.is_over:
-            dealer = self._settle(hand)
-            if not self.over: self._start_hand(dealer)
-        return self
-
-    def _settle(self, hand) -> int:
-        "Score the finished `hand` into the standing; the next dealer."
-        events, next_dealer, over = self.game.settle(hand, self)
-        hand.events.extend(events)
-        self.tallies.append(self.game.tally(self.standing)[1])
-        self.over = over
-        return next_dealer
-
-# %% ../nbs/01_engine.ipynb #73d07b58
-@patch
-def replayed(self:Match, actions) -> Match:
-    "A new match made as this one was (seed, given deals, first dealer and standing), with `actions` applied."
-    m = Match(self.game, self.seed, self.given_deals, self.first_dealer_given, self.given_standing, self.note)  # the same draws
-    for _, _, action in actions: m.apply(action)
-    return m
-@patch
-def undo(self:Match, n:int=1):
-    "Take back the last `n` actions (all the match's state is rebuilt from the start)."
-    if n > len(self.actions): raise ValueError(f"there are only {len(self.actions)} actions to undo")
-    if n <= 0: return self
-    m = self.replayed(self.actions[:-n])
-    self.__dict__.update(m.__dict__)
-    return self
-@patch
-def undo_turn(self:Match, seat:int) -> int:
-    "Take back `seat`'s last action and everything after it (the bots' replies); how many were undone."
-    for i in range(len(self.actions) - 1, -1, -1):
-        if self.actions[i][1] == seat:
-            n = len(self.actions) - i
-            self.undo(n)
-            return n
-    return 0
-@patch
-def events(self:Match, seat=None) -> list:
-    "Every event of the match that `seat` may see (None: all)."
-    return [e for h in self.hands for e in h.events if e.seen_by(seat)]
-@patch
-def view(self:Match, seat:int|None=None, text:bool=True) -> dict:
-    "The hand's view for `seat`, with the match standing and the hand number."
-    v = self.hand.view(seat, text)
-    v.update(standing=fresh(self.standing), hand_no=len(self.hands), match_over=self.over)
-    if self.over: v['legal'] = []
-    return v
-
-# %% ../nbs/01_engine.ipynb #0bdeb473
-def play_out(match:Match, choose=None, # (view, rng) -> action; the game's bot by default
-             rng=None, stop_at=(), max_actions:int=100_000,
-             text:bool=True) -> Match: # False: the chooser's views leave out the event sentences (faster)
-    "Let `choose` act for every seat (except those in `stop_at`) until the match is over."
-    choose, rng = choose or match.game.bot, rng or random.Random(0)
-    for _ in range(max_actions):
-        if match.over or match.to_act in stop_at: return match
-        match.apply(choose(match.view(match.to_act, text), rng))
-    raise RuntimeError(f"the match did not end within {max_actions} actions")
-
-def random_choice(view, rng):
-    "Any legal action, at random."
-    return rng.choice(view['legal'])
+def __getattr__(name):
+    "`Match`, `play_out` and `random_choice` from `cardgames_tutor.match`, for code that imports them from the engine."
+    if name in _MATCH_NAMES:
+        from cardgames_tutor import match
+        return getattr(match, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # %% ../nbs/01_engine.ipynb #254946af
 @dataclass(frozen=True)
