@@ -123,7 +123,7 @@ def action_help(self:KockaHand) -> str:
 # %% ../../nbs/11_kocka.ipynb #2ab41d02
 @patch
 def _legal_pass(self:KockaHand):
-    return moves('pass', combinations(sorted(self.hands[self.to_act]), 3))
+    return moves('pass', combinations(in_order(self.hands[self.to_act]), 3))  # in_order: sorted by a key, no `<` per pair
 
 @patch
 def _explain_pass(self:KockaHand, action) -> Verdict:
@@ -148,7 +148,7 @@ def _explain_pass(self:KockaHand, action) -> Verdict:
 @patch
 def _apply_pass(self:KockaHand, action):
     seat, to = self.to_act, (self.to_act + 1) % 4
-    cards = tuple(sorted(action.cards))
+    cards = tuple(in_order(action.cards))
     for c in cards: self.hands[seat].remove(c)
     self.passed[seat] = cards
     self.log('pass', f"Seat {seat} passes 3 cards face down to Seat {to}.", seat)
@@ -252,26 +252,30 @@ def hand_done(self:KockaHand):
     self.phase, self.to_act = 'over', None
     early = len(self.tricks) < 8
     loser = self.decided['loser'] if early else hand_loser(self.points, self.hejma_taker)
-    lines = []
-    for s in range(4):
-        items = sorted(self.taken[s], key=lambda c: (-penalty(c), c.order))
-        parts = [_points_text(items)] if items else []
-        if self.last_trick == s: parts.append('last trick 5')
-        lines.append(f"Seat {s}: {self.points[s]}" + (f" ({', '.join(parts)})" if parts else ''))
-    text = (f"Hand over after trick {len(self.tricks)} (decided early). " if early else "Hand over. ") + \
-           "Penalty points: " + '; '.join(lines) + '. '
-    tied = [s for s, p in enumerate(self.points) if p == max(self.points)]
-    names = ' and '.join(f"Seat {s}" for s in tied)
-    if loser is None:
-        text += (f"{names} tie with {max(self.points)} and none of them took the Hejma: nobody loses; "
-                 f"the hand is replayed.")
-    elif len(tied) > 1 and not early:
-        text += f"{names} tie with {max(self.points)}; Seat {loser} took the Hejma and loses the hand."
-    else: text += f"Seat {loser} has the most and loses the hand."
+    said = (tuple(self.points), self.taken, self.last_trick, len(self.tricks), early, loser)  # the score sheet, written when read
     self.result = {'points': list(self.points), 'loser': loser, 'replay': loser is None, 'early': early,
                    'tricks': len(self.tricks), 'hejma': self.hejma_taker, 'last_trick': self.last_trick,
-                   'taken': [[str(c) for c in t] for t in self.taken], 'text': text}
-    self.log('score', text, loser, rule='kocka/score')
+                   'taken': [[c.code for c in t] for t in self.taken], 'text': lambda: _score_text(*said)}
+    self.log('score', (_score_text, *said), loser, rule='kocka/score')
+
+def _score_text(points, taken, last_trick, tricks, early, loser) -> str:
+    lines = []
+    for s in range(4):
+        items = sorted(taken[s], key=lambda c: (-penalty(c), c.order))
+        parts = [_points_text(items)] if items else []
+        if last_trick == s: parts.append('last trick 5')
+        lines.append(f"Seat {s}: {points[s]}" + (f" ({', '.join(parts)})" if parts else ''))
+    text = (f"Hand over after trick {tricks} (decided early). " if early else "Hand over. ") + \
+           "Penalty points: " + '; '.join(lines) + '. '
+    tied = [s for s, p in enumerate(points) if p == max(points)]
+    names = ' and '.join(f"Seat {s}" for s in tied)
+    if loser is None:
+        text += (f"{names} tie with {max(points)} and none of them took the Hejma: nobody loses; "
+                 f"the hand is replayed.")
+    elif len(tied) > 1 and not early:
+        text += f"{names} tie with {max(points)}; Seat {loser} took the Hejma and loses the hand."
+    else: text += f"Seat {loser} has the most and loses the hand."
+    return text
 
 # %% ../../nbs/11_kocka.ipynb #cf551aa3
 @patch
