@@ -303,16 +303,20 @@ def hand_done(self:DehlaPakadHand):
     self.phase, self.to_act = 'over', None
     tens = [len(_tens(c)) for c in self.captures]
     winner, why = deal_winner(tens, team(self.dealer))
+    said = (tuple(tens), self.captures, winner, why)  # the deal's summary, written when read
+    self.result = {'tens': tens, 'ten_cards': [[c.code for c in _tens(x)] for x in self.captures],
+                   'captured': [len(x) for x in self.captures], 'winner': winner, 'winner_seats': list(team_seats(winner)),
+                   'why': why, 'kot': why == 'kot', 'points': [tens[team(s)] for s in range(SEATS)],
+                   'text': lambda: _deal_text(*said)}
+    self.log('score', (_deal_text, *said), rule='dehla-pakad/score')
+
+def _deal_text(tens, captures, winner, why) -> str:
     name = team_name(winner)
     said = {'kot': f"{name} collected all four tens: a kot!", 'three': f"{name} collected three tens and win the deal.",
             'split': f"The tens split 2-2, so the non-dealing side, {name}, wins the deal (the dealing side needed three)."}[why]
-    lines = '; '.join(f"{team_name(t)}: {tens[t]} ({_tens_text(self.captures[t])}, {len(self.captures[t])} cards)"
+    lines = '; '.join(f"{team_name(t)}: {tens[t]} ({_tens_text(captures[t])}, {len(captures[t])} cards)"
                       for t in (0, 1))
-    text = f"Deal over. Tens collected: {lines}. {said}"
-    self.result = {'tens': tens, 'ten_cards': [[c.code for c in _tens(x)] for x in self.captures],
-                   'captured': [len(x) for x in self.captures], 'winner': winner, 'winner_seats': list(team_seats(winner)),
-                   'why': why, 'kot': why == 'kot', 'points': [tens[team(s)] for s in range(SEATS)], 'text': text}
-    self.log('score', text, rule='dehla-pakad/score')
+    return f"Deal over. Tens collected: {lines}. {said}"
 
 # %% ../../nbs/12_dehla_pakad.ipynb #ebc79644
 @patch

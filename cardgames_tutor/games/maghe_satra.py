@@ -26,7 +26,8 @@ def value(card) -> int:
 
 def count(cards) -> int:
     "The count of `cards`: the sum of their values."
-    return sum(VALUE[c] for c in cards)
+    return sum(map(_VALUE_OF, cards))  # summed in C
+_VALUE_OF = VALUE.__getitem__
 
 # %% ../../nbs/13_maghe_satra.ipynb #8a2a35a5
 def _is_whole(v, low, high): return isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
@@ -105,7 +106,7 @@ class MagheSatraHand(HandState):
         self.stock, self.dealt = deal['stock'], 0  # the stock in dealing order, and how many are dealt
         self.up = [[] for _ in range(self.n)]  # each seat's face-up cards, in order
         self.totals = [VALUE[c] for c in self.down]
-        self.order = [(dealer + 1 + k) % self.n for k in range(self.n)]  # the dealer's right first, the dealer last
+        self.order = [*range(dealer + 1, self.n), *range(dealer + 1)]  # the dealer's right first, the dealer last
         self.status = ['waiting'] * self.n  # waiting, playing, passed, over (bust), seventeen
         self.shown = [False] * self.n  # face-down cards turned up
         self.turn = -1  # position in `order` of the seat whose turn it is
