@@ -6,8 +6,9 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/engine.html.md"""
 
 # %% ../nbs/01_engine.ipynb #afd7b630
 from __future__ import annotations
-import json, random, importlib, pkgutil
+import json, importlib, pkgutil
 from operator import attrgetter
+from itertools import repeat
 from dataclasses import dataclass
 from typing import NamedTuple, Any, TypedDict
 from fastcore.basics import patch
@@ -16,7 +17,7 @@ from .cards import Card, Pack, UnknownCard, shuffled
 # %% auto #0
 __all__ = ['ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'short_repr', 'plural', 'Option', 'Event', 'Move', 'moves',
            'shown', 'parse_move', 'Goal', 'Game', 'deal_cards', 'check_deal', 'HandState', 'fresh', 'leaked_cards',
-           'Match', 'play_out', 'random_choice', 'GameInfo', 'register_game', 'games', 'game_class', 'get_game']
+           'GameInfo', 'register_game', 'games', 'game_class', 'get_game']
 
 # %% ../nbs/01_engine.ipynb #0dc748c0
 class Verdict(NamedTuple):
@@ -82,7 +83,7 @@ class Move(NamedTuple):
 
 def moves(verb:str, card_sets) -> list:
     "`Move(verb, cards)` for each tuple of cards in `card_sets`, made faster (a game may list hundreds: 286 burials)."
-    return [_new_tuple(Move, (verb, cards, '')) for cards in card_sets]
+    return list(map(_new_tuple, repeat(Move), zip(repeat(verb), card_sets, repeat(''))))  # all in C: no Python step per move
 _new_tuple = tuple.__new__  # every field given: a NamedTuple made five times faster than by its own maker (which fills defaults)
 
 def shown(action) -> str:
@@ -239,14 +240,6 @@ def _notation(e:Exception) -> Verdict:
     text = str(e) or 'an action this game does not know'
     return Verdict(False, 'notation', f"{text[0].upper()}{text[1:]}.")
 
-class _Names(dict):
-    "Method names per phase, written once (`_apply_play`...): faster than writing the name out at every action."
-    def __init__(self, prefix): self.prefix = prefix
-    def __missing__(self, phase):
-        name = self[phase] = self.prefix + phase
-        return name
-_LEGAL, _APPLY, _EXPLAIN = _Names('_legal_'), _Names('_apply_'), _Names('_explain_')
-
 class HandState:
     "One hand of a game: phase, seat to act, legal actions, verdicts, events, views."
     def __init__(self, game:Game, deal:dict, dealer:int):
@@ -257,7 +250,15 @@ class HandState:
         self._legal_at = -1  # the position (number of actions) `_legal` was worked out for
 
     @property
-    def is_over(self) -> bool: return self.phase == 'over'
+    def phase(self) -> str:
+        "The phase of play: 'play' by default, a game's own ('pass', 'trump'...), 'over' at the end."
+        return self._phase
+    @phase.setter
+    def phase(self, phase):  # read at every action, so worked out here, once per phase: `is_over` and the phase's methods
+        cls = type(self)
+        self._phase, self.is_over = phase, phase == 'over'
+        self._legal_fn, self._apply_fn = ((None, None) if self.is_over else
+                                          (getattr(cls, '_legal_' + phase, None), getattr(cls, '_apply_' + phase, None)))
     @property
     def result(self) -> dict|None:
         "The hand's result once it is over; a game may give its `text` as a function, written here when first read."
@@ -268,17 +269,18 @@ class HandState:
     def result(self, value): self._result = value
     def legal_actions(self) -> list:
         "What the seat to act may do now (a new list)."
-        if self._legal_at != len(self.history): self._work_out_legal()
+        if self._legal_at != len(self.history):  # `_work_out_legal`, written out: this runs at every position
+            self._legal_at, self._legal = len(self.history), [] if self.is_over else self._legal_fn(self)
         return self._legal[:]
 
-    def _work_out_legal(self):
+    def _work_out_legal(self) -> list:
         "Work out the legal actions, once per position (a position changes only by an action): `_legal_<phase>`."
-        self._legal_at, self._legal = len(self.history), [] if self.phase == 'over' else getattr(self, _LEGAL[self.phase])()
+        self._legal_at, self._legal = len(self.history), [] if self.is_over else self._legal_fn(self)
+        return self._legal
 
     def _legal_now(self) -> list:
         "The legal actions now (the kept list: not to be changed)."
-        if self._legal_at != len(self.history): self._work_out_legal()
-        return self._legal
+        return self._legal if self._legal_at == len(self.history) else self._work_out_legal()
 
     def parse_action(self, action):
         "An action written as text, read into the game's own form (cards by default)."
@@ -300,7 +302,7 @@ class HandState:
     def _verdict(self, action, seat) -> Verdict:
         if self.phase == 'over': return Verdict(False, 'hand-over', 'The hand is over: no more actions.')
         if seat is not None and seat != self.to_act: return self._explain_turn(seat)
-        return getattr(self, _EXPLAIN[self.phase])(action)
+        return getattr(self, '_explain_' + self.phase)(action)
 
     def _explain_turn(self, seat) -> Verdict:
         "The verdict for `seat` acting out of turn (games may say more, e.g. that the seat has passed)."
@@ -312,16 +314,18 @@ class HandState:
 
     def apply(self, action, seat:int|None=None):
         "Take `action` for the seat to act; an illegal action raises `IllegalAction` and changes nothing."
-        if type(action) is not Card:
+        legal = self._legal if self._legal_at == len(self.history) else self._work_out_legal()
+        found = action in legal  # searched: one look costs less than a set; an action taken as listed needs no reading
+        if not found:
             try: action = self.read(action)
             except ValueError as e: raise IllegalAction(_notation(e)) from None
-        if self._legal_at != len(self.history): self._work_out_legal()
-        if (seat is not None and seat != self.to_act) or action not in self._legal:  # searched: one look costs less than a set
+            found = action in legal
+        if not found or (seat is not None and seat != self.to_act):
             verdict = self._verdict(action, seat)  # the reason is written only for a refusal
             if verdict.legal: raise RuntimeError(f"the verdict on {action} disagrees with the legal actions [{verdict.rule}]")
             raise IllegalAction(verdict)
         self.history.append((self.to_act, action))
-        getattr(self, _APPLY[self.phase])(action)
+        self._apply_fn(self, action)
         return self
 
     def action_help(self) -> str:
@@ -390,126 +394,15 @@ def leaked_cards(hand:HandState, seat:int) -> list:
     walk(view)
     return sorted(hidden & found)
 
-# %% ../nbs/01_engine.ipynb #7e7385af
-def _start_standing(game, standing):
-    from cardgames_tutor.contracts import start_standing  # the standings' contract is written after the games it describes
-    return start_standing(game, standing)
+# %% ../nbs/01_engine.ipynb #a1c0de07
+_MATCH_NAMES = ('Match', 'play_out', 'random_choice')
 
-class Match:
-    "A match of `game`: hand after hand until the game says it is over."
-    def __init__(self, game:Game, seed:int|None=None, # seed for the lot and the deals; None: random
-                 deals:list|None=None, # deals given for the first hands (e.g. from a hand record)
-                 first_dealer:int|None=None, # the first dealer, instead of the game's lot
-                 standing:dict|None=None, # a standing to start from (the keys it changes), e.g. {'totals': [95, 40, 20, 60]}
-                 note:str|None=None): # what the learner is told of the start (kept in the hand record)
-        if seed is None: seed = random.randrange(2**31)
-        self.game, self.seed, self.rng = game, seed, random.Random(seed)
-        self.given_deals = list(deals or [])
-        self.given_standing, self.note = fresh(standing), note
-        start = game.new_standing() if standing is None else _start_standing(game, standing)
-        self.hands, self.standing, self.over, self.actions = [], start, False, []
-        self.tallies = []  # game.tally(standing) after each finished hand, for charts
-        lot, events = game.first_dealer(self.rng)  # drawn even when the dealer is given: the deals after it follow the seed
-        self.first_dealer_given = first_dealer
-        if first_dealer is None: first_dealer = lot
-        elif first_dealer not in range(game.n_seats()):
-            raise ValueError(f"first dealer must be a seat from 0 to {game.n_seats() - 1}, not {first_dealer!r}")
-        elif first_dealer != lot: events = []  # a dealer the lot did not choose: no story of a lot
-        self.first_dealer = first_dealer
-        self._start_hand(first_dealer, events)
-
-    def _start_hand(self, dealer, events=()):
-        "Deal from `dealer` on until a hand waits for an action or the match is over."
-        # a loop, not recursion: Maghe Satra may decide hundreds of hands in a row at the deal
-        while True:
-            i = len(self.hands)
-            given = self.given_deals[i] if i < len(self.given_deals) else None
-            drawn = deal_cards(self.game, self.rng)  # drawn even when given, so the next deals are the seed's
-            hand = self.game.new_hand(check_deal(self.game, given) if given is not None else drawn, dealer, self)
-            hand.events[:0] = [Event('hand', f"Hand {i + 1}: Seat {dealer} deals.", dealer)] + list(events)
-            self.hands.append(hand)
-            if not hand.is_over: return
-            dealer, events = self._settle(hand), ()  # a hand decided by the deal alone (Maghe Satra)
-            if self.over: return
-
-    @property
-    def hand(self) -> HandState: return self.hands[-1]
-    @property
-    def to_act(self): return None if self.over else self.hand.to_act
-    def legal_actions(self) -> list: return [] if self.over else self.hand.legal_actions()
-    def explain(self, action, seat=None) -> Verdict:
-        if self.over: return Verdict(False, 'match-over', 'The match is over.')
-        return self.hand.explain(action, seat)
-
-    def apply(self, action, seat:int|None=None):
-        "Take `action` in the hand in play; when it ends, settle it and deal the next."
-        if self.over: raise IllegalAction(Verdict(False, 'match-over', 'The match is over.'))
-        hand = self.hand
-        hand.apply(action, seat)
-        self.actions.append((len(self.hands) - 1,) + hand.history[-1])  # (hand index, seat, action)
-        if hand.is_over:
-            dealer = self._settle(hand)
-            if not self.over: self._start_hand(dealer)
-        return self
-
-    def _settle(self, hand) -> int:
-        "Score the finished `hand` into the standing; the next dealer."
-        events, next_dealer, over = self.game.settle(hand, self)
-        hand.events.extend(events)
-        self.tallies.append(self.game.tally(self.standing)[1])
-        self.over = over
-        return next_dealer
-
-# %% ../nbs/01_engine.ipynb #73d07b58
-@patch
-def replayed(self:Match, actions) -> Match:
-    "A new match made as this one was (seed, given deals, first dealer and standing), with `actions` applied."
-    m = Match(self.game, self.seed, self.given_deals, self.first_dealer_given, self.given_standing, self.note)  # the same draws
-    for _, _, action in actions: m.apply(action)
-    return m
-@patch
-def undo(self:Match, n:int=1):
-    "Take back the last `n` actions (all the match's state is rebuilt from the start)."
-    if n > len(self.actions): raise ValueError(f"there are only {len(self.actions)} actions to undo")
-    if n <= 0: return self
-    m = self.replayed(self.actions[:-n])
-    self.__dict__.update(m.__dict__)
-    return self
-@patch
-def undo_turn(self:Match, seat:int) -> int:
-    "Take back `seat`'s last action and everything after it (the bots' replies); how many were undone."
-    for i in range(len(self.actions) - 1, -1, -1):
-        if self.actions[i][1] == seat:
-            n = len(self.actions) - i
-            self.undo(n)
-            return n
-    return 0
-@patch
-def events(self:Match, seat=None) -> list:
-    "Every event of the match that `seat` may see (None: all)."
-    return [e for h in self.hands for e in h.events if e.seen_by(seat)]
-@patch
-def view(self:Match, seat:int|None=None, text:bool=True) -> dict:
-    "The hand's view for `seat`, with the match standing and the hand number."
-    v = self.hand.view(seat, text)
-    v.update(standing=fresh(self.standing), hand_no=len(self.hands), match_over=self.over)
-    if self.over: v['legal'] = []
-    return v
-
-# %% ../nbs/01_engine.ipynb #0bdeb473
-def play_out(match:Match, choose=None, # (view, rng) -> action; the game's bot by default
-             rng=None, stop_at=(), max_actions:int=100_000,
-             text:bool=True) -> Match: # False: the chooser's views leave out the event sentences (faster)
-    "Let `choose` act for every seat (except those in `stop_at`) until the match is over."
-    choose, rng = choose or match.game.bot, rng or random.Random(0)
-    for _ in range(max_actions):
-        if match.over or match.to_act in stop_at: return match
-        match.apply(choose(match.view(match.to_act, text), rng))
-    raise RuntimeError(f"the match did not end within {max_actions} actions")
-
-def random_choice(view, rng):
-    "Any legal action, at random."
-    return rng.choice(view['legal'])
+def __getattr__(name):
+    "`Match`, `play_out` and `random_choice` from `cardgames_tutor.match`, for code that imports them from the engine."
+    if name in _MATCH_NAMES:
+        from cardgames_tutor import match
+        return getattr(match, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # %% ../nbs/01_engine.ipynb #254946af
 @dataclass(frozen=True)

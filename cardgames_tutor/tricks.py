@@ -74,7 +74,7 @@ class TrickHand(HandState):
     RULE = 'tricks'  # rule-id prefix
     WORDS = {'trick': 'trick', 'suit': 'suit', 'void': 'you may play any card'}
     trump = None
-    NOTES = False  # True where `play_note` may add to a card's event (Beggars and Thieves' partner card)
+    noted = None  # a card whose play `play_note` tells more of (Beggars and Thieves: the partner card, once called)
 
     def __init__(self, game, deal, dealer, hands:list, leader:int):
         super().__init__(game, deal, dealer)
@@ -128,7 +128,7 @@ def _apply_play(self:TrickHand, card):
     self.remove_card(seat, card)
     led = trick[0].suit if trick else None
     trick.append(card); self.trick_seats.append(seat)
-    note = self.play_note(seat, card) if self.NOTES else ''  # play_text is a plain function: no link to the hand
+    note = self.play_note(seat, card) if card is self.noted else ''  # play_text is a plain function: no link to the hand
     self.events.append(Event('play', (self.play_text, seat, card, led, note) if note else (self.play_text, seat, card, led), seat))
     if len(trick) < self.n:
         self.to_act = (seat + 1) % self.n
@@ -141,7 +141,7 @@ def _apply_play(self:TrickHand, card):
     self.leader = self.to_act = trick.winner
     self.trick_done(trick)
     # every seat plays one card to each trick, so all run out together
-    if self.phase != 'over' and not self.playable(trick.winner): self.hand_done()
+    if not self.is_over and not self.playable(trick.winner): self.hand_done()
 
 @patch
 def remove_card(self:TrickHand, seat, card): self.hands[seat].remove(card)
@@ -153,7 +153,7 @@ def play_text(seat, card, led, note='') -> str:
 TrickHand.play_text = staticmethod(play_text)
 @patch
 def play_note(self:TrickHand, seat, card) -> str:
-    "Anything the hand adds to a card's event now (Beggars and Thieves: the partner card shows the partner)."
+    "What the hand adds to the event of its `noted` card, when played (Beggars and Thieves: the partner card shows the partner)."
     return ''
 @patch
 def trick_done(self:TrickHand, trick:Trick):

@@ -96,17 +96,20 @@ BeggaKaatHand.play_text = staticmethod(play_text)
 def _points_text(cards) -> str:
     return ', '.join(f"{c.symbol} {penalty(c)}" for c in cards)
 
+_PENALTY_OF = PENALTY.__getitem__  # kept: summed by `map` in C, a trick's points cost no Python loop
+
 @patch
 def trick_done(self:BeggaKaatHand, trick:Trick):
-    penalties = [c for c in trick.cards if PENALTY[c]]
-    points = sum([PENALTY[c] for c in penalties]) if penalties else 0
-    if points: self.taken[trick.winner].extend(penalties); self.points[trick.winner] += points
-    self.log('trick', (_trick_text, trick, points, penalties), trick.winner,
-             data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards, 'winner': trick.winner,
-                   'points': points}, rule='begga-kaat/trick')
+    cards, winner = trick.cards, trick.winner
+    points = sum(map(_PENALTY_OF, cards))
+    if points: self.taken[winner].extend(_penalties(cards)); self.points[winner] += points
+    self.events.append(Event('trick', (_trick_text, trick, points), winner, None, {'number': trick.number,  # `log`, inlined
+                             'leader': trick.leader, 'cards': cards, 'winner': winner, 'points': points}, 'begga-kaat/trick'))
 
-def _trick_text(trick, points, penalties) -> str:
-    took = (f"Seat {trick.winner} takes {plural(points, 'penalty point')} ({_points_text(penalties)})"
+def _penalties(cards) -> list: return [c for c in cards if PENALTY[c]]
+
+def _trick_text(trick, points) -> str:
+    took = (f"Seat {trick.winner} takes {plural(points, 'penalty point')} ({_points_text(_penalties(trick.cards))})"
             if points else "No penalty points in it")
     return f"Seat {trick.winner} wins chaal {trick.number}: {trick.why}. {took}."
 
@@ -119,7 +122,7 @@ def hand_done(self:BeggaKaatHand):
     safar = [s for s in range(self.n) if points[s] == 0]
     text = (_score_text, points, taken, safar, trepany)  # written when first read (bots never read it)
     self.result = {'points': points, 'safar': safar, 'trepany': trepany[0] if trepany else None,
-                   'taken': [[str(c) for c in t] for t in taken], 'text': lambda: _score_text(points, taken, safar, trepany)}
+                   'taken': [[c.code for c in t] for t in taken], 'text': lambda: _score_text(points, taken, safar, trepany)}
     self.log('score', text, rule='begga-kaat/score')
 
 def _score_text(points, taken, safar, trepany) -> str:

@@ -150,11 +150,15 @@ class ThievesTricks(TrickHand):
         return Verdict(False, f'{self.RULE}/hold', f"Seat {self.to_act} does not hold {card}: a card must come from your own hand.")
 
     def trick_done(self, trick:Trick):
-        points = sum(self.points_of[c] for c in trick.cards)
-        self.taken[trick.winner] += points; self.tricks_won[trick.winner] += 1
-        self.log('trick', lambda: f"Seat {trick.winner} wins trick {trick.number}: {trick.why}; {plural(points, 'point')}.", trick.winner,
-                 rule='beggars-and-thieves/trick', data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
-                       'winner': trick.winner, 'points': points})
+        winner = trick.winner
+        points = sum(map(self.points_of.__getitem__, trick.cards))  # summed in C
+        self.taken[winner] += points; self.tricks_won[winner] += 1
+        self.events.append(Event('trick', (_trick_text, trick, points), winner, None, {'number': trick.number,  # `log`, inlined
+                                 'leader': trick.leader, 'cards': trick.cards, 'winner': winner, 'points': points},
+                                 'beggars-and-thieves/trick'))
+
+def _trick_text(trick, points) -> str:
+    return f"Seat {trick.winner} wins trick {trick.number}: {trick.why}; {plural(points, 'point')}."
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #d6c9c322
 VERBS = {'pick': None, 'pass': None, 'bury': 'cards', 'partner': None, 'alone': None, 'call': 'word'}
@@ -169,7 +173,6 @@ def _call_number(move:Move) -> Move:
 
 class ThievesHand(ThievesTricks):
     "One hand of Beggars and Thieves for 3, 4 or 5 players (Cutthroat for 3)."
-    NOTES = True  # the partner card shows who the partner is
     def __init__(self, game, deal, dealer, match=None):
         super().__init__(game, deal, dealer, deal['hands'], leader=(dealer + 1) % game.players)
         self.blind, self.buried, self.passed = list(deal['blind']), [], []
@@ -337,7 +340,7 @@ def _apply_declare(self:ThievesHand, action):
     if action.verb == 'alone':
         self.log('declare', f"Seat {seat} announces playing alone, against everyone else.", seat)
     else:
-        self.partner_card = T6 if action.verb == 'partner' else _called(action)
+        self.partner_card = self.noted = T6 if action.verb == 'partner' else _called(action)  # noted: its play is told (play_note)
         holder = next((s for s in range(self.n) if self.partner_card in self.holds(s)), seat)
         self.partner = None if holder == seat else holder
         name = f"the {self.partner_card.rank} of Thieves"
@@ -353,14 +356,9 @@ def _apply_declare(self:ThievesHand, action):
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #d8c8681f
 @patch
-def _apply_play(self:ThievesHand, card):
-    if card is self.partner_card and not self.leaster: self.revealed = True  # the partner card shows who the partner is
-    TrickHand._apply_play(self, card)
-
-@patch
 def play_note(self:ThievesHand, seat, card) -> str:
-    "Told with the card: the partner card shows who the partner is (or that the picker is alone)."
-    if card is not self.partner_card or self.leaster: return ''
+    "Told with the partner card, played: it shows who the partner is (or that the picker is alone)."
+    self.revealed = True
     if seat == self.picker: return " The picker held the partner card: the picker is playing alone."
     return f" That is the partner card: Seat {seat} is Seat {self.picker}'s partner."
 

@@ -8,7 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/beggars_and_thieves_snea
 from __future__ import annotations
 from fastcore.basics import patch
 from ..cards import Hand, in_order
-from ..engine import Verdict, plural
+from ..engine import Verdict, Event, plural
 from ..tricks import TrickHand
 from .beggars_and_thieves import ThievesTricks, _points_view
 
@@ -27,7 +27,7 @@ class SnearHand(ThievesTricks):
             self.log('deal', f"Seat {seat} is dealt {Hand(in_order(self.hands[seat]))} in hand.", seat, to=(seat,))
         self.log('lead', f"Seat {self.leader}, the dealer's opponent, leads from hand or from the face-up row.", self.leader)
 
-    def playable(self, seat) -> list: return self.hands[seat] + [c for c in self.up[seat] if c is not None]
+    def playable(self, seat) -> list: return self.hands[seat] + [*filter(None, self.up[seat])]  # the cards of the row (a card is never false): filtered in C
     def remove_card(self, seat, card):
         if card in self.hands[seat]: self.hands[seat].remove(card); return
         place = self.up[seat].index(card)
@@ -44,7 +44,7 @@ def trick_done(self:SnearHand, trick):
     for seat, place in self.turning:
         card, self.down[seat][place] = self.down[seat][place], None
         self.up[seat][place] = card
-        self.log('turn', f"Seat {seat} turns up {card}, which lay under the card played.", seat)
+        self.events.append(Event('turn', f"Seat {seat} turns up {card.code}, which lay under the card played.", seat))  # `log`, inlined
     self.turning = []
 
 @patch

@@ -214,20 +214,21 @@ def trick_done(self:DehlaPakadHand, trick:Trick):
     if trick.number == 13 or before == winner:  # the last trick, or two in a row: collect
         outcome = 'last' if trick.number == 13 else 'collect'
         cards, tricks = self._collect(winner)
-        points = len(_tens(cards))
+        tens, centre_tens = _tens(cards), []  # the centre is empty now
         tail = (_collect_text, winner, outcome, cards, tricks, len(_tens(self.captures[team(winner)])))
     else:
-        outcome, points, cards = 'stay', 0, ()
+        outcome, cards, tens = 'stay', (), []
         self.on_one = winner
+        centre_tens = _tens(self.centre)
         tail = (_stay_text, winner, before, last, tuple(self.centre), self.centre_tricks)
     self.last_winner = winner
     self.story.append({'number': trick.number, 'leader': trick.leader, 'seats': trick.seats, 'cards': trick.cards,
                        'winner': winner, 'on_one_before': before, 'outcome': outcome, 'collected': len(cards),
-                       'collected_tens': _tens(cards), 'centre': len(self.centre), 'centre_tens': _tens(self.centre)})
+                       'collected_tens': tens, 'centre': len(self.centre), 'centre_tens': centre_tens})
     text = lambda: f"Seat {winner} wins trick {trick.number}: {trick.why}. {tail[0](*tail[1:])}"  # written when read
-    self.log('trick', text, winner, rule='dehla-pakad/centre', data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
-             'winner': winner, 'points': points, 'outcome': outcome, 'collected': len(cards),
-             'centre': len(self.centre), 'on_one': self.on_one})
+    self.events.append(Event('trick', text, winner, None, {'number': trick.number, 'leader': trick.leader,  # `log`, inlined
+                             'cards': trick.cards, 'winner': winner, 'points': len(tens), 'outcome': outcome,
+                             'collected': len(cards), 'centre': len(self.centre), 'on_one': self.on_one}, 'dehla-pakad/centre'))
 
 # %% ../../nbs/12_dehla_pakad.ipynb #80b049df
 @patch
@@ -302,16 +303,20 @@ def hand_done(self:DehlaPakadHand):
     self.phase, self.to_act = 'over', None
     tens = [len(_tens(c)) for c in self.captures]
     winner, why = deal_winner(tens, team(self.dealer))
+    said = (tuple(tens), self.captures, winner, why)  # the deal's summary, written when read
+    self.result = {'tens': tens, 'ten_cards': [[c.code for c in _tens(x)] for x in self.captures],
+                   'captured': [len(x) for x in self.captures], 'winner': winner, 'winner_seats': list(team_seats(winner)),
+                   'why': why, 'kot': why == 'kot', 'points': [tens[team(s)] for s in range(SEATS)],
+                   'text': lambda: _deal_text(*said)}
+    self.log('score', (_deal_text, *said), rule='dehla-pakad/score')
+
+def _deal_text(tens, captures, winner, why) -> str:
     name = team_name(winner)
     said = {'kot': f"{name} collected all four tens: a kot!", 'three': f"{name} collected three tens and win the deal.",
             'split': f"The tens split 2-2, so the non-dealing side, {name}, wins the deal (the dealing side needed three)."}[why]
-    lines = '; '.join(f"{team_name(t)}: {tens[t]} ({_tens_text(self.captures[t])}, {len(self.captures[t])} cards)"
+    lines = '; '.join(f"{team_name(t)}: {tens[t]} ({_tens_text(captures[t])}, {len(captures[t])} cards)"
                       for t in (0, 1))
-    text = f"Deal over. Tens collected: {lines}. {said}"
-    self.result = {'tens': tens, 'ten_cards': [[c.code for c in _tens(x)] for x in self.captures],
-                   'captured': [len(x) for x in self.captures], 'winner': winner, 'winner_seats': list(team_seats(winner)),
-                   'why': why, 'kot': why == 'kot', 'points': [tens[team(s)] for s in range(SEATS)], 'text': text}
-    self.log('score', text, rule='dehla-pakad/score')
+    return f"Deal over. Tens collected: {lines}. {said}"
 
 # %% ../../nbs/12_dehla_pakad.ipynb #ebc79644
 @patch

@@ -41,6 +41,7 @@ HAND_POINTS = sum(PENALTY.values()) + LAST_TRICK  # 33
 def penalty(card) -> int:
     "The penalty points of `card` in Kočka."
     return PENALTY[card]
+_PENALTY_OF = PENALTY.__getitem__  # kept once: `map` calls it in C
 
 # %% ../../nbs/11_kocka.ipynb #e250aa6a
 def _is_word(v): return isinstance(v, str) and 1 <= len(v) <= 20 and v.isalpha()
@@ -122,7 +123,7 @@ def action_help(self:KockaHand) -> str:
 # %% ../../nbs/11_kocka.ipynb #2ab41d02
 @patch
 def _legal_pass(self:KockaHand):
-    return moves('pass', combinations(sorted(self.hands[self.to_act]), 3))
+    return moves('pass', combinations(in_order(self.hands[self.to_act]), 3))  # in_order: sorted by a key, no `<` per pair
 
 @patch
 def _explain_pass(self:KockaHand, action) -> Verdict:
@@ -147,21 +148,22 @@ def _explain_pass(self:KockaHand, action) -> Verdict:
 @patch
 def _apply_pass(self:KockaHand, action):
     seat, to = self.to_act, (self.to_act + 1) % 4
-    cards = tuple(sorted(action.cards))
+    cards = tuple(in_order(action.cards))
     for c in cards: self.hands[seat].remove(c)
     self.passed[seat] = cards
     self.log('pass', f"Seat {seat} passes 3 cards face down to Seat {to}.", seat)
-    self.log('pass', f"Seat {seat} passes {Hand(cards)} to Seat {to}.", seat, to=(seat,))
+    self.log('pass', (_passes_text, seat, cards, to), seat, to=(seat,))  # sentences with cards: written when read
     for looker in (seat, to):  # a seat looks at what it received once it and its giver have passed
         got = self.received(looker)
         if got and (looker == seat or looker == self.leader):
-            self.log('receive', f"Seat {looker} looks at the cards from Seat {self.giver(looker)}: {Hand(got)}.",
-                     looker, to=(looker,))
+            self.log('receive', (_looks_text, looker, self.giver(looker), got), looker, to=(looker,))
     if all(p is not None for p in self.passed):
         for s in range(4): self.hands[s].extend(self.passed[self.giver(s)])
         self.phase, self.to_act = 'play', self.leader
         self.log('exchange', f"The exchange is done. Seat {self.leader} leads the first trick.", self.leader)
     else: self.to_act = to
+def _passes_text(seat, cards, to) -> str: return f"Seat {seat} passes {Hand(cards)} to Seat {to}."
+def _looks_text(seat, giver, cards) -> str: return f"Seat {seat} looks at the cards from Seat {giver}: {Hand(cards)}."
 
 # %% ../../nbs/11_kocka.ipynb #e6604637
 @patch
@@ -191,14 +193,16 @@ def _trick_text(trick, points, won) -> str:
 
 @patch
 def trick_done(self:KockaHand, trick:Trick):
-    won = [c for c in trick.cards if PENALTY[c]]
-    points = sum(PENALTY[c] for c in won)
-    self.taken[trick.winner].extend(won)
-    if HEJMA in won: self.hejma_taker = trick.winner
-    if trick.number == 8: self.last_trick, points = trick.winner, points + LAST_TRICK
-    self.points[trick.winner] += points
-    self.log('trick', (_trick_text, trick, points, won), trick.winner, data={'number': trick.number, 'leader': trick.leader,
-             'cards': trick.cards, 'winner': trick.winner, 'points': points}, rule='kocka/trick')
+    cards, winner = trick.cards, trick.winner
+    points = sum(map(_PENALTY_OF, cards))  # summed in C: most tricks hold no penalty card, and then nothing else is done
+    won = [c for c in cards if PENALTY[c]] if points else []
+    if won:
+        self.taken[winner].extend(won)
+        if HEJMA in won: self.hejma_taker = winner
+    if trick.number == 8: self.last_trick, points = winner, points + LAST_TRICK
+    self.points[winner] += points
+    self.events.append(Event('trick', (_trick_text, trick, points, won), winner, None, {'number': trick.number,  # `log`, inlined
+                             'leader': trick.leader, 'cards': cards, 'winner': winner, 'points': points}, 'kocka/trick'))
     if trick.number < 8: self.check_decided()
 
 # %% ../../nbs/11_kocka.ipynb #ed0414bf
@@ -248,26 +252,30 @@ def hand_done(self:KockaHand):
     self.phase, self.to_act = 'over', None
     early = len(self.tricks) < 8
     loser = self.decided['loser'] if early else hand_loser(self.points, self.hejma_taker)
-    lines = []
-    for s in range(4):
-        items = sorted(self.taken[s], key=lambda c: (-penalty(c), c.order))
-        parts = [_points_text(items)] if items else []
-        if self.last_trick == s: parts.append('last trick 5')
-        lines.append(f"Seat {s}: {self.points[s]}" + (f" ({', '.join(parts)})" if parts else ''))
-    text = (f"Hand over after trick {len(self.tricks)} (decided early). " if early else "Hand over. ") + \
-           "Penalty points: " + '; '.join(lines) + '. '
-    tied = [s for s, p in enumerate(self.points) if p == max(self.points)]
-    names = ' and '.join(f"Seat {s}" for s in tied)
-    if loser is None:
-        text += (f"{names} tie with {max(self.points)} and none of them took the Hejma: nobody loses; "
-                 f"the hand is replayed.")
-    elif len(tied) > 1 and not early:
-        text += f"{names} tie with {max(self.points)}; Seat {loser} took the Hejma and loses the hand."
-    else: text += f"Seat {loser} has the most and loses the hand."
+    said = (tuple(self.points), self.taken, self.last_trick, len(self.tricks), early, loser)  # the score sheet, written when read
     self.result = {'points': list(self.points), 'loser': loser, 'replay': loser is None, 'early': early,
                    'tricks': len(self.tricks), 'hejma': self.hejma_taker, 'last_trick': self.last_trick,
-                   'taken': [[str(c) for c in t] for t in self.taken], 'text': text}
-    self.log('score', text, loser, rule='kocka/score')
+                   'taken': [[c.code for c in t] for t in self.taken], 'text': lambda: _score_text(*said)}
+    self.log('score', (_score_text, *said), loser, rule='kocka/score')
+
+def _score_text(points, taken, last_trick, tricks, early, loser) -> str:
+    lines = []
+    for s in range(4):
+        items = sorted(taken[s], key=lambda c: (-penalty(c), c.order))
+        parts = [_points_text(items)] if items else []
+        if last_trick == s: parts.append('last trick 5')
+        lines.append(f"Seat {s}: {points[s]}" + (f" ({', '.join(parts)})" if parts else ''))
+    text = (f"Hand over after trick {tricks} (decided early). " if early else "Hand over. ") + \
+           "Penalty points: " + '; '.join(lines) + '. '
+    tied = [s for s, p in enumerate(points) if p == max(points)]
+    names = ' and '.join(f"Seat {s}" for s in tied)
+    if loser is None:
+        text += (f"{names} tie with {max(points)} and none of them took the Hejma: nobody loses; "
+                 f"the hand is replayed.")
+    elif len(tied) > 1 and not early:
+        text += f"{names} tie with {max(points)}; Seat {loser} took the Hejma and loses the hand."
+    else: text += f"Seat {loser} has the most and loses the hand."
+    return text
 
 # %% ../../nbs/11_kocka.ipynb #cf551aa3
 @patch

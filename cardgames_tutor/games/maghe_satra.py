@@ -26,7 +26,8 @@ def value(card) -> int:
 
 def count(cards) -> int:
     "The count of `cards`: the sum of their values."
-    return sum(VALUE[c] for c in cards)
+    return sum(map(_VALUE_OF, cards))  # summed in C
+_VALUE_OF = VALUE.__getitem__
 
 # %% ../../nbs/13_maghe_satra.ipynb #8a2a35a5
 def _is_whole(v, low, high): return isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
@@ -105,15 +106,16 @@ class MagheSatraHand(HandState):
         self.stock, self.dealt = deal['stock'], 0  # the stock in dealing order, and how many are dealt
         self.up = [[] for _ in range(self.n)]  # each seat's face-up cards, in order
         self.totals = [VALUE[c] for c in self.down]
-        self.order = [(dealer + 1 + k) % self.n for k in range(self.n)]  # the dealer's right first, the dealer last
+        self.order = [*range(dealer + 1, self.n), *range(dealer + 1)]  # the dealer's right first, the dealer last
         self.status = ['waiting'] * self.n  # waiting, playing, passed, over (bust), seventeen
         self.shown = [False] * self.n  # face-down cards turned up
         self.turn = -1  # position in `order` of the seat whose turn it is
-        self.log('deal', f"Seat {dealer} deals one card face down to each player, the dealer too.", dealer)
-        for seat, card in enumerate(self.down):
-            self.log('deal', lambda seat=seat, card=card: f"Seat {seat} is dealt {card.symbol} face down (value {value(card)}).",
-                     seat, to=(seat,))
+        events = self.events  # appended to here, not through `log`: a hand is short and its events are most of its cost
+        events.append(Event('deal', f"Seat {dealer} deals one card face down to each player, the dealer too.", dealer))
+        for seat, card in enumerate(self.down): events.append(Event('deal', (_down_text, seat, card), seat, (seat,)))
         self._next_turn()
+
+def _down_text(seat, card) -> str: return f"Seat {seat} is dealt {card.symbol} face down (value {value(card)})."
 
 @patch
 def new_hand(self:MagheSatra, deal, dealer, match=None): return MagheSatraHand(self, deal, dealer, match)
@@ -157,11 +159,12 @@ def _deal_up(self:MagheSatraHand, seat, why):
     self.dealt += 1
     self.up[seat].append(card)
     self.totals[seat] += VALUE[card]
-    self.log('card', (_card_text, seat, card, why, tuple(self.up[seat])), seat, data={'card': card.code})  # written when read
+    up = tuple(self.up[seat])
+    self.events.append(Event('card', (_card_text, seat, card, why, up), seat, None, {'card': card.code}))  # written when read
     total = self.totals[seat]
     if total == 17: return self._seventeen(seat)
     if total > 17: return self._over(seat)
-    self.log('total', (_total_text, seat, total, self.down[seat], tuple(self.up[seat])), seat, to=(seat,))
+    self.events.append(Event('total', (_total_text, seat, total, self.down[seat], up), seat, (seat,)))
 
 def _card_text(seat, card, why, up) -> str:
     head = (f"Seat {seat}'s turn: the first card, face up, is {card.symbol}" if why == 'first'
@@ -177,7 +180,7 @@ def _over(self:MagheSatraHand, seat):
     if up > 17: self.log('over', f"Seat {seat}'s face-up cards alone come to {up}: over 17, the turn ends.", seat)
     else:
         self.log('over', f"Seat {seat} is over 17 ({total}): the turn ends, and Seat {seat} says \"Pass\".", seat, to=(seat,))
-        self.log('pass', f"Seat {seat} passes.", seat, to=tuple(s for s in range(self.n) if s != seat))
+        self.log('pass', f"Seat {seat} passes.", seat, to=tuple([s for s in range(self.n) if s != seat]))
     self._next_turn()
 
 @patch
@@ -194,7 +197,7 @@ def _apply_play(self:MagheSatraHand, action):
     seat = self.to_act
     if action == BEG: return self._deal_up(seat, 'beg')
     self.status[seat] = 'passed'
-    self.log('pass', f"Seat {seat} passes.", seat)
+    self.events.append(Event('pass', f"Seat {seat} passes.", seat))
     self._next_turn()
 
 # %% ../../nbs/13_maghe_satra.ipynb #31957d9e
