@@ -130,8 +130,11 @@ def test_replay_into_a_closed_pipe_is_quiet(tmp_path):
 
 def test_ctrl_c_saves_the_record_before_exiting(tmp_path):
     f = tmp_path / 'ctrl-c.json'
+    # SIGINT as a terminal's Ctrl-C sends it, even when this test runs in the background (where the shell ignores SIGINT and
+    # a child Python inheriting that would never raise KeyboardInterrupt)
     p = subprocess.Popen(CLI + ['play', 'begga-kaat', '--seed', '2', '--save', str(f)], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     os.set_blocking(p.stdout.fileno(), False)
     seen, start = b'', time.time()
     while b'> ' not in seen and time.time() - start < 60:  # wait for the prompt at seat 0's turn
