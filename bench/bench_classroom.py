@@ -195,6 +195,10 @@ JS_CLICK = """async () => {
   });
 }"""
 
+def said(e, n=120) -> str:
+    "An exception in one line: its kind and the first line of its message (a timeout may have none)."
+    return f"{type(e).__name__}: {(str(e).splitlines() or ['no message'])[0][:n]}"
+
 async def student(browser, url, delay, bound, results, i):
     "One student: arrive after `delay`, wait for a working page; return the context (kept open to play)."
     await asyncio.sleep(delay)
@@ -206,7 +210,7 @@ async def student(browser, url, delay, bound, results, i):
         await page.wait_for_selector('button.cgt-card.cgt-legal', timeout=max(1, bound - (time.perf_counter() - start)) * 1000)
         results['ready'][i] = time.perf_counter() - start
     except Exception as e:
-        results['failed'][i] = f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
+        results['failed'][i] = said(e)
     return ctx, page
 
 async def play(page, clicks, rng, latencies, errors):
@@ -216,7 +220,7 @@ async def play(page, clicks, rng, latencies, errors):
             await page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
             ms = await page.evaluate(JS_CLICK)
         except Exception as e:
-            errors.append(f"{type(e).__name__}: {str(e).splitlines()[0][:100]}"); return
+            errors.append(said(e, 100)); return
         if ms is None: continue
         if ms < 0: errors.append("a click got no answer within 20 s"); return
         latencies.append(ms)
@@ -230,7 +234,7 @@ async def wire_student(port, delay, bound, results, i):
         await s.start(timeout=bound)
         results['wire ready'][i] = time.perf_counter() - start
     except Exception as e:
-        results['failed'][i] = f"wire student: {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}"
+        results['failed'][i] = f"wire student: {said(e)}"
     return s
 
 async def wire_play(s, clicks, rng, latencies, errors):
@@ -240,7 +244,7 @@ async def wire_play(s, clicks, rng, latencies, errors):
             await s.wait_lit()
             ms = await s.click()
         except Exception as e:
-            errors.append(f"wire student: {type(e).__name__}: {str(e).splitlines()[0][:100] if str(e) else 'no answer in time'}"); return
+            errors.append(f"wire student: {said(e, 100)}"); return
         if ms is not None: latencies.append(ms)
 
 async def one_class(port, n, mode, stagger, bound, clicks, pid, settle_s, meter, holds, wire=0):
