@@ -74,5 +74,6 @@ def test_clicking_a_rulebook_link_opens_it(lab):
             link.wait_for(timeout=180_000)
             link.click()
             page.wait_for_selector('.lm-TabBar-tab:has-text("10_begga_kaat.ipynb")', timeout=180_000)  # JupyterLab is slow on a loaded machine
-            page.wait_for_selector('.jp-RenderedMarkdown h1[data-jupyter-id="Begga-Kaat"]', timeout=180_000)  # the rulebook's title, not the tutorial's
+            # the rulebook's title (the tutorial's is another): in the page, though JupyterLab may hide cells scrolled out of view
+            page.wait_for_selector('.jp-RenderedMarkdown h1[data-jupyter-id="Begga-Kaat"]', state='attached', timeout=180_000)
         finally: browser.close()
