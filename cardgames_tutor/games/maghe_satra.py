@@ -7,6 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/maghe_satra.html.md"""
 # %% ../../nbs/13_maghe_satra.ipynb #e13ca365
 from __future__ import annotations
 from fractions import Fraction
+from operator import attrgetter
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..cards import FRENCH, shuffled
@@ -105,7 +106,7 @@ class MagheSatraHand(HandState):
         self.down = [pile[0] for pile in deal['down']]  # each seat's face-down card
         self.stock, self.dealt = deal['stock'], 0  # the stock in dealing order, and how many are dealt
         self.up = [[] for _ in range(self.n)]  # each seat's face-up cards, in order
-        self.totals = [VALUE[c] for c in self.down]
+        self.totals = [*map(_VALUE_OF, self.down)]
         self.order = [*range(dealer + 1, self.n), *range(dealer + 1)]  # the dealer's right first, the dealer last
         self.status = ['waiting'] * self.n  # waiting, playing, passed, over (bust), seventeen
         self.shown = [False] * self.n  # face-down cards turned up
@@ -177,11 +178,16 @@ def _total_text(seat, total, down, up) -> str:
 def _over(self:MagheSatraHand, seat):
     self.status[seat] = 'over'
     total, up = self.totals[seat], count(self.up[seat])
-    if up > 17: self.log('over', f"Seat {seat}'s face-up cards alone come to {up}: over 17, the turn ends.", seat)
+    events = self.events  # appended to here, and written when read: most hands have a seat go over
+    if up > 17: events.append(Event('over', (_up_over_text, seat, up), seat))
     else:
-        self.log('over', f"Seat {seat} is over 17 ({total}): the turn ends, and Seat {seat} says \"Pass\".", seat, to=(seat,))
-        self.log('pass', f"Seat {seat} passes.", seat, to=tuple([s for s in range(self.n) if s != seat]))
+        events.append(Event('over', (_over_text, seat, total), seat, (seat,)))
+        events.append(Event('pass', (_pass_text, seat), seat, (*range(seat), *range(seat + 1, self.n))))  # the others
     self._next_turn()
+
+def _up_over_text(seat, up) -> str: return f"Seat {seat}'s face-up cards alone come to {up}: over 17, the turn ends."
+def _over_text(seat, total) -> str: return f"Seat {seat} is over 17 ({total}): the turn ends, and Seat {seat} says \"Pass\"."
+def _pass_text(seat) -> str: return f"Seat {seat} passes."
 
 @patch
 def _seventeen(self:MagheSatraHand, seat):
@@ -197,7 +203,7 @@ def _apply_play(self:MagheSatraHand, action):
     seat = self.to_act
     if action == BEG: return self._deal_up(seat, 'beg')
     self.status[seat] = 'passed'
-    self.events.append(Event('pass', f"Seat {seat} passes.", seat))
+    self.events.append(Event('pass', (_pass_text, seat), seat))
     self._next_turn()
 
 # %% ../../nbs/13_maghe_satra.ipynb #31957d9e
@@ -218,7 +224,7 @@ def hand_winner(entries) -> tuple:
     "`entries`: (seat, total, number of cards) in turn order. The winner (None: everyone is over 17) and why."
     alive = [(total, cards, turn, seat) for turn, (seat, total, cards) in enumerate(entries) if total <= 17]
     if not alive: return None, 'no winner'
-    best = max(a[0] for a in alive)
+    best = max(alive)[0]  # the highest total (each entry starts with it)
     tied = [a for a in alive if a[0] == best]  # the closest to 17
     if len(tied) == 1: return tied[0][3], 'closest'
     most = max(a[1] for a in tied)
@@ -232,17 +238,19 @@ def _show(self:MagheSatraHand):
     self.shown = [True] * self.n
     entries = [(s, self.totals[s], 1 + len(self.up[s])) for s in self.order]
     winner, how = hand_winner(entries)
-    cards = {s: [self.down[s], *self.up[s]] for s in self.order}
-    self._end(winner, how, lambda: _show_text(entries, cards, winner, how), 'maghe-satra/show')  # written when read
+    down, up = self.down, self.up  # no card is dealt once the hand is over: the text may read them later
+    self._end(winner, how, lambda: _show_text(entries, down, up, winner, how), 'maghe-satra/show')  # written when read
 
-def _show_text(entries, cards, winner, how) -> str:
-    "The show in words: each seat's cards and total in turn order, and who wins and why."
-    parts = [f"Seat {s} {' + '.join(c.symbol for c in cards[s])} = {total}{' (over 17)' if total > 17 else ''}"
+def _show_text(entries, down, up, winner, how) -> str:
+    "The show in words: each seat's cards (`down`, `up`) and total in turn order, and who wins and why."
+    parts = [f"Seat {s} {' + '.join(c.symbol for c in [down[s], *up[s]])} = {total}{' (over 17)' if total > 17 else ''}"
              for s, total, _ in entries]
     total = {s: t for s, t, _ in entries}
     verdict = (f"Seat {winner} wins the hand and a game point: {WHY[how]} ({total[winner]})." if winner is not None
                else "Everyone is over 17: nobody wins this hand and nobody scores.")
     return f"The show: {'; '.join(parts)}. {verdict}"
+
+_CODE = attrgetter('code')
 
 @patch
 def _end(self:MagheSatraHand, winner, how, text, rule):
@@ -250,8 +258,7 @@ def _end(self:MagheSatraHand, winner, how, text, rule):
     self.result = {'winner': winner, 'how': how, 'text': text,
                    'points': [int(s == winner) for s in range(self.n)],
                    'totals': [t if self.shown[s] else None for s, t in enumerate(self.totals)],
-                   'cards': [[c.code for c in [self.down[s], *self.up[s]]] if self.shown[s] else [c.code for c in self.up[s]]
-                             for s in range(self.n)]}
+                   'cards': [[*map(_CODE, [self.down[s], *self.up[s]] if self.shown[s] else self.up[s])] for s in range(self.n)]}
     self.log('score', text, winner, rule=rule)
 
 # %% ../../nbs/13_maghe_satra.ipynb #2f260c6e
