@@ -7,7 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/maghe_satra.html.md"""
 # %% ../../nbs/13_maghe_satra.ipynb #e13ca365
 from __future__ import annotations
 from fractions import Fraction
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..cards import FRENCH, shuffled
@@ -103,7 +103,7 @@ class MagheSatraHand(HandState):
     "One hand of Maghe Satra."
     def __init__(self, game, deal, dealer, match=None):
         super().__init__(game, deal, dealer)
-        self.down = [pile[0] for pile in deal['down']]  # each seat's face-down card
+        self.down = [*map(_FIRST, deal['down'])]  # each seat's face-down card (the one card of its pile), taken in C
         self.stock, self.dealt = deal['stock'], 0  # the stock in dealing order, and how many are dealt
         self.up = [[] for _ in range(self.n)]  # each seat's face-up cards, in order
         self.totals = [*map(_VALUE_OF, self.down)]
@@ -112,10 +112,12 @@ class MagheSatraHand(HandState):
         self.shown = [False] * self.n  # face-down cards turned up
         self.turn = -1  # position in `order` of the seat whose turn it is
         events = self.events  # appended to here, not through `log`: a hand is short and its events are most of its cost
-        events.append(Event('deal', f"Seat {dealer} deals one card face down to each player, the dealer too.", dealer))
+        events.append(Event('deal', (_deal_text, dealer), dealer))
         for seat, card in enumerate(self.down): events.append(Event('deal', (_down_text, seat, card), seat, (seat,)))
         self._next_turn()
 
+_FIRST = itemgetter(0)
+def _deal_text(dealer) -> str: return f"Seat {dealer} deals one card face down to each player, the dealer too."
 def _down_text(seat, card) -> str: return f"Seat {seat} is dealt {card.symbol} face down (value {value(card)})."
 
 @patch
@@ -192,11 +194,14 @@ def _pass_text(seat) -> str: return f"Seat {seat} passes."
 @patch
 def _seventeen(self:MagheSatraHand, seat):
     self.status[seat], self.shown[seat] = 'seventeen', True
-    cards = ' + '.join(c.symbol for c in [self.down[seat], *self.up[seat]])
-    later = self.order[self.turn + 1:]
+    cards, later = (self.down[seat], *self.up[seat]), self.order[self.turn + 1:]
+    self._end(seat, 'seventeen', lambda: _seventeen_text(seat, cards, later), 'maghe-satra/seventeen')  # written when read
+
+def _seventeen_text(seat, cards, later) -> str:
+    "Exactly 17 in words: `seat` shows its `cards` (the face-down one first); the seats of `later` turns do not play."
     rest = f" {seats_text(later)} {'does' if len(later) == 1 else 'do'} not play this hand." if later else ''
-    text = f"Seat {seat} shows {self.down[seat].symbol}: {cards} = 17 exactly, and wins the hand and a game point at once.{rest}"
-    self._end(seat, 'seventeen', text, 'maghe-satra/seventeen')
+    return (f"Seat {seat} shows {cards[0].symbol}: {' + '.join(c.symbol for c in cards)} = 17 exactly, "
+            f"and wins the hand and a game point at once.{rest}")
 
 @patch
 def _apply_play(self:MagheSatraHand, action):
@@ -259,7 +264,7 @@ def _end(self:MagheSatraHand, winner, how, text, rule):
                    'points': [int(s == winner) for s in range(self.n)],
                    'totals': [t if self.shown[s] else None for s, t in enumerate(self.totals)],
                    'cards': [[*map(_CODE, [self.down[s], *self.up[s]] if self.shown[s] else self.up[s])] for s in range(self.n)]}
-    self.log('score', text, winner, rule=rule)
+    self.events.append(Event('score', text, winner, None, None, rule))  # `log`, written out
 
 # %% ../../nbs/13_maghe_satra.ipynb #2f260c6e
 @patch
