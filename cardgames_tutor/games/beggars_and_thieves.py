@@ -227,7 +227,9 @@ def _apply_blind(self:ThievesHand, action):
     self.picker, self.phase = seat, 'bury'
     self.hands[seat] += self.blind
     self.log('pick', f"Seat {seat} picks up the blind and will bury {self.game.bury_count} cards.", seat)
-    self.log('blind', f"The blind held {Hand(in_order(self.blind))}.", seat, to=(seat,))
+    self.log('blind', (_blind_text, tuple(self.blind)), seat, to=(seat,))  # written when read
+
+def _blind_text(blind) -> str: return f"The blind held {Hand(in_order(blind))}."
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #2f6db05e
 def bury_problem(hand:list, cards:list, count:int) -> str|None:
@@ -272,12 +274,15 @@ def _apply_bury(self:ThievesHand, action):
     thief = any(c.suit == 'T' for c in self.buried)
     self.log('bury', f"Seat {seat} buries {len(self.buried)} cards." +
              (" At least one of them is a Thief (the picker must say so, not which)." if thief else ''), seat)
-    self.log('buried', f"Seat {seat} buried {Hand(self.buried)} ({plural(sum(self.points_of[c] for c in self.buried), 'point')}, "
-             f"counted for Seat {seat} at the end).", seat, to=(seat,))
+    self.log('buried', (_buried_text, seat, tuple(self.buried), self.points_of), seat, to=(seat,))  # written when read
     if self.n >= 4: self.phase = 'declare'; return
     self.phase, self.to_act = 'play', self.leader
     self.log('lead', f"Cutthroat: Seat {seat} plays alone against the other two. Seat {self.leader}, on the "
              "dealer's left, leads.", self.leader)
+
+def _buried_text(seat, buried, points_of) -> str:
+    return (f"Seat {seat} buried {Hand(buried)} ({plural(sum(points_of[c] for c in buried), 'point')}, "
+            f"counted for Seat {seat} at the end).")
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #debe7f2e
 @patch
