@@ -62,7 +62,8 @@ class Event:
     def __init__(self, kind:str, text, # a sentence; or a function of no arguments, or (function, *arguments), that writes it
                  seat:int|None=None, to:tuple|None=None, # the seats that may see it; None = every seat
                  data:dict|None=None, rule:str|None=None): # data for programs; the id of the rule it applies
-        self.kind, self._text, self.seat, self.to, self.data, self.rule = kind, text, seat, to, data, rule
+        # one assignment each, not one tuple unpacked: a quarter faster, and an event is made for every card played
+        self.kind = kind; self._text = text; self.seat = seat; self.to = to; self.data = data; self.rule = rule
     @property
     def text(self) -> str:
         text = self._text
@@ -166,7 +167,7 @@ class Game:
 @patch
 def n_seats(self:Game) -> int: "How many seats are at the table."; return self.players
 @patch
-def deck(self:Game) -> list: "The cards in play, in pack order."; return list(self.pack)
+def deck(self:Game) -> list: "The cards in play, in pack order."; return list(self.pack.cards)  # the tuple itself: no call to `Pack.__iter__`
 @patch
 def deal_shape(self:Game) -> dict:
     "What a deal holds: name -> number of cards, or (number of piles, cards in each)."
@@ -246,7 +247,7 @@ class HandState:
         self.game, self.deal, self.dealer, self.n = game, deal, dealer, game.n_seats()
         self.phase, self.to_act = 'play', None
         self.events, self.history = [], []  # history: (seat, action) in order
-        self.result = None  # filled when the hand is over
+        self._result = None  # `result`, filled when the hand is over (set here without its setter: one call less per hand)
         self._legal_at = -1  # the position (number of actions) `_legal` was worked out for
 
     @property

@@ -6,6 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/begga_kaat.html.md"""
 
 # %% ../../nbs/10_begga_kaat.ipynb #01e9b4e3
 from __future__ import annotations
+from operator import attrgetter
 from fastcore.basics import patch
 from ..cards import FRENCH, Hand, in_order
 from ..engine import Game, Option, Event, Match, Verdict, Goal, ENGINE_RULES, register_game, plural
@@ -45,10 +46,11 @@ class BeggaKaat(Game):
     RULES = {**ENGINE_RULES, **trick_rules('begga-kaat', 'chaal', 'colour'),
              'begga-kaat/score': 'Penalty points: each heart 1, each queen 10, the paan begam 11',
              'begga-kaat/target': 'Reach the target and you lose', 'begga-kaat/next-dealer': 'The highest total deals next'}
-    def setup(self): self.goal = Goal(self.target, 'lose', 'penalty points')
-    def deck(self):
+    def setup(self):
+        self.goal = Goal(self.target, 'lose', 'penalty points')
         removed = FRENCH.parse(self.removed_two) if self.players == 3 else None
-        return [c for c in FRENCH if c is not removed]
+        self._deck = tuple(c for c in FRENCH if c is not removed)  # worked out once, not at every deal
+    def deck(self): return list(self._deck)
     def deal_shape(self): return {'hands': (self.players, 52 // self.players)}
 
 # %% ../../nbs/10_begga_kaat.ipynb #5265fa0b
@@ -122,8 +124,10 @@ def hand_done(self:BeggaKaatHand):
     safar = [s for s in range(self.n) if points[s] == 0]
     text = (_score_text, points, taken, safar, trepany)  # written when first read (bots never read it)
     self.result = {'points': points, 'safar': safar, 'trepany': trepany[0] if trepany else None,
-                   'taken': [[c.code for c in t] for t in taken], 'text': lambda: _score_text(points, taken, safar, trepany)}
+                   'taken': [[*map(_CODE, t)] for t in taken], 'text': lambda: _score_text(points, taken, safar, trepany)}
     self.log('score', text, rule='begga-kaat/score')
+
+_CODE = attrgetter('code')  # a card's code, read in C
 
 def _score_text(points, taken, safar, trepany) -> str:
     lines = []

@@ -227,7 +227,9 @@ def _apply_blind(self:ThievesHand, action):
     self.picker, self.phase = seat, 'bury'
     self.hands[seat] += self.blind
     self.log('pick', f"Seat {seat} picks up the blind and will bury {self.game.bury_count} cards.", seat)
-    self.log('blind', f"The blind held {Hand(in_order(self.blind))}.", seat, to=(seat,))
+    self.log('blind', (_blind_text, tuple(self.blind)), seat, to=(seat,))  # written when read
+
+def _blind_text(blind) -> str: return f"The blind held {Hand(in_order(blind))}."
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #2f6db05e
 def bury_problem(hand:list, cards:list, count:int) -> str|None:
@@ -244,11 +246,11 @@ def bury_problem(hand:list, cards:list, count:int) -> str|None:
 
 @patch
 def _legal_bury(self:ThievesHand):
-    hand, k = sorted(self.hands[self.to_act]), self.game.bury_count
+    hand, k = in_order(self.hands[self.to_act]), self.game.bury_count  # pack order, as `sorted` gives, by key: no Python `<`
     beggars = [c for c in hand if c.suit != 'T']
     if len(beggars) >= k: return moves('bury', combinations(beggars, k))  # Beggars enough: no Thief may go
     thieves = [c for c in hand if c.suit == 'T']  # too few Beggars: all of them go, and Thieves make up the count
-    return moves('bury', (tuple(sorted(beggars + list(cs))) for cs in combinations(thieves, k - len(beggars))))
+    return moves('bury', (tuple(in_order(beggars + list(cs))) for cs in combinations(thieves, k - len(beggars))))
 
 @patch
 def _explain_bury(self:ThievesHand, action) -> Verdict:
@@ -272,12 +274,15 @@ def _apply_bury(self:ThievesHand, action):
     thief = any(c.suit == 'T' for c in self.buried)
     self.log('bury', f"Seat {seat} buries {len(self.buried)} cards." +
              (" At least one of them is a Thief (the picker must say so, not which)." if thief else ''), seat)
-    self.log('buried', f"Seat {seat} buried {Hand(self.buried)} ({plural(sum(self.points_of[c] for c in self.buried), 'point')}, "
-             f"counted for Seat {seat} at the end).", seat, to=(seat,))
+    self.log('buried', (_buried_text, seat, tuple(self.buried), self.points_of), seat, to=(seat,))  # written when read
     if self.n >= 4: self.phase = 'declare'; return
     self.phase, self.to_act = 'play', self.leader
     self.log('lead', f"Cutthroat: Seat {seat} plays alone against the other two. Seat {self.leader}, on the "
              "dealer's left, leads.", self.leader)
+
+def _buried_text(seat, buried, points_of) -> str:
+    return (f"Seat {seat} buried {Hand(buried)} ({plural(sum(points_of[c] for c in buried), 'point')}, "
+            f"counted for Seat {seat} at the end).")
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #debe7f2e
 @patch
@@ -420,6 +425,9 @@ def side_scores(picker_points:int, alone_bonus:bool=False) -> tuple:
     return 'opponents', winner_score(120 - picker_points) + 2 * alone_bonus
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #78053865
+def _each_text(points, tricks_won) -> str:
+    return ', '.join(f"Seat {s} {p} ({plural(tricks_won[s], 'trick')})" for s, p in enumerate(points))
+
 def _who_wins(won, alone, side_points):
     if won == 'opponents': return "The opponents win" + (" the 60-60 tie" if side_points == 60 else '')
     return "The picker wins" if alone else "The picker's side wins"
@@ -433,11 +441,11 @@ def hand_done(self:ThievesHand):
         winners = leaster_winners(points, self.tricks_won)
         for s in winners: scores[s] = 3
         blind = sum(self.points_of[c] for c in self.blind)
-        each = ', '.join(f"Seat {s} {p} ({plural(self.tricks_won[s], 'trick')})" for s, p in enumerate(points))
-        text = (f"Leaster over. Points: {each}; "
-                f"the blind {Hand(self.blind)} held {blind}, counted for nobody. "
-                f"Of the players who won a trick, {' and '.join(f'Seat {s}' for s in winners)} took the fewest points "
-                f"and score{'s' if len(winners) == 1 else ''} 3.")
+        said, tricks_won = self.blind, self.tricks_won  # the hand is over: the text may read them later
+        text = lambda: (f"Leaster over. Points: {_each_text(points, tricks_won)}; "
+                        f"the blind {Hand(said)} held {blind}, counted for nobody. "
+                        f"Of the players who won a trick, {' and '.join(f'Seat {s}' for s in winners)} took the fewest points "
+                        f"and score{'s' if len(winners) == 1 else ''} 3.")  # written when read
         self.result = {'leaster': True, 'points': points, 'scores': scores, 'winners': winners,
                        'blind': [c.code for c in self.blind], 'text': text}
     else:
@@ -451,14 +459,15 @@ def hand_done(self:ThievesHand):
         winners = side if won == 'picker' else [s for s in range(n) if s not in side]
         for s in winners: scores[s] = each
         how = 'alone' if alone else f"with Seat {self.partner} (partner)"
-        text = (f"Hand over. Seat {picker} picked and played {how}: {side_points} points "
-                f"(buried {Hand(self.buried)}: {sum(self.points_of[c] for c in self.buried)}); the opponents "
-                f"{120 - side_points}. {_who_wins(won, alone, side_points)}: {', '.join(f'Seat {s}' for s in winners)} "
-                f"score{'s' if len(winners) == 1 else ''} {each}{' (2 of it the alone bonus)' if bonus else ''}.")
+        buried, points_of = self.buried, self.points_of  # the hand is over: the text may read them later
+        text = lambda: (f"Hand over. Seat {picker} picked and played {how}: {side_points} points "
+                        f"(buried {Hand(buried)}: {sum(points_of[c] for c in buried)}); the opponents "
+                        f"{120 - side_points}. {_who_wins(won, alone, side_points)}: {', '.join(f'Seat {s}' for s in winners)} "
+                        f"score{'s' if len(winners) == 1 else ''} {each}{' (2 of it the alone bonus)' if bonus else ''}.")  # written when read
         self.result = {'leaster': False, 'points': points, 'scores': scores, 'winners': winners, 'picker': picker,
                        'partner': self.partner, 'side_points': side_points, 'alone': alone, 'bonus': bonus,
                        'buried': [c.code for c in self.buried], 'text': text}
-    self.log('score', self.result['text'], rule=f"beggars-and-thieves/{'leaster' if self.leaster else 'score'}")
+    self.log('score', text, rule=f"beggars-and-thieves/{'leaster' if self.leaster else 'score'}")
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #0e0c23f8
 def match_winner(totals:list, goal:int) -> int|None:

@@ -24,7 +24,7 @@ class SnearHand(ThievesTricks):
         self.up = [list(row) for row in deal['up']]      # None once played (until the card under it turns up)
         self.turning = []  # (seat, place) to turn up when the trick is done
         for seat in (0, 1):
-            self.log('deal', f"Seat {seat} is dealt {Hand(in_order(self.hands[seat]))} in hand.", seat, to=(seat,))
+            self.log('deal', (_dealt_text, seat, tuple(self.hands[seat])), seat, to=(seat,))  # written when read
         self.log('lead', f"Seat {self.leader}, the dealer's opponent, leads from hand or from the face-up row.", self.leader)
 
     def playable(self, seat) -> list: return self.hands[seat] + [*filter(None, self.up[seat])]  # the cards of the row (a card is never false): filtered in C
@@ -37,6 +37,8 @@ class SnearHand(ThievesTricks):
         return Verdict(False, f'{self.RULE}/hold', f"Seat {self.to_act} cannot play {card}: play from your hand or "
                        "your face-up cards (a face-down card waits until it is turned up).")
 
+def _dealt_text(seat, cards) -> str: return f"Seat {seat} is dealt {Hand(in_order(cards))} in hand."
+
 # %% ../../nbs/14a_beggars_and_thieves_snear.ipynb #5d92232b
 @patch
 def trick_done(self:SnearHand, trick):
@@ -44,14 +46,16 @@ def trick_done(self:SnearHand, trick):
     for seat, place in self.turning:
         card, self.down[seat][place] = self.down[seat][place], None
         self.up[seat][place] = card
-        self.events.append(Event('turn', f"Seat {seat} turns up {card.code}, which lay under the card played.", seat))  # `log`, inlined
+        self.events.append(Event('turn', (_turn_text, seat, card), seat))  # `log`, inlined; written when read
     self.turning = []
+
+def _turn_text(seat, card) -> str: return f"Seat {seat} turns up {card.code}, which lay under the card played."
 
 @patch
 def hand_done(self:SnearHand):
     self.phase, self.to_act = 'over', None
     points = list(self.taken)
-    text = f"Hand over. Seat 0 took {plural(points[0], 'point')}, Seat 1 {plural(points[1], 'point')}; each scores their points."
+    text = lambda: f"Hand over. Seat 0 took {plural(points[0], 'point')}, Seat 1 {plural(points[1], 'point')}; each scores their points."  # written when read
     self.result = {'points': points, 'scores': points, 'winners': [s for s in (0, 1) if points[s] >= points[1 - s]],
                    'text': text}
     self.log('score', text, rule='beggars-and-thieves/snear')

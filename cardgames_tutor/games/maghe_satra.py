@@ -7,6 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/maghe_satra.html.md"""
 # %% ../../nbs/13_maghe_satra.ipynb #e13ca365
 from __future__ import annotations
 from fractions import Fraction
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..cards import FRENCH, shuffled
@@ -102,19 +103,21 @@ class MagheSatraHand(HandState):
     "One hand of Maghe Satra."
     def __init__(self, game, deal, dealer, match=None):
         super().__init__(game, deal, dealer)
-        self.down = [pile[0] for pile in deal['down']]  # each seat's face-down card
+        self.down = [*map(_FIRST, deal['down'])]  # each seat's face-down card (the one card of its pile), taken in C
         self.stock, self.dealt = deal['stock'], 0  # the stock in dealing order, and how many are dealt
         self.up = [[] for _ in range(self.n)]  # each seat's face-up cards, in order
-        self.totals = [VALUE[c] for c in self.down]
+        self.totals = [*map(_VALUE_OF, self.down)]
         self.order = [*range(dealer + 1, self.n), *range(dealer + 1)]  # the dealer's right first, the dealer last
         self.status = ['waiting'] * self.n  # waiting, playing, passed, over (bust), seventeen
         self.shown = [False] * self.n  # face-down cards turned up
         self.turn = -1  # position in `order` of the seat whose turn it is
         events = self.events  # appended to here, not through `log`: a hand is short and its events are most of its cost
-        events.append(Event('deal', f"Seat {dealer} deals one card face down to each player, the dealer too.", dealer))
+        events.append(Event('deal', (_deal_text, dealer), dealer))
         for seat, card in enumerate(self.down): events.append(Event('deal', (_down_text, seat, card), seat, (seat,)))
         self._next_turn()
 
+_FIRST = itemgetter(0)
+def _deal_text(dealer) -> str: return f"Seat {dealer} deals one card face down to each player, the dealer too."
 def _down_text(seat, card) -> str: return f"Seat {seat} is dealt {card.symbol} face down (value {value(card)})."
 
 @patch
@@ -177,27 +180,35 @@ def _total_text(seat, total, down, up) -> str:
 def _over(self:MagheSatraHand, seat):
     self.status[seat] = 'over'
     total, up = self.totals[seat], count(self.up[seat])
-    if up > 17: self.log('over', f"Seat {seat}'s face-up cards alone come to {up}: over 17, the turn ends.", seat)
+    events = self.events  # appended to here, and written when read: most hands have a seat go over
+    if up > 17: events.append(Event('over', (_up_over_text, seat, up), seat))
     else:
-        self.log('over', f"Seat {seat} is over 17 ({total}): the turn ends, and Seat {seat} says \"Pass\".", seat, to=(seat,))
-        self.log('pass', f"Seat {seat} passes.", seat, to=tuple([s for s in range(self.n) if s != seat]))
+        events.append(Event('over', (_over_text, seat, total), seat, (seat,)))
+        events.append(Event('pass', (_pass_text, seat), seat, (*range(seat), *range(seat + 1, self.n))))  # the others
     self._next_turn()
+
+def _up_over_text(seat, up) -> str: return f"Seat {seat}'s face-up cards alone come to {up}: over 17, the turn ends."
+def _over_text(seat, total) -> str: return f"Seat {seat} is over 17 ({total}): the turn ends, and Seat {seat} says \"Pass\"."
+def _pass_text(seat) -> str: return f"Seat {seat} passes."
 
 @patch
 def _seventeen(self:MagheSatraHand, seat):
     self.status[seat], self.shown[seat] = 'seventeen', True
-    cards = ' + '.join(c.symbol for c in [self.down[seat], *self.up[seat]])
-    later = self.order[self.turn + 1:]
+    cards, later = (self.down[seat], *self.up[seat]), self.order[self.turn + 1:]
+    self._end(seat, 'seventeen', lambda: _seventeen_text(seat, cards, later), 'maghe-satra/seventeen')  # written when read
+
+def _seventeen_text(seat, cards, later) -> str:
+    "Exactly 17 in words: `seat` shows its `cards` (the face-down one first); the seats of `later` turns do not play."
     rest = f" {seats_text(later)} {'does' if len(later) == 1 else 'do'} not play this hand." if later else ''
-    text = f"Seat {seat} shows {self.down[seat].symbol}: {cards} = 17 exactly, and wins the hand and a game point at once.{rest}"
-    self._end(seat, 'seventeen', text, 'maghe-satra/seventeen')
+    return (f"Seat {seat} shows {cards[0].symbol}: {' + '.join(c.symbol for c in cards)} = 17 exactly, "
+            f"and wins the hand and a game point at once.{rest}")
 
 @patch
 def _apply_play(self:MagheSatraHand, action):
     seat = self.to_act
     if action == BEG: return self._deal_up(seat, 'beg')
     self.status[seat] = 'passed'
-    self.events.append(Event('pass', f"Seat {seat} passes.", seat))
+    self.events.append(Event('pass', (_pass_text, seat), seat))
     self._next_turn()
 
 # %% ../../nbs/13_maghe_satra.ipynb #31957d9e
@@ -218,7 +229,7 @@ def hand_winner(entries) -> tuple:
     "`entries`: (seat, total, number of cards) in turn order. The winner (None: everyone is over 17) and why."
     alive = [(total, cards, turn, seat) for turn, (seat, total, cards) in enumerate(entries) if total <= 17]
     if not alive: return None, 'no winner'
-    best = max(a[0] for a in alive)
+    best = max(alive)[0]  # the highest total (each entry starts with it)
     tied = [a for a in alive if a[0] == best]  # the closest to 17
     if len(tied) == 1: return tied[0][3], 'closest'
     most = max(a[1] for a in tied)
@@ -232,17 +243,19 @@ def _show(self:MagheSatraHand):
     self.shown = [True] * self.n
     entries = [(s, self.totals[s], 1 + len(self.up[s])) for s in self.order]
     winner, how = hand_winner(entries)
-    cards = {s: [self.down[s], *self.up[s]] for s in self.order}
-    self._end(winner, how, lambda: _show_text(entries, cards, winner, how), 'maghe-satra/show')  # written when read
+    down, up = self.down, self.up  # no card is dealt once the hand is over: the text may read them later
+    self._end(winner, how, lambda: _show_text(entries, down, up, winner, how), 'maghe-satra/show')  # written when read
 
-def _show_text(entries, cards, winner, how) -> str:
-    "The show in words: each seat's cards and total in turn order, and who wins and why."
-    parts = [f"Seat {s} {' + '.join(c.symbol for c in cards[s])} = {total}{' (over 17)' if total > 17 else ''}"
+def _show_text(entries, down, up, winner, how) -> str:
+    "The show in words: each seat's cards (`down`, `up`) and total in turn order, and who wins and why."
+    parts = [f"Seat {s} {' + '.join(c.symbol for c in [down[s], *up[s]])} = {total}{' (over 17)' if total > 17 else ''}"
              for s, total, _ in entries]
     total = {s: t for s, t, _ in entries}
     verdict = (f"Seat {winner} wins the hand and a game point: {WHY[how]} ({total[winner]})." if winner is not None
                else "Everyone is over 17: nobody wins this hand and nobody scores.")
     return f"The show: {'; '.join(parts)}. {verdict}"
+
+_CODE = attrgetter('code')
 
 @patch
 def _end(self:MagheSatraHand, winner, how, text, rule):
@@ -250,9 +263,8 @@ def _end(self:MagheSatraHand, winner, how, text, rule):
     self.result = {'winner': winner, 'how': how, 'text': text,
                    'points': [int(s == winner) for s in range(self.n)],
                    'totals': [t if self.shown[s] else None for s, t in enumerate(self.totals)],
-                   'cards': [[c.code for c in [self.down[s], *self.up[s]]] if self.shown[s] else [c.code for c in self.up[s]]
-                             for s in range(self.n)]}
-    self.log('score', text, winner, rule=rule)
+                   'cards': [[*map(_CODE, [self.down[s], *self.up[s]] if self.shown[s] else self.up[s])] for s in range(self.n)]}
+    self.events.append(Event('score', text, winner, None, None, rule))  # `log`, written out
 
 # %% ../../nbs/13_maghe_satra.ipynb #2f260c6e
 @patch
