@@ -243,7 +243,7 @@ async def _give_back_memory(every:float=20, sessions=None, # () -> how many sess
                             idle:float=11): # s to wait after sessions close: anyio's pool ends threads idle for 10 s
     """Every `every` s, once sessions have closed since the last time, give their memory back to the system:
     - end their threads: each student's websocket is served in a thread of anyio's pool, and the pool ends the threads
-      left idle only when it is next used (a class of 30 left 29 threads, about 30 MB, until then);
+      left idle only when it is next used (a class of 30 left 29 threads, about 8 MB, until then);
     - collect their panels at once (a panel is a web of widgets that refer to each other: only a full collection frees it);
     - `malloc_trim`: glibc keeps freed memory otherwise."""
     import anyio, ctypes, ctypes.util, gc

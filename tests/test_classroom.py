@@ -226,7 +226,7 @@ def test_the_code_is_made_up_for_a_network_address():
 
 def test_closed_sessions_threads_end_and_memory_is_given_back():
     """Each student's websocket is served in a thread of anyio's pool, which ends idle threads only when it is next used.
-    Once sessions have closed, the memory keeper uses the pool: the class's idle threads end (30 threads were about 30 MB)."""
+    Once sessions have closed, the memory keeper uses the pool: the class's idle threads end (29 threads were about 8 MB)."""
     script = """if True:
         import anyio, asyncio, threading, time
         from anyio._backends._asyncio import WorkerThread
