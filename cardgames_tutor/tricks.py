@@ -74,7 +74,7 @@ class TrickHand(HandState):
     RULE = 'tricks'  # rule-id prefix
     WORDS = {'trick': 'trick', 'suit': 'suit', 'void': 'you may play any card'}
     trump = None
-    noted = None  # a card whose play `play_note` tells more of (Beggars and Thieves: the partner card, once called)
+    noted = None  # a card whose play does more (`noted_played`; Beggars and Thieves: the partner card, once called)
 
     def __init__(self, game, deal, dealer, hands:list, leader:int):
         super().__init__(game, deal, dealer)
@@ -128,7 +128,7 @@ def _apply_play(self:TrickHand, card):
     self.remove_card(seat, card)
     led = trick[0].suit if trick else None
     trick.append(card); self.trick_seats.append(seat)
-    note = self.play_note(seat, card) if card is self.noted else ''  # play_text is a plain function: no link to the hand
+    note = self.noted_played(seat, card) if card is self.noted else ''  # play_text is a plain function: no link to the hand
     self.events.append(Event('play', (self.play_text, seat, card, led, note) if note else (self.play_text, seat, card, led), seat))
     if len(trick) < self.n:
         self.to_act = (seat + 1) % self.n
@@ -152,8 +152,8 @@ def play_text(seat, card, led, note='') -> str:
     return f"Seat {seat} {'leads' if led is None else 'plays'} {card.symbol}.{note}"
 TrickHand.play_text = staticmethod(play_text)
 @patch
-def play_note(self:TrickHand, seat, card) -> str:
-    "What the hand adds to the event of its `noted` card, when played (Beggars and Thieves: the partner card shows the partner)."
+def noted_played(self:TrickHand, seat, card) -> str:
+    "What playing the `noted` card does beyond the trick, and the sentence added to its event (Beggars and Thieves: the partner is revealed)."
     return ''
 @patch
 def trick_done(self:TrickHand, trick:Trick):

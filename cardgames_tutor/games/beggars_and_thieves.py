@@ -345,7 +345,7 @@ def _apply_declare(self:ThievesHand, action):
     if action.verb == 'alone':
         self.log('declare', f"Seat {seat} announces playing alone, against everyone else.", seat)
     else:
-        self.partner_card = self.noted = T6 if action.verb == 'partner' else _called(action)  # noted: its play is told (play_note)
+        self.partner_card = self.noted = T6 if action.verb == 'partner' else _called(action)  # noted: its play reveals the partner (noted_played)
         holder = next((s for s in range(self.n) if self.partner_card in self.holds(s)), seat)
         self.partner = None if holder == seat else holder
         name = f"the {self.partner_card.rank} of Thieves"
@@ -361,8 +361,8 @@ def _apply_declare(self:ThievesHand, action):
 
 # %% ../../nbs/14_beggars_and_thieves.ipynb #d8c8681f
 @patch
-def play_note(self:ThievesHand, seat, card) -> str:
-    "Told with the partner card, played: it shows who the partner is (or that the picker is alone)."
+def noted_played(self:ThievesHand, seat, card) -> str:
+    "The partner card is played: it reveals the partner (or that the picker is alone); the sentence told with it."
     self.revealed = True
     if seat == self.picker: return " The picker held the partner card: the picker is playing alone."
     return f" That is the partner card: Seat {seat} is Seat {self.picker}'s partner."
