@@ -201,13 +201,13 @@ def bot(self:Game, view:dict, rng) -> Any:
 # %% ../nbs/01_engine.ipynb #b7020bcc
 def deal_cards(game:Game, rng) -> dict:
     "A seeded deal in the game's `deal_shape`."
-    cards, deal = shuffled(game.deck(), rng), {}
+    cards, deal, at = shuffled(game.deck(), rng), {}, 0  # `at`: the next card to deal
     for name, shape in game.deal_shape().items():
-        if isinstance(shape, int): deal[name], cards = cards[:shape], cards[shape:]
+        if isinstance(shape, int): deal[name] = cards[at:at + shape]; at += shape
         else:
             piles, size = shape
-            deal[name] = [cards[i * size:(i + 1) * size] for i in range(piles)]
-            cards = cards[piles * size:]
+            deal[name] = [cards[i:i + size] for i in range(at, at + piles * size, size)]
+            at += piles * size
     return deal
 
 def check_deal(game:Game, deal) -> dict:
@@ -241,6 +241,8 @@ def _notation(e:Exception) -> Verdict:
     text = str(e) or 'an action this game does not know'
     return Verdict(False, 'notation', f"{text[0].upper()}{text[1:]}.")
 
+_PHASE_METHODS = {}  # phase -> the names of its `_legal_` and `_apply_` methods
+
 class HandState:
     "One hand of a game: phase, seat to act, legal actions, verdicts, events, views."
     def __init__(self, game:Game, deal:dict, dealer:int):
@@ -256,10 +258,11 @@ class HandState:
         return self._phase
     @phase.setter
     def phase(self, phase):  # read at every action, so worked out here, once per phase: `is_over` and the phase's methods
-        cls = type(self)
         self._phase, self.is_over = phase, phase == 'over'
-        self._legal_fn, self._apply_fn = ((None, None) if self.is_over else
-                                          (getattr(cls, '_legal_' + phase, None), getattr(cls, '_apply_' + phase, None)))
+        if self.is_over: self._legal_fn = self._apply_fn = None; return  # (a method looked up and missing costs an exception)
+        legal, apply = _PHASE_METHODS.get(phase) or _PHASE_METHODS.setdefault(phase, ('_legal_' + phase, '_apply_' + phase))
+        cls = type(self)  # names kept, not made anew: a new string misses Python's method cache (half the cost)
+        self._legal_fn, self._apply_fn = getattr(cls, legal, None), getattr(cls, apply, None)
     @property
     def result(self) -> dict|None:
         "The hand's result once it is over; a game may give its `text` as a function, written here when first read."

@@ -140,6 +140,23 @@ def test_hand_loser_and_certain_loser():
     assert certain_loser([10, 0, 0, 0], 11, 0) is None
 
 
+def test_certain_loser_is_its_definition():
+    "Every position with 0-5 points a seat: the loser is the seat no other can reach (the Hejma taker: nor pass)."
+    from itertools import product
+    def defined(points, remaining, hejma):
+        for p, mine in enumerate(points):
+            reach = [points[q] + remaining for q in range(4) if q != p]
+            if all(r < mine or (p == hejma and r == mine) for r in reach): return p
+        return None
+    checked = 0
+    for points in product(range(6), repeat=4):
+        for remaining in range(6):
+            for hejma in (None, 0, 1, 2, 3):
+                assert certain_loser(list(points), remaining, hejma) == defined(points, remaining, hejma), (points, remaining, hejma)
+                checked += 1
+    assert checked == 6 ** 4 * 6 * 5
+
+
 @pytest.mark.parametrize('word', ['KOČKA', 'CAT', 'X'])
 def test_letters_and_the_end_of_the_game(word):
     for seed in range(40):

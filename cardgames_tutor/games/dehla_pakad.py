@@ -85,14 +85,20 @@ class DehlaPakadHand(TrickHand):
         super().__init__(game, deal, dealer, [h[:FIRST_PACKET] for h in full], leader=maker)
         self.undealt = [h[FIRST_PACKET:] for h in full]  # still in the dealer's pack, seen by nobody
         self.phase, self.trump_maker = 'trump', maker
-        self.centre, self.centre_tricks, self.on_one, self.last_winner = [], 0, None, None
+        self.centre, self.on_one = [], None  # the face-down centre (whole tricks), and who is on one
         self.captures, self.story = [[], []], []  # captures by partnership; one row per trick
+        self.centre_tens, self.captured_tens = [], [[], []]  # the tens among them, kept as they come
         self.log('deal', f"Seat {dealer} deals five cards to each player, counterclockwise, beginning with "
                  f"Seat {maker} on the dealer's right.", dealer)
         for seat in self.deal_order():
             self.log('deal', lambda seat=seat, cards=tuple(self.hands[seat]): f"Seat {seat} is dealt its first five cards: "
                      f"{Hand(in_order(cards))}.", seat, to=(seat,))
         self.log('trump-turn', f"Seat {maker}, on the dealer's right, looks at these five cards and names trump.", maker)
+
+    @property
+    def centre_tricks(self) -> int: return len(self.centre) // SEATS  # the centre holds whole tricks
+    @property
+    def last_winner(self): return self.tricks[-1].winner if self.tricks else None  # who won the last finished trick
 
     def deal_order(self) -> list:
         "The seats in the order they receive cards: from the dealer's right, the dealer last."
@@ -172,10 +178,10 @@ def action_help(self:DehlaPakadHand) -> str:
     return TrickHand.action_help(self)
 
 # %% ../../nbs/12_dehla_pakad.ipynb #92ff925b
-def _centre_text(centre, k) -> str:
-    "The centre's `centre` cards from `k` tricks, in words."
-    if not centre: return "The centre is empty."
-    return f"The centre holds {len(centre)} cards ({plural(k, 'trick')}) with {_tens_text(centre)} in it."
+def _centre_text(n, tens, k) -> str:
+    "The centre's `n` cards from `k` tricks, with the `tens` among them, in words."
+    if not n: return "The centre is empty."
+    return f"The centre holds {n} cards ({plural(k, 'trick')}) with {_tens_text(tens)} in it."
 
 def _collect_text(winner, outcome, cards, tricks, held) -> str:
     "What a trick that collects the centre does, in words (`held`: the tens the side now holds)."
@@ -186,7 +192,7 @@ def _collect_text(winner, outcome, cards, tricks, held) -> str:
     return (f"{why} for {team_name(team(winner))}, who now hold {held}."
             + (" The count starts again." if outcome == 'collect' else ''))
 
-def _stay_text(winner, before, last, centre, k) -> str:
+def _stay_text(winner, before, last, n, tens, k) -> str:
     "Why a trick stays in the centre, in words (`before`: the seat on one before it; `last`: the last trick's winner)."
     if before is None and last == winner:
         why = (f"Seat {winner} also won the last trick, but that win collected the centre and the count started "
@@ -196,39 +202,40 @@ def _stay_text(winner, before, last, centre, k) -> str:
         why = (f"Seat {winner}'s partner Seat {before} won the last trick, and partners winning in turn do not "
                f"collect: the trick stays in the centre.")
     else: why = f"Seat {before} was on one and is stopped: the trick stays in the centre."
-    return f"{why} {_centre_text(centre, k)} Seat {winner} is on one: a second trick in a row collects the centre."
+    return f"{why} {_centre_text(n, tens, k)} Seat {winner} is on one: a second trick in a row collects the centre."
 
 @patch
 def _collect(self:DehlaPakadHand, seat) -> tuple:
     "Move the whole centre to `seat`'s partnership's captures; the count starts again."
-    cards, tricks = self.centre, self.centre_tricks
-    self.captures[team(seat)].extend(cards)
-    self.centre, self.centre_tricks, self.on_one = [], 0, None
-    return cards, tricks
+    cards, tricks, tens = self.centre, self.centre_tricks, self.centre_tens
+    self.captures[team(seat)].extend(cards); self.captured_tens[team(seat)].extend(tens)
+    self.centre, self.on_one, self.centre_tens = [], None, []
+    return cards, tricks, tens
 
 # %% ../../nbs/12_dehla_pakad.ipynb #b585f22c
 @patch
 def trick_done(self:DehlaPakadHand, trick:Trick):
-    winner, before, last = trick.winner, self.on_one, self.last_winner
-    self.centre.extend(trick.cards); self.centre_tricks += 1
+    winner, before, tricks = trick.winner, self.on_one, self.tricks
+    last = tricks[-2].winner if len(tricks) > 1 else None  # the trick before this one
+    self.centre.extend(trick.cards)
+    for c in trick.cards:
+        if c.rank == 10: self.centre_tens.append(c)
     if trick.number == 13 or before == winner:  # the last trick, or two in a row: collect
         outcome = 'last' if trick.number == 13 else 'collect'
-        cards, tricks = self._collect(winner)
-        tens, centre_tens = _tens(cards), []  # the centre is empty now
-        tail = (_collect_text, winner, outcome, cards, tricks, len(_tens(self.captures[team(winner)])))
+        cards, tricks, tens = self._collect(winner)
+        centre_tens = []  # the centre is empty now
+        tail = (_collect_text, winner, outcome, cards, tricks, len(self.captured_tens[team(winner)]))
     else:
         outcome, cards, tens = 'stay', (), []
         self.on_one = winner
-        centre_tens = _tens(self.centre)
-        tail = (_stay_text, winner, before, last, tuple(self.centre), self.centre_tricks)
-    self.last_winner = winner
-    self.story.append({'number': trick.number, 'leader': trick.leader, 'seats': trick.seats, 'cards': trick.cards,
-                       'winner': winner, 'on_one_before': before, 'outcome': outcome, 'collected': len(cards),
-                       'collected_tens': tens, 'centre': len(self.centre), 'centre_tens': centre_tens})
+        centre_tens = list(self.centre_tens)
+        tail = (_stay_text, winner, before, last, len(self.centre), centre_tens, self.centre_tricks)
+    row = {'number': trick.number, 'leader': trick.leader, 'seats': trick.seats, 'cards': trick.cards, 'winner': winner,
+           'on_one_before': before, 'outcome': outcome, 'collected': len(cards), 'collected_tens': tens, 'points': len(tens),
+           'centre': len(self.centre), 'centre_tens': centre_tens, 'on_one': self.on_one}
+    self.story.append(row)  # the story's row is also the trick event's data
     text = lambda: f"Seat {winner} wins trick {trick.number}: {trick.why}. {tail[0](*tail[1:])}"  # written when read
-    self.events.append(Event('trick', text, winner, None, {'number': trick.number, 'leader': trick.leader,  # `log`, inlined
-                             'cards': trick.cards, 'winner': winner, 'points': len(tens), 'outcome': outcome,
-                             'collected': len(cards), 'centre': len(self.centre), 'on_one': self.on_one}, 'dehla-pakad/centre'))
+    self.events.append(Event('trick', text, winner, None, row, 'dehla-pakad/centre'))  # `log`, inlined
 
 # %% ../../nbs/12_dehla_pakad.ipynb #80b049df
 @patch
@@ -237,10 +244,10 @@ def _public(self:DehlaPakadHand, view:dict, seat):
     n, k = len(self.centre), self.centre_tricks
     view.update(trump_maker=self.trump_maker, on_one=self.on_one,
                 teams=[list(team_seats(t)) for t in (0, 1)], undealt=sum(map(len, self.undealt)),
-                centre={'cards': n, 'tricks': k, 'tens': _tens(self.centre)},
-                captures=[{'cards': len(c), 'tens': _tens(c)} for c in self.captures],
+                centre={'cards': n, 'tricks': k, 'tens': list(self.centre_tens)},
+                captures=[{'cards': len(c), 'tens': list(t)} for c, t in zip(self.captures, self.captured_tens)],
                 # the same, flat, for displays that list a view's facts (the panel): per seat, and one line
-                tens_collected=[_tens(self.captures[team(s)]) for s in range(SEATS)],
+                tens_collected=[list(self.captured_tens[team(s)]) for s in range(SEATS)],
                 in_the_centre=f"{n} cards face down ({plural(k, 'trick')}), {_tens_text(self.centre)}")
     if seat is None:
         view.update(centre_cards=list(self.centre), undealt_cards=[list(u) for u in self.undealt])
@@ -301,10 +308,10 @@ def deal_winner(tens:list, # tens collected by partnership 0 and partnership 1
 @patch
 def hand_done(self:DehlaPakadHand):
     self.phase, self.to_act = 'over', None
-    tens = [len(_tens(c)) for c in self.captures]
+    tens = [len(t) for t in self.captured_tens]
     winner, why = deal_winner(tens, team(self.dealer))
     said = (tuple(tens), self.captures, winner, why)  # the deal's summary, written when read
-    self.result = {'tens': tens, 'ten_cards': [[c.code for c in _tens(x)] for x in self.captures],
+    self.result = {'tens': tens, 'ten_cards': [[c.code for c in t] for t in self.captured_tens],
                    'captured': [len(x) for x in self.captures], 'winner': winner, 'winner_seats': list(team_seats(winner)),
                    'why': why, 'kot': why == 'kot', 'points': [tens[team(s)] for s in range(SEATS)],
                    'text': lambda: _deal_text(*said)}

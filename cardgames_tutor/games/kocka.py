@@ -216,10 +216,12 @@ def hand_loser(points:list, hejma_taker:int|None) -> int|None:
 # %% ../../nbs/11_kocka.ipynb #cd565e1b
 def certain_loser(points:list, remaining:int, hejma_taker:int|None=None) -> int|None:
     "The seat certain to lose whatever happens to the `remaining` points, or None."
-    if max(points) < remaining: return None  # anyone could still catch the leader (and the test below says so too)
+    top = max(points)
+    if top < remaining: return None  # anyone could still catch the leader (and the test below says so too)
     for p, mine in enumerate(points):
-        def safe(q): return points[q] + remaining < mine or (p == hejma_taker and points[q] + remaining == mine)
-        if all(safe(q) for q in range(len(points)) if q != p): return p
+        if mine != top: continue  # a seat below the top is never certain: the seat above it could stop scoring
+        caught = max(points[:p] + points[p + 1:]) + remaining  # the most any other seat can reach
+        if caught < mine or (p == hejma_taker and caught == mine): return p
     return None
 
 @patch
