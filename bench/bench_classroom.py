@@ -56,8 +56,11 @@ SOLARA = """if True:
         gc.collect()
         objects = gc.get_objects()
         with open(os.environ['CGT_BENCH_STATS'], 'w') as f:
+            from solara.toestand import KernelStore
+            stale = sum(k != 'global' and k not in kernel_context.contexts for o in objects if isinstance(o, KernelStore)
+                        for table in (o.listeners, o.listeners2) for k in table)
             json.dump({'kernels': len(kernel_context.contexts), 'panels': sum(isinstance(o, Tutor) for o in objects),
-                       'objects': len(objects)}, f)
+                       'objects': len(objects), 'stale': stale}, f)
     signal.signal(signal.SIGUSR1, held)
     from cardgames_tutor.classroom import main
     main()"""
@@ -333,7 +336,7 @@ def report(kind, mode, n, idle, results, latencies, errors, with_sessions, after
     print(f"  server memory: idle {idle:.0f} MB, with {n} sessions {with_sessions:.0f} MB; after the tabs closed: "
           + ', '.join(f"{t} s {m:.0f} MB" for t, m in after))
     for when, h in results.get('held', []):
-        if h: print(f"  the server holds {when}: {h['kernels']} virtual kernels, {h['panels']} tutor panels, {h['objects']} Python objects")
+        if h: print(f"  the server holds {when}: {h['kernels']} virtual kernels, {h['panels']} tutor panels, {h['objects']} Python objects, {h.get('stale', '?')} Solara listener entries of closed sessions")
     back = next((t for t, m in after if m <= idle * 1.10), None)
     print(f"  back to idle (within 10%): {f'after {back} s' if back else 'NOT within ' + str(after[-1][0]) + ' s' if after else '-'}"
           + (f"; at the end {after[-1][1] - idle:+.0f} MB from idle" if after else ''))

@@ -114,8 +114,6 @@ class ReviewList(W.VBox):
         self.show(review(match, seat, hand_no, **kw))
 
 # %% ../nbs/40c_coach_widgets.ipynb #fbe801bf
-_RING = '3px solid #e6a100'  # a hinted card or move: a gold ring
-
 class PanelCoach:
     "The coach wired into a `Tutor`: a hint box and a hand review in a row of the panel."
     def __init__(self, tutor, # a `cardgames_tutor.panel.Tutor`
@@ -186,10 +184,9 @@ def _ring(self, action):
     t = self.tutor
     cards = {action} if isinstance(action, Card) else set(getattr(action, 'cards', ()) or ())
     for b, c in t._hand_pairs():
-        if c in cards: b.layout.border, b._dom_classes = _RING, (*b._dom_classes, 'cgt-hint')
+        if c in cards: b._dom_classes = (*b._dom_classes, 'cgt-hint')  # the ring is the stylesheet's (`PANEL_CSS`)
     for b, item in zip(t.move_box.children, t._slot_moves):
         on = action is not None and (item == action or (isinstance(item, str) and item == getattr(action, 'verb', None)))
-        b.layout.border = _RING if on else None
         b._dom_classes = tuple(x for x in b._dom_classes if x != 'cgt-hint') + (('cgt-hint',) if on else ())
 
 # %% ../nbs/40c_coach_widgets.ipynb #51c7e3a3

@@ -16,7 +16,7 @@ from .table import direction_of, table_html, cards_text_html, MINI_STYLE, _SUIT_
 from .session import Message
 
 # %% auto #0
-__all__ = ['PANEL_CSS', 'card_label', 'move_label', 'PanelDrawing', 'in_voila']
+__all__ = ['PANEL_CSS', 'card_label', 'move_label', 'Looks', 'PanelDrawing', 'in_voila']
 
 # %% ../nbs/23_drawing.ipynb #5a7892c4
 def card_label(card:Card) -> str:
@@ -37,11 +37,28 @@ def move_label(move, pack) -> str:
 # %% ../nbs/23_drawing.ipynb #78f811aa
 _ROW = dict(flex_flow='row wrap', align_items='center', grid_gap='4px', max_width='100%')
 
-def _button(description='', **kw) -> widgets.Button:
-    "A button that keeps its text whole: it never shrinks below it (rows wrap instead)."
-    return widgets.Button(description=description, layout=widgets.Layout(width='auto', flex='0 0 auto'), **kw)
+def _own(kind, **traits):
+    "A layout or style of its own (`Looks` shares them instead)."
+    return kind(**traits)
 
-def _row(children, **layout) -> widgets.HBox: return widgets.HBox(children, layout=widgets.Layout(**{**_ROW, **layout}))
+class Looks:
+    """One panel's layouts and styles, each made once and shared by every widget of the panel that looks the same.
+    A widget's layout and style are widgets too: shared, a panel has a third fewer for the server to keep and the page
+    to make (a class of 30 holds 30 panels). So a shared look is never changed for one widget: a state is a CSS class."""
+    def __init__(self): self.made = {}
+    def __call__(self, kind, **traits):
+        key = (kind, *sorted(traits.items()))
+        look = self.made.get(key)
+        if look is None: look = self.made[key] = kind(**traits)
+        return look
+
+def _button(description='', looks=_own, **kw) -> widgets.Button:
+    "A button that keeps its text whole: it never shrinks below it (rows wrap instead)."
+    return widgets.Button(description=description, layout=looks(widgets.Layout, width='auto', flex='0 0 auto'),
+                          style=looks(widgets.ButtonStyle), **kw)
+
+def _row(children, looks=_own, **layout) -> widgets.HBox:
+    return widgets.HBox(children, layout=looks(widgets.Layout, **{**_ROW, **layout}))
 
 def _running_loop():
     try: return asyncio.get_running_loop()
@@ -72,7 +89,8 @@ PANEL_CSS = ('.cgt-tutor button.cgt-card{font-weight:bold;border:1px solid #ccc}
              + ''.join(f'.cgt-tutor button.cgt-card.{state}{{{look}}}' for state, look in _BUTTON.items())
              + f'.cgt-log .cgt-mini{{{MINI_STYLE}}}.cgt-log .cgt-event{{padding:1px 4px}}.cgt-log .cgt-now{{background:#fff3c4}}'
              '.cgt-log .cgt-event[data-kind=trick],.cgt-log .cgt-event[data-kind=score],.cgt-log .cgt-event[data-kind=match]'
-             '{font-weight:bold}.cgt-log .cgt-event[data-kind=hand]{border-top:1px solid #bbb}')
+             '{font-weight:bold}.cgt-log .cgt-event[data-kind=hand]{border-top:1px solid #bbb}'
+             '.cgt-tutor button.cgt-hint{border:3px solid #e6a100 !important}')  # the coach's gold ring
 
 def _card_classes(card:Card, state:str) -> tuple:
     "A card button's classes: a card, its state (`cgt-legal`...) and its suit's colour (`cgt-red`...)."
@@ -151,8 +169,8 @@ def _draw_hand(self, controls):
         if None not in self._slot_cards: self._slot_cards.append(None)
         self._slot_cards[self._slot_cards.index(None)] = card
     while len(self.card_slots) < len(self._slot_cards):
-        b = widgets.Button(layout=widgets.Layout(width='auto', flex='0 0 auto', min_width='3.4em', height='4.2em', padding='0 4px'),
-                           style=widgets.ButtonStyle(font_size='16px'))
+        b = widgets.Button(layout=self.looks(widgets.Layout, width='auto', flex='0 0 auto', min_width='3.4em', height='4.2em',
+                                             padding='0 4px'), style=self.looks(widgets.ButtonStyle, font_size='16px'))
         b.on_click(self._guarded(lambda _, i=len(self.card_slots): self._on_card(i)))
         self.card_slots.append(b)
     for b, card in zip(self.card_slots, self._slot_cards):
@@ -160,7 +178,6 @@ def _draw_hand(self, controls):
         state = ('cgt-chosen' if card in s.selected else 'cgt-legal' if card in controls.lit else
                  'cgt-idle' if not controls.lit and s.live else 'cgt-illegal')
         b.description, b.tooltip, b._dom_classes = card_label(card), card.name, _card_classes(card, state)
-        b.layout.border = None  # the look is the stylesheet's (a coach's ring, set after this, is the only border of its own)
     where = {c: i for i, c in enumerate(hand)}
     self.hand_box.children = [self.card_slots[i] for i in sorted((i for i, c in enumerate(self._slot_cards) if c is not None),
                                                                  key=lambda i: where[self._slot_cards[i]])]
@@ -169,7 +186,7 @@ def _draw_hand(self, controls):
 def _draw_moves(self, controls):
     items = self._move_items(controls)
     while len(self.move_slots) < len(items):
-        b = _button(button_style='info')
+        b = _button(button_style='info', looks=self.looks)
         b.on_click(self._guarded(lambda _, i=len(self.move_slots): self._on_move(i)))
         self.move_slots.append(b)
     self._slot_moves = [m for _, m in items] + [None] * (len(self.move_slots) - len(items))

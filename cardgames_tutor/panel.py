@@ -10,12 +10,14 @@ import base64, contextlib, functools, logging
 from html import escape
 from urllib.parse import parse_qs
 import ipywidgets as widgets
+from ipywidgets.widgets.widget_string import HTMLStyle
+from ipywidgets.widgets.widget_description import DescriptionStyle
 from fastcore.basics import patch_to
 from .cards import Card
 from .engine import Match, BadOption, Game, games, get_game
 from .table import direction_of, seat_positions
 from .session import Session, Message, sort_actions, one_line
-from .drawing import PANEL_CSS, PanelDrawing, card_label, move_label, _button, _row, _running_loop, _widget_tree
+from .drawing import PANEL_CSS, PanelDrawing, Looks, card_label, move_label, _button, _row, _running_loop, _widget_tree
 
 # %% auto #0
 __all__ = ['Tutor']
@@ -41,6 +43,7 @@ class Tutor(PanelDrawing, widgets.VBox):
         self.add_class('cgt-tutor')
         self.session = Session(game, seat, seed, match, **options)
         self._chart_key, self._closed, self._drawing, self._download_key, self._draws, self._pending = None, False, False, None, [], None
+        self.looks = Looks()  # layouts and styles, shared by the widgets that look alike
         self._build(pace, teach)
         self._fill_setup()
         self._bots()
@@ -69,30 +72,33 @@ class Tutor(PanelDrawing, widgets.VBox):
 # %% ../nbs/24_panel.ipynb #26524153
 @patch_to(Tutor)
 def _build(self, pace, teach):
-    W, guard = widgets, self._guarded
-    self.status, self.table, self.message = W.HTML(), W.HTML(layout=W.Layout(flex='1 1 300px', max_width='520px')), W.HTML()
-    self.log_view = W.HTML(layout=W.Layout(flex='1 1 260px', max_width='420px'))
-    self.hand_box, self.move_box = _row([]), _row([])
+    W, guard, looks = widgets, self._guarded, self.looks
+    html = lambda **layout: W.HTML(layout=looks(W.Layout, **layout), style=looks(HTMLStyle))
+    button = lambda *a, **kw: _button(*a, looks=looks, **kw)
+    row = lambda children, **layout: _row(children, looks, **layout)
+    self.status, self.table, self.message = html(), html(flex='1 1 300px', max_width='520px'), html()
+    self.log_view = html(flex='1 1 260px', max_width='420px')
+    self.hand_box, self.move_box = row([]), row([])
     self.card_slots, self.move_slots, self._slot_cards, self._slot_moves = [], [], [], []
-    self.first, self.back, self.forward, self.last = (_button(t, tooltip=tip) for t, tip in (
+    self.first, self.back, self.forward, self.last = (button(t, tooltip=tip) for t, tip in (
         ('|◀', 'the start of the match'), ('◀', 'one move back'), ('▶', 'one move forward'), ('▶|', 'back to live play')))
     self.jump = W.Dropdown(description='jump to', options=[('-', -1)], value=-1, layout=W.Layout(width='auto', max_width='100%'))
-    self.undo_button = _button('undo my last move', tooltip='take back your last move and the bots’ replies')
-    self.bot_button = _button('bot plays my move', tooltip='let the bot choose your move (it sees only your cards)')
+    self.undo_button = button('undo my last move', tooltip='take back your last move and the bots’ replies')
+    self.bot_button = button('bot plays my move', tooltip='let the bot choose your move (it sees only your cards)')
     self.teach = W.ToggleButton(value=teach, description='show every hand', tooltip='the teaching view: all cards open',
                                 layout=W.Layout(width='auto', flex='0 0 auto'))
     games, small = _available_games(), dict(width='auto', max_width='100%')
-    self.game_choice = W.Dropdown(options=games, description='game', layout=W.Layout(**small))
-    self.players_choice = W.Dropdown(description='players', layout=W.Layout(**small))
-    self.seat_choice = W.Dropdown(description='your seat', layout=W.Layout(**small))
+    self.game_choice = W.Dropdown(options=games, description='game', layout=looks(W.Layout, **small), style=looks(DescriptionStyle))
+    self.players_choice = W.Dropdown(description='players', layout=looks(W.Layout, **small), style=looks(DescriptionStyle))
+    self.seat_choice = W.Dropdown(description='your seat', layout=looks(W.Layout, **small), style=looks(DescriptionStyle))
     self.seed_box = W.IntText(description='seed', layout=W.Layout(width='160px', max_width='100%'))
-    self.deal_button = _button('deal', button_style='primary', tooltip='a new match with this seed')
+    self.deal_button = button('deal', button_style='primary', tooltip='a new match with this seed')
     self.pace = W.FloatSlider(value=pace, min=0, max=2, step=0.1, description='bot pace (s)', readout_format='.1f',
                               style={'description_width': 'initial'}, layout=W.Layout(width='320px', max_width='100%'))
-    self.save_button = _button('save record', tooltip='download the hand record of this match to your computer')
-    self.download = W.HTML()
+    self.save_button = button('save record', tooltip='download the hand record of this match to your computer')
+    self.download = html()
     self.upload = W.FileUpload(accept='.json', multiple=False, description='open record', layout=W.Layout(width='auto', flex='0 0 auto'))
-    self.scores = W.HTML(layout=W.Layout(max_width='100%'))
+    self.scores = html(max_width='100%')
     self.chart = W.Image(format='png', layout=W.Layout(max_width='100%', width='520px'))
     for w, where in ((self.first, 'first'), (self.back, 'back'), (self.forward, 'forward'), (self.last, 'last')):
         w.on_click(guard(lambda _, where=where: self.step_by(where)))
@@ -104,13 +110,13 @@ def _build(self, pace, teach):
     self.deal_button.on_click(guard(lambda _: self.deal()))
     self.save_button.on_click(guard(lambda _: self.offer_download()))
     self.upload.observe(guard(self._on_upload), 'value')
-    setup = W.VBox([_row([self.game_choice, self.players_choice, self.seat_choice, self.seed_box, self.deal_button]),
-                    _row([self.pace]), _row([self.save_button, self.download, self.upload])])
-    self.steps_row = _row([self.first, self.back, self.forward, self.last, self.jump, self.undo_button, self.bot_button, self.teach])
-    self.css = W.HTML(f'<style>{PANEL_CSS}</style>', layout=W.Layout(display='none'))  # applies though hidden
-    self.children = [self.css, self.status, _row([self.table, self.log_view], align_items='flex-start'), self.message, self.hand_box,
+    setup = W.VBox([row([self.game_choice, self.players_choice, self.seat_choice, self.seed_box, self.deal_button]),
+                    row([self.pace]), row([self.save_button, self.download, self.upload])], layout=looks(W.Layout))
+    self.steps_row = row([self.first, self.back, self.forward, self.last, self.jump, self.undo_button, self.bot_button, self.teach])
+    self.css = W.HTML(f'<style>{PANEL_CSS}</style>', layout=W.Layout(display='none'), style=looks(HTMLStyle))  # applies though hidden
+    self.children = [self.css, self.status, row([self.table, self.log_view], align_items='flex-start'), self.message, self.hand_box,
                      self.move_box, self.steps_row, W.Accordion([setup], titles=('table setup: game, seed, bots, hand records',)),
-                     _row([self.scores, self.chart], align_items='flex-start')]
+                     row([self.scores, self.chart], align_items='flex-start')]
 
 # %% ../nbs/24_panel.ipynb #df1475e5
 @patch_to(Tutor)
@@ -312,7 +318,7 @@ def close(self):
 @patch_to(Tutor)
 def add_row(self, children:list, draw=None, where:int|None=None) -> widgets.HBox:
     "Add a row of `children` widgets (after the step row, or at index `where`); `draw(tutor)` runs in every update."
-    row = _row(list(children))
+    row = _row(list(children), self.looks)
     kids = list(self.children)
     kids.insert(kids.index(self.steps_row) + 1 if where is None else where, row)
     self.children = kids

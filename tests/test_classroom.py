@@ -236,7 +236,7 @@ def test_closed_sessions_threads_end_and_memory_is_given_back():
         async def main():
             await asyncio.gather(*[anyio.to_thread.run_sync(time.sleep, 0.3) for _ in range(10)])  # ten students at once
             class_here = threading.active_count()
-            keeper = asyncio.create_task(classroom._give_back_memory(0.5, lambda: open_sessions[0], idle=0.3))
+            keeper = asyncio.create_task(classroom._give_back_memory(0.5, lambda: open_sessions[0], idle=0.3, forget=lambda: 0))
             await asyncio.sleep(1.2)
             still_here = threading.active_count()  # no session closed yet: nothing ended
             open_sessions[0] = 0  # the class leaves
