@@ -163,6 +163,20 @@ def test_step_back_forward_jump_undo(name):
     check_controls(t)
 
 
+def test_widgets_that_look_alike_share_their_layout_and_style():
+    "A class holds 30 panels: the card buttons share one layout and one style, and a ringed hint is a CSS class."
+    t = Tutor('begga-kaat', seed=1)
+    cards = [b for b, _ in t._hand_pairs()]
+    assert len(cards) == 13 and len({id(b.layout) for b in cards}) == 1 and len({id(b.style) for b in cards}) == 1
+    moves_and_steps = [t.first, t.back, t.undo_button, t.deal_button]
+    assert len({id(b.layout) for b in moves_and_steps}) == 1
+    assert len(t._all_widgets()) <= 110, len(t._all_widgets())  # 159 when each widget made its own
+    card = t.lit_cards()[0]
+    t.coach._ring(card)
+    assert [c for b, c in t._hand_pairs() if 'cgt-hint' in b._dom_classes] == [card]
+    assert all(b.layout.border in (None, '') for b in cards)  # the shared layout is never changed for one card
+    t.close()
+
 def test_undo_with_nothing_to_undo():
     t = Tutor('begga-kaat', seed=1)
     if any(s == t.seat for h in t.match.hands for s, _ in h.history): pytest.skip("seat 0 has moved")
