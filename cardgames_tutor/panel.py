@@ -88,9 +88,9 @@ def _build(self, pace, teach):
     self.teach = W.ToggleButton(value=teach, description='show every hand', tooltip='the teaching view: all cards open',
                                 layout=W.Layout(width='auto', flex='0 0 auto'))
     games, small = _available_games(), dict(width='auto', max_width='100%')
-    self.game_choice = W.Dropdown(options=games, description='game', layout=looks(W.Layout, **small), style=looks(DescriptionStyle))
-    self.players_choice = W.Dropdown(description='players', layout=looks(W.Layout, **small), style=looks(DescriptionStyle))
-    self.seat_choice = W.Dropdown(description='your seat', layout=looks(W.Layout, **small), style=looks(DescriptionStyle))
+    choice = lambda **kw: W.Dropdown(layout=looks(W.Layout, **small), style=looks(DescriptionStyle), **kw)
+    self.game_choice = choice(options=games, description='game')
+    self.players_choice, self.seat_choice = choice(description='players'), choice(description='your seat')
     self.seed_box = W.IntText(description='seed', layout=W.Layout(width='160px', max_width='100%'))
     self.deal_button = button('deal', button_style='primary', tooltip='a new match with this seed')
     self.pace = W.FloatSlider(value=pace, min=0, max=2, step=0.1, description='bot pace (s)', readout_format='.1f',
