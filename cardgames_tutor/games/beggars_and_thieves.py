@@ -173,11 +173,12 @@ def _call_number(move:Move) -> Move:
 
 class ThievesHand(ThievesTricks):
     "One hand of Beggars and Thieves for 3, 4 or 5 players (Cutthroat for 3)."
+    partner_card = property(lambda self: self.noted, doc="The Thief that shows the partner (None until one is called): the hand's `noted` card.")
     def __init__(self, game, deal, dealer, match=None):
         super().__init__(game, deal, dealer, deal['hands'], leader=(dealer + 1) % game.players)
         self.blind, self.buried, self.passed = list(deal['blind']), [], []
         self.picker, self.leaster, self.declaration = None, False, None
-        self.partner_card = self.partner = None  # the partner's seat stays hidden until the card is played
+        self.partner = None  # the partner's seat stays hidden until the partner card is played
         self.revealed = False
         self.phase = 'blind'  # the dealer's left (the leader) is offered the blind first
         for seat, cards in enumerate(self.hands):
@@ -345,7 +346,7 @@ def _apply_declare(self:ThievesHand, action):
     if action.verb == 'alone':
         self.log('declare', f"Seat {seat} announces playing alone, against everyone else.", seat)
     else:
-        self.partner_card = self.noted = T6 if action.verb == 'partner' else _called(action)  # noted: its play reveals the partner (noted_played)
+        self.noted = T6 if action.verb == 'partner' else _called(action)  # the partner card: its play reveals the partner (noted_played)
         holder = next((s for s in range(self.n) if self.partner_card in self.holds(s)), seat)
         self.partner = None if holder == seat else holder
         name = f"the {self.partner_card.rank} of Thieves"
