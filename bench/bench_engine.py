@@ -5,7 +5,8 @@ rule check, events) on one core. Times are CPU time of this process (`time.proce
 on a shared machine disturbs them less; each figure is the median of ROUNDS rounds taken in turn with the
 others, with the lowest and highest round as an interval. Where `open_spiel` is installed (the optional
 `bench` extra: pip install -e '.[bench]'), OpenSpiel's hearts (C++ engine driven from Python, uniform
-chance outcomes drawn in Python) is timed in the same rounds and the ratio printed.
+chance outcomes drawn in Python) is timed in the same rounds, in turns of 10 hands with Begga Kaat (4 players)
+so both meet the same load, and the ratio printed.
 Targets: Begga Kaat (4 players) at least as fast as OpenSpiel hearts; every game twice the rate of
 commit 006f302. With --baseline DIR (a checkout of that commit: `git worktree add --detach /tmp/base 006f302`),
 that package is timed in the same rounds, in a child process, and the speed-up printed with its range.
@@ -25,28 +26,31 @@ CASES = [('begga-kaat', {'players': 4}), ('begga-kaat', {'players': 3}), ('kocka
          ('beggars-and-thieves', {'players': 3}), ('beggars-and-thieves', {'players': 2})]
 
 
-def engine_round(game, seconds, rng):
-    "Random full hands per CPU second: deal, then the seat to act picks any legal action, until the hand is over."
-    n, start = 0, time.process_time()
-    while time.process_time() - start < seconds:  # the clock is read every 10 hands: a read costs 1-10 us here
-        for _ in range(10):
-            hand = game.new_hand(deal_cards(game, rng), n % game.n_seats())
-            while not hand.is_over: hand.apply(rng.choice(hand.legal_actions()))
-            n += 1
-    return n / (time.process_time() - start)
+def engine_hands(game, rng, k):
+    "`k` random full hands: deal, then the seat to act picks any legal action, until the hand is over."
+    for i in range(k):
+        hand = game.new_hand(deal_cards(game, rng), i % game.n_seats())
+        while not hand.is_over: hand.apply(rng.choice(hand.legal_actions()))
 
 
-def openspiel_round(seconds, rng, pyspiel=None):
-    "Random full hands of OpenSpiel hearts per CPU second, chance outcomes drawn uniformly in Python."
-    game, n, start = pyspiel.load_game('hearts'), 0, time.process_time()
-    while time.process_time() - start < seconds:
-        for _ in range(10):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node(): state.apply_action(rng.choice(state.chance_outcomes())[0])
-                else: state.apply_action(rng.choice(state.legal_actions()))
-            n += 1
-    return n / (time.process_time() - start)
+def hearts_hands(game, rng, k):
+    "`k` random full hands of OpenSpiel hearts (`game`), chance outcomes drawn uniformly in Python."
+    for _ in range(k):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node(): state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else: state.apply_action(rng.choice(state.legal_actions()))
+
+
+def timed(players, seconds) -> list:
+    """Hands per CPU second of each (play, game, rng) in `players`, for at least `seconds` each. Played in turns of
+    10 hands, so a compared pair shares whatever load the machine has (the clock is read every 10 hands)."""
+    spent, done = [0.0] * len(players), 0
+    while min(spent) < seconds:
+        for j, (play, game, rng) in enumerate(players):
+            start = time.process_time(); play(game, rng, 10); spent[j] += time.process_time() - start
+        done += 10
+    return [done / s for s in spent]
 
 
 def baseline_round(seconds) -> dict:
@@ -57,6 +61,9 @@ def baseline_round(seconds) -> dict:
     return json.loads(out.stdout)
 
 
+PAIRED = 'begga-kaat players=4'  # the case timed beside OpenSpiel's hearts
+
+
 def labelled():
     return {f"{name} {' '.join(f'{k}={v}' for k, v in opts.items())}".strip(): (get_game(name, **opts), random.Random(1))
             for name, opts in CASES}
@@ -64,16 +71,19 @@ def labelled():
 
 def main():
     if '--one-round' in sys.argv:  # the child process of baseline_round
-        print(json.dumps({label: engine_round(game, SECONDS, rng) for label, (game, rng) in labelled().items()}))
+        print(json.dumps({label: timed([(engine_hands, game, rng)], SECONDS)[0] for label, (game, rng) in labelled().items()}))
         return
     try: import pyspiel
     except ImportError: pyspiel = None; print("OpenSpiel is not installed (pip install -e '.[bench]'): hearts is skipped.")
     runs = labelled()
     rates, base = {label: [] for label in runs}, {label: [] for label in runs}
-    if pyspiel: rates['OpenSpiel hearts'] = []
+    if pyspiel: rates['OpenSpiel hearts'], hearts_rng = [], random.Random(2)
     for _ in range(ROUNDS):  # every case once per round, so load on the machine falls on all alike
-        for label, (game, rng) in runs.items(): rates[label].append(engine_round(game, SECONDS, rng))
-        if pyspiel: rates['OpenSpiel hearts'].append(openspiel_round(SECONDS, random.Random(2), pyspiel))
+        for label, (game, rng) in runs.items():
+            if label == PAIRED and pyspiel:  # Begga Kaat and hearts in turns: the ratio is taken under one load
+                ours, theirs = timed([(engine_hands, game, rng), (hearts_hands, pyspiel.load_game('hearts'), hearts_rng)], SECONDS)
+                rates[label].append(ours); rates['OpenSpiel hearts'].append(theirs)
+            else: rates[label].append(timed([(engine_hands, game, rng)], SECONDS)[0])
         if BASELINE:
             for label, rate in baseline_round(SECONDS).items(): base[label].append(rate)
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; each figure: median (lowest-highest) of {ROUNDS} rounds, CPU time")
@@ -85,8 +95,8 @@ def main():
             line += (f"{statistics.median(base[label]):>13.0f} ({min(base[label]):5.0f}-{max(base[label]):5.0f})"
                      f"   x{statistics.median(ups):.2f} ({min(ups):.2f}-{max(ups):.2f})")
         print(line)
-    if pyspiel and 'begga-kaat players=4' in rates:
-        ours, theirs = rates['begga-kaat players=4'], rates['OpenSpiel hearts']
+    if pyspiel and PAIRED in rates:
+        ours, theirs = rates[PAIRED], rates['OpenSpiel hearts']
         per_round = [a / b for a, b in zip(ours, theirs)]
         print(f"Begga Kaat / OpenSpiel hearts: {statistics.median(per_round):.2f} "
               f"(per round {min(per_round):.2f}-{max(per_round):.2f})")

@@ -8,6 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach_deals.html.md"""
 from __future__ import annotations
 import random
 from typing import NamedTuple
+from .cards import in_order
 from .engine import Game, HandState, Move
 
 # %% auto #0
@@ -147,7 +148,7 @@ def sample_kocka(view, game, rng) -> HandState:
     passed[left] = rng.sample(after[(me + 2) % 4], 3)  # Seat me+1 passed to me+2
     passed[(me + 2) % 4] = rng.sample(after[right], 3)  # Seat me+2 passed to me+3
     dealt = [[c for c in after[s] if c not in passed[(s - 1) % 4]] + passed[s] for s in range(4)]
-    actions = [Move('pass', tuple(sorted(passed[s]))) for s in order] + trick_actions(view)
+    actions = [Move('pass', tuple(in_order(passed[s]))) for s in order] + trick_actions(view)
     return replay(game, {'hands': dealt}, view['dealer'], actions)
 
 # %% ../nbs/40a_coach_deals.ipynb #035ce263

@@ -6,6 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach_reasons.html.md"""
 
 # %% ../nbs/40b_coach_reasons.ipynb #114e9791
 from __future__ import annotations
+from .cards import in_order
 from .engine import Move, plural
 from .tricks import trick_winner
 from .coach import Reason, show_action, stat_text
@@ -142,7 +143,7 @@ def thieves_reasons(view, game, ranked) -> list:
     if isinstance(b, Move):
         if b.verb in ('pick', 'pass'):
             tactic = 'pick-blind' if b.verb == 'pick' else 'pass-blind'
-            out.append(Reason(tactic, f"You hold {len(thieves)} Thieves ({' '.join(map(str, sorted(thieves))) or 'none'}) among {len(hand)} cards: "
+            out.append(Reason(tactic, f"You hold {len(thieves)} Thieves ({' '.join(map(str, in_order(thieves))) or 'none'}) among {len(hand)} cards: "
                               + ("strong enough to play against the table." if b.verb == 'pick' else "too few trumps to carry the picker's side.")))
         elif b.verb == 'bury':
             out.append(Reason('bury-points', f"Burying {' '.join(map(str, b.cards))} banks {sum(map(pts, b.cards))} points for you now, where no trick can take them."))

@@ -12,7 +12,7 @@ from itertools import repeat
 from dataclasses import dataclass
 from typing import NamedTuple, Any, TypedDict
 from fastcore.basics import patch
-from .cards import Card, Pack, UnknownCard, shuffled
+from .cards import Card, Pack, UnknownCard, shuffled, in_order
 
 # %% auto #0
 __all__ = ['ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'short_repr', 'plural', 'Option', 'Event', 'Move', 'moves',
@@ -233,7 +233,7 @@ def check_deal(game:Game, deal) -> dict:
                 raise ValueError(f"deal: {name!r} must hold {piles} lists of {each} cards")
             out[name] = [cards_of(f"{name}[{i}]", p, each) for i, p in enumerate(deal[name])]
     stray = seen - set(game.deck())
-    if stray: raise ValueError(f"deal: {', '.join(map(str, sorted(stray)))} not in play in this game")
+    if stray: raise ValueError(f"deal: {', '.join(map(str, in_order(stray)))} not in play in this game")
     return out
 
 # %% ../nbs/01_engine.ipynb #cd3186d6
@@ -396,7 +396,7 @@ def leaked_cards(hand:HandState, seat:int) -> list:
         elif isinstance(x, (list, tuple, set, frozenset)):
             for v in x: walk(v)
     walk(view)
-    return sorted(hidden & found)
+    return in_order(hidden & found)
 
 # %% ../nbs/01_engine.ipynb #a1c0de07
 _MATCH_NAMES = ('Match', 'play_out', 'random_choice')

@@ -8,7 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/session.html.md"""
 from __future__ import annotations
 import json, random
 from typing import NamedTuple
-from .cards import Card
+from .cards import Card, in_order
 from .engine import Match, Move, BadOption, Game, game_class, get_game
 from .charts import _number
 from .contracts import start_standing
@@ -244,9 +244,9 @@ def choose(self:Session, verb:str) -> bool:
     "Make the move `verb` with the cards chosen, or say why that choice is not allowed."
     if (why := self._not_now()) is not None: return self.say('info', why)
     moves = self.controls().choose.get(verb, [])
-    same = [m for m in moves if sorted(m.cards) == sorted(self.selected)]
+    same = [m for m in moves if set(m.cards) == set(self.selected)]
     if same: return self.act(same[0])
-    verdict = self.match.explain(Move(verb, tuple(sorted(self.selected))), self.seat)
+    verdict = self.match.explain(Move(verb, tuple(in_order(self.selected))), self.seat)
     return self.say('refused', verdict.text, verdict.rule)
 
 @patch

@@ -1,7 +1,7 @@
 """Begga Kaat: 2,000 seeded random games for each player count with every invariant; rules; bad input."""
 import random, pytest
 from collections import Counter
-from cardgames_tutor.cards import FRENCH
+from cardgames_tutor.cards import FRENCH, in_order
 from cardgames_tutor.engine import Match, IllegalAction, BadOption, check_deal, play_out, random_choice
 from cardgames_tutor.games.begga_kaat import BeggaKaat, penalty
 from cardgames_tutor.records import to_record, load
@@ -13,7 +13,7 @@ def check_match(m, game):
     assert m.over
     for h in m.hands:
         dealt = [c for hand in h.deal['hands'] for c in hand]
-        assert sorted(dealt) == sorted(game.deck())  # cards conserved: each in play exactly once
+        assert in_order(dealt) == in_order(game.deck())  # cards conserved: each in play exactly once
         assert len(h.tricks) == 52 // n
         for t in h.tricks:  # one card per seat per trick, each seat once, in play order from the leader
             assert len(t.cards) == n and sorted(t.seats) == list(range(n))
@@ -21,7 +21,7 @@ def check_match(m, game):
             led = t.cards[0].suit
             assert t.cards[t.seats.index(t.winner)].rank == max(c.rank for c in t.cards if c.suit == led)
         played = [c for t in h.tricks for c in t.cards]
-        assert sorted(played) == sorted(dealt)
+        assert in_order(played) == in_order(dealt)
         assert sum(h.points) == 53  # 53 points every round
         assert h.points == [sum(penalty(c) for t in h.tricks if t.winner == s for c in t.cards) for s in range(n)]
     assert m.standing['totals'] == [sum(x) for x in zip(*m.standing['hands'])]

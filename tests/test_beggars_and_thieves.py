@@ -3,7 +3,7 @@ invariant; the rulebook's scoring examples; the blind, bury and partner rules; S
 that leak no hidden card and no partner; hand records."""
 import random, re, pytest
 from types import SimpleNamespace
-from cardgames_tutor.cards import BEGGARS
+from cardgames_tutor.cards import BEGGARS, in_order
 from cardgames_tutor.engine import Match, IllegalAction, BadOption, check_deal, deal_cards, play_out, random_choice, get_game
 from cardgames_tutor.tricks import trick_winner
 from cardgames_tutor.games.beggars_and_thieves import (BeggarsAndThieves, point_table, side_scores, leaster_winners,
@@ -32,7 +32,7 @@ def check_hand(h, game):
     n, pts = game.players, game.points_of
     assert h.is_over and h.to_act is None
     dealt = [c for part in h.deal.values() for x in part for c in (x if isinstance(x, list) else [x])]
-    assert sorted(dealt) == sorted(game.deck())  # every card in play dealt exactly once
+    assert in_order(dealt) == in_order(game.deck())  # every card in play dealt exactly once
     played = [c for t in h.tricks for c in t.cards]
     for t in h.tricks:  # one card per seat, in play order from the leader; the right winner
         assert list(t.seats) == [(t.leader + k) % n for k in range(n)]
@@ -42,19 +42,19 @@ def check_hand(h, game):
     taken = [sum(pts[c] for t in h.tricks if t.winner == s for c in t.cards) for s in range(n)]
     r = h.result
     if n == 2:
-        assert sorted(played) == sorted(dealt) and len(h.tricks) == 16
+        assert in_order(played) == in_order(dealt) and len(h.tricks) == 16
         assert r['points'] == taken == r['scores'] and sum(taken) == 120
         return
     if r['leaster']:  # the blind is set aside: its points count for nobody
         check_follow(h, [list(x) for x in h.deal['hands']])
-        assert sorted(played + h.blind) == sorted(dealt)
+        assert in_order(played + h.blind) == in_order(dealt)
         assert r['points'] == taken and sum(taken) == 120 - sum(pts[c] for c in h.blind)
         won = [s for s in range(n) if any(t.winner == s for t in h.tricks)]
         fewest = min(taken[s] for s in won)
         assert r['winners'] == [s for s in won if taken[s] == fewest]
         assert r['scores'] == [3 if s in r['winners'] else 0 for s in range(n)]
         return
-    assert sorted(played + h.buried) == sorted(dealt) and len(h.buried) == game.bury_count
+    assert in_order(played + h.buried) == in_order(dealt) and len(h.buried) == game.bury_count
     held = [list(x) for x in h.deal['hands']]
     held[h.picker] = [c for c in held[h.picker] + list(h.deal['blind']) if c not in h.buried]
     check_follow(h, held)

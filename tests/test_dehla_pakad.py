@@ -1,7 +1,7 @@
 """Dehla Pakad: the worked example, the centre (reset, partners, trick 13), scoring, streaks and dealers,
 2,000 seeded random deals with invariants, bad input, views that leak nothing, records, the bot."""
 import json, random, time, pytest
-from cardgames_tutor.cards import FRENCH, Card
+from cardgames_tutor.cards import FRENCH, Card, in_order
 from cardgames_tutor.engine import (Match, Move, IllegalAction, BadOption, check_deal, deal_cards, play_out,
                                     random_choice, get_game)
 from cardgames_tutor.games.dehla_pakad import (DehlaPakad, DehlaPakadHand, team, partner, team_seats, other_team,
@@ -78,12 +78,12 @@ def test_trump_maker_sees_five_cards_then_four_and_four():
     assert (h.phase, h.to_act) == ('trump', 3)
     for s in range(4):
         v = h.view(s)
-        assert sorted(v['hand']) == sorted(deal['hands'][s][:5])
+        assert in_order(v['hand']) == in_order(deal['hands'][s][:5])
         assert not (cards_in(v, FRENCH) & set(deal['hands'][s][5:]))  # its own last eight are still in the pack
         assert v['legal'] == ([Move('trump', (), x) for x in 'SHDC'] if s == 3 else [])
     h.apply('trump c', seat=3)
     assert h.trump == 'C' and h.phase == 'play' and h.to_act == 3  # the trump maker leads
-    for s in range(4): assert sorted(h.hands[s]) == sorted(deal['hands'][s])
+    for s in range(4): assert in_order(h.hands[s]) == in_order(deal['hands'][s])
     assert 'trump C' == str(h.history[0][1])
 
 

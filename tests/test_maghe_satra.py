@@ -2,7 +2,7 @@
 for each player count with their invariants, bad input, hidden cards, the cut, and hand records."""
 import random, time, pytest
 from fractions import Fraction
-from cardgames_tutor.cards import FRENCH
+from cardgames_tutor.cards import FRENCH, in_order
 from cardgames_tutor.engine import Match, IllegalAction, BadOption, Move, get_game, play_out, random_choice
 from cardgames_tutor.games.maghe_satra import (MagheSatra, written_deal, hand_winner, odds, odds_for, odds_chart,
                                                advice, bot, cut_for_seats, value, count, BEG, PASS)
@@ -177,7 +177,7 @@ def check_hand(h, n):
     order = [(h.dealer + 1 + k) % n for k in range(n)]
     assert h.order == order
     dealt = [c for pile in h.deal['down'] for c in pile] + list(h.deal['stock'])
-    assert sorted(dealt) == sorted(FRENCH)  # the deal is the pack, each card once
+    assert in_order(dealt) == in_order(FRENCH)  # the deal is the pack, each card once
     cards = [c for d, u in zip(h.down, h.up) for c in (d, *u)]
     assert len(cards) == len(set(cards))    # no card dealt twice
     assert [c for s in order for c in h.up[s]] == list(h.deal['stock'][:h.dealt])  # face-up cards come off the stock in turn

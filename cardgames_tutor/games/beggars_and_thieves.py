@@ -243,7 +243,7 @@ def bury_problem(hand:list, cards:list, count:int) -> str|None:
     beggars_left = [c for c in hand if c.suit != 'T' and c not in cards]
     if thieves and beggars_left:
         return (f"You may not bury a Thief ({' '.join(map(str, thieves))}) while a Beggar stays in your hand "
-                f"({' '.join(map(str, sorted(beggars_left)))}): a Thief is buried only with every Beggar you hold.")
+                f"({' '.join(map(str, in_order(beggars_left)))}): a Thief is buried only with every Beggar you hold.")
 
 @patch
 def _legal_bury(self:ThievesHand):
@@ -387,10 +387,10 @@ def _public(self:ThievesHand, view:dict, seat):
                 partner=self.partner if known else None, revealed=self.revealed, buried_count=len(self.buried),
                 thief_buried=any(c.suit == 'T' for c in self.buried), role=self.role(seat))
     if seat is None or seat == self.picker or self.phase == 'over':
-        view['buried'] = sorted(self.buried)
+        view['buried'] = in_order(self.buried)
     if seat is None or (seat == self.picker and self.declaration) or self.phase == 'over' or (self.revealed and self.partner is None):
         view['alone'] = self.declaration is not None and self.partner is None
-    if seat is None or self.phase == 'over': view['blind'] = sorted(self.blind)
+    if seat is None or self.phase == 'over': view['blind'] = in_order(self.blind)
 
 @patch
 def role(self:ThievesHand, seat) -> str|None:

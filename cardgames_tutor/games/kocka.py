@@ -117,7 +117,7 @@ def parse_action(self:KockaHand, action):
 def action_help(self:KockaHand) -> str:
     if self.phase == 'pass':
         return (f"pass three of your dealt cards to Seat {(self.to_act + 1) % 4}, e.g. "
-                f"pass {' '.join(c.code for c in sorted(self.hands[self.to_act])[:3])}")
+                f"pass {' '.join(c.code for c in in_order(self.hands[self.to_act])[:3])}")
     return TrickHand.action_help(self)
 
 # %% ../../nbs/11_kocka.ipynb #2ab41d02
@@ -128,7 +128,7 @@ def _legal_pass(self:KockaHand):
 @patch
 def _explain_pass(self:KockaHand, action) -> Verdict:
     seat, to = self.to_act, (self.to_act + 1) % 4
-    example = 'pass ' + ' '.join(c.code for c in sorted(self.hands[seat])[:3])
+    example = 'pass ' + ' '.join(c.code for c in in_order(self.hands[seat])[:3])
     if not isinstance(action, Move) or action.verb != 'pass':  # a card: the exchange comes first
         return Verdict(False, 'kocka/exchange-first', f"The exchange is not finished: Seat {seat} must first pass "
                        f"3 cards to Seat {to} (e.g. {example}) before any card is played.")
@@ -337,7 +337,7 @@ def bot(view:dict, rng):
     "A simple Kočka player: pass the danger, duck under the led card, throw penalty cards when void."
     legal = view['legal']
     if view['phase'] == 'pass':
-        return Move('pass', tuple(sorted(sorted(view['hand'], key=_danger)[-3:])))
+        return Move('pass', tuple(in_order(sorted(view['hand'], key=_danger)[-3:])))
     if len(legal) == 1: return legal[0]
     trick = [c for _, c in view['trick']]
     if not trick: return min(legal, key=lambda c: (penalty(c) > 0, c.rank, rng.random()))
