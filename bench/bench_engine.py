@@ -9,10 +9,10 @@ chance outcomes drawn in Python) is timed in the same rounds, in turns of 10 han
 so both meet the same load, and the ratio printed.
 Targets: Begga Kaat (4 players) at least as fast as OpenSpiel hearts; every game twice the rate of
 commit 006f302. With --baseline DIR (a checkout of that commit: `git worktree add --detach /tmp/base 006f302`),
-that package is timed in the same rounds, in a child process, and the speed-up printed with its range.
+that package is timed in a child process right after each case, and the speed-up printed with its range.
 Usage: python bench/bench_engine.py [SECONDS_PER_ROUND] [ROUNDS] [--baseline DIR]
 """
-import json, os, random, statistics, subprocess, sys, time
+import os, random, statistics, subprocess, sys, time
 from cardgames_tutor.engine import deal_cards, get_game
 
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
@@ -53,12 +53,14 @@ def timed(players, seconds) -> list:
     return [done / s for s in spent]
 
 
-def baseline_round(seconds) -> dict:
-    "One round of every case with the package at BASELINE, in a child process (its rates by label)."
-    env = {**os.environ, 'PYTHONPATH': BASELINE}
-    out = subprocess.run([sys.executable, __file__, str(seconds), '--one-round'], env=env, capture_output=True, text=True,
-                         cwd=BASELINE, check=True)
-    return json.loads(out.stdout)
+class Baseline:
+    "The package at BASELINE in a child process that times one case when asked, so each pair is timed one after the other."
+    def __init__(self):
+        self.child = subprocess.Popen([sys.executable, __file__, str(SECONDS), '--serve'], env={**os.environ, 'PYTHONPATH': BASELINE},
+                                      cwd=BASELINE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    def rate(self, label) -> float:
+        self.child.stdin.write(label + '\n'); self.child.stdin.flush()
+        return float(self.child.stdout.readline())
 
 
 PAIRED = 'begga-kaat players=4'  # the case timed beside OpenSpiel's hearts
@@ -70,12 +72,13 @@ def labelled():
 
 
 def main():
-    if '--one-round' in sys.argv:  # the child process of baseline_round
-        print(json.dumps({label: timed([(engine_hands, game, rng)], SECONDS)[0] for label, (game, rng) in labelled().items()}))
+    if '--serve' in sys.argv:  # the child process of `Baseline`: a case's label in, its rate out
+        runs = labelled()
+        for line in sys.stdin: print(timed([(engine_hands, *runs[line.strip()])], SECONDS)[0], flush=True)
         return
     try: import pyspiel
     except ImportError: pyspiel = None; print("OpenSpiel is not installed (pip install -e '.[bench]'): hearts is skipped.")
-    runs = labelled()
+    runs, baseline = labelled(), Baseline() if BASELINE else None
     rates, base = {label: [] for label in runs}, {label: [] for label in runs}
     if pyspiel: rates['OpenSpiel hearts'], hearts_rng = [], random.Random(2)
     for _ in range(ROUNDS):  # every case once per round, so load on the machine falls on all alike
@@ -84,8 +87,7 @@ def main():
                 ours, theirs = timed([(engine_hands, game, rng), (hearts_hands, pyspiel.load_game('hearts'), hearts_rng)], SECONDS)
                 rates[label].append(ours); rates['OpenSpiel hearts'].append(theirs)
             else: rates[label].append(timed([(engine_hands, game, rng)], SECONDS)[0])
-        if BASELINE:
-            for label, rate in baseline_round(SECONDS).items(): base[label].append(rate)
+            if baseline: base[label].append(baseline.rate(label))  # right after: the pair meets much the same load
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; each figure: median (lowest-highest) of {ROUNDS} rounds, CPU time")
     print(f"{'game':<36}{'hands/s':>20}" + (f"{'baseline hands/s':>26}{'speed-up':>22}" if BASELINE else ''))
     for label, xs in rates.items():
