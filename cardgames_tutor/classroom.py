@@ -221,9 +221,8 @@ def make_app(code:str|None=None, cull:str='60s'):
 
 def warm_up():
     """Before anyone comes: draw one panel through a whole hand (chart included), write the start page, and import what
-    serving the first student would (anyio's thread pool). The first student does not wait for them, and they do not land
-    among the first class's memory: made mid-class, they stay for the life of the server in the middle of the students'
-    memory and keep parts of it from going back to the system (about 0.5 MB of modules, measured with `tracemalloc`)."""
+    serving the first student would (anyio's thread pool): the first student does not wait for them, and these 0.5 MB that
+    stay for the life of the server (measured with `tracemalloc`) are not made in the middle of the first class's memory."""
     Tutor('begga-kaat', seed=1).play_for_me(60)
     start_html()
     with contextlib.suppress(ImportError): importlib.import_module('anyio._backends._asyncio')  # imported by anyio when first used
