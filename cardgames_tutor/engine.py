@@ -7,7 +7,6 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/engine.html.md"""
 # %% ../nbs/01_engine.ipynb #afd7b630
 from __future__ import annotations
 import json, importlib, pkgutil
-from operator import attrgetter
 from itertools import repeat
 from dataclasses import dataclass
 from typing import NamedTuple, Any, TypedDict
@@ -294,7 +293,7 @@ class HandState:
         "`action` in its one written form: text parsed (`parse_action`), a move's cards in pack order."
         action = self.parse_action(action)
         if type(action) is Move and len(action.cards) > 1 and all(isinstance(c, Card) for c in action.cards):
-            action = Move(action.verb, tuple(sorted(action.cards, key=_ORDER)), action.arg)
+            action = Move(action.verb, tuple(in_order(action.cards)), action.arg)
         return action
 
     def explain(self, action, seat:int|None=None) -> Verdict:
@@ -341,8 +340,6 @@ class HandState:
     def log(self, kind, text, seat=None, to=None, data=None, rule=None):
         "Add an event (`text`: a sentence, or a function that writes it when it is first read)."
         self.events.append(Event(kind, text, seat, to, data, rule))
-
-_ORDER = attrgetter('order')
 
 # %% ../nbs/01_engine.ipynb #abe75102
 def fresh(x):
