@@ -27,6 +27,9 @@ idle kernels culled after 60 s (checked every 10 s), a 60 s IOPub timeout. Solar
 does (sessions of closed tabs freed after 60 s). Everything stays on 127.0.0.1. The figures depend on what
 else the machine is doing: the load average is printed with them.
 
+The server starts itself on glibc's allocator, as `make classroom` does; `PYTHONMALLOC=pymalloc` in this script's
+environment keeps Python's own (for a side-by-side run of the two).
+
 Run: `.venv/bin/python bench/bench_classroom.py [--n 30] [--servers solara,voila] [--modes at-once,staggered]
 [--placements plain,server-first] [--wire 27] [--classes 2] [--settle 130] [--profile /tmp/prof]`.
 Needs Python playwright and Debian's Chromium (/usr/bin/chromium; never `playwright install`). Not a test.
@@ -368,7 +371,8 @@ def main():
         import playwright, psutil  # noqa: F401
     except ImportError as e: return print(f"skipped: {e.name} is not installed")
     if not os.path.exists(CHROMIUM): return print(f"skipped: no Chromium at {CHROMIUM} (apt-get install chromium)")
-    print(f"{os.cpu_count()} cores; {a.n} students; Voilà pool {a.pool_size} preheated kernels; clicks {a.clicks} each")
+    print(f"{os.cpu_count()} cores; {a.n} students; Voilà pool {a.pool_size} preheated kernels; clicks {a.clicks} each; "
+          f"Solara's allocator: {os.environ.get('PYTHONMALLOC') or 'malloc (cardgames-classroom sets PYTHONMALLOC on glibc)'}")
     everywhere = os.sched_getaffinity(0)
     for placement in a.placements.split(','):
         if placement == 'pinned' and len(everywhere) < 2: print("pinned: skipped (needs two cores)"); continue

@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/classroom.html.md"""
 
 # %% ../nbs/33_classroom.ipynb #c002
 from __future__ import annotations
-import asyncio, contextlib, functools, hashlib, hmac, importlib, ipaddress, os, secrets, socket, struct, warnings
+import asyncio, contextlib, functools, hashlib, hmac, importlib, ipaddress, os, platform, secrets, socket, struct, sys, warnings
 from html import escape
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, urlencode
@@ -178,6 +178,7 @@ try: import solara
 except ImportError: solara = None  # the `classroom` extra is not installed: `serve` says how to install it
 from pathlib import Path
 from .panel import Tutor
+from .table import cards_text_html
 
 START = Path(__file__).resolve().parent.parent / 'nbs' / 'tutorials' / 'start.ipynb' if '__file__' in globals() else Path('tutorials/start.ipynb')
 
@@ -227,9 +228,10 @@ def warm_up():
     start_html()
     with contextlib.suppress(ImportError): importlib.import_module('anyio._backends._asyncio')  # imported by anyio when first used
 
-def _few_malloc_arenas(n:int=2):
+def _few_malloc_arenas(n:int=1):
     """At most `n` glibc malloc arenas for the threads to come (Solara answers each student in a thread; by default glibc
-    gives threads up to 8 arenas per core, and memory scattered over many arenas does not go back to the system)."""
+    gives threads up to 8 arenas per core, and memory scattered over many arenas does not go back to the system).
+    On glibc's allocator (see `main`), one arena shared by all threads left 5-7 MB after a class of 30, two left 10-13 MB."""
     import ctypes, ctypes.util
     M_ARENA_MAX = -8  # from glibc's malloc.h
     try: ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6').mallopt(M_ARENA_MAX, n)
@@ -267,7 +269,7 @@ def _subclasses(cls) -> set:
     "`cls` and every class derived from it."
     return {cls}.union(*map(_subclasses, cls.__subclasses__()))
 
-async def _give_back_memory(every:float=20, sessions=None, # () -> how many sessions are open (Solara's by default)
+async def _give_back_memory(every:float=10, sessions=None, # () -> how many sessions are open (Solara's by default)
                             idle:float=11, # s to wait after sessions close: anyio's pool ends threads idle for 10 s
                             forget=_forget_closed_sessions): # drops what is kept of closed sessions
     """Every `every` s, once sessions have closed since the last time, give their memory back to the system:
@@ -275,6 +277,7 @@ async def _give_back_memory(every:float=20, sessions=None, # () -> how many sess
       left idle only when it is next used (a class of 30 left 29 threads, about 8 MB, until then);
     - drop what Solara's stores keep of them (`forget`);
     - collect their panels at once (a panel is a web of widgets that refer to each other: only a full collection frees it);
+    - empty the caches the class filled (`_clear_caches`);
     - `malloc_trim`: glibc keeps freed memory otherwise."""
     import anyio, ctypes, ctypes.util, gc
     if sessions is None:
@@ -290,8 +293,18 @@ async def _give_back_memory(every:float=20, sessions=None, # () -> how many sess
             await asyncio.sleep(idle)  # their threads have been idle since their websockets closed
             await anyio.to_thread.run_sync(gc.collect)  # using the pool ends its threads idle for 10 s or more
             await asyncio.sleep(1)  # ... once they have seen their stop signal
-            await anyio.to_thread.run_sync(lambda: forget() + gc.collect() + trim(0))  # off the event loop: a look at every object
+            await anyio.to_thread.run_sync(lambda: forget() + gc.collect() + _clear_caches() + trim(0))  # off the event loop
         before = now
+
+def _clear_caches() -> int:
+    """Empty the caches a class fills with small objects that would outlive it, each keeping its page of memory from going
+    back: Python's type-attribute cache (it keeps the last attribute name looked up in each of its 4096 places, such as
+    traitlets' `_value_changed`, made afresh at every change: 1,700 of the class's were still held) and the log's texts
+    drawn as cards (`cards_text_html`). Both fill again as they are used. Emptied after the collection, since a widget
+    collected then looks names up as it closes."""
+    sys._clear_type_cache()
+    cards_text_html.cache_clear()
+    return 0
 
 def lan_address() -> str:
     "This machine's address on its network (the one students type), or 127.0.0.1 when there is none."
@@ -319,6 +332,7 @@ def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s
 
 def main(argv=None):
     "`cardgames-classroom [--host H] [--port P] [--code C]`: the classroom server (`make classroom`)."
+    if argv is None: _on_system_malloc()
     import argparse
     ap = argparse.ArgumentParser(prog='cardgames-classroom', description='The card games tutor for a whole class (Solara).')
     ap.add_argument('--host', default='127.0.0.1', help='address to listen on: 0.0.0.0 for a classroom network (then a code is asked)')
@@ -327,3 +341,11 @@ def main(argv=None):
     ap.add_argument('--cull', default='60s', help="how long a closed tab's session is kept (e.g. 60s, 5m)")
     a = ap.parse_args(argv)
     serve(a.host, a.port, a.code, a.cull)
+
+def _on_system_malloc(env=os.environ):
+    """Start this command again on the C library's allocator (`PYTHONMALLOC=malloc`): on glibc, unless PYTHONMALLOC is set.
+    Python's own allocator takes memory in 1 MB areas and gives an area back only once nothing in it is in use. A class
+    leaves a few live objects in most of its areas, so 22-26 MB stayed after a class of 30. glibc gives back every free
+    4 kB page (`malloc_trim`): with it, 5-10 MB stayed (one arena: `_few_malloc_arenas`)."""
+    if env.get('PYTHONMALLOC') or platform.libc_ver()[0] != 'glibc': return
+    os.execve(sys.executable, sys.orig_argv, {**env, 'PYTHONMALLOC': 'malloc'})

@@ -4,7 +4,7 @@ Each test starts the real server (`cardgames-classroom`) on a free loopback port
 killed in a `finally`. A visitor is a real headless Chromium page, or a plain HTTP/websocket client doing what a
 page would not. Skipped with a message without Solara, playwright or Debian's Chromium (/usr/bin/chromium).
 """
-import contextlib, importlib.util, json, os, pathlib, shutil, signal, socket, struct, subprocess, sys, time, urllib.error, urllib.request, uuid
+import contextlib, importlib.util, json, os, pathlib, platform, shutil, signal, socket, struct, subprocess, sys, time, urllib.error, urllib.request, uuid
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -226,11 +226,19 @@ def test_the_code_is_made_up_for_a_network_address():
 
 def test_closed_sessions_threads_end_and_memory_is_given_back():
     """Each student's websocket is served in a thread of anyio's pool, which ends idle threads only when it is next used.
-    Once sessions have closed, the memory keeper uses the pool: the class's idle threads end (29 threads were about 8 MB)."""
+    Once sessions have closed, the memory keeper uses the pool: the class's idle threads end (29 threads were about 8 MB).
+    It also empties the caches the class filled: the log's card texts, and Python's type-attribute cache, which held an
+    attribute name made afresh (as traitlets makes `_value_changed` at every change)."""
     script = """if True:
-        import anyio, asyncio, threading, time
+        import anyio, asyncio, sys, threading, time
         from anyio._backends._asyncio import WorkerThread
         from cardgames_tutor import classroom
+        from cardgames_tutor.table import cards_text_html
+        class Panel: pass
+        name = ''.join(['_value', '_changed'])
+        hasattr(Panel(), name)  # the type-attribute cache now holds this very string
+        cards_text_html('Seat 1 plays QS')
+        held = sys.getrefcount(name)
         WorkerThread.MAX_IDLE_TIME = 0.2  # anyio's 10 s, shortened for the test
         open_sessions = [10]
         async def main():
@@ -243,12 +251,28 @@ def test_closed_sessions_threads_end_and_memory_is_given_back():
             await asyncio.sleep(3)
             keeper.cancel()
             print('THREADS', class_here, still_here, threading.active_count())
+            print('CACHES', cards_text_html.cache_info().currsize, held - sys.getrefcount(name))
         asyncio.run(main())"""
     r = subprocess.run([sys.executable, '-c', script], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-800:]
-    class_here, still_here, after = map(int, r.stdout.split('THREADS ')[-1].split())
+    class_here, still_here, after = map(int, r.stdout.split('THREADS ')[-1].split('\n')[0].split())
     assert class_here >= 11 and still_here == class_here, (class_here, still_here)
     assert after <= 2, f"{after} threads left once the class had gone (from {class_here})"
+    assert r.stdout.split('CACHES ')[-1].split() == ['0', '1'], r.stdout  # no card text kept; the cache let go of the name
+
+def test_the_server_runs_on_the_c_allocator(server):
+    """`cardgames-classroom` starts itself again on glibc's allocator (`PYTHONMALLOC=malloc`), which gives free pages back
+    after a class (Python's own kept 22-26 MB); a PYTHONMALLOC already set is kept, and it starts again only once."""
+    if platform.libc_ver()[0] != 'glibc': pytest.skip('not glibc: the server keeps Python\'s allocator')
+    _, proc = server
+    environ = open(f'/proc/{proc.pid}/environ', 'rb').read().split(b'\0')
+    assert f"PYTHONMALLOC={os.environ.get('PYTHONMALLOC') or 'malloc'}".encode() in environ
+    script = ("import os; print('MALLOC', os.environ.get('PYTHONMALLOC'), flush=True); "
+              "from cardgames_tutor.classroom import _on_system_malloc; _on_system_malloc(); print('RAN')")
+    plain = {k: v for k, v in os.environ.items() if k != 'PYTHONMALLOC'}
+    for env, said in ((plain, 'MALLOC None MALLOC malloc RAN'), ({**plain, 'PYTHONMALLOC': 'pymalloc'}, 'MALLOC pymalloc RAN')):
+        r = subprocess.run([sys.executable, '-c', script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0 and ' '.join(r.stdout.split()) == said, (r.stdout, r.stderr[-400:])
 
 def test_the_code_is_required(tmp_path):
     "With a code, nothing of the app is served without it: pages ask for it, websockets are refused; the link works."
