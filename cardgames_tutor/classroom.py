@@ -285,6 +285,8 @@ async def _give_back_memory(every:float=10, sessions=None, # () -> how many sess
         sessions = lambda: len(kernel_context.contexts)
     try: trim = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6').malloc_trim
     except (OSError, AttributeError): trim = lambda pad: None  # not glibc: ending threads and collecting is all there is to do
+    def give_back():
+        forget(); gc.collect(); _clear_caches(); trim(0)
     before = 0
     while True:
         await asyncio.sleep(every)
@@ -293,10 +295,10 @@ async def _give_back_memory(every:float=10, sessions=None, # () -> how many sess
             await asyncio.sleep(idle)  # their threads have been idle since their websockets closed
             await anyio.to_thread.run_sync(gc.collect)  # using the pool ends its threads idle for 10 s or more
             await asyncio.sleep(1)  # ... once they have seen their stop signal
-            await anyio.to_thread.run_sync(lambda: forget() + gc.collect() + _clear_caches() + trim(0))  # off the event loop
+            await anyio.to_thread.run_sync(give_back)  # off the event loop: a look at every object
         before = now
 
-def _clear_caches() -> int:
+def _clear_caches():
     """Empty the caches a class fills with small objects that would outlive it, each keeping its page of memory from going
     back: Python's type-attribute cache (it keeps the last attribute name looked up in each of its 4096 places, such as
     traitlets' `_value_changed`, made afresh at every change: 1,700 of the class's were still held) and the log's texts
@@ -304,7 +306,6 @@ def _clear_caches() -> int:
     collected then looks names up as it closes."""
     sys._clear_type_cache()
     cards_text_html.cache_clear()
-    return 0
 
 def lan_address() -> str:
     "This machine's address on its network (the one students type), or 127.0.0.1 when there is none."
