@@ -60,7 +60,7 @@ class HintBox(W.VBox):
         self.get_view, self.game, self.on_suggest, self.seed, self.budget = get_view, game, on_suggest, seed, budget
         self.button = W.Button(description='Hint', tooltip="What would the coach play here, and why?", layout=_whole_layout())
         self.auto = W.Checkbox(value=auto, description='show the hint every turn', indent=False)
-        self.text, self.chart = W.HTML(), W.Image(format='png')
+        self.text, self.chart = W.HTML(), W.Image(format='png', layout=W.Layout(display='none'))
         self.hint = None
         self.button.on_click(guard(lambda _: self.show()))
         self.auto.observe(guard(lambda ch: ch['new'] and self.show()), 'value')
@@ -71,19 +71,29 @@ class HintBox(W.VBox):
         self.put(hint(self.get_view(), self.game, self.seed, self.budget))
         if self.hint is not None and self.on_suggest: self.on_suggest(self.hint.best)
 
+    def picture(self, data:bytes=b''):
+        "Show the chart's PNG `data`; none (b''): hide it, for a browser draws an empty picture as a broken-image icon."
+        with self.chart.hold_sync(): self.chart.value, self.chart.layout.display = data, (None if data else 'none')
+
+    def clear(self):
+        "No hint shown: no text, no chart."
+        self.hint, self.text.value = None, ''
+        self.picture()
+
     def put(self, h:Hint|None):
         "Show the hint `h` (None: say it is not the learner's turn)."
-        self.hint, self.chart.value = h, b''
+        self.hint = h
+        self.picture()
         if h is None:
             self.text.value = "<i>No hint: it is not your turn.</i>"
             return
         reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in h.reasons)
         self.text.value = f"<b>Hint: {escape(show_action(h.best))}</b><ul>{reasons}</ul>"
-        if len(h.ranked) > 1: self.chart.value = png(hint_chart(h))
+        if len(h.ranked) > 1: self.picture(png(hint_chart(h)))
 
     def refresh(self):
         "After a move: clear the old hint; show a new one if the automatic option is on."
-        self.hint, self.text.value, self.chart.value = None, '', b''
+        self.clear()
         if self.auto.value: self.show()
 
 # %% ../nbs/40c_coach_widgets.ipynb #c850c6c9
@@ -164,7 +174,7 @@ def draw(self, tutor):
     box.game, box.seed = tutor.game, tutor.seed
     if self._moment != self.moment():
         self._moment = self.moment()
-        box.hint, box.text.value, box.chart.value = None, '', b''
+        box.clear()
         if box.auto.value and s.live and s.review is None and not s.match.over and s.match.to_act == tutor.seat:
             box.put(hint(s.view(tutor.seat), tutor.game, tutor.seed, box.budget))
     if self._reviewed is not None and self._reviewed[0] != s.generation: self._reviewed, self.reviews.children = None, []

@@ -203,6 +203,24 @@ def test_cards_look_as_their_state_says(server):
             click_answered(page)
         assert {'cgt-legal', 'cgt-illegal'} <= seen, seen
 
+# pictures shown on the page that did not load (a browser draws an empty one as a broken-image icon)
+BROKEN = """() => [...document.querySelectorAll('img')].filter(i => i.getClientRects().length && !(i.complete && i.naturalWidth))
+  .map(i => i.outerHTML.slice(0, 90))"""
+DRAWN = "() => [...document.querySelectorAll('img')].filter(i => i.getClientRects().length && i.naturalWidth).length"
+
+def test_no_picture_is_drawn_broken(server):
+    """Every picture on the page has loaded or is hidden: the hint's chart before a hint, and again after the move that
+    clears it, is hidden, not an empty picture drawn as a broken-image icon."""
+    addr, _ = server
+    with student(addr) as (page, _):
+        assert page.evaluate(BROKEN) == []
+        page.get_by_role('button', name='Hint', exact=True).click()
+        page.wait_for_function(DRAWN, timeout=30_000)  # the chart of the compared cards
+        assert page.evaluate(BROKEN) == []
+        click_answered(page)
+        page.wait_for_function(f"() => !({DRAWN})()", timeout=15_000)  # the move cleared the hint
+        assert page.evaluate(BROKEN) == []
+
 # ------------------------------------------------------------------ the access code
 
 def test_the_code_is_made_up_for_a_network_address():
