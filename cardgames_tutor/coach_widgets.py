@@ -73,7 +73,7 @@ class HintBox(W.VBox):
 
     def picture(self, data:bytes=b''):
         "Show the chart's PNG `data`; none (b''): hide it, for a browser draws an empty picture as a broken-image icon."
-        with self.chart.hold_sync(): self.chart.value, self.chart.layout.display = data, (None if data else 'none')
+        self.chart.value, self.chart.layout.display = data, (None if data else 'none')
 
     def clear(self):
         "No hint shown: no text, no chart."
@@ -83,13 +83,12 @@ class HintBox(W.VBox):
     def put(self, h:Hint|None):
         "Show the hint `h` (None: say it is not the learner's turn)."
         self.hint = h
-        self.picture()
         if h is None:
             self.text.value = "<i>No hint: it is not your turn.</i>"
-            return
+            return self.picture()
         reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in h.reasons)
         self.text.value = f"<b>Hint: {escape(show_action(h.best))}</b><ul>{reasons}</ul>"
-        if len(h.ranked) > 1: self.picture(png(hint_chart(h)))
+        self.picture(png(hint_chart(h)) if len(h.ranked) > 1 else b'')
 
     def refresh(self):
         "After a move: clear the old hint; show a new one if the automatic option is on."
