@@ -6,15 +6,15 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/classroom.html.md"""
 
 # %% ../nbs/33_classroom.ipynb #c002
 from __future__ import annotations
-import asyncio, contextlib, functools, hashlib, hmac, importlib, ipaddress, os, platform, secrets, socket, struct, sys, warnings
+import asyncio, contextlib, functools, hashlib, hmac, importlib, ipaddress, os, platform, secrets, socket, struct, sys, tempfile, warnings
 from html import escape
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, urlencode
 
 # %% auto #0
-__all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'ASK_PAGE', 'STATIC', 'START', 'new_code', 'is_loopback',
-           'code_proof', 'frame_ok', 'ClassroomGate', 'StaticCache', 'start_words', 'start_html', 'make_app', 'warm_up',
-           'lan_address', 'address', 'serve', 'main']
+__all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'ASK_PAGE', 'STATIC', 'START', 'PAGE_JS', 'new_code',
+           'is_loopback', 'code_proof', 'frame_ok', 'ClassroomGate', 'StaticCache', 'start_words', 'start_html',
+           'page_assets', 'make_app', 'warm_up', 'lan_address', 'address', 'serve', 'main']
 
 # %% ../nbs/33_classroom.ipynb #c006
 CODE_SIGNS = 'abcdefghjkmnpqrstuvwxyz23456789'
@@ -204,6 +204,54 @@ if solara is not None:
         solara.HTML('div', unsafe_innerHTML=start_html(), classes=['cgt-start', 'rendered_html', 'jp-RenderedHTMLCommon'])  # our own text
         solara.display(tutor)
 
+# %% ../nbs/33_classroom.ipynb #c024b
+PAGE_JS = r"""// cardgames_tutor's classroom page: each panel update is handed to the widgets whole, so it is drawn in one frame.
+(() => {
+  const QUIET = 30, LONGEST = 250;  // ms: an update's messages arrive within a few ms of each other
+  const plain = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+  const stateOf = data => {  // 'busy' or 'idle' for the server's status messages
+    if (typeof data !== 'string' || !data.includes('"execution_state"')) return null;
+    try { return JSON.parse(data).content.execution_state; } catch (e) { return null; }
+  };
+  function hold(ws) {  // the socket's messages, queued, then handed to its handler of the moment together
+    const queue = []; let timer = null, first = 0, busy = 0;
+    const flush = () => {
+      clearTimeout(timer); timer = null;
+      for (const ev of queue.splice(0)) {
+        const handler = ws._cgtHandler;
+        if (typeof handler === 'function') try { handler.call(ws, ev); } catch (e) { reportError(e); }
+      }
+    };
+    ws.addEventListener('close', flush);
+    return ev => {
+      const now = performance.now();
+      if (!queue.length) first = now;
+      queue.push(ev);
+      const state = stateOf(ev.data);
+      if (state === 'busy') busy++;
+      if (state === 'idle' && busy > 0 && --busy === 0) return flush();  // the answer to a click is complete
+      clearTimeout(timer);
+      timer = setTimeout(flush, Math.max(0, Math.min(busy ? LONGEST : QUIET, first + LONGEST - now)));
+    };
+  }
+  Object.defineProperty(WebSocket.prototype, 'onmessage', {
+    configurable: true, enumerable: plain.enumerable,
+    get() { return this._cgtHandler ?? null; },
+    set(handler) {
+      this._cgtHandler = handler;
+      if (!this._cgtHold) { this._cgtHold = hold(this); plain.set.call(this, this._cgtHold); }
+    },
+  });
+})();
+"""
+
+@functools.lru_cache(maxsize=1)
+def page_assets() -> tempfile.TemporaryDirectory:
+    "The classroom page's asset folder: made once, private to the server, holding `PAGE_JS` as `custom.js`; removed when the server stops."
+    folder = tempfile.TemporaryDirectory(prefix='cgt-classroom-page-')
+    (Path(folder.name) / 'custom.js').write_text(PAGE_JS, encoding='utf-8')
+    return folder
+
 # %% ../nbs/33_classroom.ipynb #c026
 def make_app(code:str|None=None, cull:str='60s'):
     "The classroom app: Solara serving `Page`, its files kept by a `StaticCache`, behind a `ClassroomGate` (asking for `code` if given)."
@@ -213,6 +261,7 @@ def make_app(code:str|None=None, cull:str='60s'):
     settings.kernel.cull_timeout = cull          # a closed tab's session is freed after this
     settings.session.http_only = True            # the session cookie is out of scripts' reach
     settings.theme.show_banner, settings.theme.title = False, 'Card games tutor'
+    settings.assets.extra_locations = [page_assets().name]  # `PAGE_JS` in every page
     os.environ['SOLARA_APP'] = 'cardgames_tutor.classroom:Page'
     warnings.filterwarnings('ignore', 'Cookies with samesite=none')  # said on every page over plain http
     from solara.server.starlette import app

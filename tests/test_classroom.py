@@ -221,6 +221,33 @@ def test_no_picture_is_drawn_broken(server):
         page.wait_for_function(f"() => !({DRAWN})()", timeout=15_000)  # the move cleared the hint
         assert page.evaluate(BROKEN) == []
 
+# what every frame the page draws shows: whether the status says "your turn", and how many cards are lit
+FRAMES = """() => {
+  window.__frames = [];
+  const look = () => {
+    const status = document.querySelector('.cgt-status')?.textContent || '';
+    window.__frames.push([status.includes('your turn'), document.querySelectorAll('button.cgt-card.cgt-legal').length]);
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+HALF = "() => window.__frames.filter(([mine, lit]) => mine !== (lit > 0))"
+
+def test_an_update_is_drawn_whole(server):
+    """No frame shows half an update (`PAGE_JS`): cards are lit exactly when the status says "your turn", in every
+    frame, through the answer to each click and each bot's paced move. Without `PAGE_JS` 9 frames of 6 clicks did not."""
+    addr, _ = server
+    with student(addr, '?seed=3&pace=0.2') as (page, _):
+        page.evaluate(FRAMES)
+        for _ in range(6):
+            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
+            time.sleep(0.3)
+            click_answered(page)
+        page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
+        frames = page.evaluate('window.__frames.length')
+        assert frames > 100, frames  # the frames were watched, through every bot's move
+        assert page.evaluate(HALF) == []
+
 # ------------------------------------------------------------------ the access code
 
 def test_the_code_is_made_up_for_a_network_address():
