@@ -20,6 +20,9 @@ on a fresh server on a free loopback port:
   cores with it, as in a classroom where every student's browser runs on their own device. Their clicks are timed until
   the server's answer arrives; the Chromium pages' clicks until drawn, as always.
 - `--classes C`: C classes one after another on the same server, to tell memory kept once from memory growing per class.
+- `--servers floor`: not the tutor but the smallest ipywidgets page Solara serves with the classroom's rhythm (`floor_app.py`:
+  a click, then three paced updates of two lines of text). Its figures beside the tutor's, in the same run, tell how much of
+  the cost of 30 Chromium pages on these cores is the panel's, and how much any ipywidgets page pays.
 
 Targets (issue 13, this 2-core machine): N=30 all working, p95 click < 500 ms, memory back to the idle level
 within two minutes of the tabs closing. Voilà is tuned as a class would need it: --pool-size preheated kernels,
@@ -30,7 +33,7 @@ else the machine is doing: the load average is printed with them.
 The server starts itself on glibc's allocator, as `make classroom` does; `PYTHONMALLOC=pymalloc` in this script's
 environment keeps Python's own (for a side-by-side run of the two).
 
-Run: `.venv/bin/python bench/bench_classroom.py [--n 30] [--servers solara,voila] [--modes at-once,staggered]
+Run: `.venv/bin/python bench/bench_classroom.py [--n 30] [--servers solara,voila,floor] [--modes at-once,staggered]
 [--placements plain,server-first] [--wire 27] [--classes 2] [--settle 130] [--profile /tmp/prof]`.
 Needs Python playwright and Debian's Chromium (/usr/bin/chromium; never `playwright install`). Not a test.
 """
@@ -71,6 +74,9 @@ SOLARA = """if True:
 def server_command(kind, port, pool) -> list:
     if kind == 'solara':
         return [sys.executable, '-c', SOLARA, '--host', '127.0.0.1', '--port', str(port), '--cull', '60s']
+    if kind == 'floor':  # not a tutor: the least any ipywidgets panel costs (floor_app.py)
+        return [str(BIN / 'solara'), 'run', str(ROOT / 'bench' / 'floor_app.py'), '--production', '--no-open',
+                '--host', '127.0.0.1', f'--port={port}']
     return [str(BIN / 'voila'), str(START), '--no-browser', f'--port={port}', '--Voila.ip=127.0.0.1',
             '--preheat_kernel=True', f'--pool_size={pool}', '--VoilaExecutor.iopub_timeout=60',
             '--MappingKernelManager.cull_idle_timeout=60', '--MappingKernelManager.cull_interval=10']
@@ -100,7 +106,8 @@ def server(kind, pool, cores=None, profile=None):
     "A fresh server on a free port (on `cores` only if given; sampled by py-spy into `profile` if given)."
     port = free_port()
     proc = subprocess.Popen(server_command(kind, port, pool), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, 'CGT_BENCH_STATS': STATS},
+                            env={**os.environ, 'CGT_BENCH_STATS': STATS, 'SOLARA_TELEMETRY_MIXPANEL_ENABLE': 'False', 'SOLARA_THEME_SHOW_BANNER': 'False',
+                                 'SOLARA_KERNEL_CULL_TIMEOUT': '60s'},  # (the floor's `solara run`; the classroom sets them itself)
                             start_new_session=True, preexec_fn=lambda: _place_server(cores))
     spy = None
     try:

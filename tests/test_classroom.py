@@ -371,3 +371,27 @@ def test_a_malformed_frame_does_not_stall_the_server(server):
                 assert get(f'http://{addr}/', timeout=5)[0] == 200 and time.perf_counter() - start < 5
             assert rss_mb(proc) - before < 150, f"memory grew from {before:.0f} MB to {rss_mb(proc):.0f} MB"
             assert all(closed_soon(ws) for ws in attackers)  # each malformed frame closed its own websocket
+
+FLOOR_PLAY = """if True:
+    import asyncio, json, runpy, sys
+    floor = runpy.run_path(sys.argv[1])
+    async def play():
+        f, seen = floor['Floor'](), []
+        floor['Floor'].play.__globals__['PACE'] = 0.01  # (run_path gives a copy of the globals)
+        card = f.cards[3]; name = card.tooltip
+        card.click(); card.click()  # the second click comes while the others play: ignored
+        seen.append((len(f.hand.children), f.status.value))
+        await asyncio.sleep(0.3)
+        return seen + [(len(f.hand.children), f.status.value, f.table.value, f.clicks, name, card.tooltip,
+                        len({b.tooltip for b in f.cards}))]
+    print(json.dumps(asyncio.run(play())))"""
+
+def test_the_floor_page_plays_as_the_benchmark_expects():
+    "`bench/floor_app.py` (the floor of `bench_classroom.py`): a click takes the hand away, three moves, the hand back, the card renamed."
+    out = subprocess.run([sys.executable, '-c', FLOOR_PLAY, str(ROOT / 'bench' / 'floor_app.py')], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-800:]
+    during, after = json.loads(out.stdout.splitlines()[-1])
+    assert during == [0, 'Seat 1 to play']  # nothing lit while the others play
+    hand, status, table, clicks, name, renamed, names = after
+    assert (hand, status, clicks) == (10, '<b>your turn</b>', 1) and 'Seat 3 played' in table
+    assert renamed != name and names == 10  # the benchmark times a click until the name clicked has gone from the page
