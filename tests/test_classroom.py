@@ -376,14 +376,14 @@ FLOOR_PLAY = """if True:
     import asyncio, json, runpy, sys
     floor = runpy.run_path(sys.argv[1])
     async def play():
-        f, seen = floor['Floor'](), []
+        f = floor['Floor']()
         floor['Floor'].play.__globals__['PACE'] = 0.01  # (run_path gives a copy of the globals)
         card = f.cards[3]; name = card.tooltip
         card.click(); card.click()  # the second click comes while the others play: ignored
-        seen.append((len(f.hand.children), f.status.value))
+        during = (len(f.hand.children), f.status.value)
         await asyncio.sleep(0.3)
-        return seen + [(len(f.hand.children), f.status.value, f.table.value, f.clicks, name, card.tooltip,
-                        len({b.tooltip for b in f.cards}))]
+        return [during, (len(f.hand.children), f.status.value, f.table.value, f.clicks, name, card.tooltip,
+                         len({b.tooltip for b in f.cards}))]
     print(json.dumps(asyncio.run(play())))"""
 
 def test_the_floor_page_plays_as_the_benchmark_expects():
