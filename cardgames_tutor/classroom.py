@@ -12,7 +12,7 @@ from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, urlencode
 
 # %% auto #0
-__all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'ASK_PAGE', 'STATIC', 'START', 'PAGE_JS', 'new_code',
+__all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'ASK_PAGE', 'STATIC', 'START', 'PAGE_JS', 'PAGE_CSS', 'new_code',
            'is_loopback', 'code_proof', 'frame_ok', 'ClassroomGate', 'StaticCache', 'start_words', 'start_html',
            'page_assets', 'make_app', 'warm_up', 'lan_address', 'address', 'serve', 'main']
 
@@ -245,11 +245,15 @@ PAGE_JS = r"""// cardgames_tutor's classroom page: each panel update is handed t
 })();
 """
 
+# the page's scroller (Solara's, around the panel) always keeps its scrollbar: none comes and goes within an update
+PAGE_CSS = "main.solara-content-main > div { overflow-y: scroll !important; }\n"
+
 @functools.lru_cache(maxsize=1)
 def page_assets() -> tempfile.TemporaryDirectory:
-    "The classroom page's asset folder: made once, private to the server, holding `PAGE_JS` as `custom.js`; removed when the server stops."
+    "The classroom page's asset folder: made once, private to the server, holding `PAGE_JS` and `PAGE_CSS`; removed when the server stops."
     folder = tempfile.TemporaryDirectory(prefix='cgt-classroom-page-')
     (Path(folder.name) / 'custom.js').write_text(PAGE_JS, encoding='utf-8')
+    (Path(folder.name) / 'custom.css').write_text(PAGE_CSS, encoding='utf-8')
     return folder
 
 # %% ../nbs/33_classroom.ipynb #c026
@@ -261,7 +265,7 @@ def make_app(code:str|None=None, cull:str='60s'):
     settings.kernel.cull_timeout = cull          # a closed tab's session is freed after this
     settings.session.http_only = True            # the session cookie is out of scripts' reach
     settings.theme.show_banner, settings.theme.title = False, 'Card games tutor'
-    settings.assets.extra_locations = [page_assets().name]  # `PAGE_JS` in every page
+    settings.assets.extra_locations = [page_assets().name]  # `PAGE_JS` and `PAGE_CSS` in every page
     os.environ['SOLARA_APP'] = 'cardgames_tutor.classroom:Page'
     warnings.filterwarnings('ignore', 'Cookies with samesite=none')  # said on every page over plain http
     from solara.server.starlette import app

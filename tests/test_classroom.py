@@ -248,6 +248,35 @@ def test_an_update_is_drawn_whole(server):
         assert frames > 100, frames  # the frames were watched, through every bot's move
         assert page.evaluate(HALF) == []
 
+# how many times, while the learner plays, Chromium had to lay out again a scroller whose scrollbar came or went
+SCROLLBARS = ['devtools.timeline', 'disabled-by-default-devtools.timeline.invalidationTracking']
+
+def test_the_page_keeps_its_scrollbar(server):
+    """The page's scroller keeps its scrollbar through every update (`PAGE_CSS`), in a browser that draws scrollbars as
+    a desktop's does. Without it, the scrollbar of Solara's scroller went and came back within each update of a page just
+    taller than the window, and Chromium laid out the whole page again each time (16 times over 2 clicks)."""
+    addr, _ = server
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS, ignore_default_args=['--hide-scrollbars'])
+        try:
+            page = browser.new_page(viewport={'width': 1100, 'height': 1000})
+            page.goto(f'http://{addr}/', timeout=60_000)  # seed 1: a page 1,027 px tall in this window
+            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
+            assert page.evaluate("() => { const s = document.querySelector('main.solara-content-main > div');"
+                                 " return s.scrollHeight > s.clientHeight; }")  # the page needs its scrollbar
+            browser.start_tracing(page=page, categories=SCROLLBARS)
+            for _ in range(2):
+                page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
+                click_answered(page)
+            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
+            events = json.loads(browser.stop_tracing())['traceEvents']
+        finally: browser.close()
+    layouts = [e for e in events if e.get('name') == 'Layout']
+    changed = [e['args']['data'].get('nodeName', '') for e in events if e.get('name') == 'LayoutInvalidationTracking'
+               and e['args']['data'].get('reason') == 'Scrollbar changed']
+    assert len(layouts) >= 4, len(layouts)  # the updates were traced
+    assert [n for n in changed if 'cgt-log' not in n] == [], changed  # (a new log box gets its scrollbar once: that is fine)
+
 # ------------------------------------------------------------------ the access code
 
 def test_the_code_is_made_up_for_a_network_address():
