@@ -248,7 +248,7 @@ def test_an_update_is_drawn_whole(server):
         assert frames > 100, frames  # the frames were watched, through every bot's move
         assert page.evaluate(HALF) == []
 
-# how many times, while the learner plays, Chromium had to lay out again a scroller whose scrollbar came or went
+# trace categories that say why Chromium laid a box out again (among the reasons: its scrollbar came or went)
 SCROLLBARS = ['devtools.timeline', 'disabled-by-default-devtools.timeline.invalidationTracking']
 
 def test_the_page_keeps_its_scrollbar(server):
