@@ -195,7 +195,7 @@ def settle(pid, seconds=180, still=10) -> float:
 # from the click on a lit card until that card has left the hand (the server's answer is drawn); checked at each change of
 # the page (a MutationObserver), not by polling or asking for the layout, so that measuring adds little work of its own
 JS_CLICK = """async () => {
-  const btn = [...document.querySelectorAll('button.cgt-card.cgt-legal:not(.cgt-waiting *)')][0];
+  const btn = [...document.querySelectorAll('button.cgt-card.cgt-legal')][0];
   if (!btn) return null;
   const title = btn.title, start = performance.now();
   return await new Promise(resolve => {
@@ -220,7 +220,7 @@ async def student(browser, url, delay, bound, results, i):
     start = time.perf_counter()
     try:
         await page.goto(url, timeout=bound * 1000)
-        await page.wait_for_selector('button.cgt-card.cgt-legal:not(.cgt-waiting *)', timeout=max(1, bound - (time.perf_counter() - start)) * 1000)
+        await page.wait_for_selector('button.cgt-card.cgt-legal', timeout=max(1, bound - (time.perf_counter() - start)) * 1000)
         results['ready'][i] = time.perf_counter() - start
     except Exception as e:
         results['failed'][i] = said(e)
@@ -230,7 +230,7 @@ async def play(page, clicks, rng, latencies, errors):
     for _ in range(clicks):
         await asyncio.sleep(rng.uniform(1, 3))
         try:
-            await page.wait_for_selector('button.cgt-card.cgt-legal:not(.cgt-waiting *)', timeout=30_000)
+            await page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
             ms = await page.evaluate(JS_CLICK)
         except Exception as e:
             errors.append(said(e, 100)); return

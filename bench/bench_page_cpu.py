@@ -10,12 +10,12 @@ Run: `PYTHONPATH=. .venv/bin/python bench/bench_page_cpu.py [--clicks 12] [--pau
 """
 import argparse, asyncio, json, os, pathlib, re, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / 'tests'))
-from helpers import FLAGS, LIT, free_port, served
+from helpers import FLAGS, free_port, served
 import psutil, websockets
 
 LOOP = """(async () => {
   const sleep = ms => new Promise(r => setTimeout(r, ms));
-  const lit = () => [...document.querySelectorAll('button.cgt-card.cgt-legal:not(.cgt-waiting *)')];
+  const lit = () => [...document.querySelectorAll('button.cgt-card.cgt-legal')];
   window.__lat = []; window.__done = false;
   for (let i = 0; i < %d; i++) {
     while (!lit().length) await sleep(100);
@@ -65,7 +65,7 @@ def run(port, a):
         ws = page['webSocketDebuggerUrl']
         ev = lambda js: asyncio.run(cdp(ws, 'Runtime.evaluate', {'expression': js, 'returnByValue': True, 'awaitPromise': True}))['result'].get('value')
         t0 = time.time()
-        while not ev(f"document.querySelectorAll('{LIT}').length"):
+        while not ev("document.querySelectorAll('button.cgt-card.cgt-legal').length"):
             time.sleep(0.5)
             if time.time() - t0 > 120: raise RuntimeError('no panel')
         time.sleep(3)

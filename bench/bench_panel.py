@@ -51,7 +51,7 @@ def one_click(t, seed) -> float:
     return time.perf_counter() - start
 
 JS_CLICK = """async () => {
-  const btn = [...document.querySelectorAll('button.cgt-card.cgt-legal:not(.cgt-waiting *)')][0];
+  const btn = [...document.querySelectorAll('button.cgt-card.cgt-legal')][0];
   if (!btn) return null;
   const title = btn.title;
   const start = performance.now();
@@ -90,10 +90,10 @@ def browser_clicks(clicks) -> list:
             for _ in range(150):
                 try: page.goto(f'http://127.0.0.1:{port}/?seed=2&pace=0', timeout=60_000); break
                 except Exception: time.sleep(0.2)
-            page.wait_for_selector('button.cgt-card.cgt-legal:not(.cgt-waiting *)', timeout=90_000)
+            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
             page.wait_for_timeout(500)
             while len(times) < clicks:
-                page.wait_for_selector('button.cgt-card.cgt-legal:not(.cgt-waiting *)', timeout=30_000)
+                page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
                 ms = page.evaluate(JS_CLICK)
                 if ms is None or ms < 0: break
                 times.append(ms / 1000)

@@ -67,9 +67,8 @@ class WireStudent:
         return [m for m in self.models.values() if ref in m.get('children', ())]
 
     def lit(self) -> list:
-        "The comm ids of the lit card buttons: legal, shown in a row, and that row not waiting for the other seats."
-        return [i for i, m in self.models.items() if 'cgt-legal' in m.get('_dom_classes', ()) and self._rows(i)
-                and not any('cgt-waiting' in row.get('_dom_classes', ()) for row in self._rows(i))]
+        "The comm ids of the lit card buttons shown in a row now."
+        return [i for i, m in self.models.items() if 'cgt-legal' in m.get('_dom_classes', ()) and self._rows(i)]
 
     async def click(self, timeout:float=20) -> float|None:
         "Click the first lit card: ms until the server's answer has taken it out of the hand (None: no lit card now)."

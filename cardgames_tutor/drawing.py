@@ -90,10 +90,7 @@ PANEL_CSS = ('.cgt-tutor button.cgt-card{font-weight:bold;border:1px solid #ccc}
              + f'.cgt-log .cgt-mini{{{MINI_STYLE}}}.cgt-log .cgt-event{{padding:1px 4px}}.cgt-log .cgt-now{{background:#fff3c4}}'
              '.cgt-log .cgt-event[data-kind=trick],.cgt-log .cgt-event[data-kind=score],.cgt-log .cgt-event[data-kind=match]'
              '{font-weight:bold}.cgt-log .cgt-event[data-kind=hand]{border-top:1px solid #bbb}'
-             '.cgt-tutor button.cgt-hint{border:3px solid #e6a100 !important}'  # the coach's gold ring
-             # while the others play, the hand is drawn unlit whatever its cards' own classes say (see `_draw_hand`)
-             f'.cgt-tutor .cgt-waiting button.cgt-card.cgt-card{{{_BUTTON["cgt-idle"]};border:1px solid #ccc}}'
-             + ''.join(f'.cgt-tutor .cgt-waiting button.cgt-card.cgt-{name}{{color:{colour} !important}}' for name, colour in _COLOURS.items()))
+             '.cgt-tutor button.cgt-hint{border:3px solid #e6a100 !important}')  # the coach's gold ring
 
 def _card_classes(card:Card, state:str) -> tuple:
     "A card button's classes: a card, its state (`cgt-legal`...) and its suit's colour (`cgt-red`...)."
@@ -176,11 +173,8 @@ def _draw_hand(self, controls):
                                              padding='0 4px'), style=self.looks(widgets.ButtonStyle, font_size='16px'))
         b.on_click(self._guarded(lambda _, i=len(self.card_slots): self._on_card(i)))
         self.card_slots.append(b)
-    waiting = s.live and not (controls.lit or controls.plain or controls.choose)  # the others play, or the hand is over
-    self.hand_box._dom_classes = ('cgt-hand', 'cgt-waiting') if waiting else ('cgt-hand',)
     for b, card in zip(self.card_slots, self._slot_cards):
         if card is None: b.description, b.tooltip, b._dom_classes = '', '', ('cgt-card', 'cgt-empty'); continue
-        if waiting and (b.description, b.tooltip) == (card_label(card), card.name): continue  # drawn unlit by the hand's class
         state = ('cgt-chosen' if card in s.selected else 'cgt-legal' if card in controls.lit else
                  'cgt-idle' if not controls.lit and s.live else 'cgt-illegal')
         b.description, b.tooltip, b._dom_classes = card_label(card), card.name, _card_classes(card, state)
@@ -273,8 +267,8 @@ def _draw_chart(self, shown, key=None):
 @patch_to(PanelDrawing)
 def snapshot_html(self, chart:bool=False) -> str: # with the tally chart as a picture
     "The panel's current state as static HTML."
-    pairs, waiting = self._hand_pairs(), 'cgt-waiting' in self.hand_box._dom_classes
-    lit = {c for b, c in pairs if waiting or 'cgt-illegal' not in b._dom_classes}  # (not faded: unlit while the others play)
+    pairs = self._hand_pairs()
+    lit = {c for b, c in pairs if 'cgt-illegal' not in b._dom_classes}
     def drawn(c):  # a card chosen for a move is ringed in yellow, as its button is yellow
         html = card_html(c, dim=c not in lit)
         return f'<span style="display:inline-block;outline:3px solid #e6a100;border-radius:6px">{html}</span>' if c in self.selected else html
@@ -331,5 +325,4 @@ def press(self, action):
 @patch_to(PanelDrawing)
 def lit_cards(self) -> list:
     "The cards of the hand that are lit (legal now, or choosable for a move)."
-    if 'cgt-waiting' in self.hand_box._dom_classes: return []
     return [c for b, c in self._hand_pairs() if {'cgt-legal', 'cgt-chosen'} & set(b._dom_classes)]

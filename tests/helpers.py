@@ -44,9 +44,6 @@ import contextlib, os, pathlib, shutil, signal, socket, subprocess, time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
-# a lit card in a browser: legal for the learner now, in a hand that is not waiting for the other seats (`_draw_hand`)
-LIT = 'button.cgt-card.cgt-legal:not(.cgt-waiting *)'
-
 FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
          '--disable-component-update', '--disable-sync']  # keep headless Chromium quiet and offline
 

@@ -8,7 +8,7 @@ import contextlib, os, pathlib, shutil, signal, socket, subprocess, sys, time
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, CHROMIUM, FLAGS, LIT, no_chromium, free_port, port_open, served
+from helpers import ROOT, CHROMIUM, FLAGS, no_chromium, free_port, port_open, served
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 ARTIFACTS = ROOT / 'tests' / 'artifacts'
 VOILA = pathlib.Path(sys.executable).parent / 'voila'
@@ -46,10 +46,10 @@ def test_click_a_card_in_voila():
     with voila_server() as (port, proc):
         with browser_page() as page:
             page.goto(f'http://127.0.0.1:{port}/?seed=3&pace=0.5', timeout=60_000)  # paced: the card stays on the table a while
-            page.wait_for_selector(LIT, timeout=90_000)  # the widgets arrive over a websocket
+            page.wait_for_selector('.cgt-card.cgt-legal', timeout=90_000)  # the widgets arrive over a websocket
             assert 'your turn' in page.inner_text('.cgt-status')
             before = played_titles(page)
-            card = page.locator(LIT).first
+            card = page.locator('.cgt-card.cgt-legal').first
             name = card.get_attribute('title')
             card.click()
             page.wait_for_function(
@@ -59,7 +59,7 @@ def test_click_a_card_in_voila():
             assert name in after and after != before
             assert 'You played' in page.inner_text('.cgt-message')
             # a dimmed card is explained with its rule, in the browser too
-            dimmed = page.locator('.cgt-card.cgt-illegal:not(.cgt-waiting *)')
+            dimmed = page.locator('.cgt-card.cgt-illegal')
             if dimmed.count():
                 dimmed.first.click()
                 page.wait_for_selector('.cgt-refused', timeout=15_000)

@@ -8,7 +8,7 @@ import contextlib, importlib.util, json, os, pathlib, platform, shutil, signal, 
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, CHROMIUM, FLAGS, LIT, no_chromium, free_port, port_open, served
+from helpers import ROOT, CHROMIUM, FLAGS, no_chromium, free_port, port_open, served
 
 def _missing() -> str:
     for mod, what in (('solara', "Solara (pip install -e '.[classroom]')"), ('websockets', 'websockets'),
@@ -71,14 +71,14 @@ def student(addr, query='?seed=3&pace=0'):
             page, sockets = browser.new_page(viewport={'width': 1100, 'height': 1000}), []
             page.on('websocket', lambda ws: sockets.append(ws.url))
             page.goto(f'http://{addr}/{query}', timeout=60_000)
-            page.wait_for_selector(LIT, timeout=90_000)
+            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
             kernel = next(u.split('/kernels/')[1].split('/')[0] for u in sockets if '/kernels/' in u)
             yield page, kernel
         finally: browser.close()
 
 def click_answered(page, timeout=15_000) -> float:
     "Click the first lit card; seconds until that card has left the hand (the server answered)."
-    card = page.locator(LIT).first
+    card = page.locator('button.cgt-card.cgt-legal').first
     name, start = card.get_attribute('title'), time.perf_counter()
     card.click()
     page.wait_for_function("name => ![...document.querySelectorAll('button.cgt-card')].some(b => b.title === name)",
@@ -176,7 +176,7 @@ def test_a_visitor_cannot_attach_to_another_students_kernel(server):
 # ------------------------------------------------------------------ what the page looks like, and what it loads
 
 LOOKS = """() => [...document.querySelectorAll('button.cgt-card')].filter(b => b.offsetParent).map(b => {
-  const s = getComputedStyle(b); return [b.className, s.borderTopColor, s.borderTopWidth, s.color, !!b.closest('.cgt-waiting')]; })"""
+  const s = getComputedStyle(b); return [b.className, s.borderTopColor, s.borderTopWidth, s.color]; })"""
 
 def rgb(hex_colour) -> str:
     h = hex_colour.lstrip('#')
@@ -185,29 +185,23 @@ def rgb(hex_colour) -> str:
 
 def test_cards_look_as_their_state_says(server):
     """The card buttons' look comes from the panel's stylesheet: a lit card has a green edge, a faded one grey text,
-    every other card its suit's colour, and while the others play every card is unlit whatever its own class says;
-    the page loads no diagram library (Solara's Markdown would)."""
+    every other card its suit's colour; the page loads no diagram library (Solara's Markdown would)."""
     from cardgames_tutor.cards import _COLOURS
     addr, _ = server
-    with student(addr, '?seed=3&pace=0.5') as (page, _):  # paced: the hand is seen waiting after each click
+    with student(addr) as (page, _):
         scripts = page.evaluate("() => performance.getEntriesByType('resource').map(r => r.name)")
         assert not [u for u in scripts if 'mermaid' in u], "the page loaded mermaid"
         seen = set()
-        def look():
-            for classes, edge, width, colour, waiting in page.evaluate(LOOKS):
-                state = 'waiting' if waiting else next(c for c in classes.split() if c in ('cgt-legal', 'cgt-illegal', 'cgt-idle', 'cgt-chosen'))
+        for _ in range(8):
+            for classes, edge, width, colour in page.evaluate(LOOKS):
+                state = next(c for c in classes.split() if c in ('cgt-legal', 'cgt-illegal', 'cgt-idle', 'cgt-chosen'))
                 suit = next(c[4:] for c in classes.split() if c[4:] in _COLOURS)
                 seen.add(state)
                 if state == 'cgt-legal': assert (edge, width) == (rgb('#2e7d32'), '2px'), (classes, edge, width)
-                if state == 'waiting': assert (edge, width) == (rgb('#ccc'), '1px'), (classes, edge, width)
                 assert colour == (rgb('#aaa') if state == 'cgt-illegal' else rgb(_COLOURS[suit])), (classes, colour)
-        for _ in range(8):
-            page.wait_for_selector(LIT, timeout=30_000)
-            look()               # the learner's turn
+            if {'cgt-legal', 'cgt-illegal'} <= seen: break
             click_answered(page)
-            look()               # the others to play
-            if {'cgt-legal', 'cgt-illegal', 'waiting'} <= seen: break
-        assert {'cgt-legal', 'cgt-illegal', 'waiting'} <= seen, seen
+        assert {'cgt-legal', 'cgt-illegal'} <= seen, seen
 
 # pictures shown on the page that did not load (a browser draws an empty one as a broken-image icon)
 BROKEN = """() => [...document.querySelectorAll('img')].filter(i => i.getClientRects().length && !(i.complete && i.naturalWidth))
@@ -232,7 +226,7 @@ FRAMES = """() => {
   window.__frames = [];
   const look = () => {
     const status = document.querySelector('.cgt-status')?.textContent || '';
-    window.__frames.push([status.includes('your turn'), document.querySelectorAll('button.cgt-card.cgt-legal:not(.cgt-waiting *)').length]);
+    window.__frames.push([status.includes('your turn'), document.querySelectorAll('button.cgt-card.cgt-legal').length]);
     requestAnimationFrame(look);
   };
   requestAnimationFrame(look);
@@ -246,10 +240,10 @@ def test_an_update_is_drawn_whole(server):
     with student(addr, '?seed=3&pace=0.2') as (page, _):
         page.evaluate(FRAMES)
         for _ in range(6):
-            page.wait_for_selector(LIT, timeout=30_000)
+            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
             time.sleep(0.3)
             click_answered(page)
-        page.wait_for_selector(LIT, timeout=30_000)
+        page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
         frames = page.evaluate('window.__frames.length')
         assert frames > 100, frames  # the frames were watched, through every bot's move
         assert page.evaluate(HALF) == []
@@ -267,14 +261,14 @@ def test_the_page_keeps_its_scrollbar(server):
         try:
             page = browser.new_page(viewport={'width': 1100, 'height': 1000})
             page.goto(f'http://{addr}/', timeout=60_000)  # seed 1: a page 1,027 px tall in this window
-            page.wait_for_selector(LIT, timeout=90_000)
+            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
             assert page.evaluate("() => { const s = document.querySelector('main.solara-content-main > div');"
                                  " return s.scrollHeight > s.clientHeight; }")  # the page needs its scrollbar
             browser.start_tracing(page=page, categories=SCROLLBARS)
             for _ in range(2):
-                page.wait_for_selector(LIT, timeout=30_000)
+                page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
                 click_answered(page)
-            page.wait_for_selector(LIT, timeout=30_000)
+            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
             events = json.loads(browser.stop_tracing())['traceEvents']
         finally: browser.close()
     layouts = [e for e in events if e.get('name') == 'Layout']
@@ -372,7 +366,7 @@ def test_the_code_is_required(tmp_path):
                 assert 'class code' in page.inner_text('body')
                 page.fill('input[name=code]', 'KQ7M-X2PD')
                 page.click('button')
-                page.wait_for_selector(LIT, timeout=90_000)
+                page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
                 assert 'code=' not in page.url and 'seed=3' in page.url
                 assert click_answered(page) < 15
             finally: browser.close()
