@@ -63,10 +63,10 @@ def kernel_socket(addr, kernel_id=None, cookie=None, **kw):
     return connect(url, additional_headers={'Cookie': cookie} if cookie else None, proxy=None, open_timeout=20, **kw)
 
 @contextlib.contextmanager
-def student(addr, query='?seed=3&pace=0'):
-    "A student's page in its own browser (its own cookies), open and working; yields (page, kernel id)."
+def student(addr, query='?seed=3&pace=0', **launch):
+    "A student's page in its own browser (its own cookies; `launch`: more of Chromium's options), open and working; yields (page, kernel id)."
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS, **launch)
         try:
             page, sockets = browser.new_page(viewport={'width': 1100, 'height': 1000}), []
             page.on('websocket', lambda ws: sockets.append(ws.url))
@@ -256,21 +256,16 @@ def test_the_page_keeps_its_scrollbar(server):
     a desktop's does. Without it, the scrollbar of Solara's scroller went and came back within each update of a page just
     taller than the window, and Chromium laid out the whole page again each time (16 times over 2 clicks)."""
     addr, _ = server
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS, ignore_default_args=['--hide-scrollbars'])
-        try:
-            page = browser.new_page(viewport={'width': 1100, 'height': 1000})
-            page.goto(f'http://{addr}/', timeout=60_000)  # seed 1: a page 1,027 px tall in this window
-            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
-            assert page.evaluate("() => { const s = document.querySelector('main.solara-content-main > div');"
-                                 " return s.scrollHeight > s.clientHeight; }")  # the page needs its scrollbar
-            browser.start_tracing(page=page, categories=SCROLLBARS)
-            for _ in range(2):
-                page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
-                click_answered(page)
+    with student(addr, '', ignore_default_args=['--hide-scrollbars']) as (page, _):  # seed 1: a page 1,027 px tall in this window
+        assert page.evaluate("() => { const s = document.querySelector('main.solara-content-main > div');"
+                             " return s.scrollHeight > s.clientHeight; }")  # the page needs its scrollbar
+        browser = page.context.browser
+        browser.start_tracing(page=page, categories=SCROLLBARS)
+        for _ in range(2):
             page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
-            events = json.loads(browser.stop_tracing())['traceEvents']
-        finally: browser.close()
+            click_answered(page)
+        page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
+        events = json.loads(browser.stop_tracing())['traceEvents']
     layouts = [e for e in events if e.get('name') == 'Layout']
     changed = [e['args']['data'].get('nodeName', '') for e in events if e.get('name') == 'LayoutInvalidationTracking'
                and e['args']['data'].get('reason') == 'Scrollbar changed']
