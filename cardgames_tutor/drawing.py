@@ -16,7 +16,7 @@ from .table import direction_of, table_html, cards_text_html, MINI_STYLE, _SUIT_
 from .session import Message
 
 # %% auto #0
-__all__ = ['PANEL_CSS', 'card_label', 'move_label', 'Looks', 'PanelDrawing', 'in_voila']
+__all__ = ['PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'card_label', 'move_label', 'Looks', 'PanelDrawing', 'in_voila']
 
 # %% ../nbs/23_drawing.ipynb #5a7892c4
 def card_label(card:Card) -> str:
@@ -87,7 +87,7 @@ _BUTTON = {'cgt-legal': 'background:#fff;border:2px solid #2e7d32', 'cgt-chosen'
 PANEL_CSS = ('.cgt-tutor button.cgt-card{font-weight:bold;border:1px solid #ccc}'
              + ''.join(f'.cgt-tutor button.cgt-card.cgt-{name}{{color:{colour}}}' for name, colour in _COLOURS.items())
              + ''.join(f'.cgt-tutor button.cgt-card.{state}{{{look}}}' for state, look in _BUTTON.items())
-             + f'.cgt-log .cgt-mini{{{MINI_STYLE}}}.cgt-log .cgt-event{{padding:1px 4px}}.cgt-log .cgt-now{{background:#fff3c4}}'
+             + f'.cgt-log .cgt-mini{{{MINI_STYLE}}}.cgt-log{{background:#fcfcfc}}.cgt-log .cgt-event{{padding:1px 4px;font:12px/1.35 sans-serif}}.cgt-log .cgt-now{{background:#fff3c4}}'
              '.cgt-log .cgt-event[data-kind=trick],.cgt-log .cgt-event[data-kind=score],.cgt-log .cgt-event[data-kind=match]'
              '{font-weight:bold}.cgt-log .cgt-event[data-kind=hand]{border-top:1px solid #bbb}'
              '.cgt-tutor button.cgt-hint{border:3px solid #e6a100 !important}')  # the coach's gold ring
@@ -204,21 +204,33 @@ def _choosing(self) -> dict: return self.session.controls().choose
 PanelDrawing._choosing = property(PanelDrawing._choosing, doc="The verbs that take cards chosen from the hand now ({verb: moves}).")
 
 # %% ../nbs/23_drawing.ipynb #5d777a7e
+LOG_ROWS, LOG_CHUNK = 128, 16  # the log shows the last 128 events or more; the live panel redraws them 16 at a time
+
 @patch_to(PanelDrawing)
-def _log_html(self, viewer, styled:bool=False) -> str:
-    "The log as HTML: its look from `PANEL_CSS` (the live panel), or written on every row (`styled`, a static picture)."
+def _log_rows(self, entries:list, styled:bool=False) -> list:
+    "Log entries (`Session.log`) as rows of HTML: their look from `PANEL_CSS` (the live panel), or written on every row (`styled`)."
     pack = self.game.pack
     def look(e, now):
         if not styled: return ''
-        return (f' style="padding:1px 4px;{"background:#fff3c4;" if now else ""}'
+        return (f' style="padding:1px 4px;font:12px/1.35 sans-serif;{"background:#fff3c4;" if now else ""}'
                 f'{"font-weight:bold;" if e.kind in ("trick", "score", "match") else ""}{"border-top:1px solid #bbb;" if e.kind == "hand" else ""}"')
-    rows = ''.join(f'<div class="cgt-event{" cgt-now" if now else ""}" data-hand="{h}" data-kind="{escape(e.kind)}"{look(e, now)}>'
-                   f'{cards_text_html(e.text, pack, styled)}</div>' for h, e, now in self.session.log(viewer))
-    return ('<div class="cgt-log" style="height:300px;overflow:auto;display:flex;flex-direction:column-reverse;'
-            f'font:12px/1.35 sans-serif;border:1px solid #ddd;background:#fcfcfc"><div>{rows}</div></div>')
+    return [f'<div class="cgt-event{" cgt-now" if now else ""}" data-hand="{h}" data-kind="{escape(e.kind)}"{look(e, now)}>'
+            f'{cards_text_html(e.text, pack, styled)}</div>' for h, e, now in entries]
 
 @patch_to(PanelDrawing)
-def _draw_log(self, viewer): self.log_view.value = self._log_html(viewer)
+def _log_html(self, viewer) -> str:
+    "The log as one piece of HTML, for the static picture: the last `LOG_ROWS` rows in their scrolling box."
+    return ('<div class="cgt-log" style="height:300px;overflow:auto;display:flex;flex-direction:column-reverse;'
+            f'border:1px solid #ddd;background:#fcfcfc"><div>{"".join(self._log_rows(self.session.log(viewer, LOG_ROWS), styled=True))}</div></div>')
+
+@patch_to(PanelDrawing)
+def _draw_log(self, viewer):
+    "The live log in two parts: the latest 1 to `LOG_CHUNK` rows, redrawn at every update, and the earlier ones, only when a chunk fills."
+    log = self.session.log(viewer, None)
+    cut = (len(log) - 1) // LOG_CHUNK * LOG_CHUNK if log else 0
+    rows, shown = self._log_rows(log[max(0, cut - LOG_ROWS):]), min(cut, LOG_ROWS)
+    earlier, latest = self.log_parts
+    earlier.value, latest.value = ''.join(rows[:shown]), ''.join(rows[shown:])
 
 @patch_to(PanelDrawing)
 def _draw_steps(self):
@@ -279,7 +291,7 @@ def snapshot_html(self, chart:bool=False) -> str: # with the tally chart as a pi
     chart = chart_html(shown) if chart and shown.tallies else ''
     return (f'<div class="cgt-snapshot" style="border:1px solid #ccc;padding:6px;border-radius:6px;max-width:100%;box-sizing:border-box">'
             f'{self.status.value}<div style="display:flex;gap:8px;flex-wrap:wrap">{self.table.value}'
-            f'<div style="flex:1 1 260px;max-width:420px">{self._log_html(None if self.teach.value else self.seat, styled=True)}</div></div>'
+            f'<div style="flex:1 1 260px;max-width:420px">{self._log_html(None if self.teach.value else self.seat)}</div></div>'
             f'{self.message.value}<div>{cards}</div><div>{moves}</div>'
             f'<div style="display:flex;gap:8px;flex-wrap:wrap">{self.scores.value}{chart}</div></div>')
 

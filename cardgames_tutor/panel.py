@@ -77,7 +77,10 @@ def _build(self, pace, teach):
     button = lambda *a, **kw: _button(*a, looks=looks, **kw)
     row = lambda children, **layout: _row(children, looks, **layout)
     self.status, self.table, self.message = html(), html(flex='1 1 300px', max_width='520px'), html()
-    self.log_view = html(flex='1 1 260px', max_width='420px')
+    self.log_parts = html(margin='0'), html(margin='0')  # the log's earlier rows and its latest ones (`_draw_log`)
+    self.log_view = W.VBox([W.VBox(list(self.log_parts), layout=W.Layout(flex='0 0 auto'))], layout=W.Layout(
+        flex='1 1 260px', max_width='420px', height='300px', overflow='auto', flex_flow='column-reverse', border='1px solid #ddd'))
+    self.log_view.add_class('cgt-log')  # the newest row at the bottom, in view, as the log grows
     self.hand_box, self.move_box = row([]), row([])
     self.card_slots, self.move_slots, self._slot_cards, self._slot_moves = [], [], [], []
     self.first, self.back, self.forward, self.last = (button(t, tooltip=tip) for t, tip in (

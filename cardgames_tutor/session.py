@@ -304,14 +304,15 @@ def jump_marks(self:Session) -> list:
     return out
 
 @patch
-def log(self:Session, viewer:int|None, last:int=120) -> list:
-    "The events `viewer` may see up to the moment shown: (hand number, event, told at this step), the `last` ones."
+def log(self:Session, viewer:int|None, last:int|None=120) -> list:
+    "The events `viewer` may see up to the moment shown: (hand number, event, told at this step), the `last` ones (None: all)."
     events = [(h + 1, e) for h, hand in enumerate(self.match.hands) for e in hand.events]
     end = self.marks[self.cursor] if self.cursor is not None else len(events)
     start = self.marks[self.cursor - 1] if self.cursor else end
     i = self.shown_hand()  # a finished hand on screen: nothing of the hand dealt after it
     if i < len(self.shown().hands) - 1: end = min(end, sum(len(h.events) for h in self.match.hands[:i + 1]))
-    return [(h, e, i >= start) for i, (h, e) in enumerate(events[:end]) if e.seen_by(viewer)][-last:]
+    seen = [(h, e, i >= start) for i, (h, e) in enumerate(events[:end]) if e.seen_by(viewer)]
+    return seen[-last:] if last else seen
 
 # %% ../nbs/22_session.ipynb #de1558e6
 @patch

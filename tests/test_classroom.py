@@ -270,7 +270,30 @@ def test_the_page_keeps_its_scrollbar(server):
     changed = [e['args']['data'].get('nodeName', '') for e in events if e.get('name') == 'LayoutInvalidationTracking'
                and e['args']['data'].get('reason') == 'Scrollbar changed']
     assert len(layouts) >= 4, len(layouts)  # the updates were traced
-    assert [n for n in changed if 'cgt-log' not in n] == [], changed  # (a new log box gets its scrollbar once: that is fine)
+    assert [n for n in changed if 'cgt-log' not in n] == [], changed  # (the log's box gets its scrollbar when the log first fills it)
+
+LOG_SEEN = """() => { const box = document.querySelector('.cgt-log').getBoundingClientRect(), rows = document.querySelectorAll('.cgt-log .cgt-event');
+  const last = rows[rows.length - 1].getBoundingClientRect();
+  return [rows.length, last.top >= box.top - 1 && last.bottom <= box.bottom + 1]; }"""
+LOG_ADDED = """() => { window.__added = 0; new MutationObserver(ms => { for (const m of ms) for (const n of m.addedNodes)
+  if (n.nodeType === 1) window.__added += n.matches('.cgt-event') + n.querySelectorAll('.cgt-event').length; })
+  .observe(document.body, {childList: true, subtree: true}); }"""
+
+def test_the_log_shows_its_newest_row_and_redraws_only_its_latest_rows(server):
+    """The log's box scrolls to its newest row, and a click redraws only the log's latest part (`LOG_CHUNK` rows at
+    most), except when that part is full and moves up. Drawn as one piece, every click drew the whole log again."""
+    from cardgames_tutor.drawing import LOG_CHUNK
+    addr, _ = server
+    with student(addr) as (page, _):
+        added = []
+        for i in range(12):  # of the 13 cards of the first hand
+            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
+            if i == 8: page.evaluate(LOG_ADDED)
+            click_answered(page)
+            if i >= 8: added.append(page.evaluate('window.__added')); page.evaluate('window.__added = 0')
+        rows, seen = page.evaluate(LOG_SEEN)
+    assert rows > 2 * LOG_CHUNK and seen, (rows, seen)
+    assert 0 < min(added) <= LOG_CHUNK, added
 
 # ------------------------------------------------------------------ the access code
 

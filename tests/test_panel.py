@@ -492,7 +492,7 @@ def test_cards_drawn_as_cards_and_plain_words(name, players):
     codes, seen = _codes(t.game.pack), 0
     for step in range(80):
         if t.match.over: break
-        for w in (t.message, t.log_view, t.table, t.scores, t.status):
+        for w in (t.message, *t.log_parts, t.table, t.scores, t.status):
             text = _read_text(w.value)
             assert not codes.search(text), (name, codes.search(text).group(0), text[:300])
             assert not re.search(r'\b(True|False|None)\b|\b1 cards\b|\bnote\b|[{}]', text), text[:300]
