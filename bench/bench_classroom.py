@@ -20,6 +20,9 @@ on a fresh server on a free loopback port:
   cores with it, as in a classroom where every student's browser runs on their own device. Their clicks are timed until
   the server's answer arrives; the Chromium pages' clicks until drawn, as always.
 - `--classes C`: C classes one after another on the same server, to tell memory kept once from memory growing per class.
+- `--warm K`: each Chromium student first plays K cards untimed (pressing *next hand* when a hand ends), so that the
+  timed clicks come later in the match, where the log is long. Without it the timed clicks are the first hand's first
+  cards: the lightest the page ever is.
 - `--servers floor`: not the tutor but the smallest ipywidgets page Solara serves with the classroom's rhythm (`floor_app.py`:
   a click, then three paced updates of two lines of text). Its figures beside the tutor's, in the same run, tell how much of
   the cost of 30 Chromium pages on these cores is the panel's, and how much any ipywidgets page pays.
@@ -34,7 +37,7 @@ The server starts itself on glibc's allocator, as `make classroom` does; `PYTHON
 environment keeps Python's own (for a side-by-side run of the two).
 
 Run: `.venv/bin/python bench/bench_classroom.py [--n 30] [--servers solara,voila,floor] [--modes at-once,staggered]
-[--placements plain,server-first] [--wire 27] [--classes 2] [--settle 130] [--profile /tmp/prof]`.
+[--placements plain,server-first] [--wire 27] [--classes 2] [--warm 16] [--settle 130] [--profile /tmp/prof]`.
 Needs Python playwright and Debian's Chromium (/usr/bin/chromium; never `playwright install`). Not a test.
 """
 import argparse, asyncio, collections, contextlib, os, pathlib, random, signal, socket, statistics, subprocess, sys, threading, time
@@ -226,6 +229,28 @@ async def student(browser, url, delay, bound, results, i):
         results['failed'][i] = said(e)
     return ctx, page
 
+# one untimed card of --warm: the first lit card, or "next hand" when a hand has ended (then its first lit card)
+JS_WARM = """async () => {
+  const sleep = ms => new Promise(r => setTimeout(r, ms));
+  for (let waited = 0; waited < 30000; waited += 100) {
+    const lit = document.querySelector('button.cgt-card.cgt-legal');
+    if (lit) { lit.click(); return true; }
+    const next = [...document.querySelectorAll('button')].find(b => b.textContent.includes('next hand'));
+    if (next) { next.click(); await sleep(1000); }
+    else await sleep(100);
+  }
+  return false;
+}"""
+
+async def warm_up(page, cards, rng, errors):
+    "Play `cards` cards untimed (pressing next hand when a hand ends), as a student would, before the timed clicks."
+    for _ in range(cards):
+        await asyncio.sleep(rng.uniform(1, 3))
+        try:
+            if not await page.evaluate(JS_WARM): errors.append("warming up: no lit card within 30 s"); return
+        except Exception as e:
+            errors.append(f"warming up: {said(e, 100)}"); return
+
 async def play(page, clicks, rng, latencies, errors):
     for _ in range(clicks):
         await asyncio.sleep(rng.uniform(1, 3))
@@ -260,7 +285,7 @@ async def wire_play(s, clicks, rng, latencies, errors):
             errors.append(f"wire student: {said(e, 100)}"); return
         if ms is not None: latencies.append(ms)
 
-async def one_class(port, n, mode, stagger, bound, clicks, pid, settle_s, meter, holds, wire=0):
+async def one_class(port, n, mode, stagger, bound, clicks, pid, settle_s, meter, holds, wire=0, warm=0):
     "N students: the first `wire` of them without a browser (`wire_student`), the others in Chromium pages."
     from playwright.async_api import async_playwright
     url, rng = f'http://127.0.0.1:{port}/', random.Random(13)
@@ -280,6 +305,9 @@ async def one_class(port, n, mode, stagger, bound, clicks, pid, settle_s, meter,
             meter.mark('arriving')
             latencies, errors, wire_latencies = [], [], []
             working = [page for i, (ctx, page) in enumerate(opened, wire) if i in results['ready']]
+            if warm:
+                await asyncio.gather(*[warm_up(p, warm, random.Random(rng.random()), errors) for p in working])
+                meter.mark('warming up')
             if working: results['page'] = await page_size(working[0])
             await asyncio.gather(*[play(p, clicks, random.Random(rng.random()), latencies, errors) for p in working],
                                  *[wire_play(s, clicks, random.Random(rng.random()), wire_latencies, errors)
@@ -362,6 +390,8 @@ def main():
     ap.add_argument('--stagger', type=float, default=2.0, help='seconds between arrivals when staggered')
     ap.add_argument('--bound', type=float, default=180, help='seconds a page may take to work before it counts as never working')
     ap.add_argument('--clicks', type=int, default=6, help='cards each student plays under load')
+    ap.add_argument('--warm', type=int, default=0, help='cards each Chromium student plays untimed first (pressing next hand when '
+                    'a hand ends), so that the timed clicks come later in the match, with a longer log (e.g. 16: the second hand)')
     ap.add_argument('--pool-size', type=int, default=10, help="Voilà's preheated kernels")
     ap.add_argument('--settle', type=int, default=120, help='seconds to watch memory after the tabs close')
     ap.add_argument('--placements', default='plain', help="plain (everything on every core, as measured so far), pinned "
@@ -378,7 +408,8 @@ def main():
         import playwright, psutil  # noqa: F401
     except ImportError as e: return print(f"skipped: {e.name} is not installed")
     if not os.path.exists(CHROMIUM): return print(f"skipped: no Chromium at {CHROMIUM} (apt-get install chromium)")
-    print(f"{os.cpu_count()} cores; {a.n} students; Voilà pool {a.pool_size} preheated kernels; clicks {a.clicks} each; "
+    print(f"{os.cpu_count()} cores; {a.n} students; Voilà pool {a.pool_size} preheated kernels; clicks {a.clicks} each"
+          f"{f' after {a.warm} untimed' if a.warm else ''}; "
           f"Solara's allocator: {os.environ.get('PYTHONMALLOC') or 'malloc (cardgames-classroom sets PYTHONMALLOC on glibc)'}")
     everywhere = os.sched_getaffinity(0)
     for placement in a.placements.split(','):
@@ -399,7 +430,7 @@ def main():
                         load = os.getloadavg()
                         meter = CpuMeter(proc.pid)
                         try: out = asyncio.run(one_class(port, a.n, mode, a.stagger, a.bound, a.clicks, proc.pid, a.settle, meter,
-                                                         kind == 'solara', a.wire if kind == 'solara' else 0))
+                                                         kind == 'solara', a.wire if kind == 'solara' else 0, a.warm))
                         finally: meter.close()
                         report(kind, mode, a.n, idle, *out, load, placement, meter)
         os.sched_setaffinity(0, everywhere)
