@@ -226,7 +226,7 @@ def _log_html(self, viewer) -> str:
 @patch_to(PanelDrawing)
 def _draw_log(self, viewer):
     "The live log in two parts: the latest 1 to `LOG_CHUNK` rows, redrawn at every update, and the earlier ones, only when a chunk fills."
-    log = self.session.log(viewer, None)
+    log = self.session.log(viewer)
     cut = (len(log) - 1) // LOG_CHUNK * LOG_CHUNK if log else 0
     rows, shown = self._log_rows(log[max(0, cut - LOG_ROWS):]), min(cut, LOG_ROWS)
     earlier, latest = self.log_parts

@@ -304,8 +304,8 @@ def jump_marks(self:Session) -> list:
     return out
 
 @patch
-def log(self:Session, viewer:int|None, last:int|None=120) -> list:
-    "The events `viewer` may see up to the moment shown: (hand number, event, told at this step), the `last` ones (None: all)."
+def log(self:Session, viewer:int|None, last:int|None=None) -> list:
+    "The events `viewer` may see up to the moment shown: (hand number, event, told at this step), all or the `last` ones."
     events = [(h + 1, e) for h, hand in enumerate(self.match.hands) for e in hand.events]
     end = self.marks[self.cursor] if self.cursor is not None else len(events)
     start = self.marks[self.cursor - 1] if self.cursor else end
