@@ -23,6 +23,9 @@ on a fresh server on a free loopback port:
 - `--warm K`: each Chromium student first plays K cards untimed (pressing *next hand* when a hand ends), so that the
   timed clicks come later in the match, where the log is long. Without it the timed clicks are the first hand's first
   cards: the lightest the page ever is.
+- `--links ',?pace=0'`: the link every student opens, one run for each, in turn (default: the classroom's start page as it is,
+  bots at 0.6 s a move). `?pace=0` lets the bots play at once: one drawn update per click instead of one per move, what the
+  page would cost if it drew a click's moves together.
 - `--servers floor`: not the tutor but the smallest ipywidgets page Solara serves with the classroom's rhythm (`floor_app.py`:
   a click, then three paced updates of two lines of text). Its figures beside the tutor's, in the same run, tell how much of
   the cost of 30 Chromium pages on these cores is the panel's, and how much any ipywidgets page pays.
@@ -37,10 +40,10 @@ The server starts itself on glibc's allocator, as `make classroom` does; `PYTHON
 environment keeps Python's own (for a side-by-side run of the two).
 
 Run: `.venv/bin/python bench/bench_classroom.py [--n 30] [--servers solara,voila,floor] [--modes at-once,staggered]
-[--placements plain,server-first] [--wire 27] [--classes 2] [--warm 16] [--settle 130] [--profile /tmp/prof]`.
+[--placements plain,server-first] [--links ',?pace=0'] [--wire 27] [--classes 2] [--warm 16] [--settle 130] [--profile /tmp/prof]`.
 Needs Python playwright and Debian's Chromium (/usr/bin/chromium; never `playwright install`). Not a test.
 """
-import argparse, asyncio, collections, contextlib, os, pathlib, random, signal, socket, statistics, subprocess, sys, threading, time
+import argparse, asyncio, collections, contextlib, itertools, os, pathlib, random, signal, socket, statistics, subprocess, sys, threading, time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
@@ -252,7 +255,8 @@ async def warm_up(page, cards, rng, errors):
             errors.append(f"warming up: {said(e, 100)}"); return
 
 async def play(page, clicks, rng, latencies, errors):
-    for _ in range(clicks):
+    "Play `clicks` cards, as a student thinking 1-3 s before each; each latency noted as (which click of the student's, ms)."
+    for nth in range(clicks):
         await asyncio.sleep(rng.uniform(1, 3))
         try:
             await page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
@@ -261,7 +265,7 @@ async def play(page, clicks, rng, latencies, errors):
             errors.append(said(e, 100)); return
         if ms is None: continue
         if ms < 0: errors.append("a click got no answer within 20 s"); return
-        latencies.append(ms)
+        latencies.append((nth, ms))
 
 async def wire_student(port, delay, bound, results, i):
     "A student without a browser (`wire_student.WireStudent`): arrive after `delay`, wait for the lit cards."
@@ -285,10 +289,10 @@ async def wire_play(s, clicks, rng, latencies, errors):
             errors.append(f"wire student: {said(e, 100)}"); return
         if ms is not None: latencies.append(ms)
 
-async def one_class(port, n, mode, stagger, bound, clicks, pid, settle_s, meter, holds, wire=0, warm=0):
-    "N students: the first `wire` of them without a browser (`wire_student`), the others in Chromium pages."
+async def one_class(port, n, mode, stagger, bound, clicks, pid, settle_s, meter, holds, wire=0, warm=0, link=''):
+    "N students: the first `wire` of them without a browser (`wire_student`), the others in Chromium pages opening `link`."
     from playwright.async_api import async_playwright
-    url, rng = f'http://127.0.0.1:{port}/', random.Random(13)
+    url, rng = f'http://127.0.0.1:{port}/{link}', random.Random(13)
     held = held_by if holds else lambda pid: {}  # only the Solara server has the handler (SIGUSR1 would stop Voilà)
     results = {'ready': {}, 'wire ready': {}, 'failed': {}, 'held': [('idle', held(pid))]}
     delay = lambda i: i * stagger if mode == 'staggered' else 0
@@ -353,11 +357,12 @@ def pct(xs, q):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
-def report(kind, mode, n, idle, results, latencies, errors, with_sessions, after, arrival_s, load, placement, meter):
+def report(kind, mode, n, idle, results, clicks, errors, with_sessions, after, arrival_s, load, placement, meter, link=''):
+    latencies = [ms for _, ms in clicks]
     ready, wired, wire_lat = list(results['ready'].values()), list(results['wire ready'].values()), results.get('wire latencies', [])
     wire = len(results['wire ready']) + sum(1 for why in results['failed'].values() if why.startswith('wire student'))
     who = f"{n} students ({n - wire} in Chromium pages, {wire} without a browser)" if wire else f"{n} students"
-    print(f"\n== {kind}, {who} {mode}, {placement} (load average before: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f};"
+    print(f"\n== {kind}{f' {link}' if link else ''}, {who} {mode}, {placement} (load average before: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f};"
           f" arrivals took {arrival_s:.0f} s)")
     print(f"  working pages: {len(ready) + len(wired)}/{n}" + (f"   time to a working page (Chromium): median {statistics.median(ready):.1f} s, max {max(ready):.1f} s" if ready else '')
           + (f"; without a browser: median {statistics.median(wired):.1f} s, max {max(wired):.1f} s" if wired else ''))
@@ -365,6 +370,10 @@ def report(kind, mode, n, idle, results, latencies, errors, with_sessions, after
     if latencies:
         print(f"  click latency under load{' in the Chromium pages (until drawn)' if wire else ''}: median {statistics.median(latencies):.0f} ms,"
               f" p95 {pct(latencies, .95):.0f} ms, max {max(latencies):.0f} ms over {len(latencies)} clicks")
+        by_nth = collections.defaultdict(list)  # the class's first clicks come together: is the tail theirs, or every click's?
+        for nth, ms in clicks: by_nth[nth].append(ms)
+        print("  by the student's click (1st, 2nd...), median/p90 ms: " + ', '.join(
+            f"{nth + 1}: {statistics.median(xs):.0f}/{pct(xs, .9):.0f}" for nth, xs in sorted(by_nth.items())))
     if wire_lat:
         print(f"  click latency of the students without a browser (until the server's answer arrives): median "
               f"{statistics.median(wire_lat):.0f} ms, p95 {pct(wire_lat, .95):.0f} ms, max {max(wire_lat):.0f} ms over {len(wire_lat)} clicks")
@@ -402,6 +411,9 @@ def main():
                     "Solara only): the server carries the whole class while only N-WIRE Chromium pages take this machine's cores")
     ap.add_argument('--classes', type=int, default=1, help='classes one after another on the same server (each after the '
                     "last one's tabs closed and --settle s passed): memory kept once, or growing with every class?")
+    ap.add_argument('--links', default='', help="the link every Chromium student opens, comma-separated for one run each in "
+                    "turn (default: the start page as it is; students without a browser open that); e.g. ',?pace=0' for the page "
+                    "as it is, then with the bots playing at once")
     ap.add_argument('--profile', default=None, help='a folder: py-spy samples the server into it (one collapsed-stack file per run)')
     a = ap.parse_args()
     try:
@@ -417,22 +429,21 @@ def main():
         server_cores, own_cores = ({min(everywhere)}, everywhere - {min(everywhere)}) if placement == 'pinned' else (None, everywhere)
         os.sched_setaffinity(0, own_cores)  # Chromium, started from here, inherits it (and the priority)
         os.setpriority(os.PRIO_PROCESS, 0, 19 if placement == 'server-first' else 0)
-        for kind in a.servers.split(','):
-            for mode in a.modes.split(','):
-                profile = None
-                if a.profile:
-                    os.makedirs(a.profile, exist_ok=True)
-                    profile = os.path.join(a.profile, f"{kind}-{mode}-{placement}-{a.n}.txt")
-                with server(kind, a.pool_size, server_cores, profile) as (port, proc):
-                    idle = settle(proc.pid)
-                    for lesson in range(a.classes):  # one class after another on the same server: does memory grow per class?
-                        if a.classes > 1: print(f"\n-- class {lesson + 1} of {a.classes} on this server (idle: before the first)")
-                        load = os.getloadavg()
-                        meter = CpuMeter(proc.pid)
-                        try: out = asyncio.run(one_class(port, a.n, mode, a.stagger, a.bound, a.clicks, proc.pid, a.settle, meter,
-                                                         kind == 'solara', a.wire if kind == 'solara' else 0, a.warm))
-                        finally: meter.close()
-                        report(kind, mode, a.n, idle, *out, load, placement, meter)
+        for kind, link, mode in itertools.product(a.servers.split(','), a.links.split(','), a.modes.split(',')):
+            profile = None
+            if a.profile:
+                os.makedirs(a.profile, exist_ok=True)
+                profile = os.path.join(a.profile, f"{kind}{link.replace('?', '-').replace('&', '-')}-{mode}-{placement}-{a.n}.txt")
+            with server(kind, a.pool_size, server_cores, profile) as (port, proc):
+                idle = settle(proc.pid)
+                for lesson in range(a.classes):  # one class after another on the same server: does memory grow per class?
+                    if a.classes > 1: print(f"\n-- class {lesson + 1} of {a.classes} on this server (idle: before the first)")
+                    load = os.getloadavg()
+                    meter = CpuMeter(proc.pid)
+                    try: out = asyncio.run(one_class(port, a.n, mode, a.stagger, a.bound, a.clicks, proc.pid, a.settle, meter,
+                                                     kind == 'solara', a.wire if kind == 'solara' else 0, a.warm, link))
+                    finally: meter.close()
+                    report(kind, mode, a.n, idle, *out, load, placement, meter, link)
         os.sched_setaffinity(0, everywhere)
         with contextlib.suppress(OSError): os.setpriority(os.PRIO_PROCESS, 0, 0)  # back to normal (root may)
 
