@@ -10,8 +10,9 @@ on a fresh server on a free loopback port:
 - server memory (RSS of the server process and all its children, e.g. Voilà's kernels): idle before anyone
   comes, with the N sessions open, then every 15 s for --settle s after the tabs close; for Solara also what the
   server still holds (virtual kernels, tutor panels, Python objects), to tell sessions not freed from memory kept;
-- where the CPU went, per phase: the server's process tree against the browsers (Chromium and Playwright's driver),
-  in CPU seconds and per arriving student / per click, with the load average. Server and browsers share this
+- where the CPU went, per phase: the server's process tree against the browsers (Chromium: the pages' renderers and the
+  processes they share) and Playwright's driver (told of every websocket message of every page: the rig's cost, not the
+  classroom's), in CPU seconds and per arriving student / per click, with the load average. Server and browsers share this
   machine's cores, so the browsers' part slows the server's answers; `--placements` repeats the run with the server
   pinned to a core of its own (`pinned`) or with the browsers at the lowest priority (`server-first`), each labelled,
   always after the plain figure. `--profile DIR` samples the server with py-spy (collapsed stacks, one file per run).
@@ -140,11 +141,11 @@ def server(kind, pool, cores=None, profile=None):
             proc.wait(5)
 
 class CpuMeter:
-    """CPU seconds used by the server (its process tree) and by the browsers (everything else this script started:
-    Playwright's driver and Chromium), sampled every 0.5 s per process so processes that end are still counted."""
+    """CPU seconds used by the server (its process tree), Playwright's driver (node) and the browsers (everything else this
+    script started: Chromium), sampled every 0.5 s per process so processes that end are still counted."""
     def __init__(self, server_pid):
         import psutil
-        self.psutil, self.server_pid, self.seen, self.marks = psutil, server_pid, {}, []
+        self.psutil, self.server_pid, self.seen, self.marks, self.kinds = psutil, server_pid, {}, [], {}
         self.me, self.stop = psutil.Process(), threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -155,16 +156,20 @@ class CpuMeter:
         with contextlib.suppress(ps.NoSuchProcess): server |= {q.pid for q in ps.Process(self.server_pid).children(recursive=True)}
         for q in [self.me, *self.me.children(recursive=True)]:
             with contextlib.suppress(ps.NoSuchProcess, ps.AccessDenied):
-                t = q.cpu_times()
-                who = 'server' if q.pid in server else 'bench' if q.pid == self.me.pid else 'browsers'
-                self.seen[(q.pid, q.create_time())] = (who, t.user + t.system)
+                t, key = q.cpu_times(), (q.pid, q.create_time())
+                if key not in self.kinds: self.kinds[key] = chromium_kind(q)
+                who = ('server' if q.pid in server else 'bench' if q.pid == self.me.pid
+                       else 'driver' if q.name().startswith('node') else 'browsers')
+                self.seen[key] = (who, self.kinds[key], t.user + t.system)
 
     def _run(self):
         while not self.stop.wait(0.5): self._sample()
 
     def totals(self) -> dict:
         out = collections.Counter()
-        for who, cpu in list(self.seen.values()): out[who] += cpu
+        for who, kind, cpu in list(self.seen.values()):
+            out[who] += cpu
+            if who == 'browsers': out[kind] += cpu
         return out
 
     def mark(self, name):
@@ -178,15 +183,30 @@ class CpuMeter:
         "One line per phase; `per` = {phase: (count, what)} adds the CPU per student or per click."
         out = []
         for (_, t0, c0, _), (name, t1, c1, load) in zip(self.marks, self.marks[1:]):
-            wall, used = t1 - t0, {k: c1[k] - c0[k] for k in ('server', 'browsers', 'bench')}
+            wall, used = t1 - t0, {k: c1[k] - c0[k] for k in ('server', 'browsers', 'driver', 'bench')}
             total = sum(used.values()) or 1
             n, what = per.get(name, (0, ''))
-            each = (f"; per {what}: server {used['server'] / n * 1000:.0f} ms, browsers {used['browsers'] / n * 1000:.0f} ms"
-                    if n else '')
+            parts = ', '.join(f"{k} {(c1[k] - c0[k]) / n * 1000:.0f}" for k in CHROMIUM_KINDS if c1[k] - c0[k] >= n / 2000) if n else ''
+            each = (f"; per {what}: server {used['server'] / n * 1000:.0f} ms, browsers {used['browsers'] / n * 1000:.0f} ms "
+                    f"({parts}), Playwright's driver {used['driver'] / n * 1000:.0f} ms" if n else '')
             out.append(f"  CPU while {name} ({wall:.0f} s wall, {os.cpu_count()} cores = {wall * os.cpu_count():.0f} CPU s): "
                        f"server {used['server']:.0f} s ({used['server'] / total:.0%}), browsers {used['browsers']:.0f} s "
-                       f"({used['browsers'] / total:.0%}), this script {used['bench']:.0f} s{each}; load average at the end {load[0]:.1f}")
+                       f"({used['browsers'] / total:.0%}), Playwright's driver {used['driver']:.0f} s ({used['driver'] / total:.0%}), "
+                       f"this script {used['bench']:.0f} s{each}; load average at the end {load[0]:.1f}")
         return out
+
+CHROMIUM_KINDS = ('renderers', 'browser process', 'GPU process', 'network', 'other')
+
+def chromium_kind(q) -> str:
+    "Which of Chromium's processes `q` is: the 30 pages' renderers, or one of the processes they all share."
+    with contextlib.suppress(Exception):
+        cl = ' '.join(q.cmdline())
+        if 'chrom' not in cl: return 'other'
+        if '--type=renderer' in cl: return 'renderers'
+        if '--type=gpu-process' in cl: return 'GPU process'
+        if 'network.mojom' in cl: return 'network'
+        if '--type=' not in cl: return 'browser process'
+    return 'other'
 
 def settle(pid, seconds=180, still=10) -> float:
     "Wait until the server's memory stops growing (Voilà's preheated kernels are started); return it."

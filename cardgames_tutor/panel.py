@@ -337,9 +337,13 @@ def _from_query(cls, query:str='', game:str='begga-kaat', seed:int|None=None, pa
     problems = []
     def number(key, kind, default):
         if key not in q: return default
-        try: return kind(q[key][:20])
-        except ValueError: problems.append(f"{key}={q[key][:20]!r} is not a number"); return default
-    seed, pace = number('seed', int, seed), number('pace', float, pace)
+        try: value = kind(q[key][:20])
+        except ValueError: value = None
+        if value is None or value != value: problems.append(f"{key}={q[key][:20]!r} is not a number"); return default
+        return value
+    seed, paced = number('seed', int, seed), number('pace', float, pace)
+    if 'pace' in q and not 0 <= paced <= 2: problems.append(f"pace={q['pace'][:20]!r} is not from 0 to 2 s")
+    paced = min(max(paced, 0), 2)
     seat, players = number('seat', int, 0), number('players', int, None)
     name, match = q.get('game', game), None
     if 'exercise' in q:  # a prepared exercise: its game, deal and standing (the learner is Seat 0 unless seat= says)
@@ -349,7 +353,7 @@ def _from_query(cls, query:str='', game:str='begga-kaat', seed:int|None=None, pa
     try: g = match.game if match else get_game(name, **({'players': players} if players else {}))
     except (BadOption, ValueError) as e: problems.append(one_line(e, 120)); g = get_game(game)
     if seat not in range(g.n_seats()): problems.append(f"seat={seat} is not a seat here"); seat = 0
-    t = cls(g, seat=seat, seed=seed, pace=min(max(pace, 0), 2) if pace == pace else 0.6, teach=q.get('teach') in ('1', 'true', 'yes'),
+    t = cls(g, seat=seat, seed=seed, pace=paced, teach=q.get('teach') in ('1', 'true', 'yes'),
             match=match)
     if problems or match:
         said = [f"Exercise: {EXERCISES[q['exercise']].title}. {match.note}"] if match else []

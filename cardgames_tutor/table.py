@@ -109,11 +109,19 @@ def _seat_box(view, seat, me, extras, pack) -> str:
             f'{"<br>".join(lines)}</div>')
 
 # %% ../nbs/20_table.ipynb #8b32c16f
+def _who(seat, me) -> str: return 'you' if seat == me else f"Seat {seat}"
+
 def _played(seat, card, me, won=None) -> str:
-    who = 'you' if seat == me else f"Seat {seat}"
     ring = 'outline:3px solid #e6a100;border-radius:6px;' if won else ''
     return (f'<div class="cgt-played" data-seat="{seat}" style="display:inline-flex;flex-direction:column;align-items:center;'
-            f'font:10px sans-serif;color:#234;{ring}{"opacity:0.6;" if won is False else ""}">{card_html(card)}{who}</div>')
+            f'font:10px sans-serif;color:#234;{ring}{"opacity:0.6;" if won is False else ""}">{card_html(card)}{_who(seat, me)}</div>')
+
+def _last_trick(last, me) -> str:
+    "The trick before this one in a line: who played each card, in the order played, the winner's card ringed."
+    ring = lambda html, won: f'<span style="outline:2px solid #e6a100;border-radius:3px">{html}</span>' if won else html
+    played = ', '.join(f"{_who(s, me)} {ring(_small([c]), s == last.winner)}" for s, c in zip(last.seats, last.cards))
+    return (f'<div class="cgt-last-trick" style="font:10px/1.7 sans-serif;color:#234;text-align:center">last trick: {played}; '
+            f'{_who(last.winner, me)} won it</div>')
 
 def _middle(view, me, direction, title, pack) -> str:
     trick, tricks = list(view.get('trick') or []), list(view.get('tricks') or [])
@@ -129,8 +137,7 @@ def _middle(view, me, direction, title, pack) -> str:
     if trick: cards = ''.join(_played(s, c, me) for s, c in trick)
     elif last is not None: cards = ''.join(_played(s, c, me, s == last.winner) for s, c in zip(last.seats, last.cards))
     else: cards = ''
-    before = (f'<div class="cgt-last-trick" style="font:10px sans-serif;color:#234">last trick: Seat {last.winner} won '
-              f'{_small(last.cards)}</div>' if trick and last is not None else '')
+    before = _last_trick(last, me) if trick and last is not None else ''
     return (f'<div class="cgt-middle" style="grid-area:mid;display:flex;flex-direction:column;align-items:center;gap:3px;min-width:0">'
             f'<div class="cgt-centre" style="font:11px/1.4 sans-serif;color:#234;text-align:center">'
             + '<br>'.join(c for c in centre if c) + '</div>'
