@@ -118,10 +118,11 @@ def _played(seat, card, me, won=None) -> str:
 
 def _last_trick(last, me) -> str:
     "The trick before this one in a line: who played each card, in the order played, the winner's card ringed."
-    ring = lambda html, won: f'<span style="outline:2px solid #e6a100;border-radius:3px">{html}</span>' if won else html
-    played = ', '.join(f"{_who(s, me)} {ring(_small([c]), s == last.winner)}" for s, c in zip(last.seats, last.cards))
+    ring = lambda html, won: f'<span style="outline:2px solid #e6a100;border-radius:3px;margin:0 3px">{html}</span>' if won else html
+    whole = lambda html: f'<span style="white-space:nowrap">{html}</span>'  # a seat and its card on one line
+    played = ', '.join(whole(f"{_who(s, me)} {ring(_small([c]), s == last.winner)}") for s, c in zip(last.seats, last.cards))
     return (f'<div class="cgt-last-trick" style="font:10px/1.7 sans-serif;color:#234;text-align:center">last trick: {played}; '
-            f'{_who(last.winner, me)} won it</div>')
+            f'{whole(_who(last.winner, me) + " won it")}</div>')
 
 def _middle(view, me, direction, title, pack) -> str:
     trick, tricks = list(view.get('trick') or []), list(view.get('tricks') or [])
