@@ -10,7 +10,8 @@ Students open http://HUB:8000/, type any name and the class code as the password
 Put it behind HTTPS (a reverse proxy: see README) before students connect over the internet.
 
 Settings through the environment: CLASS_CODE (required: the shared password), HUB_IP (default 127.0.0.1; 0.0.0.0
-for a network), HUB_PORT (8000), HUB_MAX_USERS (60 concurrent servers).
+for a network), HUB_PORT (8000), HUB_MAX_USERS (60 concurrent servers), HUB_STATE (the folder for the hub's database
+and cookie secret; default .hub in the project).
 
 Isolation: this file uses JupyterHub's SimpleLocalProcessSpawner, which runs every student's server as the
 hub's own OS user (each in its own folder): fine for a lab of trusted machines, not for strangers. For strangers
@@ -33,9 +34,10 @@ c.Authenticator.allow_all = True
 
 c.JupyterHub.bind_url = f"http://{os.environ.get('HUB_IP', '127.0.0.1')}:{os.environ.get('HUB_PORT', '8000')}"
 c.JupyterHub.active_server_limit = int(os.environ.get('HUB_MAX_USERS', '60'))
-c.JupyterHub.db_url = f"sqlite:///{PROJECT / '.hub' / 'jupyterhub.sqlite'}"
-c.JupyterHub.cookie_secret_file = str(PROJECT / '.hub' / 'jupyterhub_cookie_secret')
-(PROJECT / '.hub').mkdir(exist_ok=True)
+STATE = pathlib.Path(os.environ.get('HUB_STATE') or PROJECT / '.hub')  # the hub's database and cookie secret
+STATE.mkdir(parents=True, exist_ok=True)
+c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(STATE / 'jupyterhub_cookie_secret')
 
 # each student's server: the tutor as its default page, no terminals, idle kernels and servers shut down
 c.JupyterHub.spawner_class = 'simple'
