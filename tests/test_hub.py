@@ -5,7 +5,7 @@ headless Chromium and lands on the tutor in their own server; a wrong code is re
 code. Needs the `hub` extra and the proxy (`pip install -e '.[dev,hub]'`, `npm install -g configurable-http-proxy`),
 Python `playwright` and Debian's Chromium; skipped with a message naming what is missing.
 """
-import os, shutil, subprocess, sys
+import os, shutil, subprocess, sys, time, urllib.error, urllib.request
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -28,10 +28,22 @@ def hub_argv(port) -> list:
     return [HUB, '-f', str(CONFIG), f'--JupyterHub.bind_url=http://127.0.0.1:{port}',
             f'--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{free_port()}', f'--JupyterHub.hub_bind_url=http://127.0.0.1:{free_port()}']
 
+def wait_for_login_page(port, wait=120):
+    "The proxy opens the port before the hub has given it a route: wait until the hub's login page itself answers."
+    deadline = time.time() + wait
+    while True:
+        try:
+            with urllib.request.urlopen(f'http://127.0.0.1:{port}/hub/login', timeout=5) as r:
+                if r.status == 200 and b'username_input' in r.read(): return
+        except (urllib.error.URLError, OSError): pass
+        if time.time() > deadline: raise RuntimeError(f"JupyterHub's login page did not answer within {wait} s")
+        time.sleep(0.5)
+
 def test_a_student_logs_in_with_the_class_code_and_lands_on_the_tutor(tmp_path):
     port = free_port()
     env = {**os.environ, 'CLASS_CODE': CODE, 'HUB_STATE': str(tmp_path)}
     with served(hub_argv(port), port, 'jupyterhub', wait=90, env=env):
+        wait_for_login_page(port)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
             try:
