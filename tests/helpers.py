@@ -81,3 +81,12 @@ def served(argv, port:int, what:str, wait:float=60, **popen):
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(5)
+
+@contextlib.contextmanager
+def browser_page():
+    "A page (1100x1000) in headless Debian Chromium, closed on the way out; needs Python playwright."
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try: yield browser.new_page(viewport={'width': 1100, 'height': 1000})
+        finally: browser.close()

@@ -8,7 +8,7 @@ import contextlib, os, pathlib, shutil, signal, socket, subprocess, sys, time
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, CHROMIUM, FLAGS, no_chromium, free_port, port_open, served
+from helpers import ROOT, CHROMIUM, FLAGS, no_chromium, free_port, port_open, served, browser_page
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 ARTIFACTS = ROOT / 'tests' / 'artifacts'
 VOILA = pathlib.Path(sys.executable).parent / 'voila'
@@ -30,13 +30,6 @@ def voila_server(notebook=START):
     with served([str(VOILA), str(notebook), '--no-browser', f'--port={port}', '--Voila.ip=127.0.0.1'], port, 'voila',
                 env={**os.environ, 'PYTHONPATH': os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')])}) as proc:  # this tree's package
         yield port, proc
-
-@contextlib.contextmanager
-def browser_page():
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try: yield browser.new_page(viewport={'width': 1100, 'height': 1000})
-        finally: browser.close()
 
 def played_titles(page) -> list:
     "The names of the cards on the table now (the trick, or the one just finished)."

@@ -9,7 +9,7 @@ import os, shutil, subprocess, sys, time, urllib.error, urllib.request
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, CHROMIUM, FLAGS, no_chromium, free_port, served
+from helpers import ROOT, no_chromium, free_port, served, browser_page
 HUB = os.path.join(os.path.dirname(sys.executable), 'jupyterhub')
 CONFIG, CODE = ROOT / 'deploy' / 'jupyterhub_config.py', 'kq7m-x2pd'
 
@@ -21,7 +21,6 @@ def _missing() -> str:
     return no_chromium()
 
 if _missing(): pytest.skip(_missing(), allow_module_level=True)
-from playwright.sync_api import sync_playwright
 
 def hub_argv(port) -> list:
     "The hub on `port`, its proxy's API and its own address on free ports too (not the fixed 8001 and 8081)."
@@ -44,19 +43,15 @@ def test_a_student_logs_in_with_the_class_code_and_lands_on_the_tutor(tmp_path):
     env = {**os.environ, 'CLASS_CODE': CODE, 'HUB_STATE': str(tmp_path)}
     with served(hub_argv(port), port, 'jupyterhub', wait=90, env=env):
         wait_for_login_page(port)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-            try:
-                page = browser.new_page(viewport={'width': 1100, 'height': 1000})
-                page.goto(f'http://127.0.0.1:{port}/hub/login')
-                page.fill('#username_input', 'asha'); page.fill('#password_input', 'not-the-code'); page.click('#login_submit')
-                page.wait_for_selector('.login_error', timeout=20_000)
-                assert '/hub/login' in page.url  # a wrong code is refused
-                page.fill('#username_input', 'asha'); page.fill('#password_input', CODE); page.click('#login_submit')
-                page.wait_for_selector('button.cgt-card.cgt-legal', timeout=150_000)  # the server spawned, Voilà ran the tutor
-                assert '/user/asha/voila/render/nbs/tutorials/start.ipynb' in page.url
-                assert 'Begga Kaat' in page.inner_text('.cgt-status')
-            finally: browser.close()
+        with browser_page() as page:
+            page.goto(f'http://127.0.0.1:{port}/hub/login')
+            page.fill('#username_input', 'asha'); page.fill('#password_input', 'not-the-code'); page.click('#login_submit')
+            page.wait_for_selector('.login_error', timeout=20_000)
+            assert '/hub/login' in page.url  # a wrong code is refused
+            page.fill('#username_input', 'asha'); page.fill('#password_input', CODE); page.click('#login_submit')
+            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=150_000)  # the server spawned, Voilà ran the tutor
+            assert '/user/asha/voila/render/nbs/tutorials/start.ipynb' in page.url
+            assert 'Begga Kaat' in page.inner_text('.cgt-status')
     assert (tmp_path / 'jupyterhub.sqlite').exists()  # the hub's state where HUB_STATE says
 
 def test_the_hub_will_not_start_without_a_class_code(tmp_path):
