@@ -65,7 +65,7 @@ SOLARA = """if True:
     import gc, json, os, signal
     def held(*_):
         from solara.server import kernel_context
-        from cardgames_tutor.panel import Tutor
+        from cardgames_tutor.ui.panel import Tutor
         gc.collect()
         objects = gc.get_objects()
         with open(os.environ['CGT_BENCH_STATS'], 'w') as f:
@@ -75,7 +75,7 @@ SOLARA = """if True:
             json.dump({'kernels': len(kernel_context.contexts), 'panels': sum(isinstance(o, Tutor) for o in objects),
                        'objects': len(objects), 'stale': stale}, f)
     signal.signal(signal.SIGUSR1, held)
-    from cardgames_tutor.classroom import main
+    from cardgames_tutor.serve.classroom import main
     main()"""
 
 def server_command(kind, port, pool) -> list:

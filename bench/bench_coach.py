@@ -12,8 +12,9 @@ Seat 0. Speed: the latency of a hint at the first decision of Seat 0 in a hand, 
 """
 import argparse, math, pathlib, random, statistics, sys, time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # this checkout's package, not an installed one
-from cardgames_tutor.engine import get_game, deal_cards, random_choice
-from cardgames_tutor import coach
+from cardgames_tutor.core.engine import get_game, deal_cards
+from cardgames_tutor.core.match import random_choice
+from cardgames_tutor.coach import search
 
 VARIANTS = [('begga-kaat', {}), ('kocka', {}), ('dehla-pakad', {}), ('maghe-satra', {}),
             *[('beggars-and-thieves', {'players': p}) for p in (5, 4, 3, 2)]]

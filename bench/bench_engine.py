@@ -13,7 +13,7 @@ that package is timed in a child process right after each case, and the speed-up
 Usage: python bench/bench_engine.py [SECONDS_PER_ROUND] [ROUNDS] [--baseline DIR]
 """
 import os, random, statistics, subprocess, sys, time
-from cardgames_tutor.engine import deal_cards, get_game
+from cardgames_tutor.core.engine import deal_cards, get_game
 
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
 SECONDS = float(ARGS[0]) if len(ARGS) > 0 else 1.0

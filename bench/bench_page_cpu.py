@@ -100,7 +100,7 @@ def main():
     a = ap.parse_args()
     if not os.path.exists('/usr/bin/chromium'): return print("skipped: no Chromium at /usr/bin/chromium (apt-get install chromium)")
     port = free_port()
-    with served([sys.executable, '-c', 'from cardgames_tutor.classroom import main; main()', '--host', '127.0.0.1', '--port', str(port)], port, 'classroom', wait=120):
+    with served([sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()', '--host', '127.0.0.1', '--port', str(port)], port, 'classroom', wait=120):
         run(port, a)
 
 if __name__ == '__main__': main()

@@ -1,7 +1,8 @@
 """Shared test helpers: the leak check at a match's current hand, and seeded random matches."""
 import random
-from cardgames_tutor.cards import Card
-from cardgames_tutor.engine import Match, play_out, random_choice, leaked_cards
+from cardgames_tutor.core.cards import Card
+from cardgames_tutor.core.engine import leaked_cards
+from cardgames_tutor.core.match import Match, play_out, random_choice
 
 _TEXT_CACHE = {}
 

@@ -1,10 +1,11 @@
 """Begga Kaat: 2,000 seeded random games for each player count with every invariant; rules; bad input."""
 import random, pytest
 from collections import Counter
-from cardgames_tutor.cards import FRENCH, in_order
-from cardgames_tutor.engine import Match, IllegalAction, BadOption, check_deal, play_out, random_choice
+from cardgames_tutor.core.cards import FRENCH, in_order
+from cardgames_tutor.core.engine import IllegalAction, BadOption, check_deal
+from cardgames_tutor.core.match import Match, play_out, random_choice
 from cardgames_tutor.games.begga_kaat import BeggaKaat, penalty
-from cardgames_tutor.records import to_record, load
+from cardgames_tutor.core.records import to_record, load
 from helpers import assert_no_leak, random_match
 
 def check_match(m, game):

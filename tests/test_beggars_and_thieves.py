@@ -3,13 +3,14 @@ invariant; the rulebook's scoring examples; the blind, bury and partner rules; S
 that leak no hidden card and no partner; hand records."""
 import random, re, pytest
 from types import SimpleNamespace
-from cardgames_tutor.cards import BEGGARS, in_order
-from cardgames_tutor.engine import Match, IllegalAction, BadOption, check_deal, deal_cards, play_out, random_choice, get_game
-from cardgames_tutor.tricks import trick_winner
+from cardgames_tutor.core.cards import BEGGARS, in_order
+from cardgames_tutor.core.engine import IllegalAction, BadOption, check_deal, deal_cards, get_game
+from cardgames_tutor.core.match import Match, play_out, random_choice
+from cardgames_tutor.core.tricks import trick_winner
 from cardgames_tutor.games.beggars_and_thieves import (BeggarsAndThieves, point_table, side_scores, leaster_winners,
                                                        match_winner, draw_rank, RECONSTRUCTED)
 from cardgames_tutor.games.beggars_and_thieves_bot import bot
-from cardgames_tutor.records import to_record, load, save, RecordError
+from cardgames_tutor.core.records import to_record, load, save, RecordError
 from helpers import assert_no_leak, cards_in
 
 C = BEGGARS.parse_many

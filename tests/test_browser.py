@@ -65,7 +65,7 @@ def test_click_a_card_in_voila():
 
 def test_link_sets_game_and_seed():
     "A teacher's link (?game=...&seed=...) opens that game with that deal for everyone."
-    from cardgames_tutor.panel import Tutor
+    from cardgames_tutor.ui.panel import Tutor
     expected = Tutor('kocka', seed=12).hand_box.children
     names = [b.tooltip for b in expected]
     with voila_server() as (port, proc):

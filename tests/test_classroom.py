@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 def classroom(*args):
     "The classroom server as `make classroom` starts it, on a free loopback port; killed (whole group) on the way out."
     port = free_port()
-    with served([sys.executable, '-c', 'from cardgames_tutor.classroom import main; main()', '--host', '127.0.0.1',
+    with served([sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()', '--host', '127.0.0.1',
                  '--port', str(port), *args], port, 'the classroom server', wait=90,
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
         yield f'127.0.0.1:{port}', proc
@@ -98,7 +98,7 @@ def rss_mb(proc) -> float:
     p = psutil.Process(proc.pid)
     return sum(q.memory_info().rss for q in [p, *p.children(recursive=True)]) / 2**20
 
-SECRETS = [b'[build-system]', b'root:x:0:0', b'"cells"', b'cardgames_tutor.classroom']  # pyproject, /etc/passwd, a notebook, source
+SECRETS = [b'[build-system]', b'root:x:0:0', b'"cells"', b'cardgames_tutor.serve.classroom']  # pyproject, /etc/passwd, a notebook, source
 
 # ------------------------------------------------------------------ no server path, no code, from the page
 
@@ -110,7 +110,7 @@ def test_no_file_or_jupyter_api_is_reachable(server):
                  '/voila/render/start.ipynb', '/static/../pyproject.toml', '/static/%2e%2e/pyproject.toml',
                  '/static/public/..%2f..%2fpyproject.toml', '/static/assets/%2e%2e/%2e%2e/pyproject.toml',
                  '/jupyter/nbextensions/..%2f..%2f..%2f..%2f..%2f..%2fetc/passwd', '/_solara/cdn/..%2f..%2f..%2fetc%2fpasswd',
-                 '/static/public/../../../../../../etc/passwd', '/cardgames_tutor/classroom.py', '/nbs/33_classroom.ipynb']:
+                 '/static/public/../../../../../../etc/passwd', '/cardgames_tutor/serve/classroom.py', '/nbs/serve/33_classroom.ipynb']:
         status, body, _ = get(f'http://{addr}{path}')
         leaked = [s for s in SECRETS if s in body]
         assert not leaked, f"GET {path} answered {status} with {leaked}"
@@ -186,7 +186,7 @@ def rgb(hex_colour) -> str:
 def test_cards_look_as_their_state_says(server):
     """The card buttons' look comes from the panel's stylesheet: a lit card has a green edge, a faded one grey text,
     every other card its suit's colour; the page loads no diagram library (Solara's Markdown would)."""
-    from cardgames_tutor.cards import _COLOURS
+    from cardgames_tutor.core.cards import _COLOURS
     addr, _ = server
     with student(addr) as (page, _):
         scripts = page.evaluate("() => performance.getEntriesByType('resource').map(r => r.name)")
@@ -282,7 +282,7 @@ LOG_ADDED = """() => { window.__added = 0; new MutationObserver(ms => { for (con
 def test_the_log_shows_its_newest_row_and_redraws_only_its_latest_rows(server):
     """The log's box scrolls to its newest row, and a click redraws only the log's latest part (`LOG_CHUNK` rows at
     most), except when that part is full and moves up. Drawn as one piece, every click drew the whole log again."""
-    from cardgames_tutor.drawing import LOG_CHUNK
+    from cardgames_tutor.ui.drawing import LOG_CHUNK
     addr, _ = server
     with student(addr) as (page, _):
         added = []
@@ -302,7 +302,7 @@ def test_the_code_is_made_up_for_a_network_address():
     # In its own process: importing the classroom (Solara) patches ipywidgets' comms for every later test here.
     script = """if True:
         import uvicorn
-        from cardgames_tutor import classroom
+        from cardgames_tutor.serve import classroom
         ran = {}
         uvicorn.run = lambda app, **kw: ran.update(app=app, **kw)
         classroom.serve('0.0.0.0', 8866)
@@ -324,8 +324,8 @@ def test_closed_sessions_threads_end_and_memory_is_given_back():
     script = """if True:
         import anyio, asyncio, sys, threading, time
         from anyio._backends._asyncio import WorkerThread
-        from cardgames_tutor import classroom
-        from cardgames_tutor.table import cards_text_html
+        from cardgames_tutor.serve import classroom
+        from cardgames_tutor.ui.table import cards_text_html
         class Panel: pass
         name = ''.join(['_value', '_changed'])
         hasattr(Panel(), name)  # the type-attribute cache now holds this very string
@@ -360,7 +360,7 @@ def test_the_server_runs_on_the_c_allocator(server):
     environ = open(f'/proc/{proc.pid}/environ', 'rb').read().split(b'\0')
     assert f"PYTHONMALLOC={os.environ.get('PYTHONMALLOC') or 'malloc'}".encode() in environ
     script = ("import os; print('MALLOC', os.environ.get('PYTHONMALLOC'), flush=True); "
-              "from cardgames_tutor.classroom import _on_system_malloc; _on_system_malloc(); print('RAN')")
+              "from cardgames_tutor.serve.classroom import _on_system_malloc; _on_system_malloc(); print('RAN')")
     plain = {k: v for k, v in os.environ.items() if k != 'PYTHONMALLOC'}
     for env, said in ((plain, 'MALLOC None MALLOC malloc RAN'), ({**plain, 'PYTHONMALLOC': 'pymalloc'}, 'MALLOC pymalloc RAN')):
         r = subprocess.run([sys.executable, '-c', script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)

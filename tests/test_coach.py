@@ -2,11 +2,12 @@
 reasons name only facts the seat can see; the terminal's hint and review."""
 import inspect, io, json, random, contextlib
 import pytest
-from cardgames_tutor.cards import FRENCH, MARIAS
-from cardgames_tutor.engine import Match, get_game, play_out
-from cardgames_tutor.coach import hint, hint_text, review, review_text
-from cardgames_tutor.records import save
-from cardgames_tutor import cli
+from cardgames_tutor.core.cards import FRENCH, MARIAS
+from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.match import Match, play_out
+from cardgames_tutor.coach.search import hint, hint_text, review, review_text
+from cardgames_tutor.core.records import save
+from cardgames_tutor.term import cli
 from helpers import cards_in, assert_no_leak
 
 B = 0.08  # a small budget keeps the tests quick; determinism does not depend on it
@@ -62,7 +63,7 @@ def test_coach_reads_a_view_not_a_match():
     m = Match(game, seed=1)
     play_out(m, stop_at=(0,))
     with pytest.raises(ValueError, match='teaching view'):
-        from cardgames_tutor.coach_deals import sample_hand
+        from cardgames_tutor.coach.deals import sample_hand
         sample_hand(m.view(None), game, random.Random(0))
 
 
@@ -156,7 +157,7 @@ def _run(argv):
 
 
 def test_cli_hint_and_coach_and_review(tmp_path, monkeypatch):
-    import cardgames_tutor.coach as coach
+    import cardgames_tutor.coach.search as coach
     monkeypatch.setattr(coach, 'ACTIONS_PER_SECOND', 500)  # quick hints in a test
     said, answers = [], iter(['hint', 'quit'])
     cli.play(Match(get_game('begga-kaat'), seed=2), input=lambda _: next(answers), output=said.append)
@@ -178,7 +179,7 @@ def test_cli_hint_and_coach_and_review(tmp_path, monkeypatch):
 def test_cli_hint_in_every_game(name, opts, monkeypatch):
     """`cardgames-tutor play GAME --coach` through `main`: the opening line names hint, `help` names hint and --coach;
     a hint (typed, or shown by --coach) names an action the game takes as typed; hint is asked again after it."""
-    import cardgames_tutor.coach as coach
+    import cardgames_tutor.coach.search as coach
     monkeypatch.setattr(coach, 'ACTIONS_PER_SECOND', 500)  # quick hints in a test
     seen, lines = [], iter(['help', 'hint', None, 'hint', 'quit'])
     def answer(prompt):
@@ -202,7 +203,7 @@ def test_cli_hint_in_every_game(name, opts, monkeypatch):
 def test_review_reasons_set_the_move_played_beside_the_coachs_choice(name):
     """Each reviewed decision's reasons name the learner's own move against the coach's choice (not the runner-up of the
     hint), and at least one decision of the hand gets a fact of the table on which the two moves differ."""
-    from cardgames_tutor.coach import show_action
+    from cardgames_tutor.coach.reasons import show_action
     game, items = get_game(name), []
     for seed in range(6, 12):  # random play in Seat 0 until the review has a few costly decisions to explain
         done = play_out(Match(game, seed=seed), lambda v, rng: rng.choice(v['legal']) if v['seat'] == 0 else game.bot(v, rng))

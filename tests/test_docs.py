@@ -64,9 +64,9 @@ def test_navigation_a_newcomer_understands(site):
     sections = re.findall(r'sidebar-item-text sidebar-link text-start"[^>]*><span class="menu-text">([^<]+)</span>', side)
     assert sections[0] == 'Start here' and sections[-1] == 'API reference', sections
     for title, players in GAMES.values(): assert f"{title} ({players}" in ' '.join(sections), (title, sections)
-    for href in ('index.html', 'glossary.html', 'quickref/begga_kaat.html', 'begga_kaat.html', 'cards.html', 'engine.html'):
+    for href in ('index.html', 'glossary.html', 'quickref/begga_kaat.html', 'games/begga_kaat.html', 'core/cards.html', 'core/engine.html'):
         assert f'href="./{href}"' in side or f'href="{href}"' in side, href
-    assert side.index('begga_kaat.html') < side.index('quickref/begga_kaat.html') < side.index('kocka.html')
+    assert side.index('games/begga_kaat.html') < side.index('quickref/begga_kaat.html') < side.index('games/kocka.html')
     if (NBS/'tutorials'/'start.ipynb').exists(): assert 'tutorials/start.html' in side
 
 def test_sidebar_leaves_out_pages_not_written_yet():
@@ -117,7 +117,8 @@ def test_rulebooks_read_without_code(site):
 def test_source_links_point_at_the_defining_module_on_the_site(site):
     "[source] links stay on the site and open the module that defines the name (Kočka's penalty is Kočka's)."
     out, _ = site
-    for page in [*out.glob('*.html'), *(out/'api').glob('*.html')]:
+    for page in out.rglob('*.html'):
+        if 'src' in page.relative_to(out).parts: continue
         for href in re.findall(r'<a href="([^"]*)"[^>]*>source</a>', page.read_text(encoding='utf-8')):
             assert not href.startswith('http'), (page.name, href)
     kocka = (out/'api'/'kocka.html').read_text(encoding='utf-8')
@@ -213,7 +214,7 @@ def test_a_quick_reference_per_game():
     for game, (title, players) in GAMES.items():
         text = _md(f'quickref/{game}.ipynb')
         assert text.startswith(f"# {title}: quick reference"), game
-        assert re.search(r'\]\(\.\./1\d_' + game + r'\.ipynb\)', text), f"{game}: no link to its rulebook"
+        assert re.search(r'\]\(\.\./games/1\d_' + game + r'\.ipynb\)', text), f"{game}: no link to its rulebook"
 
 
 # ---------------------------------------------------------------- headless Chromium
@@ -228,7 +229,7 @@ def test_pages_in_headless_chromium(site):
     try: from playwright.sync_api import sync_playwright
     except ImportError: pytest.skip("Python playwright is not installed")
     out, _ = site
-    if not (out/'begga_kaat.html').exists(): pytest.fail("the site has no begga_kaat.html (see test_build_passes)")
+    if not (out/'games'/'begga_kaat.html').exists(): pytest.fail("the site has no games/begga_kaat.html (see test_build_passes)")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
@@ -239,7 +240,7 @@ def test_pages_in_headless_chromium(site):
             assert page.locator('h1').first.inner_text().strip() == 'cardgames_tutor'
             assert page.locator('.cgt-card').first.is_visible() and page.locator('.cgt-card').count() == 13
             assert page.get_by_text('Begga Kaat (3-4)').first.is_visible()  # the sidebar, with the players
-            page.goto((out/'begga_kaat.html').as_uri()); page.wait_for_load_state('load')
+            page.goto((out/'games'/'begga_kaat.html').as_uri()); page.wait_for_load_state('load')
             page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat.png'))
             assert page.locator('h1').first.inner_text().strip() == 'Begga Kaat'
             assert page.get_by_role('cell', name='chaal', exact=True).first.is_visible()  # the table of local words

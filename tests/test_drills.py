@@ -2,9 +2,9 @@
 an independent computation (written here from the rulebooks, not from the games' code) over thousands of seeds."""
 import collections, random, re
 import pytest
-from cardgames_tutor.cards import Card
-from cardgames_tutor.engine import games, game_class, Move
-from cardgames_tutor.drills import (DRILLS, MAX_HANDS, Question, BadDrill, positions, question, drills_for, drill_rules,
+from cardgames_tutor.core.cards import Card
+from cardgames_tutor.core.engine import games, game_class, Move
+from cardgames_tutor.practice.drills import (DRILLS, MAX_HANDS, Question, BadDrill, positions, question, drills_for, drill_rules,
                                     drill_set, candidates)
 
 SEEDS = 1000  # seeds per independent check of a position in play
@@ -310,8 +310,8 @@ def test_beggars_and_thieves_tie_and_snear():
 
 def test_registering_drills_again_adds_none():
     "A drills module run again (a notebook re-run, a reload) replaces its drills in place: drill sets stay the same."
-    import importlib, cardgames_tutor.drills_more as more, cardgames_tutor.drills_penalty as penalty
-    from cardgames_tutor.drills import drills_for, drill_set
+    import importlib, cardgames_tutor.practice.drills_more as more, cardgames_tutor.practice.drills_penalty as penalty
+    from cardgames_tutor.practice.drills import drills_for, drill_set
     before = {g: (len(drills_for(g)), [q.prompt for q in drill_set(g, count=3, seed=5)]) for g in games()}
     importlib.reload(more); importlib.reload(penalty)
     assert {g: (len(drills_for(g)), [q.prompt for q in drill_set(g, count=3, seed=5)]) for g in games()} == before

@@ -2,10 +2,11 @@
 text reads the same whenever it is read; playouts with and without text are the same; hands hold no reference cycles."""
 import copy, gc, random
 import pytest
-from cardgames_tutor.cards import Card
-from cardgames_tutor.contracts import contract, check, MatchView
-from cardgames_tutor.engine import Match, games, get_game, play_out, random_choice, deal_cards, BadOption, Goal
-from cardgames_tutor.records import to_record
+from cardgames_tutor.core.cards import Card
+from cardgames_tutor.core.contracts import contract, check, MatchView
+from cardgames_tutor.core.engine import games, get_game, deal_cards, BadOption, Goal
+from cardgames_tutor.core.match import Match, play_out, random_choice
+from cardgames_tutor.core.records import to_record
 
 VARIANTS = [(name, {'players': n}) if len(info.players) > 1 else (name, {})
             for name, info in games().items() for n in info.players]

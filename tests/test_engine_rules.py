@@ -2,8 +2,8 @@
 included) over thousands of random positions of every game and variant; every rule id used is in the game's RULES."""
 import random
 import pytest
-from cardgames_tutor.cards import Card
-from cardgames_tutor.engine import Move, IllegalAction, games, get_game, deal_cards
+from cardgames_tutor.core.cards import Card
+from cardgames_tutor.core.engine import Move, IllegalAction, games, get_game, deal_cards
 
 VARIANTS = [(name, {'players': n}) if len(info.players) > 1 else (name, {})
             for name, info in games().items() for n in info.players]
@@ -86,7 +86,7 @@ def test_illegal_actions_change_nothing_and_odd_input_never_raises(name, options
 
 
 def test_the_known_drift_is_gone():
-    from cardgames_tutor.engine import Match
+    from cardgames_tutor.core.match import Match
     m = Match(get_game('beggars-and-thieves', players=5), seed=1)
     assert m.hand.phase == 'blind'
     v = m.explain(Move('pass', tuple(m.game.pack.parse_many('G5 G5 G5'))))

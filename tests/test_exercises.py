@@ -1,11 +1,12 @@
 """Prepared exercises through the session, the panel's link and upload, and records that start from a standing."""
 import json, random
 import pytest
-from cardgames_tutor.engine import Match, get_game, play_out, random_choice
-from cardgames_tutor.exercises import EXERCISES, exercise, exercises
-from cardgames_tutor.records import RecordError, load, to_record
-from cardgames_tutor.session import Session
-from cardgames_tutor.panel import Tutor
+from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.match import Match, play_out, random_choice
+from cardgames_tutor.practice.exercises import EXERCISES, exercise, exercises
+from cardgames_tutor.core.records import RecordError, load, to_record
+from cardgames_tutor.ui.session import Session
+from cardgames_tutor.ui.panel import Tutor
 
 
 def test_upload_of_a_record_with_start_through_the_session():

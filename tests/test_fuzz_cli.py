@@ -1,12 +1,13 @@
 """The command line under bad arguments, bad typed input, odd bytes and encodings, and Ctrl-C: exit status 2 with one
 line (never a traceback) for anything wrong, and the `--save` record written whatever happens."""
 import contextlib, io, json, os, random, signal, subprocess, sys, time, pytest
-from cardgames_tutor import cli
-from cardgames_tutor.engine import Match, get_game
-from cardgames_tutor.records import load, save, to_record
+from cardgames_tutor.term import cli
+from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.match import Match
+from cardgames_tutor.core.records import load, save, to_record
 from record_fuzz import VARIANTS, ACTIONS
 
-CLI = [sys.executable, '-m', 'cardgames_tutor.cli']
+CLI = [sys.executable, '-m', 'cardgames_tutor.term.cli']
 
 def run(*args, stdin=b'', env=None, timeout=120):
     return subprocess.run(CLI + list(args), input=stdin, capture_output=True, timeout=timeout,
@@ -125,7 +126,7 @@ def test_an_output_that_cannot_show_suit_signs_gets_letters(tmp_path, encoding):
 def test_replay_into_a_closed_pipe_is_quiet(tmp_path):
     f = tmp_path / 'm.json'
     save(Match(get_game('maghe-satra'), seed=3), f)
-    p = subprocess.run(f"{sys.executable} -m cardgames_tutor.cli replay {f} | head -c 10", shell=True, capture_output=True, timeout=120)
+    p = subprocess.run(f"{sys.executable} -m cardgames_tutor.term.cli replay {f} | head -c 10", shell=True, capture_output=True, timeout=120)
     assert b'Traceback' not in p.stderr and b'BrokenPipe' not in p.stderr
 
 def test_ctrl_c_saves_the_record_before_exiting(tmp_path):

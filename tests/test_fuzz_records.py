@@ -2,8 +2,8 @@
 Every load either gives a match or one `RecordError` of one line under 300 characters, quickly, and changes nothing."""
 import copy, json, random, time, pytest
 from hypothesis import given, settings, HealthCheck, strategies as st
-from cardgames_tutor.engine import Match
-from cardgames_tutor.records import load, to_record, RecordError, MAX_DEPTH
+from cardgames_tutor.core.match import Match
+from cardgames_tutor.core.records import load, to_record, RecordError, MAX_DEPTH
 from cardgames_tutor.games.beggars_and_thieves import BeggarsAndThieves
 from cardgames_tutor.games.maghe_satra import MagheSatra
 from record_fuzz import base_records, mutated, try_load, played

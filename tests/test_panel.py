@@ -9,10 +9,11 @@ import base64, builtins, datetime, json, pathlib, re
 import pytest
 import ipywidgets
 from ipywidgets.widgets import widget as widget_module
-from cardgames_tutor.cards import Card
-from cardgames_tutor.engine import BadOption, Match, Move, games, get_game, play_out
-from cardgames_tutor.panel import Tutor, sort_actions, seat_positions, direction_of, move_label
-from cardgames_tutor import records
+from cardgames_tutor.core.cards import Card
+from cardgames_tutor.core.engine import BadOption, Move, games, get_game
+from cardgames_tutor.core.match import Match, play_out
+from cardgames_tutor.ui.panel import Tutor, sort_actions, seat_positions, direction_of, move_label
+from cardgames_tutor.core import records
 from helpers import cards_in
 
 GAMES = list(games())
@@ -454,7 +455,7 @@ def test_upload_is_never_read_as_a_server_path(tmp_path, monkeypatch):
 def test_no_widget_takes_a_server_path(tmp_path, monkeypatch):
     "No text box for a file name; saving writes nothing on the server (the record goes to the browser)."
     t = Tutor('begga-kaat', seed=2)
-    from cardgames_tutor.drawing import _widget_tree
+    from cardgames_tutor.ui.drawing import _widget_tree
     kinds = {type(w).__name__ for w in _widget_tree([t])}
     assert not kinds & {'Text', 'Textarea', 'Combobox', 'Password'}, kinds
     monkeypatch.chdir(tmp_path)
@@ -550,7 +551,7 @@ def test_one_update_per_click():
     "A click's changes reach the browser together: every widget's messages are held until the redraw ends."
     t = Tutor('begga-kaat', seed=8)
     sent = []
-    from cardgames_tutor.drawing import _widget_tree
+    from cardgames_tutor.ui.drawing import _widget_tree
     widgets_now = _widget_tree([t, *t.card_slots, *t.move_slots])
     for w in widgets_now:
         w._send = (lambda w: lambda msg, buffers=None: sent.append((w, msg)))(w)

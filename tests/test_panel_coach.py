@@ -2,10 +2,10 @@
 no hidden card, the automatic hint costs nothing when off, and the hand review jumps to the moment it names."""
 import html, re
 import pytest
-from cardgames_tutor import coach_widgets
-from cardgames_tutor.cards import Card
-from cardgames_tutor.coach import hint
-from cardgames_tutor.panel import Tutor
+from cardgames_tutor.ui import coach
+from cardgames_tutor.core.cards import Card
+from cardgames_tutor.coach.search import hint
+from cardgames_tutor.ui.panel import Tutor
 from helpers import cards_in
 from test_panel import GAMES, _setups, make, press_one
 

@@ -1,10 +1,11 @@
 """Hand records and the command line, as a user runs them: exit codes, one-line errors, no tracebacks."""
 import json, os, subprocess, sys, pytest
-from cardgames_tutor.engine import Match, play_out, games
-from cardgames_tutor.records import to_record, load, save, summary, RecordError
+from cardgames_tutor.core.engine import games
+from cardgames_tutor.core.match import Match, play_out
+from cardgames_tutor.core.records import to_record, load, save, summary, RecordError
 from cardgames_tutor.games.begga_kaat import BeggaKaat
 
-CLI = [sys.executable, '-m', 'cardgames_tutor.cli']
+CLI = [sys.executable, '-m', 'cardgames_tutor.term.cli']
 
 def run(*args, stdin=''):
     return subprocess.run(CLI + list(args), input=stdin, capture_output=True, text=True, timeout=120)

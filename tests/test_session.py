@@ -8,8 +8,8 @@ while a finished hand is on screen.
 """
 import random
 import pytest
-from cardgames_tutor.engine import games, get_game, leaked_cards
-from cardgames_tutor.session import Session, sort_actions
+from cardgames_tutor.core.engine import games, get_game, leaked_cards
+from cardgames_tutor.ui.session import Session, sort_actions
 
 def _sizes():
     "Each game at its default size, then every other size the registry lists."

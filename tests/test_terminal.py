@@ -2,11 +2,12 @@
 `cardgames-tutor play`'s loop by a scripted learner, and everything printed is checked."""
 import random, re
 import pytest
-from cardgames_tutor.cards import Card
-from cardgames_tutor.cli import play
-from cardgames_tutor.engine import Match, Move, get_game
-from cardgames_tutor.records import load, to_record
-from cardgames_tutor.terminal import replay_text, help_text, turn_text
+from cardgames_tutor.core.cards import Card
+from cardgames_tutor.term.cli import play
+from cardgames_tutor.core.engine import Move, get_game
+from cardgames_tutor.core.match import Match
+from cardgames_tutor.core.records import load, to_record
+from cardgames_tutor.term.terminal import replay_text, help_text, turn_text
 
 VARIANTS = [('begga-kaat', {'players': 3}), ('begga-kaat', {'players': 4}), ('kocka', {}), ('dehla-pakad', {}),
             ('maghe-satra', {'players': 3}), ('maghe-satra', {'players': 7}),

@@ -39,7 +39,7 @@ def notebooks(nbs:Path=NBS) -> list[Path]:
 
 
 def page_name(rel:Path) -> Path:
-    "The HTML page nbdev gives a notebook: `10_begga_kaat.ipynb` -> `begga_kaat.html` (number prefix dropped)."
+    "The HTML page nbdev gives a notebook: `games/10_begga_kaat.ipynb` -> `games/begga_kaat.html` (number prefix dropped)."
     from nbdev.doclinks import nbpath2html
     return rel.parent/nbpath2html(rel).name
 
@@ -100,8 +100,8 @@ GAMES = ('begga_kaat', 'kocka', 'dehla_pakad', 'maghe_satra', 'beggars_and_thiev
 _SHOW_DOC = re.compile(r'^show_doc\(([\w.]+)', re.M)
 
 def is_rulebook(rel:Path) -> bool:
-    "A game's rulebook notebook (`10_begga_kaat.ipynb`, `14a_beggars_and_thieves_snear.ipynb`)."
-    return len(rel.parts) == 1 and re.match(r'1\d[a-z]?_', rel.name) is not None
+    "A game's rulebook notebook (`games/10_begga_kaat.ipynb`, `games/14a_beggars_and_thieves_snear.ipynb`)."
+    return len(rel.parts) == 2 and rel.parts[0] == 'games' and re.match(r'1\d[a-z]?_', rel.name) is not None
 
 def game_of(page:str) -> str|None:
     "The game a page is about (its rulebook, code, tutorial or quick reference), from its name."
@@ -132,7 +132,7 @@ def api_page(nb, rel:Path):
     meta = _front(api, **{'output-file': None})
     _front(api, title=f"{meta.get('title', rel.stem)}: the code",
            description=f"The code behind the rulebook page: every function with its signature, examples and tests.")
-    api.cells.insert(2, _md_cell(f"The rules in words: [the rulebook page](../{rel.name}). This page is its code."))
+    api.cells.insert(2, _md_cell(f"The rules in words: [the rulebook page](../{rel.as_posix()}). This page is its code."))
     return api
 
 def rulebook_page(nb, rel:Path):
@@ -145,7 +145,7 @@ def rulebook_page(nb, rel:Path):
         cells.append(c)
     nb.cells = cells
     nb.cells.insert(2, _md_cell(f"*This page is the rulebook. The code that plays it, with every function and its "
-                                f"tests, is on [its code page](api/{page_name(rel).stem}.ipynb).*"))
+                                f"tests, is on [its code page](../api/{page_name(rel).stem}.ipynb).*"))
     return nb
 
 def _md_cell(text):
@@ -181,7 +181,7 @@ def localize(nb, rel:Path, module:str|None):
         text, page, frag = m.group(1), m.group(2), m.group(3) or ''
         target_game = game_of(page)
         if game and target_game and target_game != game and not str(rel).startswith('api/'): return text  # no cross-game link
-        if Path(page).stem in rulebooks and frag: page = f"api/{page}"  # signatures live on the code page
+        if Path(page).stem in rulebooks and frag: page = f"api/{Path(page).name}"  # signatures live on the code page
         return f"[{text}]({relative(page)}{frag})"
     link = re.compile(r'\[([^\]]*)\]\(' + re.escape(site) + r'([\w./-]+\.html)(#[\w.-]+)?\)')
     bare = re.compile(re.escape(site) + r'([\w./-]+\.html)(#[\w.-]+)?')

@@ -1,0 +1,126 @@
+"""The house: packages by role, imports that run downward only, and no circle, read from the package's own source."""
+import ast, pathlib
+import pytest
+
+PACKAGE = pathlib.Path(__file__).parents[1]/'cardgames_tutor'
+# layer of each package: a module imports its own layer or the ones below, never above (see HOUSE_STYLE / the engine notebook)
+LAYERS = {'core': 0, 'games': 1, 'coach': 2, 'practice': 2, 'ui': 3, 'term': 3, 'serve': 4}
+
+
+def module_name(path:pathlib.Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix('').parts
+    return '.'.join(parts[:-1] if parts[-1] == '__init__' else parts)
+
+
+def modules() -> dict:
+    "Every module of the package but the root `__init__` (the facade that loads the games) and nbdev's index."
+    found = {module_name(p): p for p in PACKAGE.rglob('*.py')}
+    return {m: p for m, p in found.items() if m not in ('cardgames_tutor', 'cardgames_tutor._modidx')}
+
+
+def imports_of(name:str, path:pathlib.Path) -> list:
+    "(line, module) for every import of the package's own modules in `path`, at any depth (function-level ones too)."
+    package = name if path.name == '__init__.py' else name.rsplit('.', 1)[0]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names if a.name.startswith('cardgames_tutor')]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split('.')[:len(package.split('.')) - node.level + 1]
+                target = '.'.join(base + ([node.module] if node.module else []))
+            else: target = node.module or ''
+            if not target.startswith('cardgames_tutor'): continue
+            # `from cardgames_tutor.core import match` imports the module `core.match`
+            out += [(node.lineno, f"{target}.{a.name}" if f"{target}.{a.name}" in modules() else target) for a in node.names]
+    return out
+
+
+def layer(module:str) -> int|None:
+    parts = module.split('.')
+    return LAYERS.get(parts[1]) if len(parts) > 1 else None
+
+
+def test_every_module_has_a_layer():
+    homeless = [m for m in modules() if layer(m) is None]
+    assert not homeless, f"modules outside the layered packages {sorted(LAYERS)}: {homeless}"
+
+
+def test_imports_run_downward_only():
+    upward = [f"{p.relative_to(PACKAGE.parent)}:{line} imports {target} (layer {layer(target)} above {layer(m)})"
+              for m, p in modules().items() for line, target in imports_of(m, p)
+              if layer(target) is not None and layer(target) > layer(m)]
+    assert not upward, '\n'.join(upward)
+
+
+def graph() -> dict:
+    mods = modules()
+    return {m: {t for _, t in imports_of(m, p) if t in mods and t != m} for m, p in mods.items()}
+
+
+def cycles(edges:dict) -> list:
+    "Every strongly connected group of more than one module (Tarjan)."
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+    def visit(v):
+        index[v] = low[v] = counter[0]; counter[0] += 1; stack.append(v); on.add(v)
+        for w in edges.get(v, ()):
+            if w not in index: visit(w); low[v] = min(low[v], low[w])
+            elif w in on: low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while True:
+                w = stack.pop(); on.discard(w); group.add(w)
+                if w == v: break
+            if len(group) > 1: out.append(sorted(group))
+    for v in edges:
+        if v not in index: visit(v)
+    return out
+
+
+def test_no_import_circle():
+    assert not cycles(graph()), f"import circles: {cycles(graph())}"
+
+
+def test_the_checks_catch_what_they_are_for():
+    "The cycle finder finds a planted circle, and the layer rule flags an import of a higher layer."
+    assert cycles({'a': {'b'}, 'b': {'c'}, 'c': {'a'}, 'd': {'a'}}) == [['a', 'b', 'c']]
+    assert layer('cardgames_tutor.serve.classroom') > layer('cardgames_tutor.core.engine')
+    here = imports_of('cardgames_tutor.ui.panel', PACKAGE/'ui'/'panel.py')
+    assert ('cardgames_tutor.core.engine' in {t for _, t in here}), "relative imports resolve to the package's modules"
+
+
+def test_the_engine_has_no_match_shim():
+    "`Match` comes from `core.match`: the engine does not hand it out by a module `__getattr__`."
+    import cardgames_tutor.core.engine as engine
+    assert not hasattr(engine, '__getattr__')
+    with pytest.raises(ImportError): exec("from cardgames_tutor.core.engine import Match", {})
+
+
+GAME_NAMES = ('begga-kaat', 'kocka', 'dehla-pakad', 'maghe-satra', 'beggars-and-thieves')
+
+def game_name_uses(path:pathlib.Path) -> list:
+    """(line, text) of every game's name written in `path` as a value the code compares or looks up. Not counted: a
+    default argument (the game a panel opens with), and a game named as `game=...` or as the value of a `'game'` key (a
+    hand record, an exercise or a link names its game: data, not a branch)."""
+    tree = ast.parse(path.read_text())
+    defaults = {id(d) for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                for d in [*node.args.defaults, *node.args.kw_defaults] if d is not None}
+    defaults |= {id(v) for node in ast.walk(tree) if isinstance(node, ast.Dict)
+                 for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value == 'game'}
+    defaults |= {id(k.value) for node in ast.walk(tree) if isinstance(node, ast.Call) for k in node.keywords if k.arg == 'game'}
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and node.value in GAME_NAMES and id(node) not in defaults]
+
+
+def test_no_game_knowledge_outside_games():
+    "What a game knows is the game's: no module outside `games/` names a game to branch on it or to key a table by it."
+    found = [f"{p.relative_to(PACKAGE.parent)}:{line} names {name!r}" for m, p in modules().items()
+             if layer(m) != LAYERS['games'] for line, name in game_name_uses(p)]
+    assert not found, '\n'.join(found)
+
+
+def test_the_game_name_check_finds_a_chain(tmp_path):
+    p = tmp_path/'m.py'
+    p.write_text("def f(game, name='kocka'):\n    record = {'game': 'kocka'}\n"
+                 "    return 1 if game.name == 'dehla-pakad' else {'kocka': 2}[game.name]\n")
+    assert sorted(game_name_uses(p)) == [(3, 'dehla-pakad'), (3, 'kocka')]
