@@ -2,7 +2,7 @@
 no hidden card, the automatic hint costs nothing when off, and the hand review jumps to the moment it names."""
 import html, re
 import pytest
-from cardgames_tutor.ui import coach
+from cardgames_tutor.ui import coach as coach_widgets
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.coach.search import hint
 from cardgames_tutor.ui.panel import Tutor

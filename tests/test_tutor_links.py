@@ -61,7 +61,7 @@ def test_every_tutorial_link_resolves_in_jupyterlab(lab):
             try: urllib.request.urlopen(f'{lab}/api/contents/{path}?content=0', timeout=20); checked += 1
             except OSError as e: broken.append(f"{nb.relative_to(ROOT)} -> {target} ({path}: {e})")
     assert not broken, broken
-    rulebooks = [t for nb in pages for t in relative_links(nb) if re.match(r'\.\./1\d_', t)]
+    rulebooks = [t for nb in pages for t in relative_links(nb) if re.match(r'\.\./games/1\d_', t)]
     assert checked and len({t for t in rulebooks}) >= 5, "every game's tutorial links its rulebook"
 
 def test_clicking_a_rulebook_link_opens_it(lab):
