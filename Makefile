@@ -9,7 +9,7 @@ START  ?= nbs/tutorials/start.ipynb
 NO_BROWSER ?=
 ROOT_FLAG = $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: install tutor test classroom docs bench clean
+.PHONY: install tutor test quick in-step classroom docs bench clean
 
 install: $(VENV)/.installed
 
@@ -22,11 +22,21 @@ $(VENV)/.installed: pyproject.toml
 tutor: install
 	$(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/$(START) --ServerApp.ip=$(HOST) --ServerApp.port=$(PORT) $(if $(NO_BROWSER),--no-browser) $(ROOT_FLAG)
 
-test: install
+# Every notebook runs once: the docs build executes each (as `nbdev-test` would, two at a time) and fails on any
+# notebook error; tests/test_docs.py then checks that site (stamped in _docs/.built.json) instead of building its own.
+# `nbdev-test` is still there to run the notebooks alone. `make quick`: the checks a developer runs between edits
+# (no notebooks, no browser or server tests, none marked slow in tests/conftest.py); `make test` runs everything.
+# The tests run in two processes side by side (tests/shards.py: whole files, balanced by weight; conftest.py).
+test: install in-step
+	$(BIN)/python tools/docs.py --renderer smalldocs --out _docs
+	$(BIN)/python tests/shards.py 2 -q --durations=25
+
+quick: install in-step
+	$(BIN)/python tests/shards.py 2 -q -m 'not browser and not slow' --durations=10
+
+in-step: install
 	$(BIN)/python tools/in_step.py cardgames_tutor "exported modules match the notebooks" $(BIN)/nbdev-export
 	$(BIN)/python tools/in_step.py nbs "notebooks are clean" $(BIN)/nbdev-clean
-	$(BIN)/nbdev-test --n-workers 2
-	$(BIN)/python -m pytest -q
 
 docs: install
 	$(BIN)/python tools/readme.py

@@ -14,18 +14,16 @@ import argparse, math, pathlib, random, statistics, sys, time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # this checkout's package, not an installed one
 from cardgames_tutor.core.engine import get_game, deal_cards
 from cardgames_tutor.core.match import random_choice
-from cardgames_tutor.coach import search
+from cardgames_tutor.coach import search as coach
 
 VARIANTS = [('begga-kaat', {}), ('kocka', {}), ('dehla-pakad', {}), ('maghe-satra', {}),
             *[('beggars-and-thieves', {'players': p}) for p in (5, 4, 3, 2)]]
 
-# the per-hand result for Seat 0 that the benchmark compares, higher is better, and its name
-RESULT = {'begga-kaat': (lambda h: -h.points[0], 'penalty points saved'),
-          'kocka': (lambda h: -float(h.result['loser'] == 0), 'hands not lost (fraction)'),
-          'dehla-pakad': (lambda h: float(h.result['winner'] == 0), 'deals won by Seat 0 side (fraction)'),
-          'maghe-satra': (lambda h: float(h.result['winner'] == 0), 'hands won (fraction)'),
-          'beggars-and-thieves': (lambda h: h.result['scores'][0], 'score per hand')}
-SNEAR = (lambda h: h.result['points'][0] - h.result['points'][1], 'point margin per hand')
+def result_of(game):
+    "Seat 0's result for a hand, higher is better, and its name: the main stat of the game's coach measure (negated when lower is better)."
+    m = game.coach_measure
+    sign = -1 if m.lower_better else 1
+    return (lambda h: sign * m.stats(h, 0)[m.main]), f"{m.label}{' (less is better: shown negated)' if m.lower_better else ''}"
 
 
 def play_hand(game, deal, dealer, seat0, seed):
@@ -45,7 +43,7 @@ def interval(xs):
 
 def run(name, opts, hands, budget, out):
     game = get_game(name, **opts)
-    result, what = SNEAR if game.name == 'beggars-and-thieves' and game.players == 2 else RESULT[name]
+    result, what = result_of(game)
     latency, cpu_time, vs_bot, vs_random = [], [], [], []
 
     def coached(view, rng):

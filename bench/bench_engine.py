@@ -8,12 +8,17 @@ others, with the lowest and highest round as an interval. Where `open_spiel` is 
 chance outcomes drawn in Python) is timed in the same rounds, in turns of 10 hands with Begga Kaat (4 players)
 so both meet the same load, and the ratio printed.
 Targets: Begga Kaat (4 players) at least as fast as OpenSpiel hearts; every game twice the rate of
-commit 006f302. With --baseline DIR (a checkout of that commit: `git worktree add --detach /tmp/base 006f302`),
-that package is timed in a child process right after each case, and the speed-up printed with its range.
+commit 006f302. With --baseline DIR (a checkout of that commit: `git worktree add --detach /tmp/base 006f302`, or of any
+commit, before or after the packages by role), that package is timed in a child process right after each case, and the
+speed-up printed with its range.
 Usage: python bench/bench_engine.py [SECONDS_PER_ROUND] [ROUNDS] [--baseline DIR]
 """
 import os, random, statistics, subprocess, sys, time
-from cardgames_tutor.core.engine import deal_cards, get_game
+import cardgames_tutor
+if os.path.isdir(os.path.join(os.path.dirname(cardgames_tutor.__file__), 'core')):  # the packages by role (issue 32)
+    from cardgames_tutor.core.engine import deal_cards, get_game
+else:  # a baseline (--baseline, in the child process) from before the packages by role: one flat package
+    from cardgames_tutor.engine import deal_cards, get_game
 
 ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
 SECONDS = float(ARGS[0]) if len(ARGS) > 0 else 1.0

@@ -1,2 +1,48 @@
+"""pytest's set-up for tests/: the helpers importable, the `slow` mark for `make quick`, and shards for `make test`.
+
+- `slow`: a test that takes seconds, not a fraction of one (property tests over thousands of hands, every verdict
+  of every phase, the docs site). `make quick` leaves these and the browser tests out; `make test` runs everything.
+  The list is here, by name, so that the test files stay as they are; `--durations` in `make test` shows when it
+  needs changing.
+- `--shard K/N`: run only the K-th of N shares of the test files (whole files: a module's server or browser is
+  started once). `tests/shards.py` runs the N shares side by side; the shares are balanced by `WEIGHTS`.
+"""
 import sys, pathlib
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import pytest
+
+SLOW = ('test_2000_', 'random_games', 'random_hands', 'random_deals', 'views_never_leak', 'no_view_leaks', 'leaks_nothing',
+        'test_every_verdict_agrees', 'test_illegal_actions_change_nothing', 'test_random_presses', 'test_full_hand_through_widgets',
+        'test_views_results_standings_and_tallies', 'brute_force', 'test_matches_end_at_the_target', 'test_bot_',
+        'test_verdicts_agree_with_the_legal_actions', 'test_beggars_and_thieves_score_leaster', 'test_kocka_loser_tie',
+        'test_review_worst_first', 'test_nothing_leaks_to_the_browser', 'test_cards_drawn_as_cards', 'test_review_reasons_set',
+        'test_hint_text_and_chart_show_no_hidden_card', 'test_any_json_anywhere', 'damaged_records')
+
+# seconds per file under `make test` on a loaded 2-core machine (from `--durations`); a file not listed weighs 10
+WEIGHTS = {'test_engine_rules.py': 165, 'test_classroom.py': 110, 'test_drills.py': 77, 'test_panel.py': 60,
+           'test_begga_kaat.py': 30, 'test_maghe_satra.py': 35, 'test_browser.py': 29, 'test_kocka.py': 25,
+           'test_engine_contracts.py': 24, 'test_docs.py': 20, 'test_coach.py': 15, 'test_records_cli.py': 13,
+           'test_fuzz_cli.py': 11, 'test_session.py': 9, 'test_exercises.py': 9, 'test_fuzz_records.py': 9,
+           'test_beggars_and_thieves.py': 8, 'test_dehla_pakad.py': 7, 'test_fuzz_continuation.py': 7}
+
+def pytest_addoption(parser):
+    parser.addoption('--shard', default=None, metavar='K/N', help='run only the K-th of N shares of the test files (1-based)')
+
+def shares(files, n) -> list:
+    "The files in `n` shares of about equal weight: the heaviest first, each into the lightest share so far."
+    out = [[] for _ in range(n)]
+    for f in sorted(files, key=lambda f: (-WEIGHTS.get(f, 10), f)):
+        min(out, key=lambda s: sum(WEIGHTS.get(x, 10) for x in s)).append(f)
+    return out
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if any(s in item.name for s in SLOW) or 'site' in getattr(item, 'fixturenames', ()): item.add_marker(pytest.mark.slow)
+    shard = config.getoption('--shard')
+    if not shard: return
+    try: k, n = map(int, shard.split('/')); assert 1 <= k <= n
+    except (ValueError, AssertionError): raise pytest.UsageError(f"--shard must be K/N with 1 <= K <= N, not {shard!r}") from None
+    mine = set(shares(sorted({item.path.name for item in items}), n)[k - 1])
+    keep = [item for item in items if item.path.name in mine]
+    config.hook.pytest_deselected(items=[item for item in items if item.path.name not in mine])
+    items[:] = keep

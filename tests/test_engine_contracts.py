@@ -3,7 +3,7 @@ text reads the same whenever it is read; playouts with and without text are the 
 import copy, gc, random
 import pytest
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.contracts import contract, check, MatchView
+from cardgames_tutor.core.contracts import check, MatchView
 from cardgames_tutor.core.engine import games, get_game, deal_cards, BadOption, Goal
 from cardgames_tutor.core.match import Match, play_out, random_choice
 from cardgames_tutor.core.records import to_record
@@ -16,7 +16,7 @@ IDS = [f"{n}-{o.get('players', '')}" for n, o in VARIANTS]
 @pytest.mark.parametrize('name,options', VARIANTS, ids=IDS)
 def test_views_results_standings_and_tallies_match_their_contracts(name, options):
     game = get_game(name, **options)
-    c = contract(game)
+    c = game.contract
     match_view = type('MatchView', (c.view, MatchView), {})
     for seed in range(12):
         m, rng = Match(game, seed=seed), random.Random(seed)
@@ -124,3 +124,17 @@ def test_options_have_upper_bounds_said_in_one_line(name, option, value, words):
     with pytest.raises(BadOption) as e: get_game(name, **{option: value})
     text = str(e.value)
     assert words in text and len(text) < 300 and '\n' not in text
+
+
+@pytest.mark.parametrize('name,options', VARIANTS, ids=IDS)
+def test_every_game_states_what_the_layers_above_ask(name, options):
+    "A game (each variant) says its own contract, the keys a start may set, its quick reference and the rows of `help`."
+    from cardgames_tutor.core.contracts import Contract, Row, start_standing
+    game = get_game(name, **options)
+    c = game.contract
+    assert isinstance(c, Contract) and c.start and set(c.start) <= set(game.new_standing()), c
+    assert check(game.new_standing(), c.standing) == []
+    assert start_standing(game, {}) == game.new_standing()  # an empty start is the usual one
+    rows = game.quickref_rows()
+    assert rows and all(isinstance(r, Row) for r in rows) and game.help_rows({'phase': 'play'})
+    assert set(game.help_rows({'phase': 'play'})) <= set(rows)

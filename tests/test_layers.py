@@ -124,3 +124,68 @@ def test_the_game_name_check_finds_a_chain(tmp_path):
     p.write_text("def f(game, name='kocka'):\n    record = {'game': 'kocka'}\n"
                  "    return 1 if game.name == 'dehla-pakad' else {'kocka': 2}[game.name]\n")
     assert sorted(game_name_uses(p)) == [(3, 'dehla-pakad'), (3, 'kocka')]
+
+
+def test_the_session_does_not_import_matplotlib():
+    "A session (and so the classroom) never pulls in matplotlib: only the charts draw."
+    import subprocess, sys
+    code = "import cardgames_tutor.ui.session, sys; assert 'matplotlib' not in sys.modules, 'matplotlib was imported'"
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def private_imports(name:str, path:pathlib.Path) -> list:
+    "(line, text) of every private name (`_x`) that `path` imports from another module of the package."
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or '').startswith('cardgames_tutor')):
+            out += [(node.lineno, f"{'.' * node.level}{node.module or ''}.{a.name}") for a in node.names
+                    if a.name.startswith('_') and not a.name.startswith('__')]
+    return out
+
+
+def inner_imports(path:pathlib.Path) -> list:
+    "(line, module) of every import of the package's own modules made inside a function (a lazy import)."
+    out = []
+    for fn in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)): continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or '').startswith('cardgames_tutor')):
+                out.append((node.lineno, f"{'.' * node.level}{node.module or ''}"))
+            elif isinstance(node, ast.Import):
+                out += [(node.lineno, a.name) for a in node.names if a.name.startswith('cardgames_tutor')]
+    return out
+
+
+def other_method_ways(path:pathlib.Path) -> list:
+    "(line, text) of methods added another way than `@patch`: `@patch_to(...)`, or `Cls.name = function` at module level."
+    tree, out = ast.parse(path.read_text()), []
+    functions = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out += [(node.lineno, f"@patch_to on {node.name}") for d in node.decorator_list
+                    if isinstance(d, ast.Call) and getattr(d.func, 'id', None) == 'patch_to']
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute)
+                and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id[:1].isupper()
+                and isinstance(node.value, ast.Name) and node.value.id in functions):
+            out.append((node.lineno, f"{node.targets[0].value.id}.{node.targets[0].attr} = {node.value.id}"))
+    return out
+
+
+@pytest.mark.parametrize('check, what', [(lambda m, p: private_imports(m, p), "imports a private name"),
+                                         (lambda m, p: inner_imports(p), "imports the package inside a function"),
+                                         (lambda m, p: other_method_ways(p), "adds a method without @patch")])
+def test_one_of_each(check, what):
+    "No private name crosses a module; no lazy import of the package's own modules; `@patch` is the one way to add methods."
+    found = [f"{p.relative_to(PACKAGE.parent)}:{line} {what}: {text}" for m, p in modules().items() for line, text in check(m, p)]
+    assert not found, '\n'.join(found)
+
+
+def test_the_one_of_each_checks_find_what_they_are_for(tmp_path):
+    p = tmp_path/'m.py'
+    p.write_text("from .cards import _COLOURS, Card\n@patch_to(Card)\ndef f(self): pass\n"
+                 "def g():\n    from cardgames_tutor.core import match\n    return match\nCard.g = g\n")
+    assert private_imports('cardgames_tutor.x.m', p) == [(1, '.cards._COLOURS')]
+    assert inner_imports(p) == [(5, 'cardgames_tutor.core')]
+    assert other_method_ways(p) == [(3, '@patch_to on f'), (7, 'Card.g = g')]

@@ -5,16 +5,17 @@ tests compare what the widgets show with what the engine says (legal actions, ex
 views, hidden cards). Tests of the session alone (no widgets) are in tests/test_session.py; the
 hostile-visitor tests (uploads, downloads, closing, errors in callbacks) are at the end here.
 """
-import base64, builtins, datetime, json, pathlib, re
+import base64, builtins, datetime, html, json, pathlib, re
 import pytest
 import ipywidgets
 from ipywidgets.widgets import widget as widget_module
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.engine import BadOption, Move, games, get_game
 from cardgames_tutor.core.match import Match, play_out
-from cardgames_tutor.ui.panel import Tutor, sort_actions, seat_positions, direction_of, move_label
+from cardgames_tutor.ui.panel import Tutor, sort_actions, seat_positions, direction_of
+from cardgames_tutor.ui.drawing import move_label
 from cardgames_tutor.core import records
-from helpers import cards_in
+from helpers import cards_in, may_see
 
 GAMES = list(games())
 
@@ -79,6 +80,22 @@ def check_controls(t):
     for verb in choose: assert any(l.startswith(verb) for l in labels)
 
 
+_CARD_SPAN = re.compile(r'<span class="cgt-mini" data-card="(\w+)"[^>]*>(?:[^<]|<span[^>]*>[^<]*</span>)*</span>')
+
+def _result_line(scores_html, number):
+    "The text of hand `number`'s line in the standing table (each drawn card as its code), or None."
+    m = re.search(rf'<p class="cgt-last" data-hand="{number}">(.*?)</p>', scores_html, re.S)
+    return m and html.unescape(re.sub(r'<[^>]+>', '', _CARD_SPAN.sub(lambda c: c.group(1), m.group(1))))
+
+def _words_and_cards(text, pack):
+    "The words of `text` with each card as '<card>', and the cards in order (signs and codes read alike)."
+    words, cards = [], []
+    for w in text.split():
+        try: cards.append(pack.parse(w.strip('.,;:()[]!?'))); words.append('<card>')
+        except ValueError: words.append(w)
+    return words, cards
+
+
 @pytest.mark.parametrize('name,players', _setups())
 def test_full_hand_through_widgets(name, players):
     "A whole hand of every game, driven by clicks only; the controls always match the legal actions."
@@ -94,8 +111,10 @@ def test_full_hand_through_widgets(name, players):
         assert steps < 400
     first = t.match.hands[hands_at_start - 1]
     assert first.is_over and first.result is not None
-    assert str(first.result.get('text', ''))[:40].replace('&', '') in t.scores.value.replace('&amp;', '') or \
-        'Hand ' in t.scores.value
+    # the standing table's line for that hand is the result's text, word for word and card for card
+    shown = _result_line(t.scores.value, hands_at_start)
+    assert shown is not None, t.scores.value
+    assert _words_and_cards(shown, t.game.pack) == _words_and_cards(f"Hand {hands_at_start}: {first.result['text']}", t.game.pack)
     # the standing table shows the game's tally, and the chart has been drawn (no event loop: at once)
     label, values = t.game.tally(t.match.standing)
     assert label in t.scores.value
@@ -121,7 +140,7 @@ def test_illegal_card_is_explained(name):
             assert (len(t.match.actions), t.match.to_act, t.match.hand.phase) == before
             return
         press_one(t, step)
-    pytest.skip(f"{name}: no dimmed card met in 300 moves with this seed")
+    pytest.fail(f"{name}: no dimmed card met in 300 moves with seed 3 (is every card lit?)")
 
 
 @pytest.mark.parametrize('name', GAMES)
@@ -173,14 +192,14 @@ def test_widgets_that_look_alike_share_their_layout_and_style():
     assert len({id(b.layout) for b in moves_and_steps}) == 1
     assert len(t._all_widgets()) <= 110, len(t._all_widgets())  # 159 when each widget made its own
     card = t.lit_cards()[0]
-    t.coach._ring(card)
+    t.ring(card)
     assert [c for b, c in t._hand_pairs() if 'cgt-hint' in b._dom_classes] == [card]
     assert all(b.layout.border in (None, '') for b in cards)  # the shared layout is never changed for one card
     t.close()
 
 def test_undo_with_nothing_to_undo():
     t = Tutor('begga-kaat', seed=1)
-    if any(s == t.seat for h in t.match.hands for s, _ in h.history): pytest.skip("seat 0 has moved")
+    assert not any(s == t.seat for h in t.match.hands for s, _ in h.history)  # a new panel: the learner has not moved
     n = len(t.match.actions)
     t.undo_button.click()
     assert "Nothing of yours" in t.message.value and len(t.match.actions) == n
@@ -203,7 +222,7 @@ def test_same_seed_same_deal_and_teaching_toggle():
 def test_deal_another_game_from_the_setup_row():
     t = Tutor('begga-kaat', seed=1)
     other = [g for g in GAMES if g != 'begga-kaat']
-    if not other: pytest.skip("only Begga Kaat is available")
+    assert other, GAMES  # the registry holds five games
     t.game_choice.value = other[0]
     t.seed_box.value = 9
     t.deal_button.click()
@@ -298,7 +317,8 @@ def _tokens(card: Card) -> list:
 _WORD = re.compile(r'[\w♠♥♦♣🍃🌰🔔]+')
 
 def _hidden_beyond_view(t) -> set:
-    """The cards the learner's seat may not see at the moment the panel shows, that its own view does not name either.
+    """The cards the learner's seat may not see at the moment the panel shows (from the deal and the record:
+    `may_see`, not the game's own `hidden_cards`), that its own view does not name either.
 
     The panel must send nothing beyond the seat's view; a card the view itself names (e.g. Beggars and
     Thieves offers `call T7`, naming a card the picker does not hold, not where it is) is the game's
@@ -308,7 +328,7 @@ def _hidden_beyond_view(t) -> set:
     shown, i = t.session.shown(), t.session.shown_hand()
     hand = shown.hands[i]
     own = [str(a) for s, a in hand.history if s == t.seat]
-    return hand.hidden_cards(t.seat) - cards_in([hand.view(t.seat), own], t.game.pack)
+    return set(t.game.pack) - may_see(hand, t.seat) - cards_in([hand.view(t.seat), own], t.game.pack)
 
 def _leaks(states_text: str, hidden) -> list:
     "The cards of `hidden` written anywhere in `states_text` (by code or sign), each with where it was found."
@@ -359,7 +379,7 @@ def test_nothing_leaks_to_the_browser(name, players):
     assert checked > 3
     # and the teaching toggle does show them (so the check above can see a leak)
     t.teach.value = True
-    hidden = t.match.hand.hidden_cards(t.seat)
+    hidden = set(t.game.pack) - may_see(t.match.hand, t.seat)
     if hidden and not t.match.over:
         assert _leaks(_all_state(before, len(t.match.hands)), hidden)
 
@@ -390,13 +410,13 @@ def test_paced_bots_in_an_event_loop():
 # --- a panel that lives long and meets a hostile visitor -----------------------------------------
 
 def test_close_leaves_no_live_widgets():
-    "200 panels made and closed leave no widget alive (buttons' layouts and styles included)."
+    "40 panels made and closed leave no widget alive (buttons' layouts and styles included); one panel's leftover fails it."
     import warnings
     warnings.simplefilter('ignore', DeprecationWarning)
     before = len(ipywidgets.Widget.widgets)
-    for i in range(200):
+    for i in range(40):
         t = Tutor('begga-kaat', seed=i)
-        if i % 20 == 0: press_one(t, i)  # a played panel too: pools grown, chart drawn
+        if i % 4 == 0: press_one(t, i)  # a played panel too: pools grown, chart drawn
         t.close()
     assert len(ipywidgets.Widget.widgets) == before
     t.card_slots[0].click()  # a late click on a closed panel does nothing, and raises nothing
@@ -455,8 +475,8 @@ def test_upload_is_never_read_as_a_server_path(tmp_path, monkeypatch):
 def test_no_widget_takes_a_server_path(tmp_path, monkeypatch):
     "No text box for a file name; saving writes nothing on the server (the record goes to the browser)."
     t = Tutor('begga-kaat', seed=2)
-    from cardgames_tutor.ui.drawing import _widget_tree
-    kinds = {type(w).__name__ for w in _widget_tree([t])}
+    from cardgames_tutor.ui.drawing import widget_tree
+    kinds = {type(w).__name__ for w in widget_tree([t])}
     assert not kinds & {'Text', 'Textarea', 'Combobox', 'Password'}, kinds
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(records, 'save', lambda *a, **k: pytest.fail("the panel wrote a record on the server"))
@@ -551,8 +571,8 @@ def test_one_update_per_click():
     "A click's changes reach the browser together: every widget's messages are held until the redraw ends."
     t = Tutor('begga-kaat', seed=8)
     sent = []
-    from cardgames_tutor.ui.drawing import _widget_tree
-    widgets_now = _widget_tree([t, *t.card_slots, *t.move_slots])
+    from cardgames_tutor.ui.drawing import widget_tree
+    widgets_now = widget_tree([t, *t.card_slots, *t.move_slots])
     for w in widgets_now:
         w._send = (lambda w: lambda msg, buffers=None: sent.append((w, msg)))(w)
     held = []

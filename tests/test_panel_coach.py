@@ -131,3 +131,17 @@ def test_why_the_bots_played_only_in_the_teaching_view(name):
         if t.match.over: break
         press_one(t, i)
     assert told
+
+
+def test_no_search_inside_a_drawing(monkeypatch):
+    "A search starts from the event that asks for it (a click, a turn that arrives), never inside `render()`."
+    t = coached('begga-kaat', seed=2)
+    t.coach.hint_box.auto.value = True
+    calls = []
+    for name in ('hint', 'review'):
+        monkeypatch.setattr(coach_widgets, name, lambda *a, name=name, real=getattr(coach_widgets, name), **k: calls.append(name) or real(*a, **k))
+    t.session.play_for_me(); t.session.run_bots()  # the session moves on without the panel hearing of it
+    t.render()
+    assert calls == [] and t.coach.hint_box.hint is None  # drawn: no search, and no stale hint either
+    t.update()  # the event: the coach is asked for the turn that arrived
+    assert calls == ['hint'] and ringed(t)

@@ -77,7 +77,7 @@ def test_bots_all_plays_saves_and_replays_every_game(tmp_path, game):
 def test_terminal_play_refuses_a_wrong_card_with_its_reason(tmp_path):
     m = Match(BeggaKaat(), seed=2)
     # find what seat 0 holds that is not legal at its first turn: play with bots until seat 0 acts
-    while m.to_act != 0: m.apply(BeggaKaat.bot(m.view(m.to_act), __import__('random').Random(2)))
+    while m.to_act != 0: m.apply(BeggaKaat().bot(m.view(m.to_act), __import__('random').Random(2)))
     f = tmp_path / 'p.json'
     r = run('play', 'begga-kaat', '--seed', '2', '--save', str(f), stdin='ZZ\nquit\n')
     assert r.returncode == 0
@@ -89,3 +89,14 @@ def test_a_teachers_written_deal_by_seed_only(tmp_path):
     rec = {'format': 'cardgames-tutor-record', 'version': 1, 'game': 'begga-kaat', 'seed': 5, 'hands': [{'actions': []}]}
     m = load(rec)
     assert m.hand.deal == Match(BeggaKaat(), seed=5).hand.deal
+
+
+def test_drills_and_links_need_no_widget(tmp_path):
+    "The progress store, the command line's `drill` and link parsing are plain Python: none of them imports ipywidgets."
+    code = ("import sys\nfrom cardgames_tutor.term.cli import main\nfrom cardgames_tutor.ui.session import parse_link\n"
+            "assert main(['drill', 'kocka', '--count', '2', '--seed', '1']) == 0\nparse_link('game=kocka&seat=9')\n"
+            "assert 'ipywidgets' not in sys.modules, 'ipywidgets was imported'")
+    r = subprocess.run([sys.executable, '-c', code], input='1\nquit\n', capture_output=True, text=True, timeout=120,
+                       env={**os.environ, 'CARDGAMES_TUTOR_DATA': str(tmp_path)})
+    assert r.returncode == 0, r.stderr
+    assert 'Score: ' in r.stdout and (tmp_path / 'progress.sqlite').exists()

@@ -111,3 +111,18 @@ def test_the_checks_catch_what_they_are_for():
     "The checks themselves fail on the faults a learner reported."
     assert problems("header target=None") and problems("Seat 2 takes 1 points") and problems("see [partner](dehla_pakad.html)")
     assert problems("{'totals': [0, 0]}") and not problems("Seat 1 points: 3; 1 point; Seat 1 11, you 1")
+
+
+def test_the_table_lines_are_the_games_own():
+    "The terminal prints the lines a game writes for the view (`table_lines`), between the trick and the seat's cards."
+    from cardgames_tutor.core.match import Match
+    from cardgames_tutor.core.engine import get_game
+    from cardgames_tutor.games.begga_kaat import BeggaKaat
+    class Marked(BeggaKaat):
+        def table_lines(self, view, me): return [f"A line of the game's own for seat {me}."]
+    m = Match(Marked(), seed=3)
+    text = turn_text(m, m.to_act).splitlines()
+    assert f"A line of the game's own for seat {m.to_act}." in text
+    assert text.index(f"A line of the game's own for seat {m.to_act}.") == len(text) - 3  # then the cards, then 'You may'
+    plain = turn_text(Match(get_game('begga-kaat'), seed=3), m.to_act)
+    assert "A line of the game's own" not in plain and 'Penalty points in the match:' in plain

@@ -13,6 +13,8 @@
    yet is left out and named), then the site is rendered: by Quarto (nbdev's render step) when `quarto` is
    installed, else by smalldocs from the same `_quarto.yml`.
 4. The built site is checked: a page for every notebook, every notebook in the sidebar, no broken internal link.
+   A site that passed is stamped (`.built.json`: the renderer and a digest of what it was built from), so that
+   `tests/test_docs.py` checks the site `make test` has just built instead of running every notebook again.
 
     python tools/docs.py [--out _docs] [--renderer auto|quarto|smalldocs] [--workers 2]
 """
@@ -159,10 +161,24 @@ def _source_place(module:str|None, name:str):
     try:
         obj = importlib.import_module(f"{_lib()}.{module}")
         for part in name.split('.'): obj = getattr(obj, part)
+        if isinstance(obj, property): obj = obj.fget  # a method added with `@patch(as_prop=True)`
         obj = inspect.unwrap(getattr(obj, '__func__', obj))
         lines, first = inspect.getsourcelines(obj)
-        return Path(inspect.getsourcefile(obj)).resolve().relative_to(ROOT), first  # e.g. cardgames_tutor/games/kocka.py
-    except Exception: return None
+        path = Path(inspect.getsourcefile(obj)).resolve()
+        if path.suffix == '.py' and path.is_file(): return path.relative_to(ROOT), first  # e.g. cardgames_tutor/games/kocka.py
+    except Exception: pass
+    return _defined_at(module, name)
+
+def _defined_at(module:str, name:str):
+    """Where the module's file defines `name` (`Cls.method` added with `@patch` too), or None. Asked when the object
+    at hand is not the module's own: a notebook run in the same process patches the package's classes again."""
+    path = ROOT/_lib()/f"{module.replace('.', '/')}.py"
+    if not path.is_file(): return None
+    *owner, last = name.split('.')
+    pattern = re.compile(rf"^\s*(?:def|class) {re.escape(last)}\b" + (rf".*\bself:\s*{re.escape(owner[-1])}\b" if owner else ''))
+    for i, line in enumerate(path.read_text(encoding='utf-8').splitlines(), 1):
+        if pattern.match(line): return path.relative_to(ROOT), i
+    return None
 
 def _lib() -> str:
     from nbdev.config import get_config
@@ -181,6 +197,7 @@ def localize(nb, rel:Path, module:str|None):
         text, page, frag = m.group(1), m.group(2), m.group(3) or ''
         target_game = game_of(page)
         if game and target_game and target_game != game and not str(rel).startswith('api/'): return text  # no cross-game link
+        if frag.startswith('#_'): return text  # a private name has no entry of its own (and may be another module's)
         if Path(page).stem in rulebooks and frag: page = f"api/{Path(page).name}"  # signatures live on the code page
         return f"[{text}]({relative(page)}{frag})"
     link = re.compile(r'\[([^\]]*)\]\(' + re.escape(site) + r'([\w./-]+\.html)(#[\w.-]+)?\)')
@@ -190,8 +207,10 @@ def localize(nb, rel:Path, module:str|None):
             path, line = m.group(1), m.group(2)
             place = _source_place(module, name) if name else None
             if place: path, line = str(place[0]), str(place[1])
+            elif not path.endswith('.py'):  # a method patched in a notebook cell (`<ipython-input-...>`): its module's page
+                path, line = f"{_lib()}/{module.replace('.', '/')}.py", '1'
             return f"({relative(f'src/{path}.html')}#L{line})"
-        return re.sub(r'\(' + re.escape(repo) + r'([\w./-]+\.py)#L(\d+)\)', fix, text)
+        return re.sub(r'\(' + re.escape(repo) + r'([^)#\s]+)#L(\d+)\)', fix, text)
     def fix_text(text, name=None):
         text = link.sub(doc_link, text)
         text = bare.sub(lambda m: relative(m.group(1)) + (m.group(2) or ''), text)
@@ -411,10 +430,33 @@ def apply_output_files(site:Path, nbs:Path=NBS):
         if p.exists(): p.write_text(pat.sub(lambda m: names[m.group(1)], p.read_text(encoding='utf-8')), encoding='utf-8')
 
 
+STAMP = '.built.json'  # in a site this script built whole and without a problem: what it was built from
+
+def inputs_digest(root:Path=ROOT) -> str:
+    "A digest of everything a site is built from: the notebooks and their folder, the library, this script, the project's settings."
+    import hashlib
+    h = hashlib.sha256()
+    files = [*(root/'nbs').rglob('*'), *(root/'cardgames_tutor').rglob('*.py'), root/'tools'/'docs.py', root/'pyproject.toml']
+    made = {root/'nbs'/'nbdev.yml', root/'nbs'/'sidebar.yml'}  # written by nbdev's processing step itself
+    for p in sorted(f for f in files if f.is_file() and f not in made and not {'.ipynb_checkpoints', '.quarto', '__pycache__'} & set(f.parts)):
+        h.update(str(p.relative_to(root)).encode() + b'\0' + p.read_bytes() + b'\0')
+    return h.hexdigest()
+
+def fresh_site(out:Path, renderer:str='smalldocs', root:Path=ROOT) -> dict|None:
+    "The stamp of the site in `out` if it was built by `renderer` from the tree (`root`) as it is now, else None: a test may read it, not build it again."
+    import json
+    try: stamp = json.loads((out/STAMP).read_text())
+    except (OSError, ValueError): return None
+    return stamp if stamp.get('renderer') == renderer and stamp.get('inputs') == inputs_digest(root) else None
+
+
 def build(out:Path=ROOT/'_docs', renderer:str='auto', workers:int=2) -> list[str]:
     "Build the site into `out`; return the pages the sidebar left out. Raises `DocsError` on any failure."
+    import json
     os.chdir(ROOT)
     if renderer == 'auto': renderer = 'quarto' if shutil.which('quarto') else 'smalldocs'
+    (out/STAMP).unlink(missing_ok=True)  # an old stamp must not vouch for a build that fails
+    digest = inputs_digest()  # the tree as it was when the notebooks ran
     t0 = time.time()
     process_support_files()
     rels = notebooks()
@@ -426,8 +468,10 @@ def build(out:Path=ROOT/'_docs', renderer:str='auto', workers:int=2) -> list[str
     render(renderer, out)  # render the rest even when a notebook failed, so that every problem is listed at once
     problems = errors + check_site(out, NBS, NBS/'_quarto.yml')
     if problems: raise DocsError(f"{len(problems)} problem(s):\n" + '\n\n'.join(problems))
-    print(f"docs: {len(rels)} notebooks run and processed in {t1-t0:.1f}s, rendered by {renderer} in {time.time()-t1:.1f}s "
-          f"into {os.path.relpath(out, ROOT)}/ (open {os.path.relpath(out/'index.html', ROOT)})")
+    said = (f"docs: {len(rels)} notebooks run and processed in {t1-t0:.1f}s, rendered by {renderer} in {time.time()-t1:.1f}s "
+            f"into {os.path.relpath(out, ROOT)}/ (open {os.path.relpath(out/'index.html', ROOT)})")
+    print(said)
+    (out/STAMP).write_text(json.dumps({'renderer': renderer, 'inputs': digest, 'said': said}) + '\n')
     missing = [d for d in dropped if not _is_glob(d) and not d.startswith('section ')]  # globs may match nothing yet
     if missing: print("not in the site yet (no such page): " + ', '.join(missing))
     return dropped

@@ -8,13 +8,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach/coach_reasons.html
 from __future__ import annotations
 from typing import NamedTuple
 from ..core.cards import in_order
-from ..core.engine import Move, plural
+from ..core.engine import Move, plural, action_text
 from ..core.tricks import trick_winner
-from .deals import shown_voids
+from ..core.sampling import shown_voids
 
 # %% auto #0
-__all__ = ['Reason', 'show_action', 'stat_text', 'suit_word', 'TrickFacts', 'compare', 'penalty_reasons', 'dehla_reasons',
-           'thieves_reasons', 'maghe_reasons', 'kocka_pass_reasons', 'played_facts', 'reasons_for', 'bot_reason']
+__all__ = ['show_action', 'TACTICS', 'Reason', 'stat_text', 'suit_word', 'TrickFacts', 'compare', 'penalty_reasons',
+           'pass_reasons', 'capture_reasons', 'points_reasons', 'odds_reasons', 'reasons_for', 'played_facts',
+           'bot_reason']
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3ffc799b
 class Reason(NamedTuple):
@@ -22,13 +23,10 @@ class Reason(NamedTuple):
     tactic: str
     text: str
 
-
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #9798ed81
-def show_action(action) -> str:
-    "An action as a learner reads it: a card by its symbol, a move in words."
-    if isinstance(action, Move): return ' '.join([action.verb, *(c.symbol for c in action.cards)] + ([action.arg] if action.arg else []))
-    return getattr(action, 'symbol', str(action))
+show_action = action_text  # the engine's one helper for an action in words, under the name the coach's users know
 
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #437e74da
 def stat_text(stats:dict) -> str:
     "A playout average in words, e.g. '2.3 penalty points, 12% chance of losing'."
     words = {'penalty': lambda v: f"{v:.1f} penalty points", 'lose': lambda v: f"{v:.0%} chance of losing",
@@ -37,10 +35,10 @@ def stat_text(stats:dict) -> str:
              'points': lambda v: f"{v:.0f} card points", 'margin': lambda v: f"{v:+.0f} points over the opponent"}
     return ', '.join(words[k](v) for k, v in stats.items())
 
-
-# %% ../../nbs/coach/40b_coach_reasons.ipynb #2218e61f
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #087d3699
 def suit_word(card) -> str: return card.pack.suits[card.suit][0]
 
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #2218e61f
 class TrickFacts:
     "What the trick on the table shows to the seat to act: the led suit, the winning card and its seat."
     def __init__(self, view):
@@ -61,62 +59,48 @@ def compare(ranked, measure, played=None) -> Reason:
     best = ranked[0]
     if played is not None and played != best.action:
         got = next(r for r in ranked if r.action == played)
-        return Reason('compare', f"You played {show_action(played)}: over the sampled deals it gives {stat_text(got.stats)}; "
-                                 f"{show_action(best.action)} would have given {stat_text(best.stats)}.")
+        return Reason('compare', f"You played {action_text(played)}: over the sampled deals it gives {stat_text(got.stats)}; "
+                                 f"{action_text(best.action)} would have given {stat_text(best.stats)}.")
     nxt = ranked[1]
-    text = f"Over the sampled deals, {show_action(best.action)} gives {stat_text(best.stats)}, against {stat_text(nxt.stats)} for {show_action(nxt.action)}"
-    if len(ranked) > 2: text += f" and {stat_text(ranked[-1].stats)} for {show_action(ranked[-1].action)}"
+    text = f"Over the sampled deals, {action_text(best.action)} gives {stat_text(best.stats)}, against {stat_text(nxt.stats)} for {action_text(nxt.action)}"
+    if len(ranked) > 2: text += f" and {stat_text(ranked[-1].stats)} for {action_text(ranked[-1].action)}"
     if nxt.value > best.value:  # the house bot's choice kept (see the coach's search): say why the order looks upside down
-        text += f"; the gap is within the luck of so few deals, so the coach keeps the steady play, {show_action(best.action)}"
+        text += f"; the gap is within the luck of so few deals, so the coach keeps the steady play, {action_text(best.action)}"
     return Reason('compare', text + '.')
 
-# %% ../../nbs/coach/40b_coach_reasons.ipynb #207fb77e
-def _penalty_of(game):
-    if game.name == 'kocka':
-        from cardgames_tutor.games.kocka import penalty
-    else:
-        from cardgames_tutor.games.begga_kaat import penalty
-    return penalty
-
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #a6c2d9b5
 def _pts(n): return plural(n, 'penalty point')
 
-def penalty_reasons(view, game, ranked) -> list:
-    "Tactic sentences for a card in Begga Kaat or Kočka."
-    penalty, f, b = _penalty_of(game), TrickFacts(view), ranked[0].action
-    others = [r.action for r in ranked[1:]]
-    hand, out, word = view['hand'], [], 'chaal' if game.name == 'begga-kaat' else 'trick'
-    if game.name == 'kocka' and view['trick_no'] == 8 and f.cards and not f.wins(b):
-        out.append(Reason('last-trick', f"This is the last {word}, worth 5 penalty points besides its cards: {b.symbol} leaves it to Seat {f.top_seat}."))
-    elif game.name == 'kocka' and view['trick_no'] == 7 and len(hand) == 2:
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #e7370105
+def _last_trick(view, game, f, b, others) -> list:
+    "last-trick: in the last trick, leave it to another; in the one before, keep the lower card for it."
+    bonus, hand, word = game.last_trick_penalty, view['hand'], game.trick_word
+    if bonus and len(hand) == 1 and f.cards and not f.wins(b):  # the seat to act holds one card: the last trick
+        return [Reason('last-trick', f"This is the last {word}, worth {_pts(bonus)} besides its cards: {b.symbol} leaves it to Seat {f.top_seat}.")]
+    if bonus and len(hand) == 2:
         keep = [c for c in hand if c is not b][0]
         if any(o.rank > b.rank for o in others if o.suit == b.suit) or keep.rank < b.rank:
-            out.append(Reason('last-trick', f"After {b.symbol} you keep {keep.symbol} for the last trick, which is worth 5: the lower the card you keep, the less likely you take it."))
-    if f.cards and b.suit != f.led:
-        name = suit_word(f.cards[0])
-        if penalty(b):
-            out.append(Reason('throw-penalty', f"You have no {name}, so you may throw any card: {b.symbol} ({_pts(penalty(b))}) goes into the {word} Seat {f.top_seat} is winning with {f.top.symbol}."))
-        else:
-            out.append(Reason('throw-penalty', f"You have no {name}: {b.symbol} is a high card that could later win a {word} full of penalty cards; shed it now."))
-    elif f.cards and not f.wins(b):
-        higher = [c for c in others if c.suit == f.led and f.wins(c)]
-        in_it = sum(penalty(c) for c in f.cards)
-        tail = f", while {', '.join(c.symbol for c in higher)} would take it" if higher else ''
-        load = f" with {_pts(in_it)} in it" if in_it else ''
-        out.append(Reason('duck', f"{b.symbol} ducks under {f.top.symbol}, Seat {f.top_seat}'s winning card: you do not take this {word}{load}{tail}."))
-    elif f.cards and f.last and not sum(penalty(c) for c in f.cards) and not penalty(b):
-        out.append(Reason('win-safely', f"You play last and the {word} holds no penalty card: {b.symbol} takes it at no cost and is a high card gone from your hand."))
-    elif not f.cards:
-        voids = shown_voids(view)
-        bad = sorted({o.suit for o in others if o.suit != b.suit and any(o.suit in voids[s] for s in voids if s != f.me)})
-        if bad and not any(b.suit in voids[s] for s in voids if s != f.me):
-            s, suit = next((s, x) for x in bad for s in voids if s != f.me and x in voids[s])
-            name = view['hand'][0].pack.suits[suit][0]
-            out.append(Reason('no-void-lead', f"Do not lead {name}: Seat {s} showed void in {name} in {word} {voids[s][suit]} and could throw a penalty card on it; {b.symbol} leads a suit nobody has shown void in."))
-        else:
-            out.extend(_guard(view, b, others, penalty, word))
-    return out
+            return [Reason('last-trick', f"After {b.symbol} you keep {keep.symbol} for the last trick, which is worth {bonus}: the lower the card you keep, the less likely you take it.")]
+    return []
 
-def _guard(view, b, others, penalty, word) -> list:
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #5fc7c2e0
+def _throw(game, f, b) -> Reason:
+    "throw-penalty: void in the led suit, throw a penalty card into another seat's trick, or shed a high card."
+    name, word, p = suit_word(f.cards[0]), game.trick_word, game.card_penalty(b)
+    if p: return Reason('throw-penalty', f"You have no {name}, so you may throw any card: {b.symbol} ({_pts(p)}) goes into the {word} Seat {f.top_seat} is winning with {f.top.symbol}.")
+    return Reason('throw-penalty', f"You have no {name}: {b.symbol} is a high card that could later win a {word} full of penalty cards; shed it now.")
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #651b83b4
+def _duck(game, f, b, others) -> Reason:
+    "duck: play under the winning card (and say what a higher card would have taken)."
+    higher = [c for c in others if c.suit == f.led and f.wins(c)]
+    in_it = sum(map(game.card_penalty, f.cards))
+    tail = f", while {', '.join(c.symbol for c in higher)} would take it" if higher else ''
+    load = f" with {_pts(in_it)} in it" if in_it else ''
+    return Reason('duck', f"{b.symbol} ducks under {f.top.symbol}, Seat {f.top_seat}'s winning card: you do not take this {game.trick_word}{load}{tail}.")
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #0cf0cf55
+def _guard(view, b, others, penalty) -> list:
     "keep-guard: the best lead keeps a low card beside a dangerous one that an alternative would give up."
     hand = view['hand']
     for q in sorted(hand, key=penalty, reverse=True):
@@ -127,60 +111,107 @@ def _guard(view, b, others, penalty, word) -> list:
             return [Reason('keep-guard', f"Keep {' '.join(c.symbol for c in lows)} beside {q.symbol} ({_pts(penalty(q))}): when {suit_word(q)} is led you can duck with it; leading {spent[0].symbol} would spend that guard.")]
     return []
 
-# %% ../../nbs/coach/40b_coach_reasons.ipynb #9d729762
-def _tens(cards): return [c for c in cards if c.rank == 10]
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #0741163d
+def _lead(view, game, b, others) -> list:
+    "no-void-lead, else keep-guard: what the best lead avoids."
+    me, voids = view['seat'], shown_voids(view)
+    bad = sorted({o.suit for o in others if o.suit != b.suit and any(o.suit in voids[s] for s in voids if s != me)})
+    if bad and not any(b.suit in voids[s] for s in voids if s != me):
+        s, suit = next((s, x) for x in bad for s in voids if s != me and x in voids[s])
+        name = view['hand'][0].pack.suits[suit][0]
+        return [Reason('no-void-lead', f"Do not lead {name}: Seat {s} showed void in {name} in {game.trick_word} {voids[s][suit]} and could throw a penalty card on it; {b.symbol} leads a suit nobody has shown void in.")]
+    return _guard(view, b, others, game.card_penalty)
 
-def dehla_reasons(view, game, ranked) -> list:
-    "Tactic sentences for Dehla Pakad."
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #207fb77e
+def penalty_reasons(view, game, ranked) -> list:
+    "Tactic sentences for a game of penalty cards (Begga Kaat, Kočka)."
+    f, b = TrickFacts(view), ranked[0].action
+    if isinstance(b, Move): return pass_reasons(view, game, ranked)
+    others = [r.action for r in ranked[1:]]
+    out = _last_trick(view, game, f, b, others)
+    if f.cards and b.suit != f.led: out.append(_throw(game, f, b))
+    elif f.cards and not f.wins(b): out.append(_duck(game, f, b, others))
+    elif f.cards and f.last and not sum(map(game.card_penalty, f.cards)) and not game.card_penalty(b):
+        out.append(Reason('win-safely', f"You play last and the {game.trick_word} holds no penalty card: {b.symbol} takes it at no cost and is a high card gone from your hand."))
+    elif not f.cards: out.extend(_lead(view, game, b, others))
+    return out
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #deac67de
+def pass_reasons(view, game, ranked) -> list:
+    "pass-danger: the penalty cards and high cards the best pass gives away."
+    cards, penalty = ranked[0].action.cards, game.card_penalty
+    bad = [c for c in cards if penalty(c)]
+    high = [c for c in cards if not penalty(c)]
+    what = (f"{' '.join(c.symbol for c in bad)} ({_pts(sum(map(penalty, bad)))})" if bad else '') + \
+           (f"{' and ' if bad else ''}the high {' '.join(c.symbol for c in high)}" if high else '')
+    return [Reason('pass-danger', f"Passing {what} to Seat {game.passes_to(view['seat'])} takes those cards out of your hand before a trick is played.")]
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #e252f526
+def _name_trump(view, b) -> list:
+    "name-trump: the suit named, and how many of the five cards are of it."
+    mine = [c for c in view['hand'] if c.suit == b.arg]
+    name = view['hand'][0].pack.suits[b.arg][0]
+    return [Reason('name-trump', f"Of your five cards, {len(mine)} {'is' if len(mine) == 1 else 'are'} {name} ({' '.join(c.symbol for c in mine) or 'none'}): naming {name} trump makes your own cards the strongest.")]
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #9d729762
+def capture_reasons(view, game, ranked) -> list:
+    "Tactic sentences for a game of cards won for a side, in a centre collected by two tricks running (Dehla Pakad)."
     b, out = ranked[0].action, []
-    if isinstance(b, Move):  # naming trump from five cards
-        mine = [c for c in view['hand'] if c.suit == b.arg]
-        name = view['hand'][0].pack.suits[b.arg][0]
-        return [Reason('name-trump', f"Of your five cards, {len(mine)} {'is' if len(mine) == 1 else 'are'} {name} ({' '.join(c.symbol for c in mine) or 'none'}): naming {name} trump makes your own cards the strongest.")]
-    f, me = TrickFacts(view), view['seat']
-    centre = view['centre']
-    stake = _tens(f.cards) + centre['tens']
+    if isinstance(b, Move): return _name_trump(view, b)
+    f, me, on, centre = TrickFacts(view), view['seat'], game.collector(view), view['centre']
+    prizes = lambda cards: [c for c in cards if game.prize_word(c)]
+    stake = prizes(f.cards) + centre['tens']
     held = f"{centre['cards']} cards in the centre" + (f" with {' '.join(c.symbol for c in stake)}" if stake else '')
-    partner = (me + 2) % 4
     if f.cards and b.suit != f.led and b.suit == f.trump and f.wins(b):
         out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: trumping with {b.symbol} wins the trick."))
-    if (not f.cards or f.wins(b)) and view['on_one'] == me:
+    if (not f.cards or f.wins(b)) and on == me:
         out.append(Reason('collect-centre', f"You won the last trick: win this one too and you collect the centre ({held}, this trick included)."))
-    elif f.cards and f.wins(b) and view['on_one'] is not None and view['on_one'] % 2 != me % 2:
-        out.append(Reason('stop-on-one', f"Seat {view['on_one']} won the last trick and is on one: taking this trick with {b.symbol} stops them collecting ({held})."))
-    elif f.cards and f.top_seat == partner and b.rank == 10 and not f.wins(b):
-        out.append(Reason('ten-on-partner', f"Your partner, Seat {partner}, is winning with {f.top.symbol}: your ten {b.symbol} goes into a trick your side is set to take."))
-    elif f.cards and f.top_seat % 2 != me % 2 and not f.wins(b):
-        tens = [c for c in _tens(view['hand']) if c is not b]
+    elif f.cards and f.wins(b) and on is not None and on != me and not game.side_known(view, on):
+        out.append(Reason('stop-on-one', f"Seat {on} won the last trick and is on one: taking this trick with {b.symbol} stops them collecting ({held})."))
+    elif f.cards and game.side_known(view, f.top_seat) and game.prize_word(b) and not f.wins(b):
+        out.append(Reason('ten-on-partner', f"Your partner, Seat {f.top_seat}, is winning with {f.top.symbol}: your {game.prize_word(b)} {b.symbol} goes into a trick your side is set to take."))
+    elif f.cards and not game.side_known(view, f.top_seat) and not f.wins(b):
+        tens = [c for c in prizes(view['hand']) if c is not b]
         if tens: out.append(Reason('keep-ten', f"Seat {f.top_seat}, on the other side, is winning with {f.top.symbol}: {b.symbol} keeps your {' '.join(c.symbol for c in tens)} out of their reach."))
     return out
 
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #2c3ca05f
+def _n(p): return plural(p, 'point') if p else 'no points'
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #fc46b869
+def _setup(view, game, b) -> list:
+    "pick-blind, pass-blind, bury-points: the choices before the tricks."
+    hand, trump = view['hand'], view['trump']
+    trumps = [c for c in hand if c.suit == trump]
+    if b.verb in ('pick', 'pass'):
+        tactic = 'pick-blind' if b.verb == 'pick' else 'pass-blind'
+        return [Reason(tactic, f"You hold {len(trumps)} {game.pack.suits[trump][0]} ({' '.join(map(str, in_order(trumps))) or 'none'}) among {len(hand)} cards: "
+                       + ("strong enough to play against the table." if b.verb == 'pick' else "too few trumps to carry the picker's side."))]
+    if b.verb == 'bury':
+        return [Reason('bury-points', f"Burying {' '.join(map(str, b.cards))} banks {sum(game.card_points(c, view) for c in b.cards)} points for you now, where no trick can take them.")]
+    return []
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #2543ae3f
+def _leaster(view, f, b, points, on_table) -> list:
+    "leaster-trick: take one cheap trick, then shed points (`points`: the card's, `on_table`: the trick's)."
+    if f.cards and f.wins(b) and not view['tricks_won'][view['seat']]:
+        return [Reason('leaster-trick', f"In a Leaster you score only with at least one trick: {b.symbol} takes this one with just {on_table + points} points in it.")]
+    if f.cards and not f.wins(b) and points:
+        return [Reason('leaster-trick', f"Seat {f.top_seat} is winning this trick: {b.symbol} sheds {points} points onto it.")]
+    return []
+
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #9825ffe7
-def thieves_reasons(view, game, ranked) -> list:
-    "Tactic sentences for Beggars and Thieves (every variant)."
-    from cardgames_tutor.games.beggars_and_thieves_bot import _friends, _strength
-    b, out, hand = ranked[0].action, [], view['hand']
-    pts = lambda c: view['point_table'][c.suit].get(c.rank, 0)
-    thieves = [c for c in hand if c.suit == 'T']
-    if isinstance(b, Move):
-        if b.verb in ('pick', 'pass'):
-            tactic = 'pick-blind' if b.verb == 'pick' else 'pass-blind'
-            out.append(Reason(tactic, f"You hold {len(thieves)} Thieves ({' '.join(map(str, in_order(thieves))) or 'none'}) among {len(hand)} cards: "
-                              + ("strong enough to play against the table." if b.verb == 'pick' else "too few trumps to carry the picker's side.")))
-        elif b.verb == 'bury':
-            out.append(Reason('bury-points', f"Burying {' '.join(map(str, b.cards))} banks {sum(map(pts, b.cards))} points for you now, where no trick can take them."))
-        return out
+def points_reasons(view, game, ranked) -> list:
+    "Tactic sentences for a game of card points (Beggars and Thieves, every variant)."
+    b, out = ranked[0].action, []
+    if isinstance(b, Move): return _setup(view, game, b)
+    pts = lambda c: game.card_points(c, view)
     f = TrickFacts(view)
     on_table = sum(map(pts, f.cards))
-    if view.get('role') == 'leaster':
-        if f.cards and f.wins(b) and not view['tricks_won'][view['seat']]:
-            out.append(Reason('leaster-trick', f"In a Leaster you score only with at least one trick: {b.symbol} takes this one with just {on_table + pts(b)} points in it."))
-        elif f.cards and not f.wins(b) and pts(b):
-            out.append(Reason('leaster-trick', f"Seat {f.top_seat} is winning this trick: {b.symbol} sheds {pts(b)} points onto it."))
-        return out
-    if f.cards and b.suit != f.led and b.suit == 'T' and f.wins(b):
+    if view.get('role') == 'leaster': return _leaster(view, f, b, pts(b), on_table)
+    if f.cards and b.suit != f.led and b.suit == f.trump and f.wins(b):
         out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: {b.symbol} trumps it" + (f" and takes {on_table} points." if on_table else '.')))
-    elif f.cards and f.top_seat in _friends(view) and not f.wins(b) and pts(b):
+    elif f.cards and game.side_known(view, f.top_seat) and not f.wins(b) and pts(b):
         out.append(Reason('points-on-partner', f"Seat {f.top_seat}, on your side, is winning with {f.top}: {b.symbol} adds {pts(b)} points to your side's trick."))
     elif f.cards and f.wins(b) and on_table:
         out.append(Reason('take-points', f"{b.symbol} wins the trick and the {on_table + pts(b)} points in it."))
@@ -188,13 +219,10 @@ def thieves_reasons(view, game, ranked) -> list:
         out.append(Reason('duck', f"Seat {f.top_seat} is winning with {f.top}: {b.symbol} loses the trick giving away {'only ' if pts(b) else ''}{_n(pts(b))}."))
     return out
 
-def _n(p): return 'no points' if not p else f"{p} point{'s' if p != 1 else ''}"
-
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #e6fb4596
-def maghe_reasons(view, game, ranked) -> list:
-    "The exact odds of the next card, for beg or pass."
-    from cardgames_tutor.games.maghe_satra import odds_for
-    o, b = odds_for(view), ranked[0].action
+def odds_reasons(view, game, ranked) -> list:
+    "beg-odds, stand-odds: the exact odds of the next card, for beg or pass."
+    o, b = game.odds(view), ranked[0].action
     pct = lambda k: f"{k} of the {o.unseen} cards you cannot see ({k / o.unseen:.0%})"
     if b.verb == 'beg' and not o.bust:
         return [Reason('beg-odds', f"At {o.total}, no card can take you over 17, and {o.exact} of the {o.unseen} cards you cannot see would make exactly 17: beg.")]
@@ -202,128 +230,101 @@ def maghe_reasons(view, game, ranked) -> list:
         return [Reason('beg-odds', f"At {o.total}, only {pct(o.bust)} would take you over 17, and {o.exact} would make exactly 17: beg.")]
     return [Reason('stand-odds', f"At {o.total}, {pct(o.bust)} would take you over 17 (only {o.exact} make exactly 17): stand on your total.")]
 
-# %% ../../nbs/coach/40b_coach_reasons.ipynb #deac67de
-def kocka_pass_reasons(view, game, ranked) -> list:
-    from cardgames_tutor.games.kocka import penalty
-    cards = ranked[0].action.cards
-    bad = [c for c in cards if penalty(c)]
-    high = [c for c in cards if not penalty(c)]
-    what = (f"{' '.join(c.symbol for c in bad)} ({_pts(sum(map(penalty, bad)))})" if bad else '') + \
-           (f"{' and ' if bad else ''}the high {' '.join(c.symbol for c in high)}" if high else '')
-    return [Reason('pass-danger', f"Passing {what} to Seat {(view['seat'] + 1) % 4} takes those cards out of your hand before a trick is played.")]
-
-# %% ../../nbs/coach/40b_coach_reasons.ipynb #c2b10002
-def _stake(view, game, cards) -> str:
-    "What a trick's cards are worth, in the game's words ('' when nothing)."
-    if game.name == 'dehla-pakad':
-        tens, waiting = _tens(cards), view['centre']['tens']
-        return ((f" with {' '.join(c.symbol for c in tens)} in it" if tens else '')
-                + (f" ({' '.join(c.symbol for c in waiting)} waiting in the centre)" if waiting else ''))
-    if game.name == 'beggars-and-thieves':
-        pts = sum(view['point_table'][c.suit].get(c.rank, 0) for c in cards)
-        return f" with {_n(pts)} in it" if pts else ''
-    if game.name in ('begga-kaat', 'kocka'):
-        pts = sum(map(_penalty_of(game), cards))
-        return f" with {_pts(pts)} in it" if pts else ''
-    return ''
-
-def played_facts(view:dict, game, best, played) -> list:
-    "A sentence on a fact of the table where the move `played` and the coach's `best` differ (none when no such fact)."
-    if isinstance(best, Move) or isinstance(played, Move) or 'trick' not in view: return []
-    f, x, y = TrickFacts(view), played.symbol, best.symbol
-    me, out = view['seat'], []
-    if f.cards:
-        stake = _stake(view, game, f.cards)
-        if f.wins(played) and not f.wins(best):
-            out.append(Reason('duck', f"You played {x}, which takes the trick from Seat {f.top_seat}'s {f.top.symbol}{stake}; {y} would have left it to them."))
-        elif f.wins(best) and not f.wins(played):
-            if game.name == 'dehla-pakad' and view['on_one'] == me:
-                tactic, why = 'collect-centre', " and, on one, collected the centre"
-            elif game.name == 'dehla-pakad' and view['on_one'] is not None and view['on_one'] % 2 != me % 2:
-                tactic, why = 'stop-on-one', f" and stopped Seat {view['on_one']}, on one, from collecting"
-            else: tactic, why = 'win-trick', ''
-            out.append(Reason(tactic, f"You played {x} and left the trick to Seat {f.top_seat}'s {f.top.symbol}{stake}; {y} would have won it{why}."))
-    else:
-        voids = shown_voids(view)
-        into = [(s, voids[s][played.suit]) for s in voids if s != me and played.suit in voids[s]]
-        if into and not any(best.suit in voids[s] for s in voids if s != me):
-            s, n = into[0]
-            out.append(Reason('no-void-lead', f"You led {x}, though Seat {s} showed void in {suit_word(played)} in trick {n}; {y} leads a suit nobody has shown void in."))
-    if game.name == 'dehla-pakad' and played.rank == 10 and best.rank != 10 and not (f.cards and f.wins(played)):
-        out.append(Reason('keep-ten', f"You gave up your ten, {x}, to a trick you were not winning; {y} would have kept it in your hand."))
-    elif game.name in ('begga-kaat', 'kocka') and f.cards and not f.wins(best) and not f.wins(played):
-        penalty = _penalty_of(game)
-        if penalty(best) > penalty(played) and best.suit != f.led:
-            out.append(Reason('throw-penalty', f"You played {x} and kept {y} ({_pts(penalty(best))}), which could have gone into Seat {f.top_seat}'s trick now."))
-    return out[:1]
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #bf0432d4
+TACTICS = {'penalty': penalty_reasons, 'capture': capture_reasons, 'points': points_reasons, 'odds': odds_reasons}  # a game's `coach_tactics` -> its sentences
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3f39cefa
 def reasons_for(view:dict, game, ranked:list, measure, played=None) -> list:
     "One to three `Reason`s for `ranked[0]`, the coach's choice, in this position; in a review, set against the action `played`."
     best = ranked[0].action
     if len(ranked) == 1:
-        return [Reason('forced', f"{show_action(best)} is your only legal action here.")]
-    if game.name == 'maghe-satra': tactics = maghe_reasons(view, game, ranked)
-    elif game.name == 'dehla-pakad': tactics = dehla_reasons(view, game, ranked)
-    elif game.name == 'beggars-and-thieves': tactics = thieves_reasons(view, game, ranked)
-    elif isinstance(best, Move): tactics = kocka_pass_reasons(view, game, ranked)
-    else: tactics = penalty_reasons(view, game, ranked)
+        return [Reason('forced', f"{action_text(best)} is your only legal action here.")]
+    tactics = TACTICS[game.coach_tactics](view, game, ranked) if game.coach_tactics else []
     if played is not None and played != best: tactics = played_facts(view, game, best, played) + tactics
     return tactics[:2] + [compare(ranked, measure, played)]
 
-# %% ../../nbs/coach/40b_coach_reasons.ipynb #c2b10005
-def _worth(game, view, card) -> str:
-    "What `card` is worth in the game's words ('' when nothing)."
-    if game.name == 'dehla-pakad': return 'a ten' if card.rank == 10 else ''
-    if game.name == 'beggars-and-thieves':
-        p = view['point_table'][card.suit].get(card.rank, 0)
-        return _n(p) if p else ''
-    if game.name in ('begga-kaat', 'kocka'):
-        p = _penalty_of(game)(card)
-        return _pts(p) if p else ''
-    return ''
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #93501cfc
+def _on_trick(view, game, f, played, best) -> list:
+    "duck, or win-trick (collect-centre, stop-on-one): the move played took the trick and the coach's did not, or the other way."
+    x, y, me, stake = played.symbol, best.symbol, view['seat'], game.stake(f.cards, view)
+    if f.wins(played) and not f.wins(best):
+        return [Reason('duck', f"You played {x}, which takes the trick from Seat {f.top_seat}'s {f.top.symbol}{stake}; {y} would have left it to them.")]
+    if f.wins(best) and not f.wins(played):
+        on = game.collector(view)
+        if on == me: tactic, why = 'collect-centre', " and, on one, collected the centre"
+        elif on is not None and not game.side_known(view, on): tactic, why = 'stop-on-one', f" and stopped Seat {on}, on one, from collecting"
+        else: tactic, why = 'win-trick', ''
+        return [Reason(tactic, f"You played {x} and left the trick to Seat {f.top_seat}'s {f.top.symbol}{stake}; {y} would have won it{why}.")]
+    return []
 
-def _friend(game, view, seat) -> bool:
-    "Is `seat` on the side of the view's seat (Dehla Pakad: the partner; Beggars and Thieves: its known side)?"
-    if game.name == 'dehla-pakad': return seat == (view['seat'] + 2) % 4
-    if game.name == 'beggars-and-thieves':
-        from cardgames_tutor.games.beggars_and_thieves_bot import _friends
-        return seat in _friends(view)
-    return False
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #f11881d9
+def _on_lead(view, played, best) -> list:
+    "no-void-lead: the move played led a suit another seat has shown void in, the coach's did not."
+    me, voids = view['seat'], shown_voids(view)
+    into = [(s, voids[s][played.suit]) for s in voids if s != me and played.suit in voids[s]]
+    if into and not any(best.suit in voids[s] for s in voids if s != me):
+        s, n = into[0]
+        return [Reason('no-void-lead', f"You led {played.symbol}, though Seat {s} showed void in {suit_word(played)} in trick {n}; {best.symbol} leads a suit nobody has shown void in.")]
+    return []
 
-def bot_reason(view:dict, # the bot seat's view just before its move (its own hand in it)
-               action, game) -> str|None:
-    "A sentence on why the bot at `view['seat']` played the card `action`, from its position (None for other actions)."
-    if isinstance(action, Move):
-        if action.verb == 'trump':
-            mine = [c for c in view['hand'] if c.suit == action.arg]
-            return (f"Seat {view['seat']} named {view['hand'][0].pack.suits[action.arg][0]} trump: its longest suit among its "
-                    f"five cards ({' '.join(c.symbol for c in mine)}).")
-        if action.verb in ('beg', 'pass') and game.name == 'maghe-satra':
-            from cardgames_tutor.games.maghe_satra import odds_for
-            o = odds_for(view)
-            odds = f"{o.bust} of the {o.unseen} cards it cannot see would take it over 17 and {o.exact} would make exactly 17"
-            return f"Seat {view['seat']} {'begs' if action.verb == 'beg' else 'stands'} at {o.total}: {odds}."
-        return None
-    f, s, c, hand = TrickFacts(view), view['seat'], action, view['hand']
-    suit = [x for x in hand if x.suit == c.suit]
-    low = c == min(suit, key=lambda x: x.rank)
-    if not f.cards:
-        seen = set(hand) | {x for t in view['tricks'] for x in t.cards}
-        top = all(x in seen for x in c.pack if x.suit == c.suit and x.rank > c.rank)
-        if game.name == 'dehla-pakad' and view['on_one'] == s and top:
-            return f"Seat {s} won the last trick and leads {c.symbol}, the highest {suit_word(c)} still out: a second trick in a row collects the centre."
-        what = f"its lowest of {len(suit)} {suit_word(c)}" if low and len(suit) > 1 else ''
-        return f"Seat {s} leads {c.symbol}" + (f", {what}." if what else '.')
-    top = f"Seat {f.top_seat}'s {f.top.symbol}"
-    friend = _friend(game, view, f.top_seat)
-    worth = _worth(game, view, c)
-    if c.suit != f.led:
-        void = f"Seat {s} has no {suit_word(f.cards[0])}"
-        if f.wins(c): return f"{void} and trumps with {c.symbol}, taking the trick from {top} for now."
-        if worth and friend: return f"{void}: it gives {c.symbol} ({worth}) to a trick its partner is winning with {f.top.symbol}."
-        if worth: return f"{void} and throws {c.symbol} ({worth}) into the trick {top} is winning" + (" (the kaat)." if game.name == 'begga-kaat' else '.')
-        return f"{void} and throws {c.symbol}, a card it can spare."
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #0bca77fb
+def _given_up(view, game, f, played, best) -> list:
+    "keep-ten, throw-penalty: the move played gave up a card the coach's choice kept."
+    word = game.prize_word(played)
+    if word and not game.prize_word(best) and not (f.cards and f.wins(played)):
+        return [Reason('keep-ten', f"You gave up your {word}, {played.symbol}, to a trick you were not winning; {best.symbol} would have kept it in your hand.")]
+    if f.cards and not f.wins(best) and not f.wins(played):
+        pb, pp = game.card_penalty(best), game.card_penalty(played)
+        if pb > pp and best.suit != f.led:
+            return [Reason('throw-penalty', f"You played {played.symbol} and kept {best.symbol} ({_pts(pb)}), which could have gone into Seat {f.top_seat}'s trick now.")]
+    return []
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #c2b10002
+def played_facts(view:dict, game, best, played) -> list:
+    "A sentence on a fact of the table where the move `played` and the coach's `best` differ (none when no such fact)."
+    if isinstance(best, Move) or isinstance(played, Move) or 'trick' not in view: return []
+    f = TrickFacts(view)
+    out = _on_trick(view, game, f, played, best) if f.cards else _on_lead(view, played, best)
+    return (out + _given_up(view, game, f, played, best))[:1]
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #b354912a
+def _bot_move(view, action, game) -> str|None:
+    "Why the bot named trump, or begged or stood (None for other moves)."
+    if action.verb == 'trump':
+        mine = [c for c in view['hand'] if c.suit == action.arg]
+        return (f"Seat {view['seat']} named {view['hand'][0].pack.suits[action.arg][0]} trump: its longest suit among its "
+                f"five cards ({' '.join(c.symbol for c in mine)}).")
+    o = game.odds(view) if action.verb in ('beg', 'pass') else None
+    if o is None: return None
+    odds = f"{o.bust} of the {o.unseen} cards it cannot see would take it over 17 and {o.exact} would make exactly 17"
+    return f"Seat {view['seat']} {'begs' if action.verb == 'beg' else 'stands'} at {o.total}: {odds}."
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #ce0fbd06
+def _bot_lead(view, game, c, suit, low) -> str:
+    "Why the bot led `c` (`suit`: its cards of that suit; `low`: `c` is the lowest of them)."
+    s, hand = view['seat'], view['hand']
+    seen = set(hand) | {x for t in view['tricks'] for x in t.cards}
+    top = all(x in seen for x in c.pack if x.suit == c.suit and x.rank > c.rank)
+    if game.collector(view) == s and top:
+        return f"Seat {s} won the last trick and leads {c.symbol}, the highest {suit_word(c)} still out: a second trick in a row collects the centre."
+    what = f"its lowest of {len(suit)} {suit_word(c)}" if low and len(suit) > 1 else ''
+    return f"Seat {s} leads {c.symbol}" + (f", {what}." if what else '.')
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #dd649e25
+def _bot_void(view, game, f, c, top, friend, worth) -> str:
+    "Why the bot, void in the led suit, played `c` (`top`: the winning card in words; `friend`: its seat is a partner)."
+    void = f"Seat {view['seat']} has no {suit_word(f.cards[0])}"
+    if f.wins(c): return f"{void} and trumps with {c.symbol}, taking the trick from {top} for now."
+    if worth and friend: return f"{void}: it gives {c.symbol} ({worth}) to a trick its partner is winning with {f.top.symbol}."
+    if worth: return f"{void} and throws {c.symbol} ({worth}) into the trick {top} is winning" + (f" ({game.discard_word})." if game.discard_word else '.')
+    return f"{void} and throws {c.symbol}, a card it can spare."
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #90814b49
+def _bot_follow(view, game, f, c, suit, low) -> str:
+    "Why the bot played `c` to the trick on the table."
+    s, hand = view['seat'], view['hand']
+    top, friend, worth = f"Seat {f.top_seat}'s {f.top.symbol}", game.side_known(view, f.top_seat), game.worth(c, view)
+    if c.suit != f.led: return _bot_void(view, game, f, c, top, friend, worth)
     beats = [x for x in hand if x.suit == f.led and f.wins(x)]
     if f.wins(c):
         cheap = c == min(beats, key=lambda x: x.rank)
@@ -332,3 +333,13 @@ def bot_reason(view:dict, # the bot seat's view just before its move (its own ha
     if beats and friend: return f"Seat {s} leaves the trick to its partner's {f.top.symbol} and plays {c.symbol}, keeping {' '.join(x.symbol for x in beats)}."
     if beats: return f"Seat {s} ducks under {top} with {c.symbol}, keeping {' '.join(x.symbol for x in beats)}."
     return f"Seat {s} cannot beat {top}: it plays {c.symbol}" + (f", the lowest of its {len(suit)} {suit_word(c)}." if low and len(suit) > 1 else '.')
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #c2b10005
+def bot_reason(view:dict, # the bot seat's view just before its move (its own hand in it)
+               action, game) -> str|None:
+    "A sentence on why the bot at `view['seat']` played the card `action`, from its position (None for other actions)."
+    if isinstance(action, Move): return _bot_move(view, action, game)
+    f, c = TrickFacts(view), action
+    suit = [x for x in view['hand'] if x.suit == c.suit]
+    low = c == min(suit, key=lambda x: x.rank)
+    return _bot_follow(view, game, f, c, suit, low) if f.cards else _bot_lead(view, game, c, suit, low)

@@ -8,59 +8,16 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach/coach.html.md"""
 from __future__ import annotations
 import math, random
 from typing import NamedTuple, Any
-from ..core.engine import Game, HandState, Move
+from ..core.engine import Game, HandState, Move, action_text
 from ..core.match import Match
+from ..core.records import load
 from .deals import sample_hand
-from .reasons import Reason, reasons_for, show_action, stat_text
+from .reasons import reasons_for, stat_text
 
 # %% auto #0
-__all__ = ['MEASURES', 'SNEAR', 'PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES',
-           'DEFAULT_BUDGET', 'SPEED', 'PRUNE', 'Z_RACE', 'RACE_FROM', 'RACE_EVERY', 'Z_PRIOR', 'SEARCH', 'Measure',
-           'measure_for', 'fork', 'bot_playout', 'ActionValue', 'candidates', 'Search', 'in_sequence', 'evaluate',
-           'Hint', 'hint', 'hint_text', 'Mistake', 'review', 'review_text']
-
-# %% ../../nbs/coach/40_coach.ipynb #88abb7fc
-class Measure(NamedTuple):
-    "What a game's coach counts: `stats(hand, seat)` of a finished hand, and `value(stats)` to rank by (higher is better)."
-    stats: Any
-    value: Any
-    main: str  # the stat a chart shows
-    label: str  # the main stat in words, for the chart's axis
-    lower_better: bool = False
-
-def _side(hand, seat) -> list:
-    "The seats on `seat`'s side at the end of a Beggars and Thieves hand (a Leaster: the seat alone)."
-    r = hand.result
-    if r.get('leaster') or hand.n == 2: return [seat]
-    side = [r['picker']] + ([r['partner']] if r['partner'] is not None else [])
-    return side if seat in side else [s for s in range(hand.n) if s not in side]
-
-def _thieves_stats(hand, seat):
-    r = hand.result
-    if hand.n == 2: return {'points': r['points'][seat], 'margin': r['points'][seat] - r['points'][1 - seat]}
-    return {'score': r['scores'][seat], 'side': sum(r['points'][s] for s in _side(hand, seat)),
-            'win': float(r['scores'][seat] > 0)}
-
-def _thieves_value(st):
-    if 'margin' in st: return st['margin']
-    return st['score'] + st['side'] / 240  # side points only break ties between equal scores
-
-MEASURES = {
-    'begga-kaat': Measure(lambda h, s: {'penalty': h.points[s]}, lambda st: -st['penalty'],
-                          'penalty', 'expected penalty points', True),
-    'kocka': Measure(lambda h, s: {'lose': float(h.result['loser'] == s), 'penalty': h.points[s]},
-                     lambda st: -(st['lose'] + st['penalty'] / 66), 'lose', 'chance of losing the hand', True),
-    'dehla-pakad': Measure(lambda h, s: {'win': float(h.result['winner'] == s % 2), 'tens': h.result['tens'][s % 2]},
-                           lambda st: st['win'] + st['tens'] / 10, 'win', "chance your side wins the deal"),
-    'maghe-satra': Measure(lambda h, s: {'win': float(h.result['winner'] == s)}, lambda st: st['win'],
-                           'win', 'chance of winning the hand'),
-    'beggars-and-thieves': Measure(_thieves_stats, _thieves_value, 'score', 'expected score for the hand'),
-}
-SNEAR = Measure(_thieves_stats, _thieves_value, 'margin', 'expected points over the opponent')
-
-def measure_for(game:Game) -> Measure:
-    "The measure the coach ranks `game`'s actions by."
-    return SNEAR if game.name == 'beggars-and-thieves' and game.players == 2 else MEASURES[game.name]
+__all__ = ['PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES', 'DEFAULT_BUDGET', 'Z_RACE',
+           'RACE_FROM', 'RACE_EVERY', 'Z_PRIOR', 'fork', 'bot_playout', 'ActionValue', 'candidates', 'evaluate', 'Hint',
+           'hint', 'hint_text', 'Mistake', 'review', 'review_text']
 
 # %% ../../nbs/coach/40_coach.ipynb #3b9e6184
 def fork(hand:HandState) -> HandState:
@@ -72,6 +29,7 @@ def fork(hand:HandState) -> HandState:
     new.__dict__.update(d)
     return new
 
+# %% ../../nbs/coach/40_coach.ipynb #3cae4bd6
 def bot_playout(hand:HandState, rng) -> HandState:
     "Let the house bot play every seat of `hand` to the end of the hand (views without event sentences: bots never read them)."
     bot = hand.game.bot
@@ -85,8 +43,8 @@ ACTIONS_PER_SECOND = 25_000  # playout actions per second of budget (one core, h
 DEAL_COST = 20  # sampling one deal costs about as much as this many playout actions
 MIN_DEALS, MAX_DEALS, MAX_CANDIDATES = 6, 3000, 10
 DEFAULT_BUDGET = 0.5  # seconds: a hint within a second, with room for a busy machine
-SPEED = {'begga-kaat': 2, 'maghe-satra': 2, 'beggars-and-thieves': 0.5}  # relative speed of a game's playouts and sampling
 
+# %% ../../nbs/coach/40_coach.ipynb #879bcd4d
 class ActionValue(NamedTuple):
     "One action's expected result: its `value` (higher is better), the averaged `stats`, and the `noise` of its lead over the reference action."
     action: Any
@@ -97,54 +55,21 @@ class ActionValue(NamedTuple):
 # %% ../../nbs/coach/40_coach.ipynb #e216e86b
 def _key(action): return (1, str(action)) if isinstance(action, Move) else (0, action.order)
 
-def _pass_score(move, view):  # Kočka: pass the penalty cards, then high cards
-    from cardgames_tutor.games.kocka import penalty
-    return sum(10 * penalty(c) + c.rank for c in move.cards)
-
-def _bury_score(move, view):  # Beggars and Thieves: the bot's own weighing of a burial
-    from cardgames_tutor.games.beggars_and_thieves_bot import _bury_value
-    return _bury_value(move, view['hand'], view['point_table'])
-
-PRUNE = {'pass': _pass_score, 'bury': _bury_score}
-
+# %% ../../nbs/coach/40_coach.ipynb #40724463
 def candidates(view:dict, game:Game, include=()) -> list:
     "The actions the coach compares, in a fixed order: the legal ones, or the most promising ones when there are many."
     legal = sorted(view['legal'], key=_key)
-    if len(legal) > MAX_CANDIDATES and isinstance(legal[0], Move) and legal[0].verb in PRUNE:
-        score = PRUNE[legal[0].verb]
+    if len(legal) > MAX_CANDIDATES and isinstance(legal[0], Move) and game.move_promise(legal[0], view) is not None:
         first = game.bot(view, random.Random(0))
-        legal = [first] + sorted((a for a in legal if a != first), key=lambda a: -score(a, view))[:MAX_CANDIDATES - 1]
+        rest = sorted((a for a in legal if a != first), key=lambda a: -game.move_promise(a, view))
+        legal = [first] + rest[:MAX_CANDIDATES - 1]
     return legal + [a for a in include if a not in legal]
 
 # %% ../../nbs/coach/40_coach.ipynb #c2a10002
 Z_RACE, RACE_FROM, RACE_EVERY = 2.0, 8, 4  # stop playing out an action 2 standard errors behind, looked at every 4 deals from the 8th
 Z_PRIOR = 1.5  # leave the house bot's choice only for an action at least this many standard errors better
 
-class Search(NamedTuple):
-    "How the coach searches one game's actions (see above)."
-    same: Any = None  # same(view, actions) -> the actions in groups of equal effect, each group tried once
-    race: bool = False  # stop playing out actions clearly behind
-    prior: bool = False  # the house bot's choice stands unless another action is clearly better
-
-def in_sequence(view:dict, actions:list) -> list:
-    "Dehla Pakad: `actions` grouped into cards of one suit with no unseen card between them, lowest first; a ten, the only card that scores, stands alone."
-    if any(isinstance(a, Move) for a in actions): return [[a] for a in actions]
-    seen = set(view['hand']) | {c for t in view['tricks'] for c in t.cards} | {c for _, c in view['trick']}
-    groups = []
-    for suit in dict.fromkeys(c.suit for c in actions):
-        run = []
-        for c in sorted((c for c in actions if c.suit == suit), key=lambda c: c.rank):
-            if c.rank == 10: groups.append([c]); continue
-            if run and all(x in seen for x in c.pack if x.suit == suit and run[-1].rank < x.rank < c.rank): run.append(c)
-            else:
-                if run: groups.append(run)
-                run = [c]
-        if run: groups.append(run)
-    return groups
-
-SEARCH = {'dehla-pakad': Search(in_sequence, race=True, prior=True)}
-
-# %% ../../nbs/coach/40_coach.ipynb #1dd0b71e
+# %% ../../nbs/coach/40_coach.ipynb #d11cc0c3
 def _paired(ref:list, xs:list) -> tuple:
     "(mean of xs - ref, its standard error) over the deals both were played on (the first ones)."
     d = [x - r for r, x in zip(ref, xs)]
@@ -152,6 +77,7 @@ def _paired(ref:list, xs:list) -> tuple:
     m = sum(d) / len(d)
     return m, math.sqrt(sum((x - m) ** 2 for x in d) / (len(d) - 1) / len(d))
 
+# %% ../../nbs/coach/40_coach.ipynb #850ebbe5
 def _still_in(vals:list, alive:list) -> list:
     "The actions not clearly behind the leader: behind by more than `Z_RACE` standard errors of the paired difference."
     mean = lambda i: sum(vals[i]) / len(vals[i])
@@ -162,10 +88,11 @@ def _still_in(vals:list, alive:list) -> list:
         if i == lead or d <= Z_RACE * se: keep.append(i)
     return keep
 
+# %% ../../nbs/coach/40_coach.ipynb #a5f803bb
 def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BUDGET, race:bool=False) -> tuple:
     "(each of `actions` as an `ActionValue`, the number of deals) over sampled deals that fit `view` (see the method above)."
-    measure, seat = measure_for(game), view['seat']
-    rng, work, done, deals = random.Random(f"coach {seed}"), budget * ACTIONS_PER_SECOND * SPEED.get(game.name, 1), 0, 0
+    measure, seat = game.coach_measure, view['seat']
+    rng, work, done, deals = random.Random(f"coach {seed}"), budget * ACTIONS_PER_SECOND * game.coach_speed, 0, 0
     sums, vals, alive = [{} for _ in actions], [[] for _ in actions], list(range(len(actions)))
     while deals < MAX_DEALS and (deals < MIN_DEALS or done < work):
         base = sample_hand(view, game, random.Random(rng.getrandbits(64)))
@@ -207,6 +134,7 @@ def _choose(ranked:list, ref) -> list:
     pick = next((r for r in ranked if r.value - ref.value > Z_PRIOR * r.noise), ref)
     return [pick] + [r for r in ranked if r is not pick]
 
+# %% ../../nbs/coach/40_coach.ipynb #8806e121
 def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
          game:Game, seed=0, # the same view, game and seed give the same hint
          budget:float=DEFAULT_BUDGET, # seconds of playouts, counted as work (see above)
@@ -214,7 +142,7 @@ def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
     "What the seat to act should do, and why; None if the view's seat is not to act."
     seat, legal = view.get('seat'), view.get('legal') or []
     if seat is None or view.get('to_act') != seat or not legal: return None
-    measure, search = measure_for(game), SEARCH.get(game.name, Search())
+    measure, search = game.coach_measure, game.coach_search
     if len(legal) == 1 and not include:
         only = ActionValue(legal[0], 0.0, {})
         return Hint(seat, legal[0], [only], reasons_for(view, game, [only], measure), measure.label, measure.main, 0)
@@ -235,13 +163,13 @@ def hint_text(view:dict, game:Game, seed=0, budget:float=DEFAULT_BUDGET) -> str:
     "The hint for the seat to act, as lines of text (the command line's `hint`)."
     h = hint(view, game, seed, budget)
     if h is None: return "No hint: it is not your turn."
-    lines = [f"Hint: {show_action(h.best)}" + (f" ({stat_text(h.ranked[0].stats)}; {h.deals} sampled deals)" if h.deals else '')]
+    lines = [f"Hint: {action_text(h.best)}" + (f" ({stat_text(h.ranked[0].stats)}; {h.deals} sampled deals)" if h.deals else '')]
     lines += [f"  - {r.text} [{r.tactic}]" for r in h.reasons]
     if len(h.ranked) > 1:
-        lines.append("  Every action tried: " + '; '.join(f"{show_action(r.action)} {stat_text(r.stats)}" for r in h.ranked))
+        lines.append("  Every action tried: " + '; '.join(f"{action_text(r.action)} {stat_text(r.stats)}" for r in h.ranked))
     return '\n'.join(lines)
 
-# %% ../../nbs/coach/40_coach.ipynb #f6332341
+# %% ../../nbs/coach/40_coach.ipynb #f9921854
 class Mistake(NamedTuple):
     "A decision of the review: the action played, the coach's choice, what it cost, and why."
     index: int  # position in match.actions: replay match.actions[:index] to return to that moment
@@ -251,11 +179,11 @@ class Mistake(NamedTuple):
     cost: float  # the coach's value of its choice minus that of the action played (> 0)
     hint: Hint
 
+# %% ../../nbs/coach/40_coach.ipynb #f6332341
 def review(source, # a finished `Match`, or a hand record (file, text or dict) for `records.load`
            seat:int=0, hand_no:int|None=None, # the hand to review (None: every hand)
            seed=0, budget:float=0.25, top:int=5, min_cost:float=0.05) -> list:
     "The `seat`'s decisions that cost the most against the coach's choice, worst first (at most `top`)."
-    from cardgames_tutor.core.records import load
     match = source if isinstance(source, Match) else load(source)
     if seat not in range(match.game.n_seats()):
         raise ValueError(f"seat must be from 0 to {match.game.n_seats() - 1}, not {seat!r}")
@@ -268,7 +196,7 @@ def review(source, # a finished `Match`, or a hand record (file, text or dict) f
             advice = hint(view, game, seed, budget, include=[action])
             cost = advice.ranked[0].value - advice.value_of(action).value
             if advice.best != action and cost >= min_cost:  # its reasons set the move played beside the coach's choice
-                advice = advice._replace(reasons=reasons_for(view, game, advice.ranked, measure_for(game), played=action))
+                advice = advice._replace(reasons=reasons_for(view, game, advice.ranked, game.coach_measure, played=action))
                 out.append(Mistake(index, h + 1, action, advice.best, cost, advice))
         again.apply(action)
     return sorted(out, key=lambda x: -x.cost)[:top]
@@ -280,6 +208,6 @@ def review_text(source, seat:int=0, hand_no:int|None=None, seed=0, budget:float=
     if not items: return f"Review of Seat {seat}: no decision cost anything noticeable against the coach's choice. Well played."
     lines = [f"Review of Seat {seat}: the {len(items)} costliest {'decision' if len(items) == 1 else 'decisions'}, worst first."]
     for k, x in enumerate(items, 1):
-        lines.append(f"{k}. Hand {x.hand_no}, action {x.index}: you played {show_action(x.played)}; the coach prefers {show_action(x.best)}.")
+        lines.append(f"{k}. Hand {x.hand_no}, action {x.index}: you played {action_text(x.played)}; the coach prefers {action_text(x.best)}.")
         lines += [f"   - {r.text} [{r.tactic}]" for r in x.hint.reasons]
     return '\n'.join(lines)

@@ -14,9 +14,10 @@ from fastcore.basics import patch
 from .cards import Card, Pack, UnknownCard, shuffled, in_order
 
 # %% auto #0
-__all__ = ['ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'short_repr', 'plural', 'Option', 'Event', 'Move', 'moves',
-           'shown', 'parse_move', 'Goal', 'Game', 'deal_cards', 'check_deal', 'HandState', 'fresh', 'leaked_cards',
-           'GameInfo', 'register_game', 'games', 'game_class', 'get_game']
+__all__ = ['new_tuple', 'ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'plural', 'short_repr', 'one_line', 'short_list',
+           'Option', 'Event', 'Move', 'moves', 'action_text', 'quoted', 'parse_move', 'Goal', 'Game', 'checked_options',
+           'deal_cards', 'check_deal', 'HandState', 'fresh', 'leaked_cards', 'GameInfo', 'register_game', 'games',
+           'game_class', 'get_game']
 
 # %% ../../nbs/core/01_engine.ipynb #0dc748c0
 class Verdict(NamedTuple):
@@ -26,6 +27,8 @@ class Verdict(NamedTuple):
     text: str  # one plain sentence a learner can read
     def __str__(self): return f"{'Legal' if self.legal else 'Not allowed'} [{self.rule}]: {self.text}"
 
+
+# %% ../../nbs/core/01_engine.ipynb #b6ba2cf9
 class IllegalAction(ValueError):
     "An action the rules do not allow; carries the `Verdict` that says why."
     def __init__(self, verdict:Verdict):
@@ -34,15 +37,37 @@ class IllegalAction(ValueError):
 
 class BadOption(ValueError): "An option a game does not have, or a value it does not allow."
 
+
+# %% ../../nbs/core/01_engine.ipynb #5da7fdce
+def plural(n:int, word:str, many:str|None=None) -> str:
+    "`n` and `word`, in the plural unless `n` is 1: '1 point', '2 points' (learner text never says '1 points')."
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+# %% ../../nbs/core/01_engine.ipynb #a9477bce
 def short_repr(value, limit:int=40) -> str:
     "`repr(value)` cut to `limit` characters, for one-line messages (never raises, even on a huge number)."
     try: text = repr(value)
     except ValueError: text = 'a number of over 4,300 digits'
     return text if len(text) <= limit else text[:limit - 3] + '...'
 
-def plural(n:int, word:str, many:str|None=None) -> str:
-    "`n` and `word`, in the plural unless `n` is 1: '1 point', '2 points' (learner text never says '1 points')."
-    return f"{n} {word if n == 1 else many or word + 's'}"
+
+# %% ../../nbs/core/01_engine.ipynb #6ac37ccb
+def one_line(text, limit:int=280, tail:int=0) -> str:
+    "`text` (or an error's message) on one line, cut to about `limit` characters: its start, or its start and last `tail`."
+    text = ' '.join(str(text).split()) or (type(text).__name__ if isinstance(text, BaseException) else '')
+    if len(text) <= limit: return text
+    return f"{text[:limit - tail]} … {text[-tail:]}" if tail else text[:limit - 1] + '…'
+
+
+# %% ../../nbs/core/01_engine.ipynb #df44fb35
+def short_list(items, room:int=170) -> str:
+    "The items joined with commas, cut to about `room` characters ('... and 5 more')."
+    items, out = list(items), []
+    for item in items:
+        if out and len(', '.join(out + [item])) > room: break
+        out.append(item)
+    return ', '.join(out) + (f" and {len(items) - len(out)} more" if len(out) < len(items) else '')
 
 
 # %% ../../nbs/core/01_engine.ipynb #99d7dc1c
@@ -54,7 +79,7 @@ class Option(NamedTuple):
     allowed: str  # e.g. "3 or 4"
     doc: str = ''
 
-# %% ../../nbs/core/01_engine.ipynb #1b41fa8e
+# %% ../../nbs/core/01_engine.ipynb #3e95ddf7
 class Event:
     "One thing that happened, told in a sentence; `text` may be given as a function and is then made when first read."
     __slots__ = ('kind', '_text', 'seat', 'to', 'data', 'rule')
@@ -63,13 +88,19 @@ class Event:
                  data:dict|None=None, rule:str|None=None): # data for programs; the id of the rule it applies
         # one assignment each, not one tuple unpacked: a quarter faster, and an event is made for every card played
         self.kind = kind; self._text = text; self.seat = seat; self.to = to; self.data = data; self.rule = rule
-    @property
-    def text(self) -> str:
-        text = self._text
-        if type(text) is not str: text = self._text = text[0](*text[1:]) if type(text) is tuple else text()
-        return text
-    def seen_by(self, seat) -> bool: return self.to is None or seat is None or seat in self.to
-    def __repr__(self): return f"Event({self.kind!r}, {self.text!r})"
+
+
+# %% ../../nbs/core/01_engine.ipynb #9b8c4196
+@patch(as_prop=True)
+def text(self:Event) -> str:
+    "The event's sentence, written the first time it is read if it was given as a function."
+    text = self._text
+    if type(text) is not str: text = self._text = text[0](*text[1:]) if type(text) is tuple else text()
+    return text
+@patch
+def seen_by(self:Event, seat) -> bool: return self.to is None or seat is None or seat in self.to
+@patch
+def __repr__(self:Event): return f"Event({self.kind!r}, {self.text!r})"
 
 
 # %% ../../nbs/core/01_engine.ipynb #d8fa44c4
@@ -81,12 +112,24 @@ class Move(NamedTuple):
     def __str__(self): return ' '.join(map(str, [self.verb, *self.cards] + ([self.arg] if self.arg else [])))
     def __repr__(self): return f"Move({str(self)!r})"
 
+
+# %% ../../nbs/core/01_engine.ipynb #cd7e0a1e
+new_tuple = tuple.__new__  # new_tuple(Cls, fields): every field given, in order
+
 def moves(verb:str, card_sets) -> list:
     "`Move(verb, cards)` for each tuple of cards in `card_sets`, made faster (a game may list hundreds: 286 burials)."
-    return list(map(_new_tuple, repeat(Move), zip(repeat(verb), card_sets, repeat(''))))  # all in C: no Python step per move
-_new_tuple = tuple.__new__  # every field given: a NamedTuple made five times faster than by its own maker (which fills defaults)
+    return list(map(new_tuple, repeat(Move), zip(repeat(verb), card_sets, repeat(''))))  # all in C: no Python step per move
 
-def shown(action) -> str:
+
+# %% ../../nbs/core/01_engine.ipynb #eec568f0
+def action_text(action) -> str:
+    "An action as a learner reads it: a card by its symbol, a move in words."
+    if isinstance(action, Move): return ' '.join([action.verb, *(c.symbol for c in action.cards)] + ([action.arg] if action.arg else []))
+    return getattr(action, 'symbol', str(action))
+
+
+# %% ../../nbs/core/01_engine.ipynb #bb612be1
+def quoted(action) -> str:
     "An action as a refusal quotes it: a card as a card, a move or text in quotes (cut short), anything else as 'that'."
     if isinstance(action, Move) and not all(isinstance(x, (str, Card)) for x in (action.verb, *action.cards, action.arg)):
         return 'that'
@@ -94,12 +137,14 @@ def shown(action) -> str:
     if isinstance(action, (str, Move)): return short_repr(str(action), 60)
     return 'that'
 
+
+# %% ../../nbs/core/01_engine.ipynb #3a8190e0
 def parse_move(text:str, pack:Pack, verbs:dict) -> Move:
     "Read `text` as a `Move`; `verbs` maps each verb to what follows it: `None`, `'cards'` or `'word'`."
     words = str(text).split()
     if not words: raise ValueError("an empty action")
     verb = words[0].lower()
-    if verb not in verbs: raise ValueError(f"{shown(text)} is not an action here: the actions are {', '.join(verbs)}")
+    if verb not in verbs: raise ValueError(f"{quoted(text)} is not an action here: the actions are {', '.join(verbs)}")
     rest, kind = words[1:], verbs[verb]
     if kind is None:
         if rest: raise ValueError(f"{verb!r} takes nothing after it")
@@ -107,6 +152,7 @@ def parse_move(text:str, pack:Pack, verbs:dict) -> Move:
     if kind == 'cards': return Move(verb, tuple(pack.parse_many(' '.join(rest).replace(',', ' '))))
     if len(rest) != 1: raise ValueError(f"{verb!r} takes one word after it")
     return Move(verb, (), rest[0].upper())
+
 
 # %% ../../nbs/core/01_engine.ipynb #7e6214a4
 @dataclass(frozen=True)
@@ -122,7 +168,7 @@ class Goal:
 ENGINE_RULES = {'notation': 'How actions are written', 'turn': 'Acting in turn',
                 'hand-over': 'No action after the hand is over', 'match-over': 'No action after the match is over'}
 
-# %% ../../nbs/core/01_engine.ipynb #7cf7be07
+# %% ../../nbs/core/01_engine.ipynb #56d41d14
 class Game:
     "A game and the options a table agreed on; checked once, then read-only."
     name = 'game'  # the name on the command line and in hand records
@@ -136,33 +182,43 @@ class Game:
     goal: Goal|None = None  # what ends the match (set by `setup`)
 
     def __init__(self, **options):
-        known = {o.name: o for o in self.OPTIONS}
-        for name in options:
-            if name not in known:
-                allowed = ', '.join(known) or 'none'
-                raise BadOption(f"unknown option {short_repr(name)} for {self.title}: the options are {allowed}")
-        values = {}
-        for o in self.OPTIONS:
-            value = options.get(o.name, o.default)
-            try: ok = o.check(value)
-            except (TypeError, ValueError): ok = False
-            if not ok: raise BadOption(f"option {o.name}={short_repr(value)} is not allowed for {self.title}: {o.allowed}")
-            values[o.name] = value
-        object.__setattr__(self, 'options', values)
-        for k, v in values.items(): object.__setattr__(self, k, v)
+        object.__setattr__(self, 'options', checked_options(self, options))
+        for k, v in self.options.items(): object.__setattr__(self, k, v)
         self.setup()
-
     def setup(self):
         "Work out what follows from the options (override; may set attributes)."
-    def __setattr__(self, k, v):
-        if k in self.options: raise AttributeError(f"the game's options are fixed once it is made ({k})")
-        object.__setattr__(self, k, v)
-    def __repr__(self):
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
-    def __eq__(self, other): return type(self) is type(other) and self.options == other.options
-    def __hash__(self): return hash((type(self), json.dumps(self.options, sort_keys=True, default=str)))
 
-# %% ../../nbs/core/01_engine.ipynb #b9584e0a
+
+# %% ../../nbs/core/01_engine.ipynb #0cf55ec0
+def checked_options(game:Game, options:dict) -> dict:
+    "Each of `game`'s options with its value (given, or its default), checked; an unknown option or a bad value raises `BadOption`."
+    known = {o.name: o for o in game.OPTIONS}
+    for name in options:
+        if name not in known: raise BadOption(f"unknown option {short_repr(name)} for {game.title}: the options are {', '.join(known) or 'none'}")
+    values = {}
+    for o in game.OPTIONS:
+        value = options.get(o.name, o.default)
+        try: ok = o.check(value)
+        except (TypeError, ValueError): ok = False
+        if not ok: raise BadOption(f"option {o.name}={short_repr(value)} is not allowed for {game.title}: {o.allowed}")
+        values[o.name] = value
+    return values
+
+
+# %% ../../nbs/core/01_engine.ipynb #6f9f64df
+@patch
+def __setattr__(self:Game, k, v):
+    if k in self.options: raise AttributeError(f"the game's options are fixed once it is made ({k})")
+    object.__setattr__(self, k, v)
+@patch
+def __repr__(self:Game): return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
+@patch
+def __eq__(self:Game, other): return type(self) is type(other) and self.options == other.options
+@patch
+def __hash__(self:Game): return hash((type(self), json.dumps(self.options, sort_keys=True, default=str)))
+
+
+# %% ../../nbs/core/01_engine.ipynb #4b8e7e0c
 @patch
 def n_seats(self:Game) -> int: "How many seats are at the table."; return self.players
 @patch
@@ -171,6 +227,9 @@ def deck(self:Game) -> list: "The cards in play, in pack order."; return list(se
 def deal_shape(self:Game) -> dict:
     "What a deal holds: name -> number of cards, or (number of piles, cards in each)."
     raise NotImplementedError
+
+
+# %% ../../nbs/core/01_engine.ipynb #d02ba196
 @patch
 def first_dealer(self:Game, rng) -> tuple:
     "The first dealer and the events that tell how they were chosen (by default a seeded lot)."
@@ -180,6 +239,9 @@ def first_dealer(self:Game, rng) -> tuple:
 def new_hand(self:Game, deal:dict, dealer:int, match=None):
     "The `HandState` for a deal."
     raise NotImplementedError
+
+
+# %% ../../nbs/core/01_engine.ipynb #fff81609
 @patch
 def new_standing(self:Game) -> dict:
     "The match standing before the first hand."
@@ -188,6 +250,9 @@ def new_standing(self:Game) -> dict:
 def settle(self:Game, hand, match) -> tuple:
     "Score a finished hand into `match.standing`: (events, next dealer, match over?)."
     raise NotImplementedError
+
+
+# %% ../../nbs/core/01_engine.ipynb #e9b364a0
 @patch
 def tally(self:Game, standing:dict) -> tuple:
     "What the match counts per seat, for charts and tables: (label, [value per seat])."
@@ -197,7 +262,8 @@ def bot(self:Game, view:dict, rng) -> Any:
     "A sensible action for the seat whose view this is."
     return rng.choice(view['legal'])
 
-# %% ../../nbs/core/01_engine.ipynb #b7020bcc
+
+# %% ../../nbs/core/01_engine.ipynb #4880ed6d
 def deal_cards(game:Game, rng) -> dict:
     "A seeded deal in the game's `deal_shape`."
     cards, deal, at = shuffled(game.deck(), rng), {}, 0  # `at`: the next card to deal
@@ -209,37 +275,40 @@ def deal_cards(game:Game, rng) -> dict:
             at += piles * size
     return deal
 
+
+# %% ../../nbs/core/01_engine.ipynb #4126499d
+def _deal_part(game:Game, where:str, items, size:int, seen:set) -> list:
+    "The `size` cards of one part of a deal, read; each card seen is added to `seen` (a card dealt twice is refused)."
+    if not isinstance(items, (list, tuple)) or len(items) != size:
+        raise ValueError(f"deal: {where} must be a list of {size} cards")
+    got = [game.pack.parse(c) for c in items]
+    for c in got:
+        if c in seen: raise ValueError(f"deal: {c} is dealt twice")
+        seen.add(c)
+    return got
+
+
+# %% ../../nbs/core/01_engine.ipynb #a1d6065f
 def check_deal(game:Game, deal) -> dict:
     "The deal `deal` (cards as text or `Card`s) checked against the game; raises `ValueError` in one line."
     if not isinstance(deal, dict): raise ValueError(f"a deal must be an object of card lists, not {type(deal).__name__}")
     shape, out, seen = game.deal_shape(), {}, set()
     for name in deal:
         if name not in shape: raise ValueError(f"deal: unknown part {name!r}; a {game.title} deal has {', '.join(shape)}")
-    def cards_of(where, items, size):
-        if not isinstance(items, (list, tuple)) or len(items) != size:
-            raise ValueError(f"deal: {where} must be a list of {size} cards")
-        got = [game.pack.parse(c) for c in items]
-        for c in got:
-            if c in seen: raise ValueError(f"deal: {c} is dealt twice")
-            seen.add(c)
-        return got
     for name, size in shape.items():
         if name not in deal: raise ValueError(f"deal: {name!r} is missing")
-        if isinstance(size, int): out[name] = cards_of(name, deal[name], size)
+        if isinstance(size, int): out[name] = _deal_part(game, name, deal[name], size, seen)
         else:
             piles, each = size
             if not isinstance(deal[name], (list, tuple)) or len(deal[name]) != piles:
                 raise ValueError(f"deal: {name!r} must hold {piles} lists of {each} cards")
-            out[name] = [cards_of(f"{name}[{i}]", p, each) for i, p in enumerate(deal[name])]
+            out[name] = [_deal_part(game, f"{name}[{i}]", p, each, seen) for i, p in enumerate(deal[name])]
     stray = seen - set(game.deck())
     if stray: raise ValueError(f"deal: {', '.join(map(str, in_order(stray)))} not in play in this game")
     return out
 
-# %% ../../nbs/core/01_engine.ipynb #cd3186d6
-def _notation(e:Exception) -> Verdict:
-    text = str(e) or 'an action this game does not know'
-    return Verdict(False, 'notation', f"{text[0].upper()}{text[1:]}.")
 
+# %% ../../nbs/core/01_engine.ipynb #6cdedc8d
 _PHASE_METHODS = {}  # phase -> the names of its `_legal_` and `_apply_` methods
 
 class HandState:
@@ -270,78 +339,114 @@ class HandState:
         return r
     @result.setter
     def result(self, value): self._result = value
-    def legal_actions(self) -> list:
-        "What the seat to act may do now (a new list)."
-        if self._legal_at != len(self.history):  # `_work_out_legal`, written out: this runs at every position
-            self._legal_at, self._legal = len(self.history), [] if self.is_over else self._legal_fn(self)
-        return self._legal[:]
 
-    def _work_out_legal(self) -> list:
-        "Work out the legal actions, once per position (a position changes only by an action): `_legal_<phase>`."
+
+# %% ../../nbs/core/01_engine.ipynb #3a98de64
+@patch
+def legal_actions(self:HandState) -> list:
+    "What the seat to act may do now (a new list)."
+    if self._legal_at != len(self.history):  # `_work_out_legal`, written out: this runs at every position
         self._legal_at, self._legal = len(self.history), [] if self.is_over else self._legal_fn(self)
-        return self._legal
+    return self._legal[:]
 
-    def _legal_now(self) -> list:
-        "The legal actions now (the kept list: not to be changed)."
-        return self._legal if self._legal_at == len(self.history) else self._work_out_legal()
 
-    def parse_action(self, action):
-        "An action written as text, read into the game's own form (cards by default)."
-        return self.game.pack.parse(action) if isinstance(action, str) else action
+# %% ../../nbs/core/01_engine.ipynb #f9406fb0
+@patch
+def _work_out_legal(self:HandState) -> list:
+    "Work out the legal actions, once per position (a position changes only by an action): `_legal_<phase>`."
+    self._legal_at, self._legal = len(self.history), [] if self.is_over else self._legal_fn(self)
+    return self._legal
 
-    def read(self, action):
-        "`action` in its one written form: text parsed (`parse_action`), a move's cards in pack order."
-        action = self.parse_action(action)
-        if type(action) is Move and len(action.cards) > 1 and all(isinstance(c, Card) for c in action.cards):
-            action = Move(action.verb, tuple(in_order(action.cards)), action.arg)
-        return action
+@patch
+def _legal_now(self:HandState) -> list:
+    "The legal actions now (the kept list: not to be changed)."
+    return self._legal if self._legal_at == len(self.history) else self._work_out_legal()
 
-    def explain(self, action, seat:int|None=None) -> Verdict:
-        "Whether `seat` (the seat to act by default) may take `action` now, with the rule and the reason."
+
+# %% ../../nbs/core/01_engine.ipynb #dc08992b
+@patch
+def parse_action(self:HandState, action):
+    "An action written as text, read into the game's own form (cards by default)."
+    return self.game.pack.parse(action) if isinstance(action, str) else action
+
+@patch
+def read(self:HandState, action):
+    "`action` in its one written form: text parsed (`parse_action`), a move's cards in pack order."
+    action = self.parse_action(action)
+    if type(action) is Move and len(action.cards) > 1 and all(isinstance(c, Card) for c in action.cards):
+        action = Move(action.verb, tuple(in_order(action.cards)), action.arg)
+    return action
+
+
+# %% ../../nbs/core/01_engine.ipynb #9a12917e
+def _notation(e:Exception) -> Verdict:
+    text = str(e) or 'an action this game does not know'
+    return Verdict(False, 'notation', f"{text[0].upper()}{text[1:]}.")
+
+@patch
+def explain(self:HandState, action, seat:int|None=None) -> Verdict:
+    "Whether `seat` (the seat to act by default) may take `action` now, with the rule and the reason."
+    try: action = self.read(action)
+    except ValueError as e: return _notation(e)
+    return self._verdict(action, seat)
+
+
+# %% ../../nbs/core/01_engine.ipynb #d9f73a9c
+@patch
+def _verdict(self:HandState, action, seat) -> Verdict:
+    if self.phase == 'over': return Verdict(False, 'hand-over', 'The hand is over: no more actions.')
+    if seat is not None and seat != self.to_act: return self._explain_turn(seat)
+    return getattr(self, '_explain_' + self.phase)(action)
+
+@patch
+def _explain_turn(self:HandState, seat) -> Verdict:
+    "The verdict for `seat` acting out of turn (games may say more, e.g. that the seat has passed)."
+    return Verdict(False, 'turn', f"It is Seat {self.to_act}'s turn, not Seat {short_repr(seat)}'s.")
+
+
+# %% ../../nbs/core/01_engine.ipynb #6a155c1e
+@patch
+def allows(self:HandState, action) -> bool:
+    "Is `action` (read) one of the legal actions?"
+    return action in self._legal_now()
+
+
+# %% ../../nbs/core/01_engine.ipynb #68c55141
+@patch
+def apply(self:HandState, action, seat:int|None=None):
+    "Take `action` for the seat to act; an illegal action raises `IllegalAction` and changes nothing."
+    legal = self._legal if self._legal_at == len(self.history) else self._work_out_legal()
+    found = action in legal  # searched: one look costs less than a set; an action taken as listed needs no reading
+    if not found:
         try: action = self.read(action)
-        except ValueError as e: return _notation(e)
-        return self._verdict(action, seat)
+        except ValueError as e: raise IllegalAction(_notation(e)) from None
+        found = action in legal
+    if not found or (seat is not None and seat != self.to_act):
+        verdict = self._verdict(action, seat)  # the reason is written only for a refusal
+        if verdict.legal: raise RuntimeError(f"the verdict on {action} disagrees with the legal actions [{verdict.rule}]")
+        raise IllegalAction(verdict)
+    self.history.append((self.to_act, action))
+    self._apply_fn(self, action)
+    return self
 
-    def _verdict(self, action, seat) -> Verdict:
-        if self.phase == 'over': return Verdict(False, 'hand-over', 'The hand is over: no more actions.')
-        if seat is not None and seat != self.to_act: return self._explain_turn(seat)
-        return getattr(self, '_explain_' + self.phase)(action)
 
-    def _explain_turn(self, seat) -> Verdict:
-        "The verdict for `seat` acting out of turn (games may say more, e.g. that the seat has passed)."
-        return Verdict(False, 'turn', f"It is Seat {self.to_act}'s turn, not Seat {short_repr(seat)}'s.")
+# %% ../../nbs/core/01_engine.ipynb #2dec61e8
+@patch
+def action_help(self:HandState) -> str:
+    "How to write the seat to act's actions now (the command line shows it; games add their phases)."
+    legal = self.legal_actions()
+    if not legal: return 'nothing (no action is open)'
+    return 'play one of ' + ' '.join(str(a) for a in legal)
 
-    def allows(self, action) -> bool:
-        "Is `action` (read) one of the legal actions?"
-        return action in self._legal_now()
 
-    def apply(self, action, seat:int|None=None):
-        "Take `action` for the seat to act; an illegal action raises `IllegalAction` and changes nothing."
-        legal = self._legal if self._legal_at == len(self.history) else self._work_out_legal()
-        found = action in legal  # searched: one look costs less than a set; an action taken as listed needs no reading
-        if not found:
-            try: action = self.read(action)
-            except ValueError as e: raise IllegalAction(_notation(e)) from None
-            found = action in legal
-        if not found or (seat is not None and seat != self.to_act):
-            verdict = self._verdict(action, seat)  # the reason is written only for a refusal
-            if verdict.legal: raise RuntimeError(f"the verdict on {action} disagrees with the legal actions [{verdict.rule}]")
-            raise IllegalAction(verdict)
-        self.history.append((self.to_act, action))
-        self._apply_fn(self, action)
-        return self
+# %% ../../nbs/core/01_engine.ipynb #3bb2441c
+@patch
+def log(self:HandState, kind, text, seat=None, to=None, data=None, rule=None):
+    "Add an event (`text`: a sentence, or a function that writes it when it is first read)."
+    self.events.append(Event(kind, text, seat, to, data, rule))
 
-    def action_help(self) -> str:
-        "How to write the seat to act's actions now (the command line shows it; games add their phases)."
-        legal = self.legal_actions()
-        if not legal: return 'nothing (no action is open)'
-        return 'play one of ' + ' '.join(str(a) for a in legal)
 
-    def log(self, kind, text, seat=None, to=None, data=None, rule=None):
-        "Add an event (`text`: a sentence, or a function that writes it when it is first read)."
-        self.events.append(Event(kind, text, seat, to, data, rule))
-
-# %% ../../nbs/core/01_engine.ipynb #abe75102
+# %% ../../nbs/core/01_engine.ipynb #c4e1805a
 def fresh(x):
     "A copy of `x` sharing nothing that can be changed: dicts, lists and sets copied all the way down (tuples, cards and text are kept)."
     t = type(x)
@@ -350,6 +455,18 @@ def fresh(x):
     if t is set: return set(x)
     return x
 
+
+# %% ../../nbs/core/01_engine.ipynb #935de089
+@patch
+def _public(self:HandState, view:dict, seat):
+    "Add the game's public table (and, for `seat`, its own cards) to `view`."
+@patch
+def hidden_cards(self:HandState, seat:int) -> set:
+    "The cards `seat` may not see now."
+    return set()
+
+
+# %% ../../nbs/core/01_engine.ipynb #f3d25855
 @patch
 def view(self:HandState, seat:int|None=None, text:bool=True) -> dict:
     "What `seat` may see (None: the teaching view, every card open), as a new dict; `text=False` leaves out the events (bots)."
@@ -360,18 +477,27 @@ def view(self:HandState, seat:int|None=None, text:bool=True) -> dict:
     v['result'] = fresh(self.result)
     self._public(v, seat)
     return v
-@patch
-def _public(self:HandState, view:dict, seat):
-    "Add the game's public table (and, for `seat`, its own cards) to `view`."
-@patch
-def hidden_cards(self:HandState, seat:int) -> set:
-    "The cards `seat` may not see now."
-    return set()
 
-# %% ../../nbs/core/01_engine.ipynb #e488fd8b
+
+# %% ../../nbs/core/01_engine.ipynb #8d076df5
 import re
 _SPLIT = re.compile(r"[\s,;:()\[\]!?'\"]+")
 
+def _cards_named(x, names:dict, found:set) -> set:
+    "Add to `found` every card in `x`: a `Card`, or a word of a text that `names` (code or sign -> card) knows; `x` may nest."
+    if isinstance(x, Card): found.add(x)
+    elif isinstance(x, str):
+        for word in _SPLIT.split(x):
+            card = names.get(word.rstrip('.'))
+            if card is not None: found.add(card)
+    elif isinstance(x, dict):
+        for k, v in x.items(): _cards_named(k, names, found); _cards_named(v, names, found)
+    elif isinstance(x, (list, tuple, set, frozenset)):
+        for v in x: _cards_named(v, names, found)
+    return found
+
+
+# %% ../../nbs/core/01_engine.ipynb #0f6b9db8
 def leaked_cards(hand:HandState, seat:int) -> list:
     "The hidden cards (of other seats, or undealt) that `seat`'s view shows anyway: always empty in a correct game."
     hidden = hand.hidden_cards(seat)
@@ -381,21 +507,10 @@ def leaked_cards(hand:HandState, seat:int) -> list:
     view['events'] = [e.text for e in hand.events if e.seen_by(seat) and e.kind != 'dealer']
     names = {}
     for card in hand.game.pack: names[card.code] = names[card.symbol] = card
-    found = set()
-    def walk(x):
-        if isinstance(x, Card): found.add(x)
-        elif isinstance(x, str):
-            for word in _SPLIT.split(x):
-                card = names.get(word.rstrip('.'))
-                if card is not None: found.add(card)
-        elif isinstance(x, dict):
-            for k, v in x.items(): walk(k); walk(v)
-        elif isinstance(x, (list, tuple, set, frozenset)):
-            for v in x: walk(v)
-    walk(view)
-    return in_order(hidden & found)
+    return in_order(hidden & _cards_named(view, names, set()))
 
-# %% ../../nbs/core/01_engine.ipynb #254946af
+
+# %% ../../nbs/core/01_engine.ipynb #bee16c5d
 @dataclass(frozen=True)
 class GameInfo:
     "What the registry knows of a game without making one."
@@ -406,14 +521,22 @@ class GameInfo:
     direction: str  # 'clockwise' or 'counterclockwise'
     variants: dict|None = None  # players -> variant name
 
+
+# %% ../../nbs/core/01_engine.ipynb #0b4e128f
 _REGISTRY: dict = {}
+
+def _in_package(cls:type) -> bool: return cls.__module__.split('.')[0] == __name__.split('.')[0]
 
 def register_game(cls:type) -> type:
     "Class decorator: add the `Game` class `cls` to the games the tutor offers."
+    known = _REGISTRY.get(cls.name)
+    if known and _in_package(known.cls) and not _in_package(cls): return cls  # a rulebook run as a notebook: see below
     _REGISTRY[cls.name] = GameInfo(cls.name, cls.title, cls, tuple(cls.PLAYERS), cls.direction,
                                    dict(cls.VARIANTS) if cls.VARIANTS else None)
     return cls
 
+
+# %% ../../nbs/core/01_engine.ipynb #25b9eb7b
 def games() -> dict:
     "Every registered game, name -> `GameInfo`, in name order."
     return dict(sorted(_REGISTRY.items()))
@@ -428,3 +551,4 @@ def game_class(name:str) -> type:
 def get_game(name:str, **options) -> Game:
     "The game called `name` with `options` (checked)."
     return game_class(name)(**options)
+

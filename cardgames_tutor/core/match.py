@@ -14,7 +14,17 @@ from .contracts import start_standing
 # %% auto #0
 __all__ = ['Match', 'play_out', 'random_choice']
 
-# %% ../../nbs/core/01a_match.ipynb #7e7385af
+# %% ../../nbs/core/01a_match.ipynb #b1c98744
+def _first_dealer(game:Game, rng, given:int|None=None) -> tuple:
+    "The first dealer (`given`, or the game's lot) and the events that tell how it was chosen."
+    lot, events = game.first_dealer(rng)  # drawn even when the dealer is given: the deals after it follow the seed
+    if given is None: return lot, events
+    if given not in range(game.n_seats()):
+        raise ValueError(f"first dealer must be a seat from 0 to {game.n_seats() - 1}, not {given!r}")
+    return given, (events if given == lot else [])  # a dealer the lot did not choose: no story of a lot
+
+
+# %% ../../nbs/core/01a_match.ipynb #9d8acae9
 class Match:
     "A match of `game`: hand after hand until the game says it is over."
     def __init__(self, game:Game, seed:int|None=None, # seed for the lot and the deals; None: random
@@ -29,14 +39,9 @@ class Match:
         start = game.new_standing() if standing is None else start_standing(game, standing)
         self.hands, self.standing, self.over, self.actions = [], start, False, []
         self.tallies = []  # game.tally(standing) after each finished hand, for charts
-        lot, events = game.first_dealer(self.rng)  # drawn even when the dealer is given: the deals after it follow the seed
         self.first_dealer_given = first_dealer
-        if first_dealer is None: first_dealer = lot
-        elif first_dealer not in range(game.n_seats()):
-            raise ValueError(f"first dealer must be a seat from 0 to {game.n_seats() - 1}, not {first_dealer!r}")
-        elif first_dealer != lot: events = []  # a dealer the lot did not choose: no story of a lot
-        self.first_dealer = first_dealer
-        self._start_hand(first_dealer, events)
+        self.first_dealer, events = _first_dealer(game, self.rng, first_dealer)
+        self._start_hand(self.first_dealer, events)
 
     def _start_hand(self, dealer, events=()):
         "Deal from `dealer` on until a hand waits for an action or the match is over."
@@ -52,41 +57,56 @@ class Match:
             dealer, events = self._settle(hand), ()  # a hand decided by the deal alone (Maghe Satra)
             if self.over: return
 
-    @property
-    def hand(self) -> HandState: return self.hands[-1]
-    @property
-    def to_act(self): return None if self.over else self.hand.to_act
-    def legal_actions(self) -> list: return [] if self.over else self.hand.legal_actions()
-    def explain(self, action, seat=None) -> Verdict:
-        if self.over: return Verdict(False, 'match-over', 'The match is over.')
-        return self.hand.explain(action, seat)
 
-    def apply(self, action, seat:int|None=None):
-        "Take `action` in the hand in play; when it ends, settle it and deal the next."
-        if self.over: raise IllegalAction(Verdict(False, 'match-over', 'The match is over.'))
-        hand = self.hand
-        hand.apply(action, seat)
-        self.actions.append((len(self.hands) - 1,) + hand.history[-1])  # (hand index, seat, action)
-        if hand.is_over:
-            dealer = self._settle(hand)
-            if not self.over: self._start_hand(dealer)
-        return self
+# %% ../../nbs/core/01a_match.ipynb #34c8417d
+@patch(as_prop=True)
+def hand(self:Match) -> HandState: return self.hands[-1]
+@patch(as_prop=True)
+def to_act(self:Match): return None if self.over else self.hand.to_act
 
-    def _settle(self, hand) -> int:
-        "Score the finished `hand` into the standing; the next dealer."
-        events, next_dealer, over = self.game.settle(hand, self)
-        hand.events.extend(events)
-        self.tallies.append(self.game.tally(self.standing)[1])
-        self.over = over
-        return next_dealer
 
-# %% ../../nbs/core/01a_match.ipynb #73d07b58
+# %% ../../nbs/core/01a_match.ipynb #95b7c386
+@patch
+def legal_actions(self:Match) -> list: return [] if self.over else self.hand.legal_actions()
+@patch
+def explain(self:Match, action, seat=None) -> Verdict:
+    if self.over: return Verdict(False, 'match-over', 'The match is over.')
+    return self.hand.explain(action, seat)
+
+
+# %% ../../nbs/core/01a_match.ipynb #b2151cd4
+@patch
+def apply(self:Match, action, seat:int|None=None):
+    "Take `action` in the hand in play; when it ends, settle it and deal the next."
+    if self.over: raise IllegalAction(Verdict(False, 'match-over', 'The match is over.'))
+    hand = self.hand
+    hand.apply(action, seat)
+    self.actions.append((len(self.hands) - 1,) + hand.history[-1])  # (hand index, seat, action)
+    if hand.is_over:
+        dealer = self._settle(hand)
+        if not self.over: self._start_hand(dealer)
+    return self
+
+@patch
+def _settle(self:Match, hand) -> int:
+    "Score the finished `hand` into the standing; the next dealer."
+    events, next_dealer, over = self.game.settle(hand, self)
+    hand.events.extend(events)
+    self.tallies.append(self.game.tally(self.standing)[1])
+    self.over = over
+    return next_dealer
+
+
+# %% ../../nbs/core/01a_match.ipynb #d7775962
 @patch
 def replayed(self:Match, actions) -> Match:
     "A new match made as this one was (seed, given deals, first dealer and standing), with `actions` applied."
     m = Match(self.game, self.seed, self.given_deals, self.first_dealer_given, self.given_standing, self.note)  # the same draws
     for _, _, action in actions: m.apply(action)
     return m
+
+
+# %% ../../nbs/core/01a_match.ipynb #fee5d2e6
 @patch
 def undo(self:Match, n:int=1):
     "Take back the last `n` actions (all the match's state is rebuilt from the start)."
@@ -95,6 +115,9 @@ def undo(self:Match, n:int=1):
     m = self.replayed(self.actions[:-n])
     self.__dict__.update(m.__dict__)
     return self
+
+
+# %% ../../nbs/core/01a_match.ipynb #b5e738db
 @patch
 def undo_turn(self:Match, seat:int) -> int:
     "Take back `seat`'s last action and everything after it (the bots' replies); how many were undone."
@@ -104,10 +127,16 @@ def undo_turn(self:Match, seat:int) -> int:
             self.undo(n)
             return n
     return 0
+
+
+# %% ../../nbs/core/01a_match.ipynb #0ba98004
 @patch
 def events(self:Match, seat=None) -> list:
     "Every event of the match that `seat` may see (None: all)."
     return [e for h in self.hands for e in h.events if e.seen_by(seat)]
+
+
+# %% ../../nbs/core/01a_match.ipynb #10187f45
 @patch
 def view(self:Match, seat:int|None=None, text:bool=True) -> dict:
     "The hand's view for `seat`, with the match standing and the hand number."
@@ -116,7 +145,8 @@ def view(self:Match, seat:int|None=None, text:bool=True) -> dict:
     if self.over: v['legal'] = []
     return v
 
-# %% ../../nbs/core/01a_match.ipynb #0bdeb473
+
+# %% ../../nbs/core/01a_match.ipynb #881bd263
 def play_out(match:Match, choose=None, # (view, rng) -> action; the game's bot by default
              rng=None, stop_at=(), max_actions:int=100_000,
              text:bool=True) -> Match: # False: the chooser's views leave out the event sentences (faster)
@@ -127,6 +157,9 @@ def play_out(match:Match, choose=None, # (view, rng) -> action; the game's bot b
         match.apply(choose(match.view(match.to_act, text), rng))
     raise RuntimeError(f"the match did not end within {max_actions} actions")
 
+
+# %% ../../nbs/core/01a_match.ipynb #6e63eda6
 def random_choice(view, rng):
     "Any legal action, at random."
     return rng.choice(view['legal'])
+

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import NamedTuple
 from fastcore.basics import patch
 from .cards import Card, in_order
-from .engine import HandState, Verdict, Event, shown, _new_tuple
+from .engine import HandState, Verdict, Event, quoted, new_tuple
 
 # %% auto #0
-__all__ = ['follow_suit', 'trick_winner', 'suit_name', 'why_won', 'Trick', 'trick_rules', 'TrickHand', 'play_text']
+__all__ = ['follow_suit', 'trick_winner', 'suit_name', 'why_won', 'play_text', 'Trick', 'trick_rules', 'TrickHand']
 
 # %% ../../nbs/core/02_tricks.ipynb #517bb6a3
 def follow_suit(hand:list, led_suit:str|None) -> tuple:
@@ -21,7 +21,7 @@ def follow_suit(hand:list, led_suit:str|None) -> tuple:
     same = [c for c in hand if c.suit == led_suit]
     return (same, 'follow') if same else (hand, 'void')
 
-# %% ../../nbs/core/02_tricks.ipynb #2aafbc2b
+# %% ../../nbs/core/02_tricks.ipynb #e94652eb
 def trick_winner(cards:list, trump:str|None=None) -> int:
     "Position in `cards` (in the order played) of the card that wins the trick."
     best = 0
@@ -32,11 +32,15 @@ def trick_winner(cards:list, trump:str|None=None) -> int:
         elif card.suit == trump: best = i
     return best
 
+
+# %% ../../nbs/core/02_tricks.ipynb #d5b00f4d
 def suit_name(card_or_pack, suit:str|None=None) -> str:
     "The English name of a suit (`suit_name(card)` or `suit_name(pack, 'H')`)."
     if isinstance(card_or_pack, Card): return card_or_pack.pack.suits[card_or_pack.suit][0]
     return card_or_pack.suits[suit][0]
 
+
+# %% ../../nbs/core/02_tricks.ipynb #06b4428d
 def why_won(cards:list, winner:int, trump:str|None=None, trick_word='trick', suit_word='suit') -> str:
     "Why the card at `winner` took the trick, in one phrase."
     card, led = cards[winner], cards[0]
@@ -49,7 +53,16 @@ def why_won(cards:list, winner:int, trump:str|None=None, trick_word='trick', sui
     led_name = f"trumps, {suit_name(led)}" if led.suit == trump else suit_name(led)
     return f"{card.symbol} is the highest card of the led {suit_word} ({led_name}){tail}"
 
-# %% ../../nbs/core/02_tricks.ipynb #b6bff782
+
+# %% ../../nbs/core/02_tricks.ipynb #52d734cf
+def play_text(seat, card, led, note='') -> str:
+    "The event sentence for a card played (games have their own: a function of its arguments only, written when read)."
+    if led is not None and card.suit != led:
+        return f"Seat {seat} has no {suit_name(card.pack, led)} and plays {card.symbol}.{note}"
+    return f"Seat {seat} {'leads' if led is None else 'plays'} {card.symbol}.{note}"
+
+
+# %% ../../nbs/core/02_tricks.ipynb #a3bff798
 class Trick(NamedTuple):
     "A finished trick; `why` it was won is written when it is read."
     number: int  # 1, 2, ...
@@ -62,18 +75,22 @@ class Trick(NamedTuple):
     @property
     def why(self) -> str: return why_won(self.cards, self.seats.index(self.winner), self.trump, *self.words)
 
+
+# %% ../../nbs/core/02_tricks.ipynb #b9ce736f
 def trick_rules(prefix:str, trick:str='trick', suit:str='suit') -> dict:
     "The rule ids a `TrickHand` with rule prefix `prefix` uses, with their titles."
     return {f'{prefix}/lead': f'Leading a {trick}', f'{prefix}/follow': f'Following the led {suit}',
             f'{prefix}/void': f'No card of the led {suit}: any card', f'{prefix}/hold': 'Play a card you hold',
             f'{prefix}/play': f'A card to the {trick}', f'{prefix}/trick': f'Who wins the {trick}'}
 
-# %% ../../nbs/core/02_tricks.ipynb #65fbb785
+
+# %% ../../nbs/core/02_tricks.ipynb #9ed71e35
 class TrickHand(HandState):
     "The play of a hand in tricks: follow suit, highest trump else highest of the led suit wins."
     RULE = 'tricks'  # rule-id prefix
     WORDS = {'trick': 'trick', 'suit': 'suit', 'void': 'you may play any card'}
     trump = None
+    play_text = staticmethod(play_text)  # the event sentence of a card played (a game sets its own)
     noted = None  # a card whose play does more (`noted_played`; Beggars and Thieves: the partner card, once called)
 
     def __init__(self, game, deal, dealer, hands:list, leader:int):
@@ -83,21 +100,38 @@ class TrickHand(HandState):
         self.leader = self.to_act = leader
         self._words = (self.WORDS['trick'], self.WORDS['suit'])
 
-    def playable(self, seat:int) -> list:
-        "The cards `seat` may choose from (its hand; Snear adds its face-up cards)."
-        return self.hands[seat]
-    def follow(self) -> tuple:
-        "`follow_suit` for the seat to act: the cards it may play, and the case."
-        return follow_suit(self.playable(self.to_act), self.trick[0].suit if self.trick else None)
-    def _legal_play(self): return self.follow()[0]  # kept per position by the engine (`legal_actions`)
 
-# %% ../../nbs/core/02_tricks.ipynb #870e59ef
+# %% ../../nbs/core/02_tricks.ipynb #118b58a4
+@patch
+def playable(self:TrickHand, seat:int) -> list:
+    "The cards `seat` may choose from (its hand; Snear adds its face-up cards)."
+    return self.hands[seat]
+@patch
+def follow(self:TrickHand) -> tuple:
+    "`follow_suit` for the seat to act: the cards it may play, and the case."
+    return follow_suit(self.playable(self.to_act), self.trick[0].suit if self.trick else None)
+@patch
+def _legal_play(self:TrickHand): return self.follow()[0]  # kept per position by the engine (`legal_actions`)
+
+
+# %% ../../nbs/core/02_tricks.ipynb #9ec3784b
+@patch
+def legal_play_verdict(self:TrickHand, case, led) -> Verdict:
+    "The verdict for a legal card in `case` (lead, follow or void); games may say it in their own words."
+    words, rule = self.WORDS, self.RULE
+    if case == 'lead': return Verdict(True, f'{rule}/lead', f"The leader may lead any card.")
+    name = suit_name(self.game.pack, led)
+    if case == 'follow': return Verdict(True, f'{rule}/follow', f"It follows the led {words['suit']} ({name}).")
+    return Verdict(True, f'{rule}/void', f"You hold no {name}, so {words['void']}.")
+
+
+# %% ../../nbs/core/02_tricks.ipynb #edbda695
 _LEGAL_VERDICTS = {}  # (hand class, case, led suit) -> the verdict on any legal card
 
 @patch
 def _explain_play(self:TrickHand, card) -> Verdict:
     if not isinstance(card, Card):
-        return Verdict(False, f'{self.RULE}/play', f"Now Seat {self.to_act} plays a card to the {self.WORDS['trick']}, not {shown(card)}.")
+        return Verdict(False, f'{self.RULE}/play', f"Now Seat {self.to_act} plays a card to the {self.WORDS['trick']}, not {quoted(card)}.")
     allowed, case = self.follow()
     led = self.trick[0].suit if self.trick else None
     if card in allowed:  # legal: the sentence for this case is made once and kept
@@ -112,16 +146,33 @@ def _explain_play(self:TrickHand, card) -> Verdict:
     return Verdict(False, f'{rule}/follow', f"You must follow the led {words['suit']} ({name}) while you hold any: "
                    f"play {', '.join(c.symbol for c in allowed)}, not {card.symbol}.")
 
-@patch
-def legal_play_verdict(self:TrickHand, case, led) -> Verdict:
-    "The verdict for a legal card in `case` (lead, follow or void); games may say it in their own words."
-    words, rule = self.WORDS, self.RULE
-    if case == 'lead': return Verdict(True, f'{rule}/lead', f"The leader may lead any card.")
-    name = suit_name(self.game.pack, led)
-    if case == 'follow': return Verdict(True, f'{rule}/follow', f"It follows the led {words['suit']} ({name}).")
-    return Verdict(True, f'{rule}/void', f"You hold no {name}, so {words['void']}.")
 
-# %% ../../nbs/core/02_tricks.ipynb #28a6b301
+# %% ../../nbs/core/02_tricks.ipynb #9c3efd9e
+@patch
+def remove_card(self:TrickHand, seat, card): self.hands[seat].remove(card)
+@patch
+def noted_played(self:TrickHand, seat, card) -> str:
+    "What playing the `noted` card does beyond the trick, and the sentence added to its event (Beggars and Thieves: the partner is revealed)."
+    return ''
+
+
+# %% ../../nbs/core/02_tricks.ipynb #6d9099a0
+@patch
+def trick_done(self:TrickHand, trick:Trick):
+    "What a finished trick does (the game's own; the default tells who won it)."
+    self.log('trick', lambda: f"Seat {trick.winner} wins {trick.words[0]} {trick.number}: {trick.why}.", trick.winner,
+             data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
+                   'winner': trick.winner}, rule=f'{self.RULE}/trick')
+
+
+# %% ../../nbs/core/02_tricks.ipynb #82c7925f
+@patch
+def hand_done(self:TrickHand):
+    "Score the hand once it is over (the game's own)."
+    self.phase, self.to_act = 'over', None
+
+
+# %% ../../nbs/core/02_tricks.ipynb #de7bbd7a
 @patch
 def _apply_play(self:TrickHand, card):
     seat, trick = self.to_act, self.trick
@@ -135,7 +186,7 @@ def _apply_play(self:TrickHand, card):
         return
     cards, seats = tuple(self.trick), tuple(self.trick_seats)
     i = trick_winner(cards, self.trump)
-    trick = _new_tuple(Trick, (len(self.tricks) + 1, seats[0], seats, cards, seats[i], self.trump, self._words))  # fast Trick(...)
+    trick = new_tuple(Trick, (len(self.tricks) + 1, seats[0], seats, cards, seats[i], self.trump, self._words))  # fast Trick(...)
     self.tricks.append(trick)
     self.trick, self.trick_seats = [], []
     self.leader = self.to_act = trick.winner
@@ -143,30 +194,8 @@ def _apply_play(self:TrickHand, card):
     # every seat plays one card to each trick, so all run out together
     if not self.is_over and not self.playable(trick.winner): self.hand_done()
 
-@patch
-def remove_card(self:TrickHand, seat, card): self.hands[seat].remove(card)
-def play_text(seat, card, led, note='') -> str:
-    "The event sentence for a card played (games have their own: a function of its arguments only, written when read)."
-    if led is not None and card.suit != led:
-        return f"Seat {seat} has no {suit_name(card.pack, led)} and plays {card.symbol}.{note}"
-    return f"Seat {seat} {'leads' if led is None else 'plays'} {card.symbol}.{note}"
-TrickHand.play_text = staticmethod(play_text)
-@patch
-def noted_played(self:TrickHand, seat, card) -> str:
-    "What playing the `noted` card does beyond the trick, and the sentence added to its event (Beggars and Thieves: the partner is revealed)."
-    return ''
-@patch
-def trick_done(self:TrickHand, trick:Trick):
-    "What a finished trick does (the game's own; the default tells who won it)."
-    self.log('trick', lambda: f"Seat {trick.winner} wins {trick.words[0]} {trick.number}: {trick.why}.", trick.winner,
-             data={'number': trick.number, 'leader': trick.leader, 'cards': trick.cards,
-                   'winner': trick.winner}, rule=f'{self.RULE}/trick')
-@patch
-def hand_done(self:TrickHand):
-    "Score the hand once it is over (the game's own)."
-    self.phase, self.to_act = 'over', None
 
-# %% ../../nbs/core/02_tricks.ipynb #04fa9bd1
+# %% ../../nbs/core/02_tricks.ipynb #1a3be84c
 @patch
 def _public(self:TrickHand, view:dict, seat):
     view.update(trick=list(zip(self.trick_seats, self.trick)), leader=self.leader, trick_no=len(self.tricks) + 1,
@@ -174,6 +203,9 @@ def _public(self:TrickHand, view:dict, seat):
                 hand=in_order(self.hands[seat]) if seat is not None else None)
     if seat is None: view['hands'] = [in_order(h) for h in self.hands]
 
+
+# %% ../../nbs/core/02_tricks.ipynb #03b488d9
 @patch
 def hidden_cards(self:TrickHand, seat) -> set:
     return {c for s, h in enumerate(self.hands) if s != seat for c in h}
+

@@ -14,7 +14,8 @@ from ..core.match import Match
 from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
-__all__ = ['OPTIONS', 'PENALTY', 'GAME', 'penalty', 'BeggaKaat', 'BeggaKaatHand', 'play_text', 'next_dealer', 'places', 'bot']
+__all__ = ['OPTIONS', 'PENALTY', 'GAME', 'penalty', 'BeggaKaat', 'play_text', 'BeggaKaatHand', 'next_dealer', 'places', 'bot',
+           'BeggaKaatView', 'BeggaKaatResult', 'BeggaKaatStanding']
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #3082fb81
 def _is_target(v): return isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 1000
@@ -39,7 +40,7 @@ def penalty(card) -> int:
     "The penalty points of `card` in Begga Kaat."
     return PENALTY[card]
 
-# %% ../../nbs/games/10_begga_kaat.ipynb #9c62c203
+# %% ../../nbs/games/10_begga_kaat.ipynb #5e7f54db
 @register_game
 class BeggaKaat(Game):
     "Begga Kaat for 3 or 4 players."
@@ -47,12 +48,19 @@ class BeggaKaat(Game):
     RULES = {**ENGINE_RULES, **trick_rules('begga-kaat', 'chaal', 'colour'),
              'begga-kaat/score': 'Penalty points: each heart 1, each queen 10, the paan begam 11',
              'begga-kaat/target': 'Reach the target and you lose', 'begga-kaat/next-dealer': 'The highest total deals next'}
-    def setup(self):
-        self.goal = Goal(self.target, 'lose', 'penalty points')
-        removed = FRENCH.parse(self.removed_two) if self.players == 3 else None
-        self._deck = tuple(c for c in FRENCH if c is not removed)  # worked out once, not at every deal
-    def deck(self): return list(self._deck)
-    def deal_shape(self): return {'hands': (self.players, 52 // self.players)}
+
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #5003b2f3
+@patch
+def setup(self:BeggaKaat):
+    self.goal = Goal(self.target, 'lose', 'penalty points')
+    removed = FRENCH.parse(self.removed_two) if self.players == 3 else None
+    self._deck = tuple(c for c in FRENCH if c is not removed)  # worked out once, not at every deal
+@patch
+def deck(self:BeggaKaat): return list(self._deck)
+@patch
+def deal_shape(self:BeggaKaat): return {'hands': (self.players, 52 // self.players)}
+
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #5265fa0b
 @patch
@@ -67,24 +75,7 @@ def first_dealer(self:BeggaKaat, rng):
     text = f"Cards dealt face up to find the first dealer: {', '.join(shown)}. Seat {seat} has the first jack and deals."
     return seat, [Event('dealer', text, seat)]
 
-# %% ../../nbs/games/10_begga_kaat.ipynb #dfcebaa3
-class BeggaKaatHand(TrickHand):
-    "One hand of Begga Kaat."
-    RULE = 'begga-kaat'
-    WORDS = {'trick': 'chaal', 'suit': 'colour',
-             'void': 'you may play any card: this is the kaat, your chance to throw a penalty card'}
-    def __init__(self, game, deal, dealer, match=None):
-        super().__init__(game, deal, dealer, deal['hands'], leader=(dealer + 1) % game.players)
-        self.taken = [[] for _ in range(self.n)]  # the penalty cards each seat has taken
-        self.points = [0] * self.n
-        for seat, cards in enumerate(self.hands):
-            self.log('deal', lambda cards=tuple(cards), seat=seat: f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
-        self.log('lead', f"Seat {self.leader}, on the dealer's left, leads the first chaal (trick).", self.leader)
-
-@patch
-def new_hand(self:BeggaKaat, deal, dealer, match=None): return BeggaKaatHand(self, deal, dealer, match)
-
-# %% ../../nbs/games/10_begga_kaat.ipynb #ae73311d
+# %% ../../nbs/games/10_begga_kaat.ipynb #0d9113f4
 def play_text(seat, card, led) -> str:
     "The event sentence for a card played: a kaat is told as one."
     if led is None: return f"Seat {seat} leads {card.symbol}."
@@ -94,20 +85,34 @@ def play_text(seat, card, led) -> str:
         points = f"{plural(penalty(card), 'penalty point')}"
         return f"Seat {seat} has no {colour}: kaat! Seat {seat} throws {card.symbol} ({points}) into a chaal another player will win."
     return f"Seat {seat} has no {colour} and discards {card.symbol}."
-BeggaKaatHand.play_text = staticmethod(play_text)
 
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #5807d14e
+class BeggaKaatHand(TrickHand):
+    "One hand of Begga Kaat."
+    RULE = 'begga-kaat'
+    WORDS = {'trick': 'chaal', 'suit': 'colour',
+             'void': 'you may play any card: this is the kaat, your chance to throw a penalty card'}
+    play_text = staticmethod(play_text)  # a kaat is told as one
+    def __init__(self, game, deal, dealer, match=None):
+        super().__init__(game, deal, dealer, deal['hands'], leader=(dealer + 1) % game.players)
+        self.taken = [[] for _ in range(self.n)]  # the penalty cards each seat has taken
+        self.points = [0] * self.n
+        for seat, cards in enumerate(self.hands):
+            self.log('deal', lambda cards=tuple(cards), seat=seat: f"Seat {seat} is dealt {Hand(in_order(cards))}.", seat, to=(seat,))
+        self.log('lead', f"Seat {self.leader}, on the dealer's left, leads the first chaal (trick).", self.leader)
+
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #e290c06e
+@patch
+def new_hand(self:BeggaKaat, deal, dealer, match=None): return BeggaKaatHand(self, deal, dealer, match)
+
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #a0802d39
 def _points_text(cards) -> str:
     return ', '.join(f"{c.symbol} {penalty(c)}" for c in cards)
 
 _PENALTY_OF = PENALTY.__getitem__  # kept: summed by `map` in C, a trick's points cost no Python loop
-
-@patch
-def trick_done(self:BeggaKaatHand, trick:Trick):
-    cards, winner = trick.cards, trick.winner
-    points = sum(map(_PENALTY_OF, cards))
-    if points: self.taken[winner].extend(_penalties(cards)); self.points[winner] += points
-    self.events.append(Event('trick', (_trick_text, trick, points), winner, None, {'number': trick.number,  # `log`, inlined
-                             'leader': trick.leader, 'cards': cards, 'winner': winner, 'points': points}, 'begga-kaat/trick'))
 
 def _penalties(cards) -> list: return [c for c in cards if PENALTY[c]]
 
@@ -116,18 +121,18 @@ def _trick_text(trick, points) -> str:
             if points else "No penalty points in it")
     return f"Seat {trick.winner} wins chaal {trick.number}: {trick.why}. {took}."
 
-# %% ../../nbs/games/10_begga_kaat.ipynb #29032db6
-@patch
-def hand_done(self:BeggaKaatHand):
-    self.phase, self.to_act = 'over', None
-    points, taken = list(self.points), [list(t) for t in self.taken]
-    trepany = [s for s in range(self.n) if points[s] == 53]
-    safar = [s for s in range(self.n) if points[s] == 0]
-    text = (_score_text, points, taken, safar, trepany)  # written when first read (bots never read it)
-    self.result = {'points': points, 'safar': safar, 'trepany': trepany[0] if trepany else None,
-                   'taken': [[*map(_CODE, t)] for t in taken], 'text': lambda: _score_text(points, taken, safar, trepany)}
-    self.log('score', text, rule='begga-kaat/score')
 
+# %% ../../nbs/games/10_begga_kaat.ipynb #5c0fe0af
+@patch
+def trick_done(self:BeggaKaatHand, trick:Trick):
+    cards, winner = trick.cards, trick.winner
+    points = sum(map(_PENALTY_OF, cards))
+    if points: self.taken[winner].extend(_penalties(cards)); self.points[winner] += points
+    self.log('trick', (_trick_text, trick, points), winner, None, {'number': trick.number,
+             'leader': trick.leader, 'cards': cards, 'winner': winner, 'points': points}, 'begga-kaat/trick')
+
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #f8b205d6
 _CODE = attrgetter('code')  # a card's code, read in C
 
 def _score_text(points, taken, safar, trepany) -> str:
@@ -141,15 +146,33 @@ def _score_text(points, taken, safar, trepany) -> str:
     if safar: words.append(f"Safar (no points): {', '.join(f'Seat {s}' for s in safar)}.")
     return "Hand over. Penalty points: " + '; '.join(lines) + '.' + ''.join(' ' + w for w in words)
 
-# %% ../../nbs/games/10_begga_kaat.ipynb #9a5adaa6
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #32b94bdd
+@patch
+def hand_done(self:BeggaKaatHand):
+    self.phase, self.to_act = 'over', None
+    points, taken = list(self.points), [list(t) for t in self.taken]
+    trepany = [s for s in range(self.n) if points[s] == 53]
+    safar = [s for s in range(self.n) if points[s] == 0]
+    text = (_score_text, points, taken, safar, trepany)  # written when first read (bots never read it)
+    self.result = {'points': points, 'safar': safar, 'trepany': trepany[0] if trepany else None,
+                   'taken': [[*map(_CODE, t)] for t in taken], 'text': lambda: _score_text(points, taken, safar, trepany)}
+    self.log('score', text, rule='begga-kaat/score')
+
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #0fe6e120
 @patch
 def new_standing(self:BeggaKaat): return {'totals': [0] * self.players, 'hands': [], 'losers': [], 'places': None}
 
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #782e476c
 def next_dealer(totals:list, previous:int) -> int:
     "The highest total deals; tied, the first of them after the previous dealer in the order of play."
     n, top = len(totals), max(totals)
     return next(s for s in ((previous + k) % n for k in range(1, n + 1)) if totals[s] == top)
 
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #64bfa082
 def places(totals:list, losers:list) -> list:
     "Each non-losing seat's place, lowest total first; tied totals share a place. Losers get None."
     rest = sorted((t, s) for s, t in enumerate(totals) if s not in losers)
@@ -158,6 +181,24 @@ def places(totals:list, losers:list) -> list:
         if s not in losers: out[s] = 1 + sum(1 for t, _ in rest if t < totals[s])
     return out
 
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #bf2b15da
+def _ordinal(n): return {1: '1st', 2: '2nd', 3: '3rd'}.get(n, f"{n}th")
+
+def _dealer_event(totals:list, dealer:int) -> Event:
+    tied = sum(t == totals[dealer] for t in totals) > 1
+    why = " (tied for the highest; the first of them after the last dealer deals)" if tied else ''
+    return Event('dealer', f"Seat {dealer} has the highest total{why} and deals the next hand.", dealer, rule='begga-kaat/next-dealer')
+
+def _game_over_event(totals:list, losers:list, placed:list, target:int) -> Event:
+    who = ' and '.join(f"Seat {s} ({totals[s]})" for s in losers)
+    ranked = sorted((p, s) for s, p in enumerate(placed) if p is not None)
+    order = ', '.join(f"{_ordinal(p)} Seat {s} ({totals[s]})" for p, s in ranked)
+    verb = 'loses' if len(losers) == 1 else 'lose together'
+    return Event('match', f"Game over: {who} reached the target of {target} and {verb}. Placed: {order}.", rule='begga-kaat/target')
+
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #95c997e7
 @patch
 def settle(self:BeggaKaat, hand, match):
     st = match.standing
@@ -167,22 +208,10 @@ def settle(self:BeggaKaat, hand, match):
     events = [Event('standing', "Running totals: " + ', '.join(f"Seat {s} {t}" for s, t in enumerate(totals)) + '.')]
     losers = [s for s, t in enumerate(totals) if t >= self.target]
     dealer = next_dealer(totals, hand.dealer)
-    if not losers:
-        tied = sum(t == totals[dealer] for t in totals) > 1
-        why = " (tied for the highest; the first of them after the last dealer deals)" if tied else ''
-        events.append(Event('dealer', f"Seat {dealer} has the highest total{why} and deals the next hand.", dealer,
-                            rule='begga-kaat/next-dealer'))
-        return events, dealer, False
+    if not losers: return events + [_dealer_event(totals, dealer)], dealer, False
     st['losers'], st['places'] = losers, places(totals, losers)
-    who = ' and '.join(f"Seat {s} ({totals[s]})" for s in losers)
-    ranked = sorted((p, s) for s, p in enumerate(st['places']) if p is not None)
-    order = ', '.join(f"{_ordinal(p)} Seat {s} ({totals[s]})" for p, s in ranked)
-    verb = 'loses' if len(losers) == 1 else 'lose together'
-    events.append(Event('match', f"Game over: {who} reached the target of {self.target} and {verb}. Placed: {order}.",
-                        rule='begga-kaat/target'))
-    return events, dealer, True
+    return events + [_game_over_event(totals, losers, st['places'], self.target)], dealer, True
 
-def _ordinal(n): return {1: '1st', 2: '2nd', 3: '3rd'}.get(n, f"{n}th")
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #aa33d953
 def bot(view:dict, rng) -> object:
@@ -198,5 +227,98 @@ def bot(view:dict, rng) -> object:
     top = max(c.rank for c in trick if c.suit == led)
     under = [c for c in legal if c.rank < top]
     return max(under or legal, key=lambda c: c.rank)
-BeggaKaat.bot = staticmethod(bot)
+
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #6c0fea5f
+@patch
+def bot(self:BeggaKaat, view:dict, rng) -> object:
+    "The simple bot's action for the seat whose view this is."
+    return bot(view, rng)  # the module's function above: `@patch` leaves the module's name `bot` to it
+
 GAME = BeggaKaat
+
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #7270ce89
+from typing import TypedDict
+from ..core.engine import Move
+from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, who
+
+class BeggaKaatView(TrickView):
+    "Begga Kaat: only the trick-game keys."
+
+class BeggaKaatResult(Result):
+    safar: list  # seats that took no points
+    trepany: int|None  # the seat that took all 53
+    taken: list  # per seat: the penalty cards taken, as text
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #8824b06e
+class BeggaKaatStanding(TypedDict):
+    totals: list  # penalty points per seat
+    hands: list  # each hand's points per seat
+    losers: list  # who reached the target (the match is over when any did)
+    places: list|None  # at the end: each other seat's place, lowest total first
+
+BeggaKaat.CONTRACT = Contract(BeggaKaatView, BeggaKaatResult, BeggaKaatStanding, Tally('total', int), ('totals',))
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #7241695d
+BeggaKaat.QUICKREF = [
+    Row('Deal', "4 players: 13 cards each. 3 players: take out one dugi (a two) first, 17 each; the table chooses 2♣ "
+        "(default), 2♦ or 2♠, never 2♥"),
+    Row('First dealer', "whoever gets the first jack, dealt face up one card at a time (a custom the tutor follows)"),
+    Row('Lead', "the dealer's left leads the first chaal (trick); the winner of each chaal leads the next; any card may "
+        "be led, hearts and queens too", PLAY),
+    Row('Follow', "follow the led colour if you can, high or low as you like", PLAY),
+    Row('Kaat', "with none of the led colour, play anything: the moment to throw a penalty card into someone else's chaal", PLAY),
+    Row('Win', "the highest card of the led colour takes the chaal and its points", PLAY),
+    Row('Penalty points', "Q♥ (paan begam) 11; Q♠ Q♦ Q♣ 10 each; every other heart (paan) 1: 53 a hand", PLAY, page=False),
+    Row('Next dealer', "the player with the highest running total (a tie: the first of the tied after the last dealer)"),
+    Row('End', "when a hand ends with anyone at or over the target (usually 100; exactly 100 loses): they lose, together "
+        "if several; the rest are placed lowest total first", PLAY),
+]
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #1fc890b2
+@patch
+def table_lines(self:BeggaKaat, view:dict, me:int) -> list:
+    "The match's penalty points so far, and the target."
+    totals = view['standing']['totals']
+    return [f"Penalty points in the match: {', '.join(f'{who(s, me)} {t}' for s, t in enumerate(totals))} "
+            f"(reaching {self.target} loses)."]
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #d0a4b05d
+@patch
+def drill_moves(self:BeggaKaatHand, seat:int, rng) -> list:
+    "Words a learner might try here, right or wrong: only *pass* (there is no exchange)."
+    return [Move('pass')]
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #9dba9376
+from ..core.sampling import Measure, played_cards, trick_actions, replay, deal_hands
+
+def _penalty_stats(hand, seat) -> dict: return {'penalty': hand.points[seat]}
+
+@patch(as_prop=True)
+def coach_measure(self:BeggaKaat) -> Measure:
+    "The seat's expected penalty points in the hand (fewer is better)."
+    return Measure(_penalty_stats, lambda st: -st['penalty'], 'penalty', 'expected penalty points', True)
+
+@patch(as_prop=True)
+def coach_speed(self:BeggaKaat) -> float: "Playouts run about twice the coach's measured pace."; return 2
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #95dc2b9f
+@patch(cls_method=True)
+def resample(cls:BeggaKaatHand, view:dict, game:BeggaKaat, rng) -> BeggaKaatHand:
+    "A hand at `view`'s position, the cards its seat cannot see dealt at random to fit the view (OpenSpiel's `resample_from_infostate`)."
+    played, hands = played_cards(view), deal_hands(view, game, rng)
+    return replay(game, {'hands': [hands[s] + played[s] for s in range(len(hands))]}, view['dealer'], trick_actions(view))
+
+@patch
+def resample(self:BeggaKaat, view:dict, rng) -> BeggaKaatHand: "The hand class's `resample`."; return BeggaKaatHand.resample(view, self, rng)
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #458c2ba1
+@patch(as_prop=True)
+def coach_tactics(self:BeggaKaat) -> str: "The coach's sentences for a game of penalty cards."; return 'penalty'
+@patch(as_prop=True)
+def trick_word(self:BeggaKaat) -> str: "A trick is a chaal."; return 'chaal'
+@patch(as_prop=True)
+def discard_word(self:BeggaKaat) -> str: "Throwing a card of another suit is the kaat."; return 'the kaat'
+@patch
+def card_penalty(self:BeggaKaat, card) -> int: "`card`'s penalty points."; return PENALTY[card]

@@ -9,23 +9,27 @@ from __future__ import annotations
 from itertools import combinations
 from fastcore.basics import patch
 from ..core.cards import BEGGARS, Card, Hand, shuffled, in_order
-from ..core.engine import Game, Option, Event, Move, moves, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, shown, plural
+from ..core.engine import Game, Option, Event, Move, moves, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, quoted, plural
 from ..core.tricks import TrickHand, Trick, trick_winner, trick_rules
 from .beggars_and_thieves_bot import bot
 
 # %% auto #0
 __all__ = ['RECONSTRUCTED', 'POINTS_NOTE', 'VARIANTS', 'REMOVED', 'SHAPES', 'T6', 'OPTIONS', 'VERBS', 'PICK', 'PASS', 'PARTNER',
-           'ALONE', 'PHASE_VERBS', 'GAME', 'BadPoints', 'point_table', 'points_by_suit', 'points_text',
+           'ALONE', 'PHASE_VERBS', 'GAME', 'ROLE_WORDS', 'BadPoints', 'point_table', 'points_by_suit', 'points_text',
            'BeggarsAndThieves', 'draw_rank', 'ThievesTricks', 'ThievesHand', 'bury_problem', 'points_view',
-           'leaster_winners', 'winner_score', 'side_scores', 'match_winner']
+           'leaster_winners', 'winner_score', 'side_scores', 'match_winner', 'ThievesView', 'BeggarsAndThievesSeatView',
+           'BeggarsAndThievesView', 'ThievesResult', 'BeggarsAndThievesResultKeys', 'BeggarsAndThievesResult',
+           'BeggarsAndThievesStanding', 'sides_known', 'match_line', 'blind_lines', 'snear_lines', 'side_at_end']
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #adf1bb76
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #335273a8
 RECONSTRUCTED = {'T14': 4, 'T13': 3, 'T12': 3, 'T11': 3, 'T10': 2, 'T9': 2, 'T8': 2, 'T7': 2, 'T6': 11, 'T5': 10,
                  **{f"{s}{n}": p for s in 'GBR' for n, p in ((8, 11), (7, 10), (6, 4), (5, 1))}}
 POINTS_NOTE = "Card points are reconstructed (the printed values are not known); a table may use its own."
 
 class BadPoints(BadOption): "A point table that breaks the rules of the pack."
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #f1564e8b
 def _table_items(table) -> list:
     if isinstance(table, dict): return list(table.items())
     if not isinstance(table, str): raise BadPoints(f"points: give a table of card -> points, not {type(table).__name__}")
@@ -35,7 +39,8 @@ def _table_items(table) -> list:
         items.append(tuple(word.split('=', 1)))
     return items
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #666bddef
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #1b9e848c
 def point_table(table=None) -> dict:
     "Card -> points from `table` (None: the reconstructed one; a dict or text `'T14=4 ...'`), checked."
     out, given = {c: 0 for c in BEGGARS}, set()
@@ -54,6 +59,8 @@ def point_table(table=None) -> dict:
     if total != 120: raise BadPoints(f"points: the table adds up to {total}, but the pack must hold 120")
     return out
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #4242589e
 def points_by_suit(points_of:dict) -> dict:
     "The point table as suit -> {number: points} (cards worth nothing left out)."
     return {suit: {c.rank: p for c, p in points_of.items() if c.suit == suit and p} for suit in BEGGARS.suits}
@@ -63,7 +70,8 @@ def points_text(points_of:dict) -> str:
     return '; '.join(f"{BEGGARS.suits[suit][0]} " + ', '.join(f"{n}={p}" for n, p in sorted(row.items(), reverse=True))
                      for suit, row in points_by_suit(points_of).items())
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #910b9d2b
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #d53f242b
 VARIANTS = {5: 'five', 4: 'four', 3: 'cutthroat', 2: 'snear'}
 REMOVED = {5: 'B1', 4: '', 3: 'B1 B2 G1 G2 R1', 2: 'G1 G2 B1 B2 R1 R2'}
 SHAPES = {5: (7, 2), 4: (9, 2), 3: (10, 3)}  # cards each, cards in the blind
@@ -71,6 +79,8 @@ T6 = BEGGARS.parse('T6')
 
 def _whole(v, low, high): return type(v) is int and low <= v <= high
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #ba202cda
 OPTIONS = (
     Option('players', 5, lambda v: type(v) is int and 2 <= v <= 5, '2, 3, 4 or 5 (3 play Cutthroat, 2 play Snear)',
            'how many play'),
@@ -83,6 +93,8 @@ OPTIONS = (
            'does a picker who holds the six of Thieves and goes alone in silence get the alone bonus?'),
 )
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #02e8e93b
 @register_game
 class BeggarsAndThieves(Game):
     "Beggars and Thieves for 2 (Snear), 3 (Cutthroat), 4 or 5 players."
@@ -96,27 +108,44 @@ class BeggarsAndThieves(Game):
              'beggars-and-thieves/leaster': 'Leaster: the fewest points, with a trick, wins',
              'beggars-and-thieves/snear': 'Snear: each scores the points taken', 'beggars-and-thieves/tie': 'A tie for the lead plays on',
              'beggars-and-thieves/match': 'The single highest total at the target wins'}
-    def setup(self):
-        self.points_of = point_table(self.points)  # a bad table is refused here, in one line
-        self.variant = VARIANTS[self.players]
-        self.goal = Goal(self.target or (500 if self.players == 2 else 20), 'win', 'points (alone in the lead)')
-        self.bury_count = 3 if self.players == 3 else 2
-        out = set(BEGGARS.parse_many(REMOVED[self.players]))
-        self._deck = [c for c in BEGGARS if c not in out]
-    def __hash__(self): return hash((type(self), self.players, self.target))  # a points dict is not hashable
-    def deck(self): return list(self._deck)
-    def deal_shape(self):
-        if self.players == 2: return {'down': (2, 6), 'up': (2, 6), 'hands': (2, 4)}
-        each, blind = SHAPES[self.players]
-        return {'hands': (self.players, each), 'blind': blind}
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #44b68b88
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #19ef412d
+@patch
+def setup(self:BeggarsAndThieves):
+    self.points_of = point_table(self.points)  # a bad table is refused here, in one line
+    self.variant = VARIANTS[self.players]
+    self.goal = Goal(self.target or (500 if self.players == 2 else 20), 'win', 'points (alone in the lead)')
+    self.bury_count = 3 if self.players == 3 else 2
+    out = set(BEGGARS.parse_many(REMOVED[self.players]))
+    self._deck = [c for c in BEGGARS if c not in out]
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #0f41ef47
+@patch
+def __hash__(self:BeggarsAndThieves): return hash((type(self), self.players, self.target))  # a points dict is not hashable
+@patch
+def deck(self:BeggarsAndThieves): return list(self._deck)
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #82738fea
+@patch
+def deal_shape(self:BeggarsAndThieves):
+    if self.players == 2: return {'down': (2, 6), 'up': (2, 6), 'hands': (2, 4)}
+    each, blind = SHAPES[self.players]
+    return {'hands': (self.players, each), 'blind': blind}
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #b8659dcc
 def draw_rank(card:Card) -> tuple:
     "How a card drawn for the deal compares: its number, then a Thief beats a Beggar (table rule)."
     return (card.rank, card.suit == 'T')
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #3eb2aaca
 @patch
-def first_dealer(self:BeggarsAndThieves, rng):
+def draw_for_deal(self:BeggarsAndThieves, rng) -> tuple:
+    "Each seat draws a card, the tied highest again: (the seat that deals, a line for each round of drawing)."
     cards, seats, lines = shuffled(self.deck(), rng), list(range(self.players)), []
     while len(seats) > 1:
         if len(cards) < len(seats): cards = shuffled(self.deck(), rng)
@@ -125,11 +154,19 @@ def first_dealer(self:BeggarsAndThieves, rng):
         seats = [s for s, c in drawn.items() if draw_rank(c) == top]
         lines.append(', '.join(f"Seat {s} {c}" for s, c in drawn.items()) +
                      (f" (Seats {' and '.join(map(str, seats))} tie and draw again)" if len(seats) > 1 else ''))
-    text = f"Cards drawn for the deal: {'; '.join(lines)}. Seat {seats[0]} drew the highest and deals."
-    note = f"Card points: {points_text(self.points_of)}. " + ("These are the table's own." if self.points else POINTS_NOTE)
-    return seats[0], [Event('dealer', text, seats[0]), Event('rules', note)]
+    return seats[0], lines
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #bbd80075
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #3715d9cf
+@patch
+def first_dealer(self:BeggarsAndThieves, rng):
+    seat, lines = self.draw_for_deal(rng)
+    text = f"Cards drawn for the deal: {'; '.join(lines)}. Seat {seat} drew the highest and deals."
+    note = f"Card points: {points_text(self.points_of)}. " + ("These are the table's own." if self.points else POINTS_NOTE)
+    return seat, [Event('dealer', text, seat), Event('rules', note)]
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #98d6cde6
 class ThievesTricks(TrickHand):
     "The play of Beggars and Thieves in tricks (Thieves trump; points to the trick's winner)."
     RULE = 'beggars-and-thieves'
@@ -140,27 +177,40 @@ class ThievesTricks(TrickHand):
         self.points_of = game.points_of
         self.taken, self.tricks_won = [0] * self.n, [0] * self.n  # card points from tricks; tricks won
 
-    def _explain_play(self, card) -> Verdict:
-        if not isinstance(card, Card):
-            return Verdict(False, f'{self.RULE}/play', f"Now Seat {self.to_act} plays a card to the trick (e.g. "
-                           f"{self.legal_actions()[0]}), not {shown(card)}.")
-        if card not in self.playable(self.to_act): return self.not_playable(card)
-        return TrickHand._explain_play(self, card)
-    def not_playable(self, card) -> Verdict:
-        return Verdict(False, f'{self.RULE}/hold', f"Seat {self.to_act} does not hold {card}: a card must come from your own hand.")
 
-    def trick_done(self, trick:Trick):
-        winner = trick.winner
-        points = sum(map(self.points_of.__getitem__, trick.cards))  # summed in C
-        self.taken[winner] += points; self.tricks_won[winner] += 1
-        self.events.append(Event('trick', (_trick_text, trick, points), winner, None, {'number': trick.number,  # `log`, inlined
-                                 'leader': trick.leader, 'cards': trick.cards, 'winner': winner, 'points': points},
-                                 'beggars-and-thieves/trick'))
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #b43ef8b3
+@patch
+def not_playable(self:ThievesTricks, card) -> Verdict:
+    return Verdict(False, f'{self.RULE}/hold', f"Seat {self.to_act} does not hold {card}: a card must come from your own hand.")
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #bd7c0057
+@patch
+def _explain_play(self:ThievesTricks, card) -> Verdict:
+    if not isinstance(card, Card):
+        return Verdict(False, f'{self.RULE}/play', f"Now Seat {self.to_act} plays a card to the trick (e.g. "
+                       f"{self.legal_actions()[0]}), not {quoted(card)}.")
+    if card not in self.playable(self.to_act): return self.not_playable(card)
+    return TrickHand._explain_play(self, card)
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #1570e904
 def _trick_text(trick, points) -> str:
     return f"Seat {trick.winner} wins trick {trick.number}: {trick.why}; {plural(points, 'point')}."
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #d6c9c322
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #ebae78cc
+@patch
+def trick_done(self:ThievesTricks, trick:Trick):
+    winner = trick.winner
+    points = sum(map(self.points_of.__getitem__, trick.cards))  # summed in C
+    self.taken[winner] += points; self.tricks_won[winner] += 1
+    self.log('trick', (_trick_text, trick, points), winner, None, {'number': trick.number,
+             'leader': trick.leader, 'cards': trick.cards, 'winner': winner, 'points': points},
+             'beggars-and-thieves/trick')
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #c82e3c63
 VERBS = {'pick': None, 'pass': None, 'bury': 'cards', 'partner': None, 'alone': None, 'call': 'word'}
 PICK, PASS, PARTNER, ALONE = Move('pick'), Move('pass'), Move('partner'), Move('alone')
 PHASE_VERBS = {'blind': ('pick', 'pass'), 'bury': ('bury',), 'declare': ('partner', 'alone', 'call')}
@@ -171,6 +221,8 @@ def _call_number(move:Move) -> Move:
     if move.verb == 'call' and isinstance(arg, str) and arg.isascii() and arg.isdigit(): return Move('call', (), f"T{arg}")
     return move
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #33a65551
 class ThievesHand(ThievesTricks):
     "One hand of Beggars and Thieves for 3, 4 or 5 players (Cutthroat for 3)."
     partner_card = property(lambda self: self.noted, doc="The Thief that shows the partner (None until one is called): the hand's `noted` card.")
@@ -186,51 +238,71 @@ class ThievesHand(ThievesTricks):
         self.log('blind', f"The blind ({len(self.blind)} cards) lies face down. Seat {self.to_act}, on the dealer's "
                  "left, may pick it up or pass.", self.to_act)
 
-    def parse_action(self, action):
-        if isinstance(action, Move): return _call_number(action)
-        if not isinstance(action, str): return action
-        words = action.split()
-        if words and words[0].lower() in VERBS: return _call_number(parse_move(action, BEGGARS, VERBS))
-        if self.phase in PHASE_VERBS:
-            return parse_move(action, BEGGARS, {v: VERBS[v] for v in PHASE_VERBS[self.phase]})
-        return BEGGARS.parse(action)
 
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #a5526ef5
+@patch
+def parse_action(self:ThievesHand, action):
+    if isinstance(action, Move): return _call_number(action)
+    if not isinstance(action, str): return action
+    words = action.split()
+    if words and words[0].lower() in VERBS: return _call_number(parse_move(action, BEGGARS, VERBS))
+    if self.phase in PHASE_VERBS:
+        return parse_move(action, BEGGARS, {v: VERBS[v] for v in PHASE_VERBS[self.phase]})
+    return BEGGARS.parse(action)
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #e8b0974e
 BeggarsAndThieves.HANDS = {3: ThievesHand, 4: ThievesHand, 5: ThievesHand}  # players -> hand class; Snear's module adds 2
 
 @patch
 def new_hand(self:BeggarsAndThieves, deal, dealer, match=None): return self.HANDS[self.players](self, deal, dealer, match)
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #ad9ecbd1
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #00e835da
 @patch
 def _legal_blind(self:ThievesHand): return [PICK, PASS]
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #7e404325
 @patch
 def _explain_blind(self:ThievesHand, action) -> Verdict:
     rule, seat = f'{self.RULE}/blind', self.to_act
     if action not in (PICK, PASS):
-        return Verdict(False, rule, f"The blind is on offer: Seat {seat} first says pick or pass, not {shown(action)}.")
+        return Verdict(False, rule, f"The blind is on offer: Seat {seat} first says pick or pass, not {quoted(action)}.")
     if action.verb == 'pick':
         return Verdict(True, rule, f"Seat {seat} picks up the {len(self.blind)} cards of the blind, then buries "
                        f"{self.game.bury_count}.")
     if len(self.passed) == self.n - 1: return Verdict(True, rule, "Everyone has passed: the hand is a Leaster.")
     return Verdict(True, rule, f"Seat {seat} passes; the blind is offered to Seat {(seat + 1) % self.n}.")
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #ecbb340c
+def _blind_text(blind) -> str: return f"The blind held {Hand(in_order(blind))}."
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #75a27682
+@patch
+def _pass_blind(self:ThievesHand, seat:int):
+    "`seat` passes the blind on; once everyone has passed, the hand is a Leaster."
+    self.passed.append(seat); self.log('pass', f"Seat {seat} passes.", seat)
+    if len(self.passed) < self.n: self.to_act = (seat + 1) % self.n; return
+    self.leaster, self.phase, self.to_act = True, 'play', self.leader
+    self.log('leaster', f"Everyone passed: a Leaster. The blind is set aside face down; the fewest points "
+             f"wins, with at least one trick. Seat {self.leader}, on the dealer's left, leads.", self.leader)
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #8e6641ae
 @patch
 def _apply_blind(self:ThievesHand, action):
     seat = self.to_act
-    if action.verb == 'pass':
-        self.passed.append(seat); self.log('pass', f"Seat {seat} passes.", seat)
-        if len(self.passed) < self.n: self.to_act = (seat + 1) % self.n; return
-        self.leaster, self.phase, self.to_act = True, 'play', self.leader
-        self.log('leaster', f"Everyone passed: a Leaster. The blind is set aside face down; the fewest points "
-                 f"wins, with at least one trick. Seat {self.leader}, on the dealer's left, leads.", self.leader)
-        return
+    if action.verb == 'pass': return self._pass_blind(seat)
     self.picker, self.phase = seat, 'bury'
     self.hands[seat] += self.blind
     self.log('pick', f"Seat {seat} picks up the blind and will bury {self.game.bury_count} cards.", seat)
     self.log('blind', (_blind_text, tuple(self.blind)), seat, to=(seat,))  # written when read
 
-def _blind_text(blind) -> str: return f"The blind held {Hand(in_order(blind))}."
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #2f6db05e
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #c91810d3
 def bury_problem(hand:list, cards:list, count:int) -> str|None:
     "Why burying `cards` from `hand` is not allowed (None if it is)."
     if len(cards) != count: return f"The picker buries exactly {count} cards, not {len(cards)}."
@@ -243,6 +315,8 @@ def bury_problem(hand:list, cards:list, count:int) -> str|None:
         return (f"You may not bury a Thief ({' '.join(map(str, thieves))}) while a Beggar stays in your hand "
                 f"({' '.join(map(str, in_order(beggars_left)))}): a Thief is buried only with every Beggar you hold.")
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #49d4c5f4
 @patch
 def _legal_bury(self:ThievesHand):
     hand, k = in_order(self.hands[self.to_act]), self.game.bury_count  # pack order, as `sorted` gives, by key: no Python `<`
@@ -251,6 +325,8 @@ def _legal_bury(self:ThievesHand):
     thieves = [c for c in hand if c.suit == 'T']  # too few Beggars: all of them go, and Thieves make up the count
     return moves('bury', (tuple(in_order(beggars + list(cs))) for cs in combinations(thieves, k - len(beggars))))
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #80034e24
 @patch
 def _explain_bury(self:ThievesHand, action) -> Verdict:
     rule, k = f'{self.RULE}/bury', self.game.bury_count
@@ -258,13 +334,15 @@ def _explain_bury(self:ThievesHand, action) -> Verdict:
         return Verdict(False, f'{self.RULE}/pick-once', f"Seat {self.picker} has already picked up the blind; it is "
                        f"picked up only once. Now bury {k} cards, e.g. bury {' '.join(map(str, self.hands[self.picker][-k:]))}.")
     if not isinstance(action, Move) or action.verb != 'bury' or action.arg or not all(isinstance(c, Card) for c in action.cards):
-        return Verdict(False, rule, f"Seat {self.picker}, the picker, must first bury {k} cards (e.g. 'bury G8 R8'), not {shown(action)}.")
+        return Verdict(False, rule, f"Seat {self.picker}, the picker, must first bury {k} cards (e.g. 'bury G8 R8'), not {quoted(action)}.")
     problem = bury_problem(self.hands[self.picker], list(action.cards), k)
     if problem: return Verdict(False, f'{self.RULE}/bury-thief' if 'Thief' in problem else rule, problem)
     points = sum(self.points_of[c] for c in action.cards)
     say = " A Thief is buried, so the table is told so (not which)." if any(c.suit == 'T' for c in action.cards) else ''
     return Verdict(True, rule, f"You bury {' '.join(map(str, action.cards))}; their {plural(points, 'point')} count for you.{say}")
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #a7b76f6a
 @patch
 def _apply_bury(self:ThievesHand, action):
     seat = self.picker
@@ -283,12 +361,15 @@ def _buried_text(seat, buried, points_of) -> str:
     return (f"Seat {seat} buried {Hand(buried)} ({plural(sum(points_of[c] for c in buried), 'point')}, "
             f"counted for Seat {seat} at the end).")
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #debe7f2e
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #f228fa03
 @patch
 def holds(self:ThievesHand, seat) -> list:
     "What `seat` holds: its hand, and for the picker the buried cards too."
     return self.hands[seat] + (self.buried if seat == self.picker else [])
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #d4a2b435
 @patch
 def callable_thief(self:ThievesHand) -> Card|None:
     "The Thief a picker holding the six may call: the lowest above six not held (None: no call possible)."
@@ -296,18 +377,23 @@ def callable_thief(self:ThievesHand) -> Card|None:
     if T6 not in held: return None
     return next((c for c in BEGGARS.cards[6:14] if c not in held), None)
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #2dcfeade
 @patch
 def _legal_declare(self:ThievesHand):
     call = self.callable_thief()
     return [PARTNER, ALONE] + ([Move('call', (), call.code)] if call else [])
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #7e017af0
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #1b76fdae
 def _called(move) -> Card|None:
     "The Thief a `call` move names (None if it names none)."
     number = move.arg[1:] if isinstance(move.arg, str) and move.arg[:1] == 'T' else ''
     ok = isinstance(number, str) and number.isascii() and number.isdigit() and 1 <= int(number) <= 14  # not ² or ٣
     return BEGGARS.parse(move.arg) if ok else None
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #fba1f60b
 @patch
 def _explain_declare(self:ThievesHand, action) -> Verdict:
     rule, call = f'{self.RULE}/partner', self.callable_thief()
@@ -315,9 +401,9 @@ def _explain_declare(self:ThievesHand, action) -> Verdict:
         return Verdict(False, f'{self.RULE}/pick-once', f"Seat {self.picker} has already picked up the blind; now "
                        "name the partner: partner, alone or call.")
     if not isinstance(action, Move) or action.verb not in PHASE_VERBS['declare']:
-        return Verdict(False, rule, f"Seat {self.picker}, the picker, now says partner, alone or call (a Thief), not {shown(action)}.")
+        return Verdict(False, rule, f"Seat {self.picker}, the picker, now says partner, alone or call (a Thief), not {quoted(action)}.")
     if action.verb in ('partner', 'alone') and action not in (PARTNER, ALONE):
-        return Verdict(False, rule, f"Say {action.verb} alone, with nothing after it, not {shown(action)}.")
+        return Verdict(False, rule, f"Say {action.verb} alone, with nothing after it, not {quoted(action)}.")
     if action.verb == 'alone': return Verdict(True, rule, "You announce that you play alone, against everyone else.")
     if action.verb == 'partner':
         if T6 in self.holds(self.picker):
@@ -327,7 +413,7 @@ def _explain_declare(self:ThievesHand, action) -> Verdict:
         return Verdict(False, rule, "Only a picker who holds the six of Thieves may call a partner: say partner or alone.")
     card = _called(action)
     if card is None or card.rank <= 6 or action.cards:
-        return Verdict(False, rule, f"A call names a Thief above six, e.g. call {call or 'T7'}, not {shown(action)}.")
+        return Verdict(False, rule, f"A call names a Thief above six, e.g. call {call or 'T7'}, not {quoted(action)}.")
     if call is None: return Verdict(False, rule, "You hold every Thief above six: there is nobody to call; say partner or alone.")
     if card in self.holds(self.picker):
         return Verdict(False, rule, f"You hold {card} yourself (buried cards count as held): call the lowest Thief above "
@@ -335,6 +421,7 @@ def _explain_declare(self:ThievesHand, action) -> Verdict:
     if card is not call:
         return Verdict(False, rule, f"You must call the lowest Thief above six that you do not hold: {call}, not {card}.")
     return Verdict(True, rule, f"You call the holder of {card} as your partner: the lowest Thief above six you do not hold.")
+
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #95705721
 @patch
@@ -366,12 +453,25 @@ def noted_played(self:ThievesHand, seat, card) -> str:
     if seat == self.picker: return " The picker held the partner card: the picker is playing alone."
     return f" That is the partner card: Seat {seat} is Seat {self.picker}'s partner."
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #3d2906b5
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #0e02c7dd
 def points_view(self, view):
     view.update(variant=self.game.variant, point_table=points_by_suit(self.points_of),
                 points_note=POINTS_NOTE if self.game.points is None else "Card points: the table's own.",
                 trick_points=list(self.taken), tricks_won=list(self.tricks_won))
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #0fe6e2e4
+@patch
+def role(self:ThievesHand, seat) -> str|None:
+    "What `seat` knows itself to be: picker, partner, opponent, leaster (None before the blind is settled)."
+    if seat is None: return None
+    if self.leaster: return 'leaster'
+    if seat == self.picker: return 'picker'
+    if self.picker is None or (self.n >= 4 and self.declaration is None): return None
+    return 'partner' if seat == self.partner else 'opponent'
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #e5ba9b35
 @patch
 def _public(self:ThievesHand, view:dict, seat):
     TrickHand._public(self, view, seat)
@@ -390,15 +490,8 @@ def _public(self:ThievesHand, view:dict, seat):
         view['alone'] = self.declaration is not None and self.partner is None
     if seat is None or self.phase == 'over': view['blind'] = in_order(self.blind)
 
-@patch
-def role(self:ThievesHand, seat) -> str|None:
-    "What `seat` knows itself to be: picker, partner, opponent, leaster (None before the blind is settled)."
-    if seat is None: return None
-    if self.leaster: return 'leaster'
-    if seat == self.picker: return 'picker'
-    if self.picker is None or (self.n >= 4 and self.declaration is None): return None
-    return 'partner' if seat == self.partner else 'opponent'
 
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #2355ab1c
 @patch
 def hidden_cards(self:ThievesHand, seat) -> set:
     if self.phase == 'over': return set()
@@ -406,6 +499,7 @@ def hidden_cards(self:ThievesHand, seat) -> set:
     if self.picker is None or self.picker != seat: hidden.update(self.buried)
     if self.picker is None: hidden.update(self.blind)
     return hidden
+
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #725deae4
 def leaster_winners(points:list, tricks_won:list) -> list:
@@ -423,7 +517,7 @@ def side_scores(picker_points:int, alone_bonus:bool=False) -> tuple:
     if picker_points > 60: return 'picker', winner_score(picker_points) + 2 * alone_bonus
     return 'opponents', winner_score(120 - picker_points) + 2 * alone_bonus
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #78053865
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #6cd197d5
 def _each_text(points, tricks_won) -> str:
     return ', '.join(f"Seat {s} {p} ({plural(tricks_won[s], 'trick')})" for s, p in enumerate(points))
 
@@ -431,72 +525,97 @@ def _who_wins(won, alone, side_points):
     if won == 'opponents': return "The opponents win" + (" the 60-60 tie" if side_points == 60 else '')
     return "The picker wins" if alone else "The picker's side wins"
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #334c02ed
+@patch
+def _score_leaster(self:ThievesHand, points:list, scores:list):
+    "Score a Leaster: the result, and its sentence (written when read)."
+    winners = leaster_winners(points, self.tricks_won)
+    for s in winners: scores[s] = 3
+    blind = sum(self.points_of[c] for c in self.blind)
+    said, tricks_won = self.blind, self.tricks_won  # the hand is over: the text may read them later
+    text = lambda: (f"Leaster over. Points: {_each_text(points, tricks_won)}; "
+                    f"the blind {Hand(said)} held {blind}, counted for nobody. "
+                    f"Of the players who won a trick, {' and '.join(f'Seat {s}' for s in winners)} took the fewest points "
+                    f"and score{'s' if len(winners) == 1 else ''} 3.")  # written when read
+    self.result = {'leaster': True, 'points': points, 'scores': scores, 'winners': winners,
+                   'blind': [c.code for c in self.blind], 'text': text}
+    return text
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #946ad8b0
+@patch
+def _score_sides(self:ThievesHand, points:list, scores:list):
+    "Score the picker's side against the opponents: the result, and its sentence (written when read)."
+    n = self.n
+    picker = self.picker
+    points[picker] += sum(self.points_of[c] for c in self.buried)
+    side = [picker] + ([self.partner] if self.partner is not None else [])
+    alone = self.partner is None
+    bonus = n >= 4 and alone and (self.declaration == 'alone' or self.game.silent_alone_bonus)
+    side_points = sum(points[s] for s in side)
+    won, each = side_scores(side_points, bonus)
+    winners = side if won == 'picker' else [s for s in range(n) if s not in side]
+    for s in winners: scores[s] = each
+    how = 'alone' if alone else f"with Seat {self.partner} (partner)"
+    buried, points_of = self.buried, self.points_of  # the hand is over: the text may read them later
+    text = lambda: (f"Hand over. Seat {picker} picked and played {how}: {side_points} points "
+                    f"(buried {Hand(buried)}: {sum(points_of[c] for c in buried)}); the opponents "
+                    f"{120 - side_points}. {_who_wins(won, alone, side_points)}: {', '.join(f'Seat {s}' for s in winners)} "
+                    f"score{'s' if len(winners) == 1 else ''} {each}{' (2 of it the alone bonus)' if bonus else ''}.")  # written when read
+    self.result = {'leaster': False, 'points': points, 'scores': scores, 'winners': winners, 'picker': picker,
+                   'partner': self.partner, 'side_points': side_points, 'alone': alone, 'bonus': bonus,
+                   'buried': [c.code for c in self.buried], 'text': text}
+    return text
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #83395b09
 @patch
 def hand_done(self:ThievesHand):
     self.phase, self.to_act = 'over', None
-    points, n = list(self.taken), self.n
-    scores = [0] * n
-    if self.leaster:
-        winners = leaster_winners(points, self.tricks_won)
-        for s in winners: scores[s] = 3
-        blind = sum(self.points_of[c] for c in self.blind)
-        said, tricks_won = self.blind, self.tricks_won  # the hand is over: the text may read them later
-        text = lambda: (f"Leaster over. Points: {_each_text(points, tricks_won)}; "
-                        f"the blind {Hand(said)} held {blind}, counted for nobody. "
-                        f"Of the players who won a trick, {' and '.join(f'Seat {s}' for s in winners)} took the fewest points "
-                        f"and score{'s' if len(winners) == 1 else ''} 3.")  # written when read
-        self.result = {'leaster': True, 'points': points, 'scores': scores, 'winners': winners,
-                       'blind': [c.code for c in self.blind], 'text': text}
-    else:
-        picker = self.picker
-        points[picker] += sum(self.points_of[c] for c in self.buried)
-        side = [picker] + ([self.partner] if self.partner is not None else [])
-        alone = self.partner is None
-        bonus = n >= 4 and alone and (self.declaration == 'alone' or self.game.silent_alone_bonus)
-        side_points = sum(points[s] for s in side)
-        won, each = side_scores(side_points, bonus)
-        winners = side if won == 'picker' else [s for s in range(n) if s not in side]
-        for s in winners: scores[s] = each
-        how = 'alone' if alone else f"with Seat {self.partner} (partner)"
-        buried, points_of = self.buried, self.points_of  # the hand is over: the text may read them later
-        text = lambda: (f"Hand over. Seat {picker} picked and played {how}: {side_points} points "
-                        f"(buried {Hand(buried)}: {sum(points_of[c] for c in buried)}); the opponents "
-                        f"{120 - side_points}. {_who_wins(won, alone, side_points)}: {', '.join(f'Seat {s}' for s in winners)} "
-                        f"score{'s' if len(winners) == 1 else ''} {each}{' (2 of it the alone bonus)' if bonus else ''}.")  # written when read
-        self.result = {'leaster': False, 'points': points, 'scores': scores, 'winners': winners, 'picker': picker,
-                       'partner': self.partner, 'side_points': side_points, 'alone': alone, 'bonus': bonus,
-                       'buried': [c.code for c in self.buried], 'text': text}
+    points, scores = list(self.taken), [0] * self.n
+    text = self._score_leaster(points, scores) if self.leaster else self._score_sides(points, scores)
     self.log('score', text, rule=f"beggars-and-thieves/{'leaster' if self.leaster else 'score'}")
 
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #0e0c23f8
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #c6290f7c
 def match_winner(totals:list, goal:int) -> int|None:
     "The seat that has won (the single highest total, at or over `goal`), or None: play another hand."
     top = max(totals)
     leaders = [s for s, t in enumerate(totals) if t == top]
     return leaders[0] if top >= goal and len(leaders) == 1 else None
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #20c99eec
 @patch
 def new_standing(self:BeggarsAndThieves):
     return {'totals': [0] * self.players, 'hands': [], 'winner': None}
 
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #f08275c5
+@patch
+def settle_events(self:BeggarsAndThieves, totals:list, winner:int|None, dealer:int) -> list:
+    "What the table is told after a hand: the totals, then the winner of the game, or a tie at the top and the next dealer."
+    events = [Event('standing', "Totals: " + ', '.join(f"Seat {s} {t}" for s, t in enumerate(totals)) + '.')]
+    goal = self.goal.value
+    if winner is not None:
+        return events + [Event('match', f"Seat {winner} wins the game with {totals[winner]} (first to {goal}).", winner, rule='beggars-and-thieves/match')]
+    if max(totals) >= goal:
+        events.append(Event('tie', f"Tied for the highest total at {max(totals)}: everyone plays another hand.", None, rule='beggars-and-thieves/tie'))
+    return events + [Event('dealer', f"Seat {dealer}, on the last dealer's left, deals next.", dealer)]
+
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #139ed582
 @patch
 def settle(self:BeggarsAndThieves, hand, match):
     st, scores = match.standing, hand.result['scores']
     for s, p in enumerate(scores): st['totals'][s] += p
     st['hands'].append(list(scores))
     totals, dealer = st['totals'], (hand.dealer + 1) % self.players
-    events = [Event('standing', "Totals: " + ', '.join(f"Seat {s} {t}" for s, t in enumerate(totals)) + '.')]
     winner = match_winner(totals, self.goal.value)
-    if winner is not None:
-        st['winner'] = winner
-        events.append(Event('match', f"Seat {winner} wins the game with {totals[winner]} (first to {self.goal.value}).", winner,
-                            rule='beggars-and-thieves/match'))
-        return events, dealer, True
-    if max(totals) >= self.goal.value:
-        events.append(Event('tie', f"Tied for the highest total at {max(totals)}: everyone plays another hand.", None,
-                            rule='beggars-and-thieves/tie'))
-    events.append(Event('dealer', f"Seat {dealer}, on the last dealer's left, deals next.", dealer))
-    return events, dealer, False
+    if winner is not None: st['winner'] = winner
+    return self.settle_events(totals, winner, dealer), dealer, winner is not None
+
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #c8a1ab0f
 @patch
@@ -510,5 +629,335 @@ def action_help(self:ThievesHand) -> str:
     return TrickHand.action_help(self)
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #ea9afb72
-BeggarsAndThieves.bot = staticmethod(bot)
+@patch
+def bot(self:BeggarsAndThieves, view:dict, rng):
+    "The bot's action (`beggars_and_thieves_bot`) for the seat whose view this is."
+    return bot(view, rng)  # the bot module's function: `@patch` leaves the module's name `bot` to it
+
 GAME = BeggarsAndThieves
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #f51e7482
+from typing import TypedDict
+from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, ALL, who, seats_text, cards_text, played_text
+
+class ThievesView(TrickView):
+    "What every Beggars and Thieves view holds, Snear's too: the variant, the card points and the sides."
+    variant: str  # 'five', 'four', 'cutthroat' or 'snear'
+    point_table: dict  # suit -> {number: points}
+    points_note: str
+    trick_points: list  # card points taken in tricks per seat
+    tricks_won: list
+    role: str|None  # picker, partner, opponent, leaster or snear, as this seat knows it
+    partner: int|None  # the partner's seat, where this seat may know it
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #59a134d4
+class BeggarsAndThievesSeatView(ThievesView):
+    "Beggars and Thieves for 3 to 5: the blind, the picker, burying and the secret partner."
+    blind_size: int
+    blind_offer: list  # per seat: 'pick', 'pass' or None
+    picker: int|None
+    leaster: bool
+    declaration: str|None  # 'partner', 'alone' or 'call'
+    partner_thief: int|None  # the number of the partner Thief
+    revealed: bool  # the partner card has been played
+    buried_count: int
+    thief_buried: bool
+
+class BeggarsAndThievesView(BeggarsAndThievesSeatView, total=False):
+    "The view of 3 to 5, and what only some seats may know."
+    buried: list  # the picker (and everyone once the hand is over)
+    alone: bool  # where this seat may know whether the picker is alone
+    blind: list  # teaching view, and everyone once the hand is over
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #98fee93b
+class ThievesResult(Result):
+    "What every Beggars and Thieves result holds, Snear's too."
+    scores: list  # what each seat scores for the hand
+    winners: list
+
+class BeggarsAndThievesResultKeys(ThievesResult):
+    leaster: bool
+
+class BeggarsAndThievesResult(BeggarsAndThievesResultKeys, total=False):
+    "A hand of 3 to 5: a Leaster's blind, or the picker's side and how it played."
+    blind: list  # a Leaster: the blind, counted for nobody
+    picker: int
+    partner: int|None
+    side_points: int
+    alone: bool
+    bonus: bool
+    buried: list
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #ff7a8d8a
+class BeggarsAndThievesStanding(TypedDict):
+    totals: list  # score per seat
+    hands: list  # each hand's scores per seat
+    winner: int|None
+
+_CONTRACT = Contract(BeggarsAndThievesView, BeggarsAndThievesResult, BeggarsAndThievesStanding, Tally('total', int), ('totals',))
+BeggarsAndThieves.CONTRACTS = {3: _CONTRACT, 4: _CONTRACT, 5: _CONTRACT}  # players -> contract; Snear's module adds 2
+
+@patch(as_prop=True)
+def contract(self:BeggarsAndThieves) -> Contract:
+    "The contract of this game's variant (Snear's has its own view and result)."
+    return self.CONTRACTS[self.players]
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #5c0afe00
+@patch
+def start_problem(self:BeggarsAndThieves, st:dict) -> str|None:
+    "A start ends the match when one seat alone leads at or over the goal (a tie at the top plays on)."
+    winner = match_winner(st['totals'], self.goal.value)
+    if winner is not None: return f"that standing already ends the match: Seat {winner} has {st['totals'][winner]} ({self.goal})"
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #8aff5008
+BeggarsAndThieves.QUICKREF = [
+    Row('First dealer', "everyone draws; the highest number deals"),
+    Row('Tricks', "the dealer's left leads the first; follow suit if you can, else play a Thief or anything; the highest "
+        "Thief wins, else the highest of the led suit; the winner leads next", PLAY),
+    Row('Card points', "Thieves 5 = 10, 6 = 11, 7-10 = 2, 11-13 = 3, 14 = 4; each Beggar suit 5 = 1, 6 = 4, 7 = 10, "
+        "8 = 11; the rest 0: 120 in the pack (values reconstructed: the printed ones are lost)", ALL, page=False),
+    Row('The blind (3-5)', "from the dealer's left, each player picks it up or passes", ('blind',),
+        ('five', 'four', 'cutthroat')),
+    Row('Bury', "the picker lays down as many cards as the blind held; their points count for the picker. A Thief only "
+        "when no Beggar is left in hand (say so)", ('bury',), ('five', 'four', 'cutthroat')),
+    Row('Partner (4-5)', "the holder of the partner card `T6` is the picker's secret partner; or the picker goes "
+        "**alone**; a picker holding `T6` may call the lowest Thief above six they do not hold (buried cards count as "
+        "held)", ('declare', 'play'), ('five', 'four')),
+    Row('Cutthroat (3)', "the picker is always alone against the other two", ('blind', 'bury', 'play'), ('cutthroat',)),
+    Row('Leaster', "nobody picks: everyone alone; the fewest points wins, but you must win a trick", ('blind', 'play'),
+        ('five', 'four', 'cutthroat', 'leaster')),
+    Row('Score', "the side with more points wins (60-60: the opponents); each winner scores 2 for 61-90, 4 for 91-119, "
+        "6 for 120; the losers 0. Alone: +2 to the picker who wins, or to each opponent who beats them. Leaster "
+        "winner: 3", ('blind', 'declare', 'play'), ('five', 'four', 'cutthroat', 'leaster')),
+    Row('Game', "first to 20 (exactly 20 counts); a tie for the highest plays another hand", PLAY,
+        ('five', 'four', 'cutthroat', 'leaster')),
+    Row('Snear (2)', "play from your hand or your face-up cards (follow suit counting both); turn up a face-down card "
+        "when the one on it has been played; each scores their points; first to 500 points", PLAY, ('snear',)),
+]
+
+@patch
+def help_rows(self:BeggarsAndThieves, view:dict) -> list:
+    "The rows of the view's phase about the variant in play (a Leaster counts as the variant 'leaster')."
+    variant = 'leaster' if view.get('leaster') else self.variant
+    return [r for r in self.quickref_rows() if view['phase'] in r.phases and (not r.variants or variant in r.variants)]
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #1db1a278
+ROLE_WORDS = {'picker': 'the picker', 'partner': "the picker's secret partner", 'opponent': 'an opponent of the picker',
+              'leaster': 'on your own (a Leaster: the fewest points wins, with at least one trick)', 'snear': 'on your own (Snear)'}
+
+def sides_known(view:dict, me:int) -> list|None:
+    "The seats on each side, as far as `me` knows them (None when the partner is still hidden)."
+    picker, partner, n = view.get('picker'), view.get('partner'), view['players']
+    if picker is None or view.get('leaster') or view['phase'] in ('blind', 'bury'): return None
+    if n == 3 or view.get('alone'): side = [picker]
+    elif partner is not None: side = [picker, partner]
+    else: return None
+    return [side, [s for s in range(n) if s not in side]]
+
+def match_line(view:dict, me:int) -> str:
+    "The match's totals, and the goal."
+    goal = view.get('goal', view.get('target'))
+    return "Match: " + ', '.join(f"{who(s, me)} {t}" for s, t in enumerate(view['standing']['totals'])) + f" (first to {goal} wins)."
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #b7b9d46e
+def blind_lines(view:dict, me:int) -> list:
+    "The blind and who picked it or passed, the seat's role, the buried cards, and the partner card."
+    offer = view.get('blind_offer') or []
+    said = [f"{who(s, me)} {'picked it up' if x == 'pick' else 'passed'}" for s, x in enumerate(offer) if x]
+    lines = [f"The blind: {plural(view['blind_size'], 'card')} face down" + (f"; {', '.join(said)}" if said else '') + '.']
+    if view.get('role'): lines.append(f"You are {ROLE_WORDS[view['role']]}.")
+    if view.get('buried'): lines.append(f"Buried by the picker: {cards_text(view['buried'])}.")
+    elif view.get('buried_count'):
+        lines.append(f"The picker buried {plural(view['buried_count'], 'card')}" + (" (a Thief among them)." if view.get('thief_buried') else '.'))
+    if view.get('declaration') == 'alone' or view.get('alone'): lines.append(f"{who(view['picker'], me).capitalize()} {'play' if view['picker'] == me else 'plays'} alone.")
+    elif view.get('partner_thief') and not view.get('leaster'):
+        partner = view.get('partner')
+        lines.append(f"Partner card: T{view['partner_thief']}; " + (f"the partner is {who(partner, me)}." if partner is not None else
+                                                                  "its holder is the hidden partner."))
+    return lines
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #92a273f9
+def snear_lines(view:dict, me:int) -> list:
+    "Snear: both face-up rows (and the face-down cards under them), the points taken, the match."
+    lines = []
+    for s in (1 - me, me):
+        up, covering = view['face_up'][s], view['covering'][s]
+        line = f"{'Your' if s == me else f'Seat {s}' + chr(39) + 's'} face-up cards: {cards_text(up)}"
+        if covering: line += f"; a face-down card lies under {'each' if len(covering) == len(up) else cards_text(covering)}"
+        lines.append(line + '.')
+    lines.append("You play from your hand or your face-up cards; a face-down card turns up once the card on it is played.")
+    lines.append(f"Points taken this hand: {', '.join(f'{who(s, me)} {p}' for s, p in enumerate(view['trick_points']))}.")
+    return lines + [match_line(view, me)]
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #f6435722
+@patch
+def deal_lines(self:BeggarsAndThieves, view:dict) -> list:
+    "Snear: each seat's face-up row as dealt, each card on a face-down one (the other variants: nothing)."
+    if self.variant != 'snear': return []
+    return [f"Seat {s} is dealt face up, each on a face-down card: {cards_text(row)}." for s, row in enumerate(view['face_up'])]
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #75684773
+@patch
+def table_lines(self:BeggarsAndThieves, view:dict, me:int) -> list:
+    "The blind, the role, the partner and the points taken by side (Snear: the face-up rows), and the match."
+    if self.variant == 'snear': return snear_lines(view, me)
+    lines = blind_lines(view, me)
+    if view['phase'] == 'play':
+        pts, sides = view['trick_points'], sides_known(view, me)
+        if sides:
+            lines.append("Points taken: " + '; '.join(f"{seats_text(side, me)} {sum(pts[s] for s in side)}" for side in sides)
+                         + ' (the buried cards count for the picker at the end).')
+        else: lines.append("Points taken: " + ', '.join(f"{who(s, me)} {p}" for s, p in enumerate(pts)) + '.')
+    return lines + [match_line(view, me)]
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #47e61dfa
+@patch
+def drill_moves(self:ThievesTricks, seat:int, rng) -> list:
+    "Words a learner might try here, right or wrong: the blind's and the partner's words, each call, and burials."
+    own = in_order(self.hands[seat]) if self.phase in ('bury', 'declare') else self.drill_cards(seat)
+    out = [PICK, PASS, PARTNER, ALONE] + [Move('call', (), f"T{k}") for k in range(5, 15)]
+    thieves, beggars, k = [c for c in own if c.suit == 'T'], [c for c in own if c.suit != 'T'], self.game.bury_count
+    if len(own) > k:
+        out += [Move('bury', tuple(own[:k - 1])), Move('bury', tuple(rng.sample(own, k)))]
+        if thieves and beggars: out.append(Move('bury', tuple([thieves[0], *beggars[:k - 1]])))
+    return out
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #0e4b0bb1
+@patch
+def drill_phase_words(self:ThievesHand) -> list:
+    "The blind, burying or the call in words, for a drill's question."
+    if self.phase == 'blind':
+        passed = f" ({', '.join(f'Seat {s}' for s in self.passed)} passed)" if self.passed else ''
+        return [f"The blind is offered to Seat {self.to_act}{passed}."]
+    if self.phase not in ('bury', 'declare'): return []
+    return [f"Seat {self.picker} picked up the blind" + (f" and buried {played_text(self.buried)}; now the "
+            "picker names a partner." if self.phase == 'declare' else f" and is to bury {self.game.bury_count}.")]
+
+@patch
+def drill_holding(self:ThievesHand, seat:int) -> tuple:
+    "What a drill says `seat` holds: at the call, its cards with the buried ones."
+    if self.phase == 'declare': return 'holds (buried cards included)', in_order(self.holds(seat))
+    return 'holds', self.drill_cards(seat)
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #59cd7d92
+from ..core.sampling import Measure, Slot, deal_unknown, played_cards, trick_actions, shown_voids, replay, others_slots, unseen_cards
+from .beggars_and_thieves_bot import friends, bury_value
+
+def side_at_end(hand, seat) -> list:
+    "The seats on `seat`'s side at the end of a hand (a Leaster or Snear: the seat alone)."
+    r = hand.result
+    if r.get('leaster') or hand.n == 2: return [seat]
+    side = [r['picker']] + ([r['partner']] if r['partner'] is not None else [])
+    return side if seat in side else [s for s in range(hand.n) if s not in side]
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #a249ec71
+def _score_stats(hand, seat) -> dict:
+    r = hand.result
+    if hand.n == 2: return {'points': r['points'][seat], 'margin': r['points'][seat] - r['points'][1 - seat]}
+    return {'score': r['scores'][seat], 'side': sum(r['points'][s] for s in side_at_end(hand, seat)), 'win': float(r['scores'][seat] > 0)}
+
+def _score_value(st) -> float:
+    if 'margin' in st: return st['margin']
+    return st['score'] + st['side'] / 240  # side points only break ties between equal scores
+
+@patch(as_prop=True)
+def coach_measure(self:BeggarsAndThieves) -> Measure:
+    "The seat's expected score, then its side's points; in Snear its expected margin over the opponent."
+    if self.players == 2: return Measure(_score_stats, _score_value, 'margin', 'expected points over the opponent')
+    return Measure(_score_stats, _score_value, 'score', 'expected score for the hand')
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #f90d8683
+@patch(as_prop=True)
+def coach_speed(self:BeggarsAndThieves) -> float: "Playouts and sampling run at about half the coach's measured pace."; return 0.5
+
+@patch
+def move_promise(self:BeggarsAndThieves, move, view:dict) -> float|None:
+    "How promising a burial looks, by the house bot's weighing (None for any other action)."
+    if move.verb != 'bury': return None
+    return bury_value(move, view['hand'], view['point_table'])
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #6129e789
+def _thief(rank): return BEGGARS.parse(f"T{rank}")
+
+def _hidden_places(view, seen) -> tuple:
+    "(slots by place: each other seat, the blind or the buried cards; the cards known in a seat's hand)."
+    me, n, picker = view['seat'], view['players'], view['picker']
+    card = _thief(view['partner_thief']) if view['partner_thief'] else None
+    fixed, banned = {}, {}
+    if card is not None and card not in seen and view['partner'] is not None and view['partner'] != me:
+        fixed[view['partner']] = [card]
+    if view['declaration'] == 'call' and picker != me:
+        for r in range(6, card.rank):
+            if _thief(r) not in seen: fixed.setdefault(picker, []).append(_thief(r))
+        for s in range(n):
+            if s != picker: banned[s] = set(_thief(r) for r in range(6, card.rank))
+        banned[picker] = {card}
+    slots = others_slots(view, me, banned, fixed)
+    if picker is not None and picker != me and view['thief_buried']:
+        slots[picker] = slots[picker]._replace(void=frozenset('GBR'))
+    if picker is None or view['leaster']: slots['blind'] = Slot(view['blind_size'])
+    elif picker != me and view['buried_count'] > 0:
+        slots['buried'] = Slot(view['buried_count'], void=frozenset() if view['thief_buried'] else frozenset('T'),
+                               banned=frozenset(banned.get(picker, ())))
+    return slots, fixed
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #a787ce01
+def _setup_actions(view, buried, card) -> list:
+    "The blind's offer, the burial and the declaration, as the view shows them."
+    actions = []
+    for k in range(view['players']):
+        said = view['blind_offer'][(view['dealer'] + 1 + k) % view['players']]
+        if said is None: break
+        actions.append(Move(said))
+    if view['picker'] is not None and not view['leaster'] and view['buried_count'] > 0: actions.append(Move('bury', tuple(buried)))
+    if view['declaration']:
+        actions.append(Move('call', (), card.code) if view['declaration'] == 'call' else Move(view['declaration']))
+    return actions
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #c35f72d4
+@patch(cls_method=True)
+def resample(cls:ThievesHand, view:dict, game:BeggarsAndThieves, rng) -> ThievesHand:
+    "A hand at `view`'s position, the cards its seat cannot see dealt at random to fit the view (OpenSpiel's `resample_from_infostate`)."
+    me, n, picker, played = view['seat'], view['players'], view['picker'], played_cards(view)
+    buried = list(view.get('buried') or []) if picker == me else None
+    seen = set(view['hand']) | {c for cs in played.values() for c in cs} | set(buried or ())
+    slots, fixed = _hidden_places(view, seen)
+    for _ in range(50):
+        got = dict(zip(slots, deal_unknown(unseen_cards(game, seen | {c for cs in fixed.values() for c in cs}), list(slots.values()), rng)))
+        if 'buried' not in got or not view['thief_buried'] or any(c.suit == 'T' for c in got['buried']): break
+    hands = {s: list(view['hand']) if s == me else list(fixed.get(s, ())) + got[s] for s in range(n)}
+    dealt, blind = [hands[s] + played[s] for s in range(n)], got.get('blind')
+    buried = buried if picker == me else got.get('buried')
+    if blind is None:  # the picker's cards after the pick: its dealt hand and the blind, split at random
+        if view['buried_count'] > 0: dealt[picker] += buried
+        cards = list(dealt[picker]); rng.shuffle(cards)
+        dealt[picker], blind = cards[:SHAPES[n][0]], cards[SHAPES[n][0]:]
+    card = _thief(view['partner_thief']) if view['partner_thief'] else None
+    return replay(game, {'hands': dealt, 'blind': blind}, view['dealer'], _setup_actions(view, buried, card) + trick_actions(view))
+
+@patch
+def resample(self:BeggarsAndThieves, view:dict, rng) -> ThievesTricks:
+    "The `resample` of the variant's hand class."
+    return self.HANDS[self.players].resample(view, self, rng)
+
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #849b8ca4
+@patch(as_prop=True)
+def coach_tactics(self:BeggarsAndThieves) -> str: "The coach's sentences for a game of card points."; return 'points'
+@patch
+def card_points(self:BeggarsAndThieves, card, view:dict) -> int:
+    "`card`'s points in the view's point table."
+    return view['point_table'][card.suit].get(card.rank, 0)
+@patch
+def worth(self:BeggarsAndThieves, card, view:dict) -> str:
+    "`card`'s points in words ('' for none)."
+    p = self.card_points(card, view)
+    return plural(p, 'point') if p else ''
+@patch
+def stake(self:BeggarsAndThieves, cards:list, view:dict) -> str:
+    "The points among `cards`, as words to follow a trick."
+    p = sum(self.card_points(c, view) for c in cards)
+    return f" with {plural(p, 'point')} in it" if p else ''
+@patch
+def side_known(self:BeggarsAndThieves, view:dict, seat:int) -> bool:
+    "Is `seat` on the side of `view`'s seat, as far as the view shows?"
+    return seat in friends(view)

@@ -11,18 +11,21 @@ from ..core.engine import Move
 from ..core.tricks import trick_winner
 
 # %% auto #0
-__all__ = ['T6', 'SETUP_PHASES', 'bot']
+__all__ = ['T6', 'SETUP_PHASES', 'bury_value', 'friends', 'bot']
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #df9f7ad1
 T6 = BEGGARS.parse('T6')
 SETUP_PHASES = ('blind', 'bury', 'declare')  # the phases before the tricks
 
-# %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #b495a9dd
+# %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #9b7704f3
 def _strength(cards) -> float:
     return sum((3 if c.rank >= 11 else 2 if c.rank >= 7 else 1.2) if c.suit == 'T' else (0.6 if c.rank >= 7 else 0)
                for c in cards)
 
-def _bury_value(move, hand, table):
+
+# %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #97f05708
+def bury_value(move, hand:list, table:dict) -> float:
+    "How good burying `move`'s cards from `hand` looks: the points banked, less the Thieves given up, plus suits voided (`table`: the view's point table)."
     left = [c for c in hand if c not in move.cards]
     voids = len({c.suit for c in hand if c.suit != 'T'}) - len({c.suit for c in left if c.suit != 'T'})
     def value(c):  # a Beggar's points are safe once buried; a Thief is worth keeping, the six most of all
@@ -30,20 +33,24 @@ def _bury_value(move, hand, table):
         return points if c.suit != 'T' else points - 20 - c.rank - 15 * (c.rank == 6)
     return sum(map(value, move.cards)) + 6 * voids
 
+
+# %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #6e7315b6
 def _choose_setup(view):
     hand, legal, n = view['hand'], view['legal'], view['players']
     if view['phase'] == 'blind':
         bar = {5: 1.1, 4: 1.0, 3: 1.1}[n] * len(hand)
         return Move('pick') if _strength(hand) >= bar else Move('pass')
     if view['phase'] == 'bury':
-        return max(legal, key=lambda m: _bury_value(m, hand, view['point_table']))
+        return max(legal, key=lambda m: bury_value(m, hand, view['point_table']))
     strong = _strength(hand) >= 1.5 * len(hand)
     calls = [m for m in legal if m.verb == 'call']
     if T6 in hand + view.get('buried', []): return Move('partner') if strong or not calls else calls[0]
     return Move('alone') if strong else Move('partner')
 
-# %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #e0b27f48
-def _friends(view) -> set:
+
+# %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #b412135c
+def friends(view:dict) -> set:
+    "The seats on the side of `view`'s seat, as far as its view shows (the picker's partner once known, the picker for its partner, the other opponents once the sides are known)."
     seat, role, picker, partner = view['seat'], view['role'], view.get('picker'), view.get('partner')
     if role == 'picker': return {partner} - {None}
     if role == 'partner': return {picker}
@@ -52,6 +59,8 @@ def _friends(view) -> set:
         return set(range(view['players'])) - {seat, picker, partner}
     return set()
 
+
+# %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #3acf2321
 def _outstanding(view) -> set:
     "The numbers of the Thieves that may still be played against this seat: not its own, not played yet."
     seen = set(view['hand']) | set(view.get('buried', [])) | {c for _, c in view['trick']}
@@ -59,6 +68,8 @@ def _outstanding(view) -> set:
     if 'face_up' in view: seen |= set(view['face_up'][view['seat']])
     return set(range(1, 15)) - {c.rank for c in seen if c.suit == 'T'}
 
+
+# %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #6cb562c4
 _CARD = {(c.suit, c.rank): c for c in BEGGARS}
 
 def _sure_leads(view, legal) -> list:
@@ -70,26 +81,29 @@ def _sure_leads(view, legal) -> list:
     top = lambda c: all(_CARD[c.suit, r] in known for r in range(c.rank + 1, 15 if c.suit == 'T' else 9))
     return [c for c in legal if c.suit in shown and top(c)]
 
-def _play(view, rng):
-    legal, table, role = view['legal'], view['point_table'], view['role']
-    pts = lambda c: table[c.suit].get(c.rank, 0)
-    power = lambda c: (c.suit == 'T', c.rank)
-    outstanding = _outstanding(view)
-    safe = lambda c: c.suit == 'T' and all(r < c.rank for r in outstanding)  # nobody left can beat it
-    trick = [c for _, c in view['trick']]
-    if not trick:
-        if role == 'partner' and view.get('partner') == view['seat'] and not view.get('revealed'):
-            partner_card = next((c for c in legal if c.suit == 'T' and c.rank == view['partner_thief']), None)
-            if partner_card: return partner_card  # the hint: show the picker a friend early
-        if role == 'snear':  # a top card of a suit the opponent shows face up must win: they have to follow
-            sure = _sure_leads(view, legal)
-            if sure: return max(sure, key=lambda c: (pts(c), c.rank))
-        thieves = [c for c in legal if c.suit == 'T']
-        bosses = [c for c in thieves if safe(c)]
-        if role in ('picker', 'partner', 'snear') and bosses and (role != 'snear' or len(thieves) >= 2):
-            return max(bosses, key=power)
-        if role in ('picker', 'partner') and len(thieves) >= 2: return max(thieves, key=power)  # draw the trumps
-        return min(legal, key=lambda c: (pts(c), c.suit == 'T', c.rank, rng.random()))
+
+# %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #3d67262d
+def _lead(view, legal, pts, safe, rng):
+    "A card to lead: the partner card to show a friend, a sure winner, the trumps to draw them, or a cheap card."
+    role, power = view['role'], lambda c: (c.suit == 'T', c.rank)
+    if role == 'partner' and view.get('partner') == view['seat'] and not view.get('revealed'):
+        partner_card = next((c for c in legal if c.suit == 'T' and c.rank == view['partner_thief']), None)
+        if partner_card: return partner_card  # the hint: show the picker a friend early
+    if role == 'snear':  # a top card of a suit the opponent shows face up must win: they have to follow
+        sure = _sure_leads(view, legal)
+        if sure: return max(sure, key=lambda c: (pts(c), c.rank))
+    thieves = [c for c in legal if c.suit == 'T']
+    bosses = [c for c in thieves if safe(c)]
+    if role in ('picker', 'partner', 'snear') and bosses and (role != 'snear' or len(thieves) >= 2):
+        return max(bosses, key=power)
+    if role in ('picker', 'partner') and len(thieves) >= 2: return max(thieves, key=power)  # draw the trumps
+    return min(legal, key=lambda c: (pts(c), c.suit == 'T', c.rank, rng.random()))
+
+
+# %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #065b2a5f
+def _follow(view, legal, trick, pts, safe):
+    "A card to a trick already led: points to a friend who takes it, a winner worth its cost, or the cheapest card."
+    role, power = view['role'], lambda c: (c.suit == 'T', c.rank)
     seats = [s for s, _ in view['trick']]
     top = trick_winner(trick, 'T')
     wins = [c for c in legal if trick_winner(trick + [c], 'T') == len(trick)]
@@ -100,7 +114,7 @@ def _play(view, rng):
         if loses: return max(loses, key=lambda c: (pts(c), c.rank))
         return min(wins, key=lambda c: (pts(c), c.rank))
     last = len(trick) == view['players'] - 1
-    if seats[top] in _friends(view) and (last or safe(trick[top])):  # a friend takes it: give it points
+    if seats[top] in friends(view) and (last or safe(trick[top])):  # a friend takes it: give it points
         return max(loses or legal, key=lambda c: (pts(c) if not safe(c) else -1, -c.rank))
     if wins and last:  # last to play: take it when the points are worth the card spent
         gain = lambda c: on_table + pts(c) - (c.rank if c.suit == 'T' else 0)
@@ -112,9 +126,24 @@ def _play(view, rng):
         if on_table >= 10: return max(wins, key=power)
     return min(loses or legal, key=lambda c: (pts(c), c.suit == 'T', c.rank))
 
+
+
+# %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #2ec86388
+def _play(view, rng):
+    legal, table = view['legal'], view['point_table']
+    pts = lambda c: table[c.suit].get(c.rank, 0)
+    outstanding = _outstanding(view)
+    safe = lambda c: c.suit == 'T' and all(r < c.rank for r in outstanding)  # nobody left can beat it
+    trick = [c for _, c in view['trick']]
+    if not trick: return _lead(view, legal, pts, safe, rng)
+    return _follow(view, legal, trick, pts, safe)
+
+
+# %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #2e2b8ba8
 def bot(view:dict, rng) -> object:
     "A sensible Beggars and Thieves player for every variant; reads only `view`."
     legal = view['legal']
     if len(legal) == 1: return legal[0]
     if view['phase'] in SETUP_PHASES: return _choose_setup(view)
     return _play(view, rng)
+

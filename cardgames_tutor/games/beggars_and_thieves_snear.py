@@ -13,9 +13,15 @@ from ..core.tricks import TrickHand
 from .beggars_and_thieves import BeggarsAndThieves, ThievesTricks, points_view
 
 # %% auto #0
-__all__ = ['SnearHand']
+__all__ = ['SnearHand', 'SnearSeatView', 'SnearView', 'SnearResult']
 
-# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #3052c815
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #9c79677d
+def _dealt_text(seat, cards) -> str: return f"Seat {seat} is dealt {Hand(in_order(cards))} in hand."
+
+  # two players get a Snear hand (the main module knows only its own)
+
+
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #d846d642
 class SnearHand(ThievesTricks):
     "One hand of Snear, Beggars and Thieves for two."
     def __init__(self, game, deal, dealer, match=None):
@@ -27,33 +33,40 @@ class SnearHand(ThievesTricks):
             self.log('deal', (_dealt_text, seat, tuple(self.hands[seat])), seat, to=(seat,))  # written when read
         self.log('lead', f"Seat {self.leader}, the dealer's opponent, leads from hand or from the face-up row.", self.leader)
 
-    def playable(self, seat) -> list: return self.hands[seat] + [*filter(None, self.up[seat])]  # the cards of the row (a card is never false): filtered in C
-    def remove_card(self, seat, card):
-        if card in self.hands[seat]: self.hands[seat].remove(card); return
-        place = self.up[seat].index(card)
-        self.up[seat][place] = None
-        if self.down[seat][place] is not None: self.turning.append((seat, place))
-    def not_playable(self, card) -> Verdict:  # the same words for a face-down card and one you lack: nothing leaks
-        return Verdict(False, f'{self.RULE}/hold', f"Seat {self.to_act} cannot play {card}: play from your hand or "
-                       "your face-up cards (a face-down card waits until it is turned up).")
-
-def _dealt_text(seat, cards) -> str: return f"Seat {seat} is dealt {Hand(in_order(cards))} in hand."
-
 BeggarsAndThieves.HANDS[2] = SnearHand  # two players get a Snear hand (the main module knows only its own)
 
 
-# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #5d92232b
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #8ccca07e
+@patch
+def playable(self:SnearHand, seat) -> list: return self.hands[seat] + [*filter(None, self.up[seat])]  # the cards of the row (a card is never false): filtered in C
+@patch
+def remove_card(self:SnearHand, seat, card):
+    if card in self.hands[seat]: self.hands[seat].remove(card); return
+    place = self.up[seat].index(card)
+    self.up[seat][place] = None
+    if self.down[seat][place] is not None: self.turning.append((seat, place))
+@patch
+def not_playable(self:SnearHand, card) -> Verdict:  # the same words for a face-down card and one you lack: nothing leaks
+    return Verdict(False, f'{self.RULE}/hold', f"Seat {self.to_act} cannot play {card}: play from your hand or "
+                   "your face-up cards (a face-down card waits until it is turned up).")
+
+
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #be844a45
+def _turn_text(seat, card) -> str: return f"Seat {seat} turns up {card.code}, which lay under the card played."
+
+
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #a1a74240
 @patch
 def trick_done(self:SnearHand, trick):
     ThievesTricks.trick_done(self, trick)
     for seat, place in self.turning:
         card, self.down[seat][place] = self.down[seat][place], None
         self.up[seat][place] = card
-        self.events.append(Event('turn', (_turn_text, seat, card), seat))  # `log`, inlined; written when read
+        self.log('turn', (_turn_text, seat, card), seat)  # written when read
     self.turning = []
 
-def _turn_text(seat, card) -> str: return f"Seat {seat} turns up {card.code}, which lay under the card played."
 
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #180a18b1
 @patch
 def hand_done(self:SnearHand):
     self.phase, self.to_act = 'over', None
@@ -63,6 +76,8 @@ def hand_done(self:SnearHand):
                    'text': text}
     self.log('score', text, rule='beggars-and-thieves/snear')
 
+
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #f19a5034
 @patch
 def _public(self:SnearHand, view:dict, seat):
     TrickHand._public(self, view, seat)
@@ -72,7 +87,70 @@ def _public(self:SnearHand, view:dict, seat):
                 face_down=[sum(c is not None for c in r) for r in self.down], role='snear', partner=None)
     if seat is None: view['face_down_cards'] = [[c for c in r if c is not None] for r in self.down]  # teaching view
 
+
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #ab643d1e
 @patch
 def hidden_cards(self:SnearHand, seat) -> set:
     if self.phase == 'over': return set()
     return {c for s in (0, 1) for c in self.down[s] if c is not None} | set(self.hands[1 - seat])
+
+
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #b035431a
+from ..core.contracts import Contract, Tally, played_text
+from .beggars_and_thieves import ThievesView, ThievesResult, BeggarsAndThievesStanding
+
+class SnearSeatView(ThievesView):
+    "Snear (two players): face-down and face-up rows."
+    face_up: list  # per seat: its face-up cards
+    covering: list  # per seat: face-up cards with a face-down card under them
+    face_down: list  # per seat: how many cards are still face down
+
+class SnearView(SnearSeatView, total=False):
+    "Snear's view, and what the teaching view adds."
+    face_down_cards: list  # teaching view only
+
+class SnearResult(ThievesResult):
+    "A hand of Snear: each seat scores its card points."
+
+BeggarsAndThieves.CONTRACTS[2] = Contract(SnearView, SnearResult, BeggarsAndThievesStanding, Tally('total', int), ('totals',))
+
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #92494974
+@patch
+def drill_table_words(self:SnearHand) -> list:
+    "Both face-up rows in words, for a drill's question in the play."
+    return [' '.join(f"Seat {s}'s face-up cards: {played_text([c for c in self.up[s] if c])}." for s in (0, 1))]
+
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #afeaf528
+from ..core.sampling import Slot, deal_unknown, played_cards, shown_voids, unseen_cards
+
+def _rows(view, downs) -> tuple:
+    "(face-up rows, face-down rows, cards waiting to be turned up): every covering card over a hidden one."
+    up_rows, down_rows, turning = [], [], []
+    for s in (0, 1):
+        under, covering, up, down = list(downs[s]), set(view['covering'][s]), [], []
+        for c in view['face_up'][s]:  # in the order the seat sees them; a covering card has a hidden card under it
+            up.append(c); down.append(under.pop() if c in covering else None)
+        for c in under:  # left over: under a card just played into the trick on the table, turned up when it ends
+            turning.append((s, len(up))); up.append(None); down.append(c)
+        up_rows.append(up + [None] * (6 - len(up))); down_rows.append(down + [None] * (6 - len(down)))
+    return up_rows, down_rows, turning
+
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #87f0d7f4
+@patch(cls_method=True)
+def resample(cls:SnearHand, view:dict, game:BeggarsAndThieves, rng) -> SnearHand:
+    "A hand at `view`'s position, the cards its seat cannot see dealt at random to fit the view (OpenSpiel's `resample_from_infostate`)."
+    me, opp, played = view['seat'], 1 - view['seat'], played_cards(view)
+    seen = set(view['hand']) | {c for cs in played.values() for c in cs} | {c for u in view['face_up'] for c in u}
+    slots = [Slot(view['hand_sizes'][opp], frozenset(shown_voids(view)[opp]))] + [Slot(k) for k in view['face_down']]
+    opp_hand, *downs = deal_unknown(unseen_cards(game, seen), slots, rng)
+    up_rows, down_rows, turning = _rows(view, downs)
+    hands = [None, None]
+    hands[me], hands[opp] = list(view['hand']), opp_hand
+    # the game's own constructor lays the cards out (and sets everything else a hand needs) ...
+    hand = game.new_hand({'hands': hands, 'down': down_rows, 'up': up_rows}, view['dealer'])
+    # ... then the play so far, as the view shows it
+    hand.turning, hand.tricks = turning, list(view['tricks'])
+    hand.trick, hand.trick_seats = [c for _, c in view['trick']], [s for s, _ in view['trick']]
+    hand.leader, hand.to_act = view['leader'], view['to_act']
+    hand.taken, hand.tricks_won = list(view['trick_points']), list(view['tricks_won'])
+    return hand

@@ -9,15 +9,16 @@ from __future__ import annotations
 from html import escape
 from fastcore.basics import patch
 from ..core.cards import FRENCH, Card, Hand, cards_html, in_order
-from ..core.engine import Game, Option, Event, Move, Verdict, parse_move, Goal, ENGINE_RULES, register_game, shown, plural
+from ..core.engine import Game, Option, Event, Move, Verdict, parse_move, Goal, ENGINE_RULES, register_game, quoted, plural
 from ..core.tricks import TrickHand, Trick, suit_name, trick_winner, trick_rules
 
 # %% auto #0
-__all__ = ['SEATS', 'STREAK_KOT', 'FIRST_PACKET', 'SUIT_WORDS', 'TRUMP_MOVES', 'GAME', 'team', 'other_team', 'partner',
+__all__ = ['SEATS', 'STREAK_KOT', 'FIRST_PACKET', 'SUIT_LETTERS', 'TRUMP_MOVES', 'GAME', 'team', 'other_team', 'partner',
            'team_seats', 'team_name', 'DehlaPakad', 'DehlaPakadHand', 'table_html', 'centre_story', 'deal_winner',
-           'record_deal', 'bot']
+           'record_deal', 'bot', 'DehlaPakadSeatView', 'DehlaPakadView', 'DehlaPakadResult', 'DehlaPakadStanding',
+           'centre_lines', 'in_sequence']
 
-# %% ../../nbs/games/12_dehla_pakad.ipynb #e83b29d5
+# %% ../../nbs/games/12_dehla_pakad.ipynb #73b78354
 SEATS = 4  # always four players
 STREAK_KOT = 7  # seven deals won in a row is a kot
 
@@ -27,9 +28,15 @@ def team(seat:int) -> int:
 def other_team(t:int) -> int:
     "The partnership that is not `t`."
     return 1 - t
+
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #7474fc97
 def partner(seat:int) -> int:
     "The seat opposite `seat`: its partner."
     return (seat + 2) % SEATS
+
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #93f00e5a
 def team_seats(t:int) -> tuple:
     "The two seats of partnership `t`."
     return (t, t + 2)
@@ -37,6 +44,7 @@ def team_name(t:int) -> str:
     "Partnership `t` in words, e.g. 'Seats 0 and 2'."
     a, b = team_seats(t)
     return f"Seats {a} and {b}"
+
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #b5312db1
 @register_game
@@ -63,9 +71,9 @@ def first_dealer(self:DehlaPakad, rng):
             f"Seat {(dealer + 1) % SEATS}, on the dealer's right, receives the first cards and names trump.")
     return dealer, [Event('dealer', text, dealer)]
 
-# %% ../../nbs/games/12_dehla_pakad.ipynb #b8c2b80a
+# %% ../../nbs/games/12_dehla_pakad.ipynb #0b12441a
 FIRST_PACKET = 5  # cards each before trump; then 4 and 4 more
-SUIT_WORDS = {**{s: s for s in 'SHDC'}, '♠': 'S', '♥': 'H', '♦': 'D', '♣': 'C',
+SUIT_LETTERS = {**{s: s for s in 'SHDC'}, '♠': 'S', '♥': 'H', '♦': 'D', '♣': 'C',
               'SPADES': 'S', 'HEARTS': 'H', 'DIAMONDS': 'D', 'CLUBS': 'C'}
 TRUMP_MOVES = [Move('trump', (), s) for s in 'SHDC']
 
@@ -74,6 +82,8 @@ def _tens_text(cards) -> str:
     tens = _tens(cards)
     return ' '.join(c.symbol for c in tens) if tens else 'no ten'
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #070cc5a0
 class DehlaPakadHand(TrickHand):
     "One deal of Dehla Pakad: naming trump, then 13 tricks and the centre."
     RULE = 'dehla-pakad'
@@ -95,25 +105,32 @@ class DehlaPakadHand(TrickHand):
                      f"{Hand(in_order(cards))}.", seat, to=(seat,))
         self.log('trump-turn', f"Seat {maker}, on the dealer's right, looks at these five cards and names trump.", maker)
 
-    @property
-    def centre_tricks(self) -> int: return len(self.centre) // SEATS  # the centre holds whole tricks
-    @property
-    def last_winner(self): return self.tricks[-1].winner if self.tricks else None  # who won the last finished trick
-
     def deal_order(self) -> list:
         "The seats in the order they receive cards: from the dealer's right, the dealer last."
         return [(self.dealer + k) % SEATS for k in range(1, SEATS + 1)]
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #8f1a8bc0
+@patch(as_prop=True)
+def centre_tricks(self:DehlaPakadHand) -> int: return len(self.centre) // SEATS  # the centre holds whole tricks
+@patch(as_prop=True)
+def last_winner(self:DehlaPakadHand): return self.tricks[-1].winner if self.tricks else None  # who won the last finished trick
+
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #406b40d2
 @patch
 def new_hand(self:DehlaPakad, deal, dealer, match=None): return DehlaPakadHand(self, deal, dealer, match)
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #a15f97e3
 @patch
 def hidden_cards(self:DehlaPakadHand, seat) -> set:
     hidden = {c for s, h in enumerate(self.hands) if s != seat for c in h}
     for cards in self.undealt: hidden.update(cards)  # before trump, the last eight of every hand are undealt
     return hidden
 
-# %% ../../nbs/games/12_dehla_pakad.ipynb #2c1ad46e
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #352252be
 @patch
 def parse_action(self:DehlaPakadHand, action):
     "A card (`10H`) or `trump S|H|D|C` (suit symbols and names accepted)."
@@ -121,9 +138,11 @@ def parse_action(self:DehlaPakadHand, action):
     words = action.split()
     if words and words[0].lower() == 'trump':
         move = parse_move(action, FRENCH, {'trump': 'word'})
-        return Move('trump', (), SUIT_WORDS.get(move.arg, move.arg))
+        return Move('trump', (), SUIT_LETTERS.get(move.arg, move.arg))
     return FRENCH.parse(action)
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #4a045d01
 @patch
 def _verdict(self:DehlaPakadHand, action, seat):
     "Out-of-order actions are told as such, whoever tries them; then the engine's turn check and the phase's own."
@@ -135,9 +154,11 @@ def _verdict(self:DehlaPakadHand, action, seat):
         if isinstance(action, Move) and action.verb == 'trump':
             return Verdict(False, 'dehla-pakad/trump-once', f"Trump is already named ({suit_name(FRENCH, self.trump)}, "
                            f"by Seat {maker}); it is named once per deal, before the first trick.")
-        return Verdict(False, 'dehla-pakad/play', f"Play a card from your hand (e.g. 10H), not {shown(action)}.")
+        return Verdict(False, 'dehla-pakad/play', f"Play a card from your hand (e.g. 10H), not {quoted(action)}.")
     return TrickHand._verdict(self, action, seat)
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #cbbb43b6
 @patch
 def _explain_turn(self:DehlaPakadHand, seat) -> Verdict:
     if self.phase == 'trump':
@@ -145,6 +166,8 @@ def _explain_turn(self:DehlaPakadHand, seat) -> Verdict:
                        f"neighbour, names trump; Seat {seat} may not.")
     return TrickHand._explain_turn(self, seat)
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #c70ef458
 @patch
 def _legal_trump(self:DehlaPakadHand): return list(TRUMP_MOVES)
 
@@ -153,11 +176,13 @@ def _explain_trump(self:DehlaPakadHand, action) -> Verdict:
     if not (isinstance(action, Move) and action.verb == 'trump'):
         return Verdict(False, 'dehla-pakad/trump-first', "Name trump first, e.g. 'trump H'.")
     if not (isinstance(action.arg, str) and len(action.arg) == 1 and action.arg in 'SHDC') or action.cards:
-        return Verdict(False, 'dehla-pakad/suit', f"{(action.arg if len(str(action.arg)) < 20 else shown(action.arg)) if action.arg else 'Nothing'} is not a suit: name S (spades), "
+        return Verdict(False, 'dehla-pakad/suit', f"{(action.arg if len(str(action.arg)) < 20 else quoted(action.arg)) if action.arg else 'Nothing'} is not a suit: name S (spades), "
                        f"H (hearts), D (diamonds) or C (clubs), e.g. 'trump H'.")
     return Verdict(True, 'dehla-pakad/trump', f"Seat {self.trump_maker}, the dealer's right-hand neighbour, names "
                    f"{suit_name(FRENCH, action.arg)} trump after seeing only five cards.")
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #fc2ed452
 @patch
 def _apply_trump(self:DehlaPakadHand, action):
     self.trump = action.arg
@@ -171,18 +196,23 @@ def _apply_trump(self:DehlaPakadHand, action):
     self.phase = 'play'
     self.log('lead', f"Seat {self.trump_maker}, the trump maker, leads the first trick with any card.", self.trump_maker)
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #9578d822
 @patch
 def action_help(self:DehlaPakadHand) -> str:
     if self.phase == 'trump':
         return "name trump from your five cards: trump S, trump H, trump D or trump C"
     return TrickHand.action_help(self)
 
-# %% ../../nbs/games/12_dehla_pakad.ipynb #92ff925b
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #3c2d676e
 def _centre_text(n, tens, k) -> str:
     "The centre's `n` cards from `k` tricks, with the `tens` among them, in words."
     if not n: return "The centre is empty."
     return f"The centre holds {n} cards ({plural(k, 'trick')}) with {_tens_text(tens)} in it."
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #1d783bc9
 def _collect_text(winner, outcome, cards, tricks, held) -> str:
     "What a trick that collects the centre does, in words (`held`: the tens the side now holds)."
     what = f"{len(cards)} cards ({plural(tricks, 'trick')}) with {_tens_text(cards)}"
@@ -192,6 +222,8 @@ def _collect_text(winner, outcome, cards, tricks, held) -> str:
     return (f"{why} for {team_name(team(winner))}, who now hold {held}."
             + (" The count starts again." if outcome == 'collect' else ''))
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #a6754193
 def _stay_text(winner, before, last, n, tens, k) -> str:
     "Why a trick stays in the centre, in words (`before`: the seat on one before it; `last`: the last trick's winner)."
     if before is None and last == winner:
@@ -204,6 +236,8 @@ def _stay_text(winner, before, last, n, tens, k) -> str:
     else: why = f"Seat {before} was on one and is stopped: the trick stays in the centre."
     return f"{why} {_centre_text(n, tens, k)} Seat {winner} is on one: a second trick in a row collects the centre."
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #7fed68d1
 @patch
 def _collect(self:DehlaPakadHand, seat) -> tuple:
     "Move the whole centre to `seat`'s partnership's captures; the count starts again."
@@ -211,6 +245,7 @@ def _collect(self:DehlaPakadHand, seat) -> tuple:
     self.captures[team(seat)].extend(cards); self.captured_tens[team(seat)].extend(tens)
     self.centre, self.on_one, self.centre_tens = [], None, []
     return cards, tricks, tens
+
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #b585f22c
 @patch
@@ -235,7 +270,7 @@ def trick_done(self:DehlaPakadHand, trick:Trick):
            'centre': len(self.centre), 'centre_tens': centre_tens, 'on_one': self.on_one}
     self.story.append(row)  # the story's row is also the trick event's data
     text = lambda: f"Seat {winner} wins trick {trick.number}: {trick.why}. {tail[0](*tail[1:])}"  # written when read
-    self.events.append(Event('trick', text, winner, None, row, 'dehla-pakad/centre'))  # `log`, inlined
+    self.log('trick', text, winner, None, row, 'dehla-pakad/centre')
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #80b049df
 @patch
@@ -252,7 +287,7 @@ def _public(self:DehlaPakadHand, view:dict, seat):
     if seat is None:
         view.update(centre_cards=list(self.centre), undealt_cards=[list(u) for u in self.undealt])
 
-# %% ../../nbs/games/12_dehla_pakad.ipynb #d659b583
+# %% ../../nbs/games/12_dehla_pakad.ipynb #8844bf9e
 _BACK = ("display:inline-block;width:1.6em;height:2.3em;margin:0 -0.9em 0 0;border:1px solid #335;border-radius:4px;"
          "background:repeating-linear-gradient(45deg,#4a5fa8,#4a5fa8 3px,#6f82c4 3px,#6f82c4 6px);vertical-align:top")
 
@@ -263,6 +298,8 @@ def _seat_box(view, seat) -> str:
     return (f"<div style='text-align:center'><b>Seat {seat}</b> <small>({team_name(team(seat))})</small><br>"
             f"<small>{escape(', '.join(tags))}</small><br>{cards_html(played) or '&nbsp;'}</div>")
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #379aa9c5
 def table_html(view:dict) -> str:
     "The table drawn from `view`: seats counterclockwise, the trick, the face-down centre and the captures."
     centre = view['centre']
@@ -281,6 +318,7 @@ def table_html(view:dict) -> str:
             f"<small>Trump: {trump}. Trick {view['trick_no']}. Play goes counterclockwise: 0, 1, 2, 3.<br>"
             f"Captures: {caps}</small></div>")
 
+
 # %% ../../nbs/games/12_dehla_pakad.ipynb #bcbffd96
 def centre_story(hand) -> str:
     "The centre trick by trick, as a Markdown table."
@@ -296,7 +334,7 @@ def centre_story(hand) -> str:
         out.append(f"| {r['number']} | {cards} | Seat {r['winner']} | {before} | {words[r['outcome']]} | {centre} | {took} |")
     return '\n'.join(out)
 
-# %% ../../nbs/games/12_dehla_pakad.ipynb #3ee4d6b4
+# %% ../../nbs/games/12_dehla_pakad.ipynb #61d2c5d4
 def deal_winner(tens:list, # tens collected by partnership 0 and partnership 1
                 dealing_team:int) -> tuple:
     "The partnership that wins the deal and why: 'kot' (four tens), 'three' or 'split' (2-2)."
@@ -305,6 +343,18 @@ def deal_winner(tens:list, # tens collected by partnership 0 and partnership 1
         if tens[t] == 3: return t, 'three'
     return other_team(dealing_team), 'split'  # 2-2: the dealing side needed three
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #18d1a66c
+def _deal_text(tens, captures, winner, why) -> str:
+    name = team_name(winner)
+    said = {'kot': f"{name} collected all four tens: a kot!", 'three': f"{name} collected three tens and win the deal.",
+            'split': f"The tens split 2-2, so the non-dealing side, {name}, wins the deal (the dealing side needed three)."}[why]
+    lines = '; '.join(f"{team_name(t)}: {tens[t]} ({_tens_text(captures[t])}, {len(captures[t])} cards)"
+                      for t in (0, 1))
+    return f"Deal over. Tens collected: {lines}. {said}"
+
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #5dd22c2e
 @patch
 def hand_done(self:DehlaPakadHand):
     self.phase, self.to_act = 'over', None
@@ -317,20 +367,30 @@ def hand_done(self:DehlaPakadHand):
                    'text': lambda: _deal_text(*said)}
     self.log('score', (_deal_text, *said), rule='dehla-pakad/score')
 
-def _deal_text(tens, captures, winner, why) -> str:
-    name = team_name(winner)
-    said = {'kot': f"{name} collected all four tens: a kot!", 'three': f"{name} collected three tens and win the deal.",
-            'split': f"The tens split 2-2, so the non-dealing side, {name}, wins the deal (the dealing side needed three)."}[why]
-    lines = '; '.join(f"{team_name(t)}: {tens[t]} ({_tens_text(captures[t])}, {len(captures[t])} cards)"
-                      for t in (0, 1))
-    return f"Deal over. Tens collected: {lines}. {said}"
 
-# %% ../../nbs/games/12_dehla_pakad.ipynb #ebc79644
+# %% ../../nbs/games/12_dehla_pakad.ipynb #d4072e48
 @patch
 def new_standing(self:DehlaPakad) -> dict:
     return {'teams': [list(team_seats(t)) for t in (0, 1)], 'deals': [], 'deals_won': [0, 0],
             'streak_team': None, 'streak': 0, 'winner': None, 'winner_seats': None, 'kot': None}
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #de763630
+def _kot(st:dict, winner:int, why:str) -> Event:
+    "The kot that ends the match, recorded in the standing `st`."
+    st['winner'], st['winner_seats'] = winner, list(team_seats(winner))
+    st['kot'] = 'four tens' if why == 'kot' else f'{STREAK_KOT} deals in a row'
+    how = 'collected all four tens in one deal' if why == 'kot' else f"won {STREAK_KOT} deals in a row"
+    return Event('match', f"Kot! {team_name(winner)} {how} and win the match.", rule='dehla-pakad/kot')
+
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #939e4ed0
+def _dealer_event(dealer:int, nxt:int) -> Event:
+    if nxt != dealer: return Event('dealer', f"The dealing side won with three tens: the deal passes right, to Seat {nxt}.", nxt, rule='dehla-pakad/next-dealer')
+    return Event('dealer', f"The non-dealing side won: Seat {dealer} deals again.", dealer, rule='dehla-pakad/next-dealer')
+
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #feeb23b5
 def record_deal(standing:dict, # the match standing, updated in place
                 dealer:int, # who dealt the deal
                 tens:list) -> tuple: # tens collected by partnership 0 and 1
@@ -345,33 +405,26 @@ def record_deal(standing:dict, # the match standing, updated in place
     n = st['streak']
     name = team_name(winner)
     won = f"{name} win deal {len(st['deals'])} ({tens[0]}-{tens[1]} in tens)."
-    if why == 'kot' or n >= STREAK_KOT:  # the kot sentence says the rest
-        events = [Event('deal-won', won)]
-        st['winner'], st['winner_seats'] = winner, list(team_seats(winner))
-        st['kot'] = 'four tens' if why == 'kot' else f'{STREAK_KOT} deals in a row'
-        how = 'collected all four tens in one deal' if why == 'kot' else f"won {STREAK_KOT} deals in a row"
-        events.append(Event('match', f"Kot! {name} {how} and win the match.", rule='dehla-pakad/kot'))
-        return events, None, True
-    events = [Event('deal-won', f"{won} Their streak: {plural(n, 'deal')} in a row ({STREAK_KOT} in a row is a kot).")]
-    if winner == dealing:
-        nxt = (dealer + 1) % SEATS
-        events.append(Event('dealer', f"The dealing side won with three tens: the deal passes right, to Seat {nxt}.", nxt,
-                            rule='dehla-pakad/next-dealer'))
-    else:
-        nxt = dealer
-        events.append(Event('dealer', f"The non-dealing side won: Seat {dealer} deals again.", dealer, rule='dehla-pakad/next-dealer'))
-    return events, nxt, False
+    if why == 'kot' or n >= STREAK_KOT: return [Event('deal-won', won), _kot(st, winner, why)], None, True  # the kot sentence says the rest
+    streak = Event('deal-won', f"{won} Their streak: {plural(n, 'deal')} in a row ({STREAK_KOT} in a row is a kot).")
+    nxt = (dealer + 1) % SEATS if winner == dealing else dealer
+    return [streak, _dealer_event(dealer, nxt)], nxt, False
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #76145798
 @patch
 def settle(self:DehlaPakad, hand, match):
     return record_deal(match.standing, hand.dealer, hand.result['tens'])
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #4359b4ba
 @patch
 def tally(self:DehlaPakad, standing:dict) -> tuple:
     "Deals won by each seat's partnership (the charts draw it)."
     return 'deals won', [standing['deals_won'][team(s)] for s in range(SEATS)]
 
-# %% ../../nbs/games/12_dehla_pakad.ipynb #32b36d6d
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #d2cb41cc
 def _beats(card, best, trump) -> bool:
     if card.suit == best.suit: return card.rank > best.rank
     return card.suit == trump
@@ -380,10 +433,14 @@ def _choose_trump(hand) -> Move:
     score = {s: (sum(c.suit == s for c in hand), sum(c.rank for c in hand if c.suit == s)) for s in 'SHDC'}
     return Move('trump', (), max('SHDC', key=lambda s: score[s]))  # the longest suit; high cards break ties
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #f0b1f48f
 def _seen(view) -> set:
     "The cards this seat knows are not in another hand: played, on the table, or its own."
     return {c for t in view['tricks'] for c in t.cards} | {c for _, c in view['trick']} | set(view['hand'])
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #3eb60f0b
 def _boss(card, seen) -> bool:
     "No higher card of its suit is still out."
     return all(x in seen for x in FRENCH if x.suit == card.suit and x.rank > card.rank)
@@ -393,6 +450,8 @@ def _safe(card, seen, trump) -> bool:
     if not _boss(card, seen): return False
     return card.suit == trump or all(x in seen for x in FRENCH if x.suit == trump)
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #08112e38
 def _lead(view, legal, trump, stake, me) -> Card:
     seen = _seen(view)
     boss = lambda c: _boss(c, seen)
@@ -405,15 +464,10 @@ def _lead(view, legal, trump, stake, me) -> Card:
     counts = {s: sum(c.suit == s for c in plain) for s in 'SHDC'}
     return min(plain, key=lambda c: (-counts[c.suit], c.rank))
 
-def bot(view:dict, rng):
-    "A sensible Dehla Pakad player: collect when on one, help the partner, protect the tens."
-    legal = view['legal']
-    if view['phase'] == 'trump': return _choose_trump(view['hand'])
-    if len(legal) == 1: return legal[0]
-    me, trump, trick = view['seat'], view['trump'], view['trick']
-    last = view['trick_no'] == 13
-    stake = len(view['centre']['tens']) + sum(c.rank == 10 for _, c in trick)
-    if not trick: return _lead(view, legal, trump, stake, me)
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #b7c8b2a8
+def _follow(view, legal, trump, trick, me, stake, last) -> Card:
+    "A card to a trick already led: win it cheaply, or (the partner winning) collect, feed it a ten, or play low."
     cards = [c for _, c in trick]
     best_i = trick_winner(cards, trump)
     best_seat, best = trick[best_i]
@@ -431,5 +485,218 @@ def bot(view:dict, rng):
     if winners: return min(winners, key=cheap)
     return min(losers, key=low)
 
-DehlaPakad.bot = staticmethod(bot)
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #d71b13bb
+def bot(view:dict, rng):
+    "A sensible Dehla Pakad player: collect when on one, help the partner, protect the tens."
+    legal = view['legal']
+    if view['phase'] == 'trump': return _choose_trump(view['hand'])
+    if len(legal) == 1: return legal[0]
+    me, trump, trick = view['seat'], view['trump'], view['trick']
+    last = view['trick_no'] == 13
+    stake = len(view['centre']['tens']) + sum(c.rank == 10 for _, c in trick)
+    if not trick: return _lead(view, legal, trump, stake, me)
+    return _follow(view, legal, trump, trick, me, stake, last)
+
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #655f72ac
+@patch
+def bot(self:DehlaPakad, view:dict, rng):
+    "The bot's action for the seat whose view this is."
+    return bot(view, rng)  # the module's function above: `@patch` leaves the module's name `bot` to it
+
 GAME = DehlaPakad
+
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #15649341
+from typing import TypedDict
+from ..core.engine import short_repr
+from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, who, seats_text, cards_text
+
+class DehlaPakadSeatView(TrickView):
+    "Dehla Pakad as a seat sees it: trump making, the face-down centre and the tens collected."
+    trump_maker: int
+    on_one: int|None  # the seat that won the last trick and is 'on one'
+    teams: list  # [[0, 2], [1, 3]]
+    undealt: int  # cards still to be dealt after trump is named
+    centre: dict  # cards, tricks, tens in the centre
+    captures: list  # per partnership: cards and tens collected
+    tens_collected: list  # per seat: the tens its partnership holds
+    in_the_centre: str  # the centre in one line
+
+class DehlaPakadView(DehlaPakadSeatView, total=False):
+    "Dehla Pakad: a seat's view, and what the teaching view adds."
+    centre_cards: list  # teaching view only
+    undealt_cards: list  # teaching view only
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #58d63875
+class DehlaPakadResult(Result):
+    tens: list  # per partnership
+    ten_cards: list
+    captured: list  # cards per partnership
+    winner: int  # the partnership
+    winner_seats: list
+    why: str  # 'kot', 'three' or 'split'
+    kot: bool
+
+class DehlaPakadStanding(TypedDict):
+    teams: list
+    deals: list  # [dealer, tens of partnership 0, tens of partnership 1, winner] per deal
+    deals_won: list  # per partnership
+    streak_team: int|None
+    streak: int
+    winner: int|None  # the partnership
+    winner_seats: list|None
+    kot: str|None  # how the match was won
+
+DehlaPakad.CONTRACT = Contract(DehlaPakadView, DehlaPakadResult, DehlaPakadStanding, Tally('deals won', int),
+                               ('deals_won', 'streak_team', 'streak'))
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #af7d374c
+@patch
+def start_value_problem(self:DehlaPakad, key:str, value, usual) -> str|None:
+    "A start's `streak_team` is a partnership (0 or 1) or None; the other keys are counts."
+    if key != 'streak_team': return Game.start_value_problem(self, key, value, usual)
+    if value not in (None, 0, 1) or type(value) is bool: return f"'streak_team' must be 0, 1 (a partnership) or null, not {short_repr(value)}"
+
+@patch
+def start_problem(self:DehlaPakad, st:dict) -> str|None:
+    "A start's streak must belong to a partnership and fit its deals won, and be short of a kot."
+    if st['streak'] and st['streak_team'] is None: return "a 'streak' needs its 'streak_team' (0 or 1)"
+    if st['streak_team'] is not None and not 0 < st['streak'] <= st['deals_won'][st['streak_team']]:
+        return "'streak' must be from 1 to the deals won by 'streak_team'"
+    if st['streak'] >= self.goal.value: return f"that standing already ends the match: the streak is {st['streak']} ({self.goal})"
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #6e57a982
+DehlaPakad.QUICKREF = [
+    Row('First dealer', "by lot"),
+    Row('Deal and trump', "5 cards each, starting on the dealer's right; the dealer's right-hand neighbour (the trump "
+        "maker) looks at them and names trump; then 4 and 4 more: 13 each", ('trump',)),
+    Row('Lead', "the trump maker leads the first trick; the winner of each trick leads the next", PLAY),
+    Row('Follow', "follow the led suit if you can; when void play anything, trump or not (neither trumping nor overtaking "
+        "is compulsory)", PLAY),
+    Row('Win', "the highest trump, else the highest card of the led suit", PLAY),
+    Row('The centre', "each trick goes face down into the centre; nobody owns it yet", PLAY),
+    Row('Two in a row', "when the *same player* wins two tricks running, their partnership collects the whole centre (a "
+        "partner's win does not count); that player is *on one* after the first of them. Then the count starts again: a "
+        "third win stays in the centre, a fourth collects", PLAY),
+    Row('Last trick', "the winner of trick 13 collects whatever is left in the centre", PLAY),
+    Row('The deal', "count the tens in each side's captures: 3 or 4 wins the deal; at 2-2 the non-dealing side wins",
+        ('trump', 'play')),
+    Row('Next dealer', "the dealing side won with 3 tens: the deal passes right (the next seat); the non-dealing side "
+        "won: the same dealer deals again"),
+    Row('Kot', "all four tens in one deal, or seven deals in a row won by one partnership (whoever dealt them): the match "
+        "ends at once", ('trump', 'play')),
+]
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #418559f8
+def centre_lines(view:dict, me:int) -> list:
+    "The centre, who is on one, and what each partnership has collected, as `me` sees them."
+    c, on = view['centre'], view.get('on_one')
+    return ["The centre is empty." if not c['cards'] else f"The centre: {plural(c['cards'], 'card')} face down "
+            f"({plural(c['tricks'], 'trick')}), tens in it: {cards_text(c['tens'])}.",
+            "Nobody is on one." if on is None else f"On one: {who(on, me)} (won the last trick; winning the "
+            f"next one too collects the centre).",
+            "Collected: " + '; '.join(f"{seats_text(t, me)} {plural(cap['cards'], 'card')}, tens {cards_text(cap['tens'])}"
+                                     for t, cap in zip(view['teams'], view['captures'])) + '.']
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #9d7bb21c
+@patch
+def table_lines(self:DehlaPakad, view:dict, me:int) -> list:
+    "The partners, the trump maker, the centre and the captures in the play, and the deals won."
+    lines = [f"Partners: you and Seat {partner(me)} (opposite) against {seats_text(team_seats(other_team(team(me))))}."]
+    if view.get('trump_maker') is not None:
+        lines.append(f"Trump maker: {who(view['trump_maker'], me)}." if view.get('trump') else
+                     f"{who(view['trump_maker'], me).capitalize()} names trump from the first five cards.")
+    if view['phase'] == 'play': lines += centre_lines(view, me)
+    st = view['standing']
+    if st['deals']:
+        lines.append("Deals won: " + ', '.join(f"{seats_text(t, me)} {n}" for t, n in zip(view['teams'], st['deals_won']))
+                     + f"; {seats_text(view['teams'][st['streak_team']], me)} on a streak of {st['streak']} (7 in a row is a kot).")
+    return lines
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #82e9d92d
+@patch
+def drill_moves(self:DehlaPakadHand, seat:int, rng) -> list:
+    "Words a learner might try here, right or wrong: *pass*, and naming a suit (or none) as trump."
+    return [Move('pass'), *(Move('trump', (), s) for s in ('S', 'H', 'D', 'C', 'X'))]
+
+@patch
+def drill_phase_words(self:DehlaPakadHand) -> list:
+    "Naming trump in words, for a drill's question."
+    return [f"Seat {self.to_act}, on the dealer's right, has seen five cards and is to name trump."] if self.phase == 'trump' else []
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #187c21d4
+from ..core.sampling import Measure, Search, played_cards, trick_actions, replay, deal_hands, unseen_cards
+
+def _deal_stats(hand, seat) -> dict: return {'win': float(hand.result['winner'] == team(seat)), 'tens': hand.result['tens'][team(seat)]}
+
+@patch(as_prop=True)
+def coach_measure(self:DehlaPakad) -> Measure:
+    "The chance the seat's side wins the deal, then its tens (more is better)."
+    return Measure(_deal_stats, lambda st: st['win'] + st['tens'] / 10, 'win', "chance your side wins the deal")
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #4b332b18
+def in_sequence(view:dict, actions:list) -> list:
+    "`actions` grouped into cards of one suit with no unseen card between them, lowest first; a ten, the only card that scores, stands alone."
+    if any(isinstance(a, Move) for a in actions): return [[a] for a in actions]
+    seen = set(view['hand']) | {c for t in view['tricks'] for c in t.cards} | {c for _, c in view['trick']}
+    groups = []
+    for suit in dict.fromkeys(c.suit for c in actions):
+        run = []
+        for c in sorted((c for c in actions if c.suit == suit), key=lambda c: c.rank):
+            if c.rank == 10: groups.append([c]); continue
+            if run and all(x in seen for x in c.pack if x.suit == suit and run[-1].rank < x.rank < c.rank): run.append(c)
+            else:
+                if run: groups.append(run)
+                run = [c]
+        if run: groups.append(run)
+    return groups
+
+@patch(as_prop=True)
+def coach_search(self:DehlaPakad) -> Search:
+    "Cards in sequence tried once, a race, and the house bot's choice by default."
+    return Search(in_sequence, race=True, prior=True)
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #8eb948d2
+def _resample_trump(view, game, rng) -> DehlaPakadHand:
+    "Before trump is named: the trump maker's five cards, the other 47 anywhere."
+    me, rest = view['seat'], unseen_cards(game, set(view['hand']))
+    rng.shuffle(rest)
+    hands, i = [], 0
+    for s in range(4):
+        take = 8 if s == me else 13
+        hands.append((list(view['hand']) if s == me else []) + rest[i:i + take]); i += take
+    return replay(game, {'hands': hands}, view['dealer'], [])
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #22bfc02a
+@patch(cls_method=True)
+def resample(cls:DehlaPakadHand, view:dict, game:DehlaPakad, rng) -> DehlaPakadHand:
+    "A hand at `view`'s position, the cards its seat cannot see dealt at random to fit the view (OpenSpiel's `resample_from_infostate`)."
+    if view['phase'] == 'trump': return _resample_trump(view, game, rng)
+    played, hands = played_cards(view), deal_hands(view, game, rng)
+    actions = [Move('trump', (), view['trump'])] + trick_actions(view)
+    return replay(game, {'hands': [hands[s] + played[s] for s in range(4)]}, view['dealer'], actions)
+
+@patch
+def resample(self:DehlaPakad, view:dict, rng) -> DehlaPakadHand: "The hand class's `resample`."; return DehlaPakadHand.resample(view, self, rng)
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #06fe852c
+@patch(as_prop=True)
+def coach_tactics(self:DehlaPakad) -> str: "The coach's sentences for a game of cards won for a side."; return 'capture'
+@patch
+def prize_word(self:DehlaPakad, card) -> str: "A ten is what the deal is fought over."; return 'ten' if card.rank == 10 else ''
+@patch
+def worth(self:DehlaPakad, card, view:dict) -> str: "A ten, or nothing."; return 'a ten' if card.rank == 10 else ''
+@patch
+def stake(self:DehlaPakad, cards:list, view:dict) -> str:
+    "The tens among `cards`, and those waiting in the centre, as words to follow a trick."
+    tens, waiting = [c for c in cards if c.rank == 10], view['centre']['tens']
+    return ((f" with {' '.join(c.symbol for c in tens)} in it" if tens else '')
+            + (f" ({' '.join(c.symbol for c in waiting)} waiting in the centre)" if waiting else ''))
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #c9a36e24
+@patch
+def side_known(self:DehlaPakad, view:dict, seat:int) -> bool: "Is `seat` the partner of `view`'s seat?"; return seat == partner(view['seat'])
+@patch
+def collector(self:DehlaPakad, view:dict) -> int|None: "The seat on one: it won the last trick."; return view['on_one']

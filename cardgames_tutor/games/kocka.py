@@ -9,12 +9,13 @@ from __future__ import annotations
 from itertools import combinations
 from fastcore.basics import patch
 from ..core.cards import MARIAS, Card, Hand, cards_html, in_order
-from ..core.engine import Game, Option, Event, Move, moves, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, shown, plural
+from ..core.engine import Game, Option, Event, Move, moves, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, quoted, plural
 from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
 __all__ = ['SUIT_WORDS', 'FRENCH_SUIT', 'RANK_WORDS', 'HEJMA', 'PENALTY', 'LAST_TRICK', 'HAND_POINTS', 'OPTIONS', 'GAME',
-           'card_words', 'penalty', 'Kocka', 'KockaHand', 'play_text', 'hand_loser', 'certain_loser', 'bot']
+           'card_words', 'penalty', 'Kocka', 'play_text', 'KockaHand', 'hand_loser', 'certain_loser', 'bot',
+           'KockaView', 'KockaResult', 'KockaStanding', 'exchange_lines']
 
 # %% ../../nbs/games/11_kocka.ipynb #c5af8a04
 SUIT_WORDS = {'H': 'hearts (srdce, červené)', 'L': 'leaves (listy, zelené)', 'A': 'acorns (žaludy)', 'B': 'bells (kule)'}
@@ -43,7 +44,7 @@ def penalty(card) -> int:
     return PENALTY[card]
 _PENALTY_OF = PENALTY.__getitem__  # kept once: `map` calls it in C
 
-# %% ../../nbs/games/11_kocka.ipynb #e250aa6a
+# %% ../../nbs/games/11_kocka.ipynb #f62b7457
 def _is_word(v): return isinstance(v, str) and 1 <= len(v) <= 20 and v.isalpha()
 
 OPTIONS = (
@@ -52,6 +53,8 @@ OPTIONS = (
            "stop a hand as soon as its loser is certain (True, as online) or play it out (False)"),
 )
 
+
+# %% ../../nbs/games/11_kocka.ipynb #9203d175
 @register_game
 class Kocka(Game):
     "Kočka for four players."
@@ -62,11 +65,18 @@ class Kocka(Game):
              'kocka/pass-hold': 'Pass cards you were dealt', 'kocka/score': 'Penalty points: hearts, the Hejma, the last trick',
              'kocka/decided': 'A hand ends once its loser is certain', 'kocka/letter': 'The loser of a hand takes a letter',
              'kocka/replay': 'A tie the Hejma does not settle is replayed', 'kocka/word': 'Spell the word and you lose the game'}
-    def setup(self):
-        self.letters = self.word.upper()
-        self.goal = Goal(len(self.letters), 'lose', f"letters ({self.letters})")
-    def n_seats(self): return 4
-    def deal_shape(self): return {'hands': (4, 8)}
+
+
+# %% ../../nbs/games/11_kocka.ipynb #ec9c59eb
+@patch
+def setup(self:Kocka):
+    self.letters = self.word.upper()
+    self.goal = Goal(len(self.letters), 'lose', f"letters ({self.letters})")
+@patch
+def n_seats(self:Kocka): return 4
+@patch
+def deal_shape(self:Kocka): return {'hands': (4, 8)}
+
 
 # %% ../../nbs/games/11_kocka.ipynb #ffccee06
 @patch
@@ -76,10 +86,20 @@ def first_dealer(self:Kocka, rng):
     text = f"Seat {leader} is chosen by lot to lead the first trick, so Seat {dealer}, on their right, deals."
     return dealer, [Event('dealer', text, dealer)]
 
-# %% ../../nbs/games/11_kocka.ipynb #d67eadce
+# %% ../../nbs/games/11_kocka.ipynb #31470df2
+def play_text(seat, card, led) -> str:
+    "The event sentence for a card played: a thrown penalty card is named with its points."
+    if led is None: return f"Seat {seat} leads {card.symbol}."
+    if card.suit == led: return f"Seat {seat} plays {card.symbol}."
+    what = ' (the Hejma!)' if card is HEJMA else f" ({plural(penalty(card), 'penalty point')})" if penalty(card) else ''
+    return f"Seat {seat} has no {suit_name(MARIAS, led)} and throws {card.symbol}{what}."
+
+
+# %% ../../nbs/games/11_kocka.ipynb #96472224
 class KockaHand(TrickHand):
     "One hand of Kočka: the exchange (phase 'pass'), then eight tricks (phase 'play')."
     RULE = 'kocka'
+    play_text = staticmethod(play_text)  # a thrown penalty card is named with its points
     def __init__(self, game, deal, dealer, match=None):
         super().__init__(game, deal, dealer, deal['hands'], leader=(dealer + 1) % 4)
         self.phase = 'pass'
@@ -91,18 +111,27 @@ class KockaHand(TrickHand):
         self.log('exchange', f"The exchange: each seat passes 3 cards face down to its left, "
                  f"in turn from Seat {self.leader}, who will lead.", self.leader)
 
-    def has_passed(self, seat) -> bool: return self.passed[seat] is not None
-    def check_decided(self): "Is the loser already certain? (the rule comes in *Ending a hand early*)"
-    def giver(self, seat) -> int: return (seat - 1) % 4
-    def received(self, seat):
-        "The cards passed to `seat`, if it may look at them (it has passed, and so has its giver)."
-        if self.has_passed(seat) and self.has_passed(self.giver(seat)): return self.passed[self.giver(seat)]
-        return None
 
+# %% ../../nbs/games/11_kocka.ipynb #23904806
+@patch
+def has_passed(self:KockaHand, seat) -> bool: return self.passed[seat] is not None
+@patch
+def check_decided(self:KockaHand): "Is the loser already certain? (the rule comes in *Ending a hand early*)"
+@patch
+def giver(self:KockaHand, seat) -> int: return (seat - 1) % 4
+@patch
+def received(self:KockaHand, seat):
+    "The cards passed to `seat`, if it may look at them (it has passed, and so has its giver)."
+    if self.has_passed(seat) and self.has_passed(self.giver(seat)): return self.passed[self.giver(seat)]
+    return None
+
+
+# %% ../../nbs/games/11_kocka.ipynb #02c1f22f
 @patch
 def new_hand(self:Kocka, deal, dealer, match=None): return KockaHand(self, deal, dealer, match)
 
-# %% ../../nbs/games/11_kocka.ipynb #75b4aaec
+
+# %% ../../nbs/games/11_kocka.ipynb #3d129fac
 _VERBS = {'pass': 'cards'}
 
 @patch
@@ -111,8 +140,10 @@ def parse_action(self:KockaHand, action):
     words = action.split()
     if words and words[0].lower() == 'pass': return parse_move(action, MARIAS, _VERBS)
     if len(words) == 1: return MARIAS.parse(words[0])
-    raise ValueError(f"{shown(action)} is not an action: write one card (e.g. 10H), or pass and three cards (e.g. pass 7H 8H 9H)")
+    raise ValueError(f"{quoted(action)} is not an action: write one card (e.g. 10H), or pass and three cards (e.g. pass 7H 8H 9H)")
 
+
+# %% ../../nbs/games/11_kocka.ipynb #ca03078e
 @patch
 def action_help(self:KockaHand) -> str:
     if self.phase == 'pass':
@@ -120,11 +151,14 @@ def action_help(self:KockaHand) -> str:
                 f"pass {' '.join(c.code for c in in_order(self.hands[self.to_act])[:3])}")
     return TrickHand.action_help(self)
 
-# %% ../../nbs/games/11_kocka.ipynb #2ab41d02
+
+# %% ../../nbs/games/11_kocka.ipynb #b480f5e5
 @patch
 def _legal_pass(self:KockaHand):
     return moves('pass', combinations(in_order(self.hands[self.to_act]), 3))  # in_order: sorted by a key, no `<` per pair
 
+
+# %% ../../nbs/games/11_kocka.ipynb #8eb681fd
 @patch
 def _explain_pass(self:KockaHand, action) -> Verdict:
     seat, to = self.to_act, (self.to_act + 1) % 4
@@ -145,6 +179,13 @@ def _explain_pass(self:KockaHand, action) -> Verdict:
                        f"pass 3 of the cards you were dealt.")
     return Verdict(True, 'kocka/pass', f"Seat {seat} passes 3 of its dealt cards face down to Seat {to}, on its left.")
 
+
+# %% ../../nbs/games/11_kocka.ipynb #fa696094
+def _passes_text(seat, cards, to) -> str: return f"Seat {seat} passes {Hand(cards)} to Seat {to}."
+def _looks_text(seat, giver, cards) -> str: return f"Seat {seat} looks at the cards from Seat {giver}: {Hand(cards)}."
+
+
+# %% ../../nbs/games/11_kocka.ipynb #677318c6
 @patch
 def _apply_pass(self:KockaHand, action):
     seat, to = self.to_act, (self.to_act + 1) % 4
@@ -162,10 +203,9 @@ def _apply_pass(self:KockaHand, action):
         self.phase, self.to_act = 'play', self.leader
         self.log('exchange', f"The exchange is done. Seat {self.leader} leads the first trick.", self.leader)
     else: self.to_act = to
-def _passes_text(seat, cards, to) -> str: return f"Seat {seat} passes {Hand(cards)} to Seat {to}."
-def _looks_text(seat, giver, cards) -> str: return f"Seat {seat} looks at the cards from Seat {giver}: {Hand(cards)}."
 
-# %% ../../nbs/games/11_kocka.ipynb #e6604637
+
+# %% ../../nbs/games/11_kocka.ipynb #ccd6af62
 @patch
 def _explain_play(self:KockaHand, card) -> Verdict:
     if isinstance(card, Move):
@@ -173,14 +213,8 @@ def _explain_play(self:KockaHand, card) -> Verdict:
                        f"{self._legal_play()[0].code}.")
     return TrickHand._explain_play(self, card)
 
-def play_text(seat, card, led) -> str:
-    "The event sentence for a card played: a thrown penalty card is named with its points."
-    if led is None: return f"Seat {seat} leads {card.symbol}."
-    if card.suit == led: return f"Seat {seat} plays {card.symbol}."
-    what = ' (the Hejma!)' if card is HEJMA else f" ({plural(penalty(card), 'penalty point')})" if penalty(card) else ''
-    return f"Seat {seat} has no {suit_name(MARIAS, led)} and throws {card.symbol}{what}."
-KockaHand.play_text = staticmethod(play_text)
 
+# %% ../../nbs/games/11_kocka.ipynb #0a48923c
 def _points_text(cards) -> str:
     return ', '.join(f"{'Hejma' if c is HEJMA else c.symbol} {penalty(c)}" for c in cards)
 
@@ -191,6 +225,8 @@ def _trick_text(trick, points, won) -> str:
             if points else "No penalty points in it")
     return f"Seat {trick.winner} wins trick {trick.number}: {trick.why}. {took}."
 
+
+# %% ../../nbs/games/11_kocka.ipynb #3aad9c84
 @patch
 def trick_done(self:KockaHand, trick:Trick):
     cards, winner = trick.cards, trick.winner
@@ -201,9 +237,10 @@ def trick_done(self:KockaHand, trick:Trick):
         if HEJMA in won: self.hejma_taker = winner
     if trick.number == 8: self.last_trick, points = winner, points + LAST_TRICK
     self.points[winner] += points
-    self.events.append(Event('trick', (_trick_text, trick, points, won), winner, None, {'number': trick.number,  # `log`, inlined
-                             'leader': trick.leader, 'cards': cards, 'winner': winner, 'points': points}, 'kocka/trick'))
+    self.log('trick', (_trick_text, trick, points, won), winner, None, {'number': trick.number,
+             'leader': trick.leader, 'cards': cards, 'winner': winner, 'points': points}, 'kocka/trick')
     if trick.number < 8: self.check_decided()
+
 
 # %% ../../nbs/games/11_kocka.ipynb #ed0414bf
 def hand_loser(points:list, hejma_taker:int|None) -> int|None:
@@ -213,7 +250,7 @@ def hand_loser(points:list, hejma_taker:int|None) -> int|None:
     if len(tied) == 1: return tied[0]
     return hejma_taker if hejma_taker in tied else None
 
-# %% ../../nbs/games/11_kocka.ipynb #cd565e1b
+# %% ../../nbs/games/11_kocka.ipynb #8ec4803e
 def certain_loser(points:list, remaining:int, hejma_taker:int|None=None) -> int|None:
     "The seat certain to lose whatever happens to the `remaining` points, or None."
     top = max(points)
@@ -224,11 +261,15 @@ def certain_loser(points:list, remaining:int, hejma_taker:int|None=None) -> int|
         if caught < mine or (p == hejma_taker and caught == mine): return p
     return None
 
+
+# %% ../../nbs/games/11_kocka.ipynb #c2fa017f
 @patch
 def remaining(self:KockaHand) -> int:
     "Points still to be taken in this hand (the last-trick 5 included while the 8th trick is to come)."
     return HAND_POINTS - sum(self.points)
 
+
+# %% ../../nbs/games/11_kocka.ipynb #c32ae8fe
 @patch
 def check_decided(self:KockaHand):
     "After a trick: say once that the loser is certain, and stop the hand if the table plays `early_end`."
@@ -248,18 +289,8 @@ def check_decided(self:KockaHand):
              " (The table plays on: early_end is off.)"), loser, data=dict(self.decided), rule='kocka/decided')
     if stop: self.hand_done()
 
-# %% ../../nbs/games/11_kocka.ipynb #5c840d85
-@patch
-def hand_done(self:KockaHand):
-    self.phase, self.to_act = 'over', None
-    early = len(self.tricks) < 8
-    loser = self.decided['loser'] if early else hand_loser(self.points, self.hejma_taker)
-    said = (tuple(self.points), self.taken, self.last_trick, len(self.tricks), early, loser)  # the score sheet, written when read
-    self.result = {'points': list(self.points), 'loser': loser, 'replay': loser is None, 'early': early,
-                   'tricks': len(self.tricks), 'hejma': self.hejma_taker, 'last_trick': self.last_trick,
-                   'taken': [[c.code for c in t] for t in self.taken], 'text': lambda: _score_text(*said)}
-    self.log('score', (_score_text, *said), loser, rule='kocka/score')
 
+# %% ../../nbs/games/11_kocka.ipynb #9adeb46c
 def _score_text(points, taken, last_trick, tricks, early, loser) -> str:
     lines = []
     for s in range(4):
@@ -279,7 +310,21 @@ def _score_text(points, taken, last_trick, tricks, early, loser) -> str:
     else: text += f"Seat {loser} has the most and loses the hand."
     return text
 
-# %% ../../nbs/games/11_kocka.ipynb #cf551aa3
+
+# %% ../../nbs/games/11_kocka.ipynb #ad347746
+@patch
+def hand_done(self:KockaHand):
+    self.phase, self.to_act = 'over', None
+    early = len(self.tricks) < 8
+    loser = self.decided['loser'] if early else hand_loser(self.points, self.hejma_taker)
+    said = (tuple(self.points), self.taken, self.last_trick, len(self.tricks), early, loser)  # the score sheet, written when read
+    self.result = {'points': list(self.points), 'loser': loser, 'replay': loser is None, 'early': early,
+                   'tricks': len(self.tricks), 'hejma': self.hejma_taker, 'last_trick': self.last_trick,
+                   'taken': [[c.code for c in t] for t in self.taken], 'text': lambda: _score_text(*said)}
+    self.log('score', (_score_text, *said), loser, rule='kocka/score')
+
+
+# %% ../../nbs/games/11_kocka.ipynb #6f0837bf
 @patch
 def new_standing(self:Kocka):
     return {'letters': [0] * 4, 'word': self.letters, 'losers': [], 'replays': 0, 'loser': None}
@@ -289,6 +334,8 @@ def spelled(self:Kocka, n:int) -> str:
     "The letters of a player who has lost `n` hands."
     return self.letters[:n] or '-'
 
+
+# %% ../../nbs/games/11_kocka.ipynb #e24f6910
 @patch
 def settle(self:Kocka, hand, match):
     st, loser = match.standing, hand.result['loser']
@@ -306,13 +353,14 @@ def settle(self:Kocka, hand, match):
     events.append(Event('dealer', f"Seat {loser} lost the hand and deals the next; Seat {(loser + 1) % 4} leads.", loser))
     return events, loser, False
 
+
 # %% ../../nbs/games/11_kocka.ipynb #72bd21c3
 @patch
 def tally(self:Kocka, standing:dict) -> tuple:
     "Each seat's letters so far (the charts count them)."
     return 'letters', [self.letters[:n] for n in standing['letters']]
 
-# %% ../../nbs/games/11_kocka.ipynb #8379cc50
+# %% ../../nbs/games/11_kocka.ipynb #2a1cea6f
 @patch
 def _public(self:KockaHand, view:dict, seat):
     TrickHand._public(self, view, seat)
@@ -321,12 +369,15 @@ def _public(self:KockaHand, view:dict, seat):
     if seat is not None: view.update(passed=self.passed[seat], received=self.received(seat))
     else: view.update(passed=list(self.passed), received=[self.passed[self.giver(s)] for s in range(4)])
 
+
+# %% ../../nbs/games/11_kocka.ipynb #bc584e09
 @patch
 def hidden_cards(self:KockaHand, seat) -> set:
     "Every card `seat` may not see: the others' hands, and passed cards it has not been allowed to look at."
     known = set(self.hands[seat]) | set(self.passed[seat] or ()) | set(self.received(seat) or ()) | set(self.trick)
     for t in self.tricks: known.update(t.cards)
     return set(MARIAS.cards) - known
+
 
 # %% ../../nbs/games/11_kocka.ipynb #c15840f4
 def _danger(card) -> tuple:  # for passing: the Hejma and high hearts, then high cards; low hearts are kept
@@ -349,5 +400,162 @@ def bot(view:dict, rng):
     if len(trick) == 3: return max(legal, key=lambda c: (c is not HEJMA, c.rank))
     return min(legal, key=lambda c: c.rank)
 
-Kocka.bot = staticmethod(bot)
+
+# %% ../../nbs/games/11_kocka.ipynb #e2617444
+@patch
+def bot(self:Kocka, view:dict, rng):
+    "The simple bot's action for the seat whose view this is."
+    return bot(view, rng)  # the module's function above: `@patch` leaves the module's name `bot` to it
+
 GAME = Kocka
+
+
+# %% ../../nbs/games/11_kocka.ipynb #43b05acd
+from typing import Any, TypedDict
+from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, who, cards_text
+
+class KockaView(TrickView):
+    "Kočka: the exchange and the penalty points so far."
+    points: list  # penalty points taken per seat this hand
+    hejma: int|None  # who took the Hejma (the upper jack of leaves)
+    decided: dict|None  # once the loser is certain: loser, after_trick, reason
+    has_passed: list  # per seat: has it passed its three cards?
+    passed: Any  # a seat: the three cards it passed (None before); teaching view: per seat
+    received: Any  # a seat: the three cards passed to it, once it may look (else None); teaching view: per seat
+
+# %% ../../nbs/games/11_kocka.ipynb #824ec8b6
+class KockaResult(Result):
+    loser: int|None  # None: a tie the Hejma does not settle (the hand is replayed)
+    replay: bool
+    early: bool  # ended early, its loser certain
+    tricks: int
+    hejma: int|None
+    last_trick: int|None
+    taken: list
+
+class KockaStanding(TypedDict):
+    letters: list  # letters taken per seat
+    word: str
+    losers: list  # each hand's loser (None: replayed)
+    replays: int
+    loser: int|None  # who spelled the word
+
+Kocka.CONTRACT = Contract(KockaView, KockaResult, KockaStanding, Tally('letters', str), ('letters',))
+
+# %% ../../nbs/games/11_kocka.ipynb #328ad91b
+Kocka.QUICKREF = [
+    Row('Deal', "all 32 cards, 8 each; the dealer sits to the right of the first leader, so the seat after the dealer leads"),
+    Row('The exchange', "each player passes 3 of the 8 cards dealt, face down, to the left (the next seat), then looks at "
+        "the 3 received from the right; never pass on a card you received", ('pass',)),
+    Row('Follow', "the first card *played* sets the suit; follow it if you can, else play anything", PLAY),
+    Row('Win', "the highest card of the led suit takes the trick (štych); its winner leads the next", PLAY),
+    Row('Penalty points', "Hejma (upper jack of leaves, `QL`) 10; ace of hearts 5, king 4, upper jack 3, lower jack 2, "
+        "10 9 8 7 of hearts 1 each; the last trick 5 more: 33 a hand", ('pass', 'play'), page=False),
+    Row('End of a hand', "after 8 tricks, or earlier once one player is certain to lose: 17 points or more, or more than any "
+        "other player's points plus all the points still to take (option `early_end`, on by default; the tutor says when "
+        "and why)", PLAY),
+    Row('Who loses the hand', "the most penalty points. Tied: the tied player who took the Hejma loses; if none of them "
+        "took it, nobody loses and the same dealer deals again", PLAY),
+    Row('Letters', "the loser takes one letter of the playing word (default `KOČKA`); points are not carried over", PLAY),
+    Row('Next dealer', "the loser of the last hand deals the next"),
+    Row('End of the match', "the first player to complete the word loses"),
+]
+
+# %% ../../nbs/games/11_kocka.ipynb #5f004164
+def exchange_lines(view:dict, me:int) -> list:
+    "The exchange as `me` sees it: what it passes (or passed) to the left and receives from the right."
+    lines, giver, taker = [], (me - 1) % 4, (me + 1) % 4
+    if view.get('passed'): lines.append(f"You passed {cards_text(view['passed'])} to Seat {taker}.")
+    elif view['phase'] == 'pass': lines.append(f"You pass three cards to Seat {taker}; Seat {giver} passes three to you.")
+    if view.get('received'): lines.append(f"You received {cards_text(view['received'])} from Seat {giver}.")
+    elif view.get('passed'): lines.append(f"Seat {giver}'s three cards come to you once it has passed.")
+    return lines
+
+# %% ../../nbs/games/11_kocka.ipynb #ee203f21
+@patch
+def table_lines(self:Kocka, view:dict, me:int) -> list:
+    "The exchange, the hand's penalty points and the Hejma, and the letters of the match."
+    lines = exchange_lines(view, me)
+    if view['phase'] == 'play':
+        hejma = view.get('hejma')
+        lines.append("Penalty points this hand: " + ', '.join(f"{who(s, me)} {p}" for s, p in enumerate(view['points']))
+                     + f". Hejma (upper jack of leaves): {'not taken yet' if hejma is None else 'taken by ' + who(hejma, me)}.")
+    word, letters = view['standing']['word'], view['standing']['letters']
+    lines.append(f"Letters of {word}: " + ', '.join(f"{who(s, me)} {word[:n] or '-'}" for s, n in enumerate(letters)) + '.')
+    return lines
+
+# %% ../../nbs/games/11_kocka.ipynb #fd175a58
+@patch
+def drill_moves(self:KockaHand, seat:int, rng) -> list:
+    "Passes a learner might try, right or wrong: three of its cards, only two, or two and a card it does not hold."
+    own = self.drill_cards(seat)
+    other = [c for c in self.game.deck() if c not in own]
+    if len(own) < 3 or not other: return []
+    return [Move('pass', tuple(own[:3])), Move('pass', tuple(own[:2])), Move('pass', (*own[:2], rng.choice(other)))]
+
+@patch
+def drill_phase_words(self:KockaHand) -> list:
+    "The exchange in words, for a drill's question."
+    return [f"The exchange: Seat {self.to_act} is to pass 3 cards to Seat {(self.to_act + 1) % 4}."] if self.phase == 'pass' else []
+
+# %% ../../nbs/games/11_kocka.ipynb #b778c9d3
+from ..core.sampling import Measure, played_cards, trick_actions, replay, deal_hands, unseen_cards
+
+def _loss_stats(hand, seat) -> dict: return {'lose': float(hand.result['loser'] == seat), 'penalty': hand.points[seat]}
+
+@patch(as_prop=True)
+def coach_measure(self:Kocka) -> Measure:
+    "The seat's chance of losing the hand, then its penalty points (less is better)."
+    return Measure(_loss_stats, lambda st: -(st['lose'] + st['penalty'] / 66), 'lose', 'chance of losing the hand', True)
+
+# %% ../../nbs/games/11_kocka.ipynb #d09d7a4f
+@patch
+def move_promise(self:Kocka, move, view:dict) -> float|None:
+    "How promising a pass looks: the penalty points it gives away, then its ranks (None for any other action)."
+    if move.verb != 'pass': return None
+    return sum(10 * PENALTY[c] + c.rank for c in move.cards)
+
+# %% ../../nbs/games/11_kocka.ipynb #ec7f6f8b
+def _resample_exchange(view, game, rng) -> KockaHand:
+    "During the exchange: the seat's eight cards as dealt, the rest anywhere; the seats before it pass as the bot would."
+    me, order = view['seat'], [(view['dealer'] + 1 + k) % 4 for k in range(4)]
+    rest = unseen_cards(game, set(view['hand']))
+    rng.shuffle(rest)
+    hands, i = [], 0
+    for s in range(4):
+        hands.append(list(view['hand']) if s == me else rest[i:i + 8]); i += 0 if s == me else 8
+    hand = game.new_hand({'hands': hands}, view['dealer'])
+    for s in order:
+        if hand.to_act == me: break
+        hand.apply(game.bot(hand.view(s), rng))
+    return hand
+
+# %% ../../nbs/games/11_kocka.ipynb #0200e718
+@patch(cls_method=True)
+def resample(cls:KockaHand, view:dict, game:Kocka, rng) -> KockaHand:
+    "A hand at `view`'s position, the cards its seat cannot see dealt at random to fit the view (OpenSpiel's `resample_from_infostate`)."
+    if view['phase'] == 'pass': return _resample_exchange(view, game, rng)
+    me, played, order = view['seat'], played_cards(view), [(view['dealer'] + 1 + k) % 4 for k in range(4)]
+    left, right, across = (me + 1) % 4, (me - 1) % 4, (me + 2) % 4
+    fixed = {left: [c for c in view['passed'] if c not in played[left]]}  # what I passed is there, unless played
+    hands = deal_hands(view, game, rng, fixed=fixed)
+    after = [hands[s] + played[s] for s in range(4)]  # each seat's cards after the exchange
+    passed = {me: list(view['passed']), right: list(view['received'])}
+    passed[left] = rng.sample(after[across], 3)  # Seat me+1 passed to me+2
+    passed[across] = rng.sample(after[right], 3)  # Seat me+2 passed to me+3
+    dealt = [[c for c in after[s] if c not in passed[(s - 1) % 4]] + passed[s] for s in range(4)]
+    actions = [Move('pass', tuple(in_order(passed[s]))) for s in order] + trick_actions(view)
+    return replay(game, {'hands': dealt}, view['dealer'], actions)
+
+@patch
+def resample(self:Kocka, view:dict, rng) -> KockaHand: "The hand class's `resample`."; return KockaHand.resample(view, self, rng)
+
+# %% ../../nbs/games/11_kocka.ipynb #7533cdef
+@patch(as_prop=True)
+def coach_tactics(self:Kocka) -> str: "The coach's sentences for a game of penalty cards."; return 'penalty'
+@patch
+def card_penalty(self:Kocka, card) -> int: "`card`'s penalty points."; return PENALTY[card]
+@patch(as_prop=True)
+def last_trick_penalty(self:Kocka) -> int: "Taking the 8th trick costs 5 penalty points."; return LAST_TRICK
+@patch
+def passes_to(self:Kocka, seat:int) -> int: "In the exchange `seat` passes to its left."; return (seat + 1) % 4

@@ -11,13 +11,13 @@ from operator import attrgetter, itemgetter
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..core.cards import FRENCH, shuffled
-from ..core.engine import Game, Option, Event, Verdict, HandState, Move, parse_move, check_deal, Goal, ENGINE_RULES, register_game, shown
+from ..core.engine import Game, Option, Event, Verdict, HandState, Move, parse_move, check_deal, Goal, ENGINE_RULES, register_game, quoted
 from ..core.match import Match
 
 # %% auto #0
 __all__ = ['VALUE', 'OPTIONS', 'LETTERS', 'VERBS', 'BEG', 'PASS', 'WHY', 'GAME', 'value', 'count', 'MagheSatra', 'cut_for_seats',
            'written_deal', 'MagheSatraHand', 'seats_text', 'hand_winner', 'Odds', 'odds', 'odds_for', 'odds_chart',
-           'should_beg', 'advice', 'bot']
+           'should_beg', 'advice', 'bot', 'MagheSatraView', 'MagheSatraResult', 'MagheSatraStanding', 'seat_line']
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #1c24d722
 VALUE = {card: (1 if card.rank == 14 else card.rank) for card in FRENCH}  # the pack's ace is rank 14; here it counts 1
@@ -31,7 +31,7 @@ def count(cards) -> int:
     return sum(map(_VALUE_OF, cards))  # summed in C
 _VALUE_OF = VALUE.__getitem__
 
-# %% ../../nbs/games/13_maghe_satra.ipynb #8a2a35a5
+# %% ../../nbs/games/13_maghe_satra.ipynb #0a7c3f28
 def _is_whole(v, low, high): return isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
 
 OPTIONS = (
@@ -40,6 +40,8 @@ OPTIONS = (
            'the game points that win the match'),
 )
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #19ee10a2
 @register_game
 class MagheSatra(Game):
     "Maghe Satra (Beg 17) for 3 to 7 players."
@@ -53,7 +55,8 @@ class MagheSatra(Game):
     direction = 'counterclockwise'  # turns and the deal go round to the right; pictures draw the table so
     def deal_shape(self): return {'down': (self.players, 1), 'stock': 52 - self.players}
 
-# %% ../../nbs/games/13_maghe_satra.ipynb #c65db72d
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #85cea959
 LETTERS = 'ABCDEFG'
 
 def cut_for_seats(n:int, # how many players
@@ -78,6 +81,8 @@ def cut_for_seats(n:int, # how many players
     seating = order([f"Player {LETTERS[i]}" for i in range(n)])
     return seating, lines
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #74c50c2a
 @patch
 def first_dealer(self:MagheSatra, rng):
     "The cut decides the seats; the highest card sits at Seat 0 and deals first."
@@ -85,6 +90,7 @@ def first_dealer(self:MagheSatra, rng):
     seats = ', '.join(f"Seat {s} {p}" for s, p in enumerate(seating))
     text = f"The cut: {'; '.join(lines)}. Seated highest card first, in the order of play: {seats}. Seat 0 deals first."
     return 0, [Event('dealer', text, 0, data={'seating': seating})]
+
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #630ce968
 def written_deal(game:MagheSatra, down, # each seat's face-down card, e.g. 'KS 4H 9D 2C'
@@ -96,10 +102,25 @@ def written_deal(game:MagheSatra, down, # each seat's face-down card, e.g. 'KS 4
     rest = [c for c in game.deck() if c not in set(down) | set(first)]
     return check_deal(game, {'down': [[c] for c in down], 'stock': first + rest})  # one line if a card is there twice
 
-# %% ../../nbs/games/13_maghe_satra.ipynb #6ad67f4a
+# %% ../../nbs/games/13_maghe_satra.ipynb #2a510c57
 VERBS = {'beg': None, 'pass': None}
 BEG, PASS = Move('beg'), Move('pass')
 
+_FIRST = itemgetter(0)
+def _deal_text(dealer) -> str: return f"Seat {dealer} deals one card face down to each player, the dealer too."
+def _down_text(seat, card) -> str: return f"Seat {seat} is dealt {card.symbol} face down (value {value(card)})."
+
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #db952cf6
+def _card_text(seat, card, why, up) -> str:
+    head = (f"Seat {seat}'s turn: the first card, face up, is {card.symbol}" if why == 'first'
+            else f"Seat {seat} begs and is dealt {card.symbol} face up")
+    return f"{head} (face-up cards {' '.join(c.symbol for c in up)}: {count(up)})."
+def _total_text(seat, total, down, up) -> str:
+    return f"Seat {seat}'s total is {total} ({down.symbol} face down + {count(up)})."
+
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #1bc6bb52
 class MagheSatraHand(HandState):
     "One hand of Maghe Satra."
     def __init__(self, game, deal, dealer, match=None):
@@ -117,37 +138,8 @@ class MagheSatraHand(HandState):
         for seat, card in enumerate(self.down): events.append(Event('deal', (_down_text, seat, card), seat, (seat,)))
         self._next_turn()
 
-_FIRST = itemgetter(0)
-def _deal_text(dealer) -> str: return f"Seat {dealer} deals one card face down to each player, the dealer too."
-def _down_text(seat, card) -> str: return f"Seat {seat} is dealt {card.symbol} face down (value {value(card)})."
 
-@patch
-def new_hand(self:MagheSatra, deal, dealer, match=None): return MagheSatraHand(self, deal, dealer, match)
-
-# %% ../../nbs/games/13_maghe_satra.ipynb #2e613023
-@patch
-def parse_action(self:MagheSatraHand, action):
-    return parse_move(action, FRENCH, VERBS) if isinstance(action, str) else action
-
-@patch
-def action_help(self:MagheSatraHand) -> str:
-    return 'beg (one more card, face up) or pass (stop here)' if self.legal_actions() else HandState.action_help(self)
-
-@patch
-def _legal_play(self:MagheSatraHand): return [BEG, PASS]
-
-@patch
-def _explain_play(self:MagheSatraHand, action) -> Verdict:
-    if action == BEG: return Verdict(True, 'maghe-satra/beg', 'Beg: one more card, face up; exactly 17 wins the hand, over 17 ends your turn.')
-    if action == PASS: return Verdict(True, 'maghe-satra/pass', 'Pass: your total stands until the show.')
-    return Verdict(False, 'maghe-satra/actions', f"{shown(action)} is not an action in Maghe Satra: on your turn you may beg (one more card) or pass.")
-
-# %% ../../nbs/games/13_maghe_satra.ipynb #8bdb4a0c
-def seats_text(seats) -> str:
-    "'Seat 2', 'Seats 2 and 3', 'Seats 1, 2 and 3'."
-    if len(seats) == 1: return f"Seat {seats[0]}"
-    return f"Seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
-
+# %% ../../nbs/games/13_maghe_satra.ipynb #93002922
 @patch
 def _next_turn(self:MagheSatraHand):
     "The next seat in turn gets its first face-up card; after the dealer, the show."
@@ -170,13 +162,41 @@ def _deal_up(self:MagheSatraHand, seat, why):
     if total > 17: return self._over(seat)
     self.events.append(Event('total', (_total_text, seat, total, self.down[seat], up), seat, (seat,)))
 
-def _card_text(seat, card, why, up) -> str:
-    head = (f"Seat {seat}'s turn: the first card, face up, is {card.symbol}" if why == 'first'
-            else f"Seat {seat} begs and is dealt {card.symbol} face up")
-    return f"{head} (face-up cards {' '.join(c.symbol for c in up)}: {count(up)})."
-def _total_text(seat, total, down, up) -> str:
-    return f"Seat {seat}'s total is {total} ({down.symbol} face down + {count(up)})."
+@patch
+def new_hand(self:MagheSatra, deal, dealer, match=None): return MagheSatraHand(self, deal, dealer, match)
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #e9671b6e
+@patch
+def parse_action(self:MagheSatraHand, action):
+    return parse_move(action, FRENCH, VERBS) if isinstance(action, str) else action
+
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #638169f0
+@patch
+def action_help(self:MagheSatraHand) -> str:
+    return 'beg (one more card, face up) or pass (stop here)' if self.legal_actions() else HandState.action_help(self)
+
+@patch
+def _legal_play(self:MagheSatraHand): return [BEG, PASS]
+
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #7a32afa9
+@patch
+def _explain_play(self:MagheSatraHand, action) -> Verdict:
+    if action == BEG: return Verdict(True, 'maghe-satra/beg', 'Beg: one more card, face up; exactly 17 wins the hand, over 17 ends your turn.')
+    if action == PASS: return Verdict(True, 'maghe-satra/pass', 'Pass: your total stands until the show.')
+    return Verdict(False, 'maghe-satra/actions', f"{quoted(action)} is not an action in Maghe Satra: on your turn you may beg (one more card) or pass.")
+
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #12ed5a8d
+def seats_text(seats) -> str:
+    "'Seat 2', 'Seats 2 and 3', 'Seats 1, 2 and 3'."
+    if len(seats) == 1: return f"Seat {seats[0]}"
+    return f"Seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
+
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #3c0f7cb4
 @patch
 def _over(self:MagheSatraHand, seat):
     self.status[seat] = 'over'
@@ -192,6 +212,8 @@ def _up_over_text(seat, up) -> str: return f"Seat {seat}'s face-up cards alone c
 def _over_text(seat, total) -> str: return f"Seat {seat} is over 17 ({total}): the turn ends, and Seat {seat} says \"Pass\"."
 def _pass_text(seat) -> str: return f"Seat {seat} passes."
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #d3c0276f
 @patch
 def _seventeen(self:MagheSatraHand, seat):
     self.status[seat], self.shown[seat] = 'seventeen', True
@@ -204,6 +226,8 @@ def _seventeen_text(seat, cards, later) -> str:
     return (f"Seat {seat} shows {cards[0].symbol}: {' + '.join(c.symbol for c in cards)} = 17 exactly, "
             f"and wins the hand and a game point at once.{rest}")
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #fcb7a6df
 @patch
 def _apply_play(self:MagheSatraHand, action):
     seat = self.to_act
@@ -211,6 +235,7 @@ def _apply_play(self:MagheSatraHand, action):
     self.status[seat] = 'passed'
     self.events.append(Event('pass', (_pass_text, seat), seat))
     self._next_turn()
+
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #31957d9e
 @patch
@@ -238,15 +263,7 @@ def hand_winner(entries) -> tuple:
     if len(tied) == 1: return tied[0][3], 'more cards'
     return max(tied, key=lambda a: a[2])[3], 'later turn'  # then the later turn
 
-# %% ../../nbs/games/13_maghe_satra.ipynb #ff34aa5a
-@patch
-def _show(self:MagheSatraHand):
-    self.shown = [True] * self.n
-    entries = [(s, self.totals[s], 1 + len(self.up[s])) for s in self.order]
-    winner, how = hand_winner(entries)
-    down, up = self.down, self.up  # no card is dealt once the hand is over: the text may read them later
-    self._end(winner, how, lambda: _show_text(entries, down, up, winner, how), 'maghe-satra/show')  # written when read
-
+# %% ../../nbs/games/13_maghe_satra.ipynb #059560eb
 def _show_text(entries, down, up, winner, how) -> str:
     "The show in words: each seat's cards (`down`, `up`) and total in turn order, and who wins and why."
     parts = [f"Seat {s} {' + '.join(c.symbol for c in [down[s], *up[s]])} = {total}{' (over 17)' if total > 17 else ''}"
@@ -256,6 +273,8 @@ def _show_text(entries, down, up, winner, how) -> str:
                else "Everyone is over 17: nobody wins this hand and nobody scores.")
     return f"The show: {'; '.join(parts)}. {verdict}"
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #4f881a1d
 _CODE = attrgetter('code')
 
 @patch
@@ -267,7 +286,18 @@ def _end(self:MagheSatraHand, winner, how, text, rule):
                    'cards': [[*map(_CODE, [self.down[s], *self.up[s]] if self.shown[s] else self.up[s])] for s in range(self.n)]}
     self.events.append(Event('score', text, winner, None, None, rule))  # `log`, written out
 
-# %% ../../nbs/games/13_maghe_satra.ipynb #2f260c6e
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #4fabaf44
+@patch
+def _show(self:MagheSatraHand):
+    self.shown = [True] * self.n
+    entries = [(s, self.totals[s], 1 + len(self.up[s])) for s in self.order]
+    winner, how = hand_winner(entries)
+    down, up = self.down, self.up  # no card is dealt once the hand is over: the text may read them later
+    self._end(winner, how, lambda: _show_text(entries, down, up, winner, how), 'maghe-satra/show')  # written when read
+
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #427c1207
 @patch
 def public_status(self:MagheSatraHand, seat, viewer) -> str:
     "What `viewer` may know of `seat`'s state: a hidden bust looks like a pass."
@@ -275,6 +305,8 @@ def public_status(self:MagheSatraHand, seat, viewer) -> str:
     if st == 'over' and not (viewer is None or viewer == seat or self.shown[seat] or count(self.up[seat]) > 17): return 'passed'
     return st
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #c03ec855
 @patch
 def _public(self:MagheSatraHand, view:dict, seat):
     sees = [seat is None or s == seat or self.shown[s] for s in range(self.n)]
@@ -288,11 +320,14 @@ def _public(self:MagheSatraHand, view:dict, seat):
     o = odds_for(view) if self.to_act is not None and seat in (None, self.to_act) else None
     view['odds'], view['advice'] = (o._asdict(), advice(o)) if o else (None, None)
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #130e1104
 @patch
 def hidden_cards(self:MagheSatraHand, seat) -> set:
     return set(self.stock[self.dealt:]) | {c for s, c in enumerate(self.down) if s != seat and not self.shown[s]}
 
-# %% ../../nbs/games/13_maghe_satra.ipynb #6eaae3cf
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #2bdc03b9
 class Odds(NamedTuple):
     "What the next card does to `total`, counted over the `unseen` cards."
     total: int
@@ -304,6 +339,8 @@ class Odds(NamedTuple):
         "The exact chance of `outcome` ('exact', 'under' or 'bust')."
         return Fraction(getattr(self, outcome), self.unseen)
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #61e64419
 def odds(total:int, # the seat's count now
          seen) -> Odds: # every card the seat can see (its own and all face-up cards)
     "The odds of one more card, over the cards of the pack not in `seen`."
@@ -315,12 +352,15 @@ def odds(total:int, # the seat's count now
     unseen = sum(left)
     return Odds(total, unseen, exact, under, unseen - exact - under)
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #e7cae606
 def odds_for(view:dict) -> Odds:
     "The odds of the next card for the seat to act, from what `view` shows (its own cards and the face-up cards)."
     mine = view['hand'] if view['seat'] is not None else view['hands'][view['to_act']]
     return odds(count(mine), [*mine, *(c for up in view['face_up'] for c in up)])
 
-# %% ../../nbs/games/13_maghe_satra.ipynb #2da9a75d
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #0950b272
 def odds_chart(o:Odds) -> 'matplotlib.figure.Figure':
     "A bar chart of the chances of the next card (a plain `Figure`: nothing is kept open by pyplot)."
     from matplotlib.figure import Figure
@@ -334,6 +374,8 @@ def odds_chart(o:Odds) -> 'matplotlib.figure.Figure':
     ax.set_title(f"Total {o.total}: one more card", fontsize=10)
     return fig
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #a293b7f1
 def should_beg(o:Odds) -> bool:
     "Beg while fewer than half of the unseen cards would take you over 17."
     return 2 * o.bust < o.unseen
@@ -345,6 +387,7 @@ def advice(o:Odds) -> str:
     if should_beg(o): return f"Beg: only {pct(o.bust)} would take you over 17, and {o.exact} would make exactly 17."
     return f"Pass: {pct(o.bust)} would take you over 17."
 
+
 # %% ../../nbs/games/13_maghe_satra.ipynb #0860830d
 def bot(view:dict, rng) -> Move:
     "Beg or pass by the odds of the next card, seen from `view` only."
@@ -353,12 +396,20 @@ def bot(view:dict, rng) -> Move:
     if all(view['status'][s] == 'over' for s in others): return PASS  # everyone else is out: any total wins
     return BEG if should_beg(odds_for(view)) else PASS
 
-MagheSatra.bot = staticmethod(bot)
 
-# %% ../../nbs/games/13_maghe_satra.ipynb #8ddb2ff4
+# %% ../../nbs/games/13_maghe_satra.ipynb #3a3a1b96
+@patch
+def bot(self:MagheSatra, view:dict, rng) -> Move:
+    "The counting bot's action for the seat whose view this is."
+    return bot(view, rng)  # the module's function above: `@patch` leaves the module's name `bot` to it
+
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #6a478788
 @patch
 def new_standing(self:MagheSatra): return {'totals': [0] * self.players, 'hands': [], 'winner': None}
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #bab34183
 @patch
 def settle(self:MagheSatra, hand, match):
     st, winner = match.standing, hand.result['winner']
@@ -373,7 +424,178 @@ def settle(self:MagheSatra, hand, match):
     events.append(Event('dealer', f"The deal passes to the dealer's right: Seat {nxt} deals the next hand.", nxt))
     return events, nxt, False
 
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #76a6f8ac
 @patch
 def tally(self:MagheSatra, standing): return 'game points', list(standing['totals'])
 
 GAME = MagheSatra
+
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #0a37c54c
+from typing import TypedDict
+from ..core.contracts import View, Result, Contract, Tally, Row, PLAY, who, cards_text, played_text
+
+class MagheSatraView(View):
+    "Maghe Satra: face-down and face-up cards, totals the seat may see, and the odds of the next card."
+    turn: list  # per seat: its place in the order of turns (1 plays first)
+    face_down: list  # per seat: [card] where this seat may see it, else None
+    face_up: list  # per seat: its face-up cards
+    face_up_count: list  # per seat: the count of its face-up cards
+    total: list  # per seat: the total where this seat may know it, else None
+    status: list  # per seat: waiting, playing, passed, over or seventeen (a hidden bust shows as passed)
+    stock_left: int
+    odds: dict|None  # for the seat to act: total, unseen, exact, under, bust
+    advice: str|None
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #b7d3bf99
+class MagheSatraResult(Result):
+    winner: int|None  # None: everyone went over 17
+    how: str  # 'seventeen', 'closest', 'more cards', 'later turn' or 'no winner'
+    totals: list  # per seat, where shown, else None
+    cards: list
+
+class MagheSatraStanding(TypedDict):
+    totals: list  # game points per seat
+    hands: list  # each hand's winner (None: nobody)
+    winner: int|None
+
+MagheSatra.CONTRACT = Contract(MagheSatraView, MagheSatraResult, MagheSatraStanding, Tally('game points', int), ('totals',))
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #a8883536
+MagheSatra.QUICKREF = [
+    Row('Count', "A 1 (never 11), 2-10 as marked, J 11, Q 12, K 13; suits do not matter", PLAY, page=False),
+    Row('Seats and first dealer', "the cut: everyone draws a card; the highest deals first and the others sit in the order "
+        "of their cards, the next highest at the dealer's right; tied players draw again (a table rule)"),
+    Row('Deal', "one card face down to each player, the dealer included; look at your own", PLAY),
+    Row('A turn', "starting at the dealer's right, each player gets one card face up, then may **beg** (one more card face "
+        "up, as often as wanted) or **pass**; the dealer plays last", PLAY),
+    Row('Over 17', "a total of 18 or more ends your turn at once: you are out of the hand", PLAY),
+    Row('Exactly 17', "ends the hand at once: you win it and earn the game point; nobody after you plays", PLAY),
+    Row('The show', "otherwise, after the dealer's turn, everyone turns up the face-down card", PLAY),
+    Row('Winner of the hand', "the total closest to 17 without going over; tied: most cards; still tied: the latest turn "
+        "(the dealer's, if the dealer is among them). Everyone over 17: nobody wins", PLAY),
+    Row('Next dealer', "the next seat, counterclockwise"),
+    Row('Match', "the first to the target of game points (default 10) wins", PLAY),
+]
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #29f63caf
+def seat_line(view:dict, s:int, me:int) -> str:
+    "Seat `s`'s line of the table, as `me` sees it: the face-down card, the face-up ones, the total where known, its status."
+    down = view['face_down'][s]
+    hidden = 'your face-down card' if s == me else 'face down'
+    say = [f"{hidden} {cards_text(down)}" if down else 'one card face down (hidden)',
+           f"face up {cards_text(view['face_up'][s])} (counts {view['face_up_count'][s]})" if view['face_up'][s] else 'no card face up yet']
+    if view['total'][s] is not None: say.append(f"total {view['total'][s]}")
+    say.append(view['status'][s])
+    return f"  {who(s, me).capitalize()}{' (dealer)' if s == view['dealer'] else ''}: {'; '.join(say)}."
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #dbb4b457
+@patch
+def table_lines(self:MagheSatra, view:dict, me:int) -> list:
+    "The turns, each seat's cards as `me` may see them, the stock, the odds of `me`'s next card, the game points."
+    order = sorted(range(view['players']), key=lambda s: view['turn'][s])
+    lines = ["Turns (the dealer plays last): " + ', '.join(who(s, me) for s in order) + '.']
+    lines += [seat_line(view, s, me) for s in order] + [f"Cards left in the stock: {view['stock_left']}."]
+    o = view.get('odds')
+    if o:
+        pct = lambda k: f"{k} of {o['unseen']} ({k / o['unseen']:.0%})"
+        lines.append(f"Your next card: exactly 17 with {pct(o['exact'])}, still under with {pct(o['under'])}, over 17 with "
+                     f"{pct(o['bust'])} (counted over the cards you cannot see).")
+        lines.append(f"Advice: {view['advice']}")
+    totals = view['standing']['totals']
+    lines.append("Game points: " + ', '.join(f"{who(s, me)} {t}" for s, t in enumerate(totals)) + f" (first to {self.target} wins).")
+    return lines
+
+@patch
+def hand_lines(self:MagheSatra, view:dict) -> list:
+    "None: the seat's own cards are in its line of the table."
+    return []
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #857a0d37
+@patch
+def drill_cards(self:MagheSatraHand, seat:int) -> list:
+    "The seat's cards: its face-down card, then its face-up ones."
+    return [self.down[seat], *self.up[seat]]
+
+@patch
+def drill_moves(self:MagheSatraHand, seat:int, rng) -> list:
+    "The words of the game: *beg* and *pass*."
+    return [BEG, PASS]
+
+@patch
+def drill_wrong_words(self:MagheSatraHand) -> tuple:
+    "Words from other games a learner might type."
+    return ('stand', 'hit')
+
+@patch
+def drill_more_tries(self:MagheSatraHand, legal:list) -> list:
+    "A seat that is not at the table tries to act (the table has from 3 to 7)."
+    return [(self.n, legal[0])]
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #78d45500
+_SAID = {'waiting': 'not played yet', 'playing': 'to play', 'passed': 'passed', 'over': 'over 17', 'seventeen': 'made 17'}
+
+@patch
+def drill_situation(self:MagheSatraHand, seat:int) -> str:
+    "The position in words for a drill's question: the seats that have played or play now, in turn order."
+    lines, later = [], [s for s in self.order if self.status[s] == 'waiting' and s != seat]
+    for s in self.order:
+        if s in later: continue
+        mine = f"face down {self.down[s].symbol}, " if s == seat else ''
+        lines.append(f"Seat {s}{' (dealer)' if s == self.dealer else ''}: {mine}face up {played_text(self.up[s])} ({_SAID[self.status[s]]})")
+    if later: lines.append(f"{', '.join(f'Seat {s}' for s in later)} still to play")
+    return f"Turns go from the dealer's right to the dealer (Seat {self.dealer}). " + '; '.join(lines) + '.'
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #9335da40
+from ..core.sampling import Measure, NoDeal, unseen_cards
+
+def _win_stats(hand, seat) -> dict: return {'win': float(hand.result['winner'] == seat)}
+
+@patch(as_prop=True)
+def coach_measure(self:MagheSatra) -> Measure:
+    "The seat's chance of winning the hand."
+    return Measure(_win_stats, lambda st: st['win'], 'win', 'chance of winning the hand')
+
+@patch(as_prop=True)
+def coach_speed(self:MagheSatra) -> float: "Playouts run about twice the coach's measured pace."; return 2
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #f51d27f4
+def _down_fits(down, up) -> bool:
+    "Could a player with face-down `down` have been dealt `up` in turn (begging while under 17, never at 17)?"
+    total = VALUE[down]
+    for i, c in enumerate(up):
+        total += VALUE[c]
+        if total == 17 or (total > 17 and i < len(up) - 1): return False
+    return True
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #ce8d5cd5
+@patch(cls_method=True)
+def resample(cls:MagheSatraHand, view:dict, game:MagheSatra, rng, tries:int=100) -> MagheSatraHand:
+    "A hand at `view`'s position, the cards its seat cannot see dealt at random to fit the view (OpenSpiel's `resample_from_infostate`)."
+    me, n, dealer = view['seat'], view['players'], view['dealer']
+    order, up = [(dealer + 1 + k) % n for k in range(n)], view['face_up']
+    known = {s: d[0] for s, d in enumerate(view['face_down']) if d}
+    rest = unseen_cards(game, set(known.values()) | {c for u in up for c in u})
+    hidden = [s for s in range(n) if s not in known]
+    for _ in range(tries):
+        rng.shuffle(rest)
+        down = {**known, **dict(zip(hidden, rest))}
+        if all(_down_fits(down[s], up[s]) for s in hidden if up[s]): break
+    else: raise NoDeal("no face-down cards fit what this seat has seen")
+    stock = [c for s in order for c in up[s]] + rest[len(hidden):]
+    hand = game.new_hand({'down': [[down[s]] for s in range(n)], 'stock': stock}, dealer)
+    for s in order:
+        for _ in up[s][1:]: hand.apply(BEG)
+        if s == me: break
+        if hand.to_act == s: hand.apply(PASS)
+    return hand
+
+@patch
+def resample(self:MagheSatra, view:dict, rng) -> MagheSatraHand: "The hand class's `resample`."; return MagheSatraHand.resample(view, self, rng)
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #f07f8970
+@patch(as_prop=True)
+def coach_tactics(self:MagheSatra) -> str: "The coach's sentences for a game of drawing to a total."; return 'odds'
+@patch
+def odds(self:MagheSatra, view:dict) -> Odds: "The odds of the next card for the seat to act (`odds_for`)."; return odds_for(view)

@@ -9,29 +9,32 @@ from __future__ import annotations
 from ..core.cards import in_order
 from ..core.engine import Move, plural
 from .drills import (add_drill, verdict_drill, trick_drill, points_drill, finishing_trick, trick_shown,
-                                    trick_facts, situation, held, after, cards_text, totals_text, seat_choices, next_dealer_drill,
+                                    trick_facts, situation, held, after, totals_text, seat_choices, next_dealer_drill,
                                     match_end_drill, match_over_drill, number_choices, settled, PLAY_ON)
+from ..core.contracts import played_text
 from ..games import dehla_pakad as dp, maghe_satra as ms, beggars_and_thieves as bt
 
 # %% auto #0
 __all__ = ['DP', 'STAYS', 'MS', 'MS_OPTIONS', 'WHAT_NOW', 'BT', 'BT_ALL', 'BT_PICK', 'near_goal', 'wins_the']
 
-# %% ../../nbs/practice/41b_drills_more.ipynb #15bbe438
-DP = 'dehla-pakad'
+# %% ../../nbs/practice/41b_drills_more.ipynb #930cb73b
+DP = dp.DehlaPakad.name
 for r in ('trump-first', 'trump-once', 'play', 'trump-maker', 'suit', 'trump', 'lead', 'follow', 'void', 'hold'):
     verdict_drill(DP, f'{DP}/{r}')
 for r in ('turn', 'notation', 'hand-over'): verdict_drill(DP, r)
 trick_drill(DP, f'{DP}/trick')
 
-# %% ../../nbs/practice/41b_drills_more.ipynb #fdfde02f
+# %% ../../nbs/practice/41b_drills_more.ipynb #d06177a7
 def _centre_before(hand) -> str:
-    k, on = hand.centre_tricks, hand.on_one
-    centre = f"The centre holds {plural(k, 'trick')} ({len(hand.centre)} cards)" if k else "The centre is empty"
+    view = hand.view(None, text=False)
+    k, on = view['centre']['tricks'], view['on_one']
+    centre = f"The centre holds {plural(k, 'trick')} ({view['centre']['cards']} cards)" if k else "The centre is empty"
     if on is not None: on_text = f"Seat {on} won the last trick and is on one"
     elif hand.last_winner is not None: on_text = f"Seat {hand.last_winner} won the last trick and collected with it"
     else: on_text = "nobody is on one yet"
     return f"{centre}; {on_text}."
 
+# %% ../../nbs/practice/41b_drills_more.ipynb #8d243b2c
 STAYS = "The trick stays in the centre"
 
 def _dp_centre(rule, last):
@@ -47,11 +50,12 @@ def _dp_centre(rule, last):
 add_drill(DP, f'{DP}/centre', _dp_centre(f'{DP}/centre', False), 'hard')
 add_drill(DP, f'{DP}/centre', _dp_centre(f'{DP}/centre', True), 'hard')
 
-# %% ../../nbs/practice/41b_drills_more.ipynb #108ae6bc
+# %% ../../nbs/practice/41b_drills_more.ipynb #45d0d57c
 def _dp_tens(hand) -> str:
-    tens = [[c for c in hand.captures[t] if c.rank == 10] for t in (0, 1)]
-    return '; '.join(f"{dp.team_name(t)}: {cards_text(tens[t]) if tens[t] else 'no ten'}" for t in (0, 1))
+    tens = [cap['tens'] for cap in hand.view(None, text=False)['captures']]
+    return '; '.join(f"{dp.team_name(t)}: {played_text(tens[t]) if tens[t] else 'no ten'}" for t in (0, 1))
 
+# %% ../../nbs/practice/41b_drills_more.ipynb #716632d6
 def _dp_deal(rule, kot):
     def ask(hand, rng):
         if not hand.is_over or (hand.result['why'] == 'kot') != kot: return None
@@ -62,7 +66,7 @@ def _dp_deal(rule, kot):
     return ask
 add_drill(DP, f'{DP}/score', _dp_deal(f'{DP}/score', False), 'easy')
 
-# %% ../../nbs/practice/41b_drills_more.ipynb #913d6841
+# %% ../../nbs/practice/41b_drills_more.ipynb #6c9cf6da
 def _dp_standing(game, rng):
     st = game.new_standing()
     t, n = rng.randrange(2), rng.choice((1, 2, 4, 5, 6, 6, 6))
@@ -70,27 +74,31 @@ def _dp_standing(game, rng):
     st['deals_won'][t], st['streak_team'], st['streak'] = n, t, n
     return st
 
+# %% ../../nbs/practice/41b_drills_more.ipynb #8c7691d8
 def _dp_told(hand, st):
     n = st['streak']
     return (f"{dp.team_name(st['streak_team'])} have won the last {plural(n, 'deal')} in a row. "
             f"In this deal Seat {hand.dealer} dealt, and the tens were collected so: {_dp_tens(hand)}.")
 
+# %% ../../nbs/practice/41b_drills_more.ipynb #569bdf7a
 def _dp_outcome(hand, st):
     said = lambda t, how: f"Yes: kot! {dp.team_name(t)} win the match ({how})"
     w = st['winner'] if st['winner'] is not None else 0
     right = said(w, st['kot'] or 'four tens')
     return right, [said(t, how) for t in (0, 1) for how in ('four tens', '7 deals in a row')]
+
+# %% ../../nbs/practice/41b_drills_more.ipynb #ad3887ce
 next_dealer_drill(DP, f'{DP}/next-dealer', _dp_standing, _dp_told)
 match_end_drill(DP, f'{DP}/kot', _dp_standing, _dp_told, _dp_outcome)
 match_over_drill(DP, _dp_standing, _dp_told)
 
-# %% ../../nbs/practice/41b_drills_more.ipynb #66445e53
-MS = 'maghe-satra'
+# %% ../../nbs/practice/41b_drills_more.ipynb #270412ef
+MS = ms.MagheSatra.name
 MS_OPTIONS = tuple({'players': n} for n in (3, 4, 5, 6, 7))
 for r in ('beg', 'pass', 'actions', 'passed', 'over', 'turn'): verdict_drill(MS, f'{MS}/{r}', MS_OPTIONS)
 for r in ('turn', 'notation', 'hand-over'): verdict_drill(MS, r, MS_OPTIONS)
 
-# %% ../../nbs/practice/41b_drills_more.ipynb #082689c3
+# %% ../../nbs/practice/41b_drills_more.ipynb #e2a10146
 WHAT_NOW = ("Under 17: Seat {s} may beg again or pass", "Exactly 17: Seat {s} wins the hand at once",
             "Over 17: Seat {s}'s turn ends")
 
@@ -100,14 +108,17 @@ def _ms_beg(rule, outcome):
         if hand.is_over or hand.to_act is None: return None
         s = hand.to_act
         h, events = after(hand, ms.BEG)
-        total = h.totals[s]
+        view = h.view(s, text=False)
+        total = view['total'][s]
         if (0 if total < 17 else 1 if total == 17 else 2) != outcome: return None
-        card = h.up[s][-1]
+        card = view['face_up'][s][-1]
         choices = tuple(w.format(s=s) for w in WHAT_NOW)
         return dict(prompt=f"{situation(hand, s)} Seat {s} begs and is dealt {card.symbol}. What now?", choices=choices,
                     answers=(outcome,), explanation=' '.join(e.text for e in events if e.seen_by(s)), rules=(rule,),
                     cards=tuple(held(h, s)))
     return ask
+
+# %% ../../nbs/practice/41b_drills_more.ipynb #2f8de741
 for i, r in enumerate(('beg', 'seventeen', 'over')):
     add_drill(MS, f'{MS}/{r}', _ms_beg(f'{MS}/{r}', i), 'easy', MS_OPTIONS)
 
@@ -127,7 +138,9 @@ add_drill(MS, f'{MS}/odds', _ms_odds, 'easy', MS_OPTIONS)
 def _ms_show(rule, hows):
     def ask(hand, rng):
         if not hand.is_over or hand.result['how'] not in hows: return None
-        shown = '; '.join(f"Seat {s}: {cards_text([hand.down[s], *hand.up[s]])}" for s in hand.order)
+        view = hand.view(None, text=False)  # the show: every card open
+        order = sorted(range(hand.n), key=lambda s: view['turn'][s])
+        shown = '; '.join(f"Seat {s}: {played_text([*view['face_down'][s], *view['face_up'][s]])}" for s in order)
         choices = (*seat_choices(hand.n), "Nobody: everyone is over 17")
         w = hand.result['winner']
         return dict(prompt=f"The show, in turn order (Seat {hand.dealer} dealt and played last): {shown}. "
@@ -137,7 +150,7 @@ def _ms_show(rule, hows):
 add_drill(MS, f'{MS}/show', _ms_show(f'{MS}/show', ('closest', 'no winner')), 'easy', MS_OPTIONS)
 add_drill(MS, f'{MS}/show', _ms_show(f'{MS}/show', ('more cards', 'later turn')), 'hard', MS_OPTIONS)
 
-# %% ../../nbs/practice/41b_drills_more.ipynb #21badb11
+# %% ../../nbs/practice/41b_drills_more.ipynb #4709dbe0
 def near_goal(margin:int):
     "A standing maker for match drills: every seat at most `margin` points short of the game's goal."
     def standing(game, rng):
@@ -146,6 +159,7 @@ def near_goal(margin:int):
         return st
     return standing
 
+# %% ../../nbs/practice/41b_drills_more.ipynb #187e6639
 def wins_the(what:str):
     "An outcome maker for match drills: the right answer names the match winner ('Yes: Seat 2 wins the `what`')."
     def outcome(hand, st):
@@ -153,6 +167,7 @@ def wins_the(what:str):
         return said(st['winner'] if st['winner'] is not None else 0), [said(s) for s in range(hand.n)]
     return outcome
 
+# %% ../../nbs/practice/41b_drills_more.ipynb #f93d39ff
 _ms_standing = near_goal(4)
 
 def _ms_told(hand, st):
@@ -161,12 +176,13 @@ def _ms_told(hand, st):
     return (f"Game points before this hand: {totals_text(st['totals'])}; {hand.game.target} win the match. "
             f"{won}; Seat {hand.dealer} dealt it.")
 
+# %% ../../nbs/practice/41b_drills_more.ipynb #e8bb6b38
 next_dealer_drill(MS, f'{MS}/next-dealer', _ms_standing, _ms_told, MS_OPTIONS)
 match_end_drill(MS, f'{MS}/match', _ms_standing, _ms_told, wins_the('match'), MS_OPTIONS)
 match_over_drill(MS, _ms_standing, _ms_told, MS_OPTIONS)
 
-# %% ../../nbs/practice/41b_drills_more.ipynb #42099c37
-BT = 'beggars-and-thieves'
+# %% ../../nbs/practice/41b_drills_more.ipynb #f02fd121
+BT = bt.BeggarsAndThieves.name
 BT_ALL = tuple({'players': n} for n in (5, 4, 3, 2))
 BT_PICK = tuple({'players': n} for n in (5, 4, 3))
 for r, opts in (('blind', BT_PICK), ('pick-once', BT_PICK), ('bury', BT_PICK), ('bury-thief', BT_PICK),
@@ -181,24 +197,27 @@ points_drill(BT, f'{BT}/score', word='card points', trick_rule=f'{BT}/trick', op
 # %% ../../nbs/practice/41b_drills_more.ipynb #202e96b2
 def _bt_call(hand, rng):
     "Bury and call (hard): the picker holds the six of Thieves; which Thief must it call?"
-    if hand.phase != 'declare' or bt.T6 not in hand.holds(hand.picker) or hand.callable_thief() is None: return None
+    if hand.phase != 'declare': return None
+    picker = hand.view(None, text=False)['picker']
+    if bt.T6 not in hand.holds(picker) or hand.callable_thief() is None: return None
     calls = [Move('call', (), f"T{k}") for k in range(7, 15)]
     verdicts = [hand.explain(m) for m in calls]
     choices = tuple(f"call T{k}" for k in range(7, 15))
-    return dict(prompt=f"{situation(hand, hand.picker)} Seat {hand.picker} holds the six of Thieves and wants a partner. "
+    return dict(prompt=f"{situation(hand, picker)} Seat {picker} holds the six of Thieves and wants a partner. "
                 "Which Thief must it call?", choices=choices, answers=tuple(i for i, v in enumerate(verdicts) if v.legal),
                 explanation=next(v.text for v in verdicts if v.legal), feedback=tuple(v.text for v in verdicts),
-                rules=(f'{BT}/bury', f'{BT}/partner'), cards=tuple(in_order(hand.holds(hand.picker))))
+                rules=(f'{BT}/bury', f'{BT}/partner'), cards=tuple(in_order(hand.holds(picker))))
 add_drill(BT, f'{BT}/partner', _bt_call, 'hard', ({'players': 5}, {'players': 4}))
 
-# %% ../../nbs/practice/41b_drills_more.ipynb #425da0da
+# %% ../../nbs/practice/41b_drills_more.ipynb #de25ede1
 def _bt_side(hand) -> str:
     r = hand.result
     how = f"with Seat {r['partner']} as partner" if r['partner'] is not None else (
-        "alone (announced)" if hand.declaration == 'alone' else "alone (the picker held the partner card)")
+        "alone (announced)" if hand.view(None, text=False)['declaration'] == 'alone' else "alone (the picker held the partner card)")
     return (f"Seat {r['picker']} picked and played {how}; the picker's side took {r['side_points']} of the 120 card "
             f"points (the buried cards included).")
 
+# %% ../../nbs/practice/41b_drills_more.ipynb #af9b2d15
 def _bt_score(hand, rng):
     if not hand.is_over or hand.game.players == 2 or hand.result['leaster']: return None
     r = hand.result
@@ -217,7 +236,7 @@ def _bt_leaster(hand, rng):
     if not hand.is_over or not hand.result.get('leaster'): return None
     r = hand.result
     points = ', '.join(f"Seat {s} {p} ({plural(k, 'trick')})" for s, (p, k) in
-                       enumerate(zip(r['points'], hand.tricks_won)))
+                       enumerate(zip(r['points'], hand.view(None, text=False)['tricks_won'])))
     return dict(prompt=f"Everyone passed the blind: a Leaster. Card points taken: {points}. Who wins?",
                 choices=seat_choices(hand.n), answers=tuple(r['winners']), explanation=r['text'], rules=(f'{BT}/leaster',))
 add_drill(BT, f'{BT}/leaster', _bt_leaster, 'easy', BT_PICK)

@@ -6,6 +6,8 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/drills_penalty.
 
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #6d05fc1e
 from __future__ import annotations
+from ..games.begga_kaat import BeggaKaat
+from ..games.kocka import Kocka
 from .drills import (DRILLS, Drill, add_drill, verdict_drill, trick_drill, points_drill, finishing_trick,
                                     trick_shown, trick_facts, seat_choices, totals_text, next_dealer_drill, match_end_drill,
                                     match_over_drill)
@@ -13,8 +15,8 @@ from .drills import (DRILLS, Drill, add_drill, verdict_drill, trick_drill, point
 # %% auto #0
 __all__ = ['BK', 'BK_OPTIONS', 'KK', 'REPLAY']
 
-# %% ../../nbs/practice/41a_drills_penalty.ipynb #61fc23b2
-BK = 'begga-kaat'
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #586d1915
+BK = BeggaKaat.name
 BK_OPTIONS = ({'players': 4}, {'players': 3})
 for r in ('lead', 'follow', 'void', 'hold', 'play'): verdict_drill(BK, f'{BK}/{r}', BK_OPTIONS)
 for r in ('turn', 'notation', 'hand-over'): verdict_drill(BK, r, BK_OPTIONS)
@@ -22,29 +24,33 @@ trick_drill(BK, f'{BK}/trick', BK_OPTIONS)
 points_drill(BK, f'{BK}/score', options=BK_OPTIONS)
 points_drill(BK, f'{BK}/score', trick_rule=f'{BK}/trick', options=BK_OPTIONS)
 
-# %% ../../nbs/practice/41a_drills_penalty.ipynb #e92f46e7
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #1c55bcaf
 def _bk_standing(game, rng):
     st = game.new_standing()
     base = rng.randrange(game.target - 60, game.target - 5)
     st['totals'] = [max(0, base + rng.choice((0, 0, 4, 9, 17, -12, -25))) for _ in range(game.players)]
     return st
 
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #9ffd388a
 def _bk_told(hand, st):
     return (f"Totals before this hand: {totals_text(st['totals'])}. This hand's penalty points: "
-            f"{totals_text(hand.points)}. Seat {hand.dealer} dealt it; whoever reaches {hand.game.target} loses.")
+            f"{totals_text(hand.result['points'])}. Seat {hand.dealer} dealt it; whoever reaches {hand.game.target} loses.")
 
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #87dc456b
 def _bk_outcome(hand, st):
     totals = st['totals']
     losers = [s for s, t in enumerate(totals) if t >= hand.game.target]
     top = sorted(range(hand.n), key=lambda s: -totals[s])[:2]
     said = lambda seats: f"Yes: {' and '.join(f'Seat {s}' for s in seats)} {'loses' if len(seats) == 1 else 'lose together'}"
     return said(losers or top[:1]), [said([s]) for s in top] + [said(sorted(top))]
+
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #cbc71fe4
 next_dealer_drill(BK, f'{BK}/next-dealer', _bk_standing, _bk_told, BK_OPTIONS)
 match_end_drill(BK, f'{BK}/target', _bk_standing, _bk_told, _bk_outcome, BK_OPTIONS)
 match_over_drill(BK, _bk_standing, _bk_told, BK_OPTIONS)
 
-# %% ../../nbs/practice/41a_drills_penalty.ipynb #20b709a2
-KK = 'kocka'
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #004a22b7
+KK = Kocka.name
 for r in ('exchange-first', 'pass-three', 'pass-hold', 'pass', 'exchange-over', 'lead', 'follow', 'void', 'hold'):
     verdict_drill(KK, f'{KK}/{r}')
 for r in ('play', 'turn', 'notation', 'hand-over'): verdict_drill(KK, f'{KK}/{r}' if r == 'play' else r)
@@ -53,18 +59,21 @@ points_drill(KK, f'{KK}/score', when=lambda number: number < 8)
 points_drill(KK, f'{KK}/score', when=lambda number: number == 8)
 points_drill(KK, f'{KK}/score', trick_rule=f'{KK}/trick')
 
-# %% ../../nbs/practice/41a_drills_penalty.ipynb #a815cbaa
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #d14da46b
 def _kk_points(hand) -> str:
-    hejma = f" Seat {hand.hejma_taker} took the Hejma (QL, the upper jack of leaves)." if hand.hejma_taker is not None else ''
-    return f"Penalty points this hand: {totals_text(hand.points)}.{hejma}"
+    "The hand's penalty points and who took the Hejma, as the table shows them (the teaching view)."
+    view = hand.view(None, text=False)
+    hejma = f" Seat {view['hejma']} took the Hejma (QL, the upper jack of leaves)." if view['hejma'] is not None else ''
+    return f"Penalty points this hand: {totals_text(view['points'])}.{hejma}"
 
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #58a8b932
 REPLAY = "Nobody: the hand is replayed"
 
 def _kk_loser(rule, tie):
     def ask(hand, rng):
         if not hand.is_over or hand.result['early']: return None
-        top = max(hand.points)
-        if (sum(p == top for p in hand.points) > 1) != tie: return None
+        points = hand.result['points']
+        if (sum(p == max(points) for p in points) > 1) != tie: return None
         choices = (*seat_choices(4), REPLAY)
         loser = hand.result['loser']
         return dict(prompt=f"The hand is played out. {_kk_points(hand)} Who loses the hand?", choices=choices,
@@ -76,25 +85,27 @@ add_drill(KK, f'{KK}/replay', _kk_loser(f'{KK}/replay', True), 'hard', ({'early_
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #c18df61a
 def _kk_early(hand, rng):
     "After this trick, is the loser certain? (several rules: the trick, its points, the points still to come)"
-    if hand.phase != 'play' or hand.decided is not None: return None
+    if hand.phase != 'play' or hand.view(None, text=False)['decided'] is not None: return None
     done = finishing_trick(hand, rng)
     if not done or done[1].data['number'] == 8: return None
     h, ev = done
-    if h.decided is None and rng.random() < 0.8: return None  # mostly ask where it is decided
+    decided = h.view(None, text=False)['decided']
+    if decided is None and rng.random() < 0.8: return None  # mostly ask where it is decided
     choices = ("No: nobody is certain to lose yet", *(f"Yes: Seat {s} is certain to lose" for s in range(4)))
     said = [e.text for e in h.events[len(hand.events):] if e.kind == 'decided']
-    return dict(prompt=f"Penalty points so far: {totals_text(hand.points)}. {trick_shown(hand, ev)} After this trick, "
-                "is the hand decided?", choices=choices, answers=(0 if h.decided is None else 1 + h.decided['loser'],),
+    return dict(prompt=f"Penalty points so far: {totals_text(hand.view(None, text=False)['points'])}. {trick_shown(hand, ev)} After this trick, "
+                "is the hand decided?", choices=choices, answers=(0 if decided is None else 1 + decided['loser'],),
                 explanation=' '.join([ev.text, *said]) + ('' if said else f" Points still to be taken: {h.remaining()}."),
                 rules=(f'{KK}/decided', f'{KK}/score'), facts=trick_facts(hand, ev))
 add_drill(KK, f'{KK}/decided', _kk_early, 'hard')
 
-# %% ../../nbs/practice/41a_drills_penalty.ipynb #085d1c71
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #18f59772
 def _kk_standing(game, rng):
     st = game.new_standing()
     st['letters'] = [rng.randrange(len(game.letters)) for _ in range(4)]
     return st
 
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #259a2f0b
 def _kk_told(hand, st):
     g = hand.game
     letters = ', '.join(f"Seat {s} {g.spelled(n)}" for s, n in enumerate(st['letters']))
@@ -102,10 +113,13 @@ def _kk_told(hand, st):
     lost = f"Seat {r['loser']} lost this hand" if r['loser'] is not None else "Nobody lost this hand (a tie without the Hejma)"
     return f"The word is {g.letters}. Letters before this hand: {letters}. {lost}; Seat {hand.dealer} dealt it."
 
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #597d696a
 def _kk_outcome(hand, st):
     said = lambda s: f"Yes: Seat {s} has spelled {hand.game.letters} and loses the game"
     loser = hand.result['loser']
     return said(loser if loser is not None else 0), [said(s) for s in range(4)]
+
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #5ba20305
 next_dealer_drill(KK, f'{KK}/letter', _kk_standing, _kk_told)
 match_end_drill(KK, f'{KK}/word', _kk_standing, _kk_told, _kk_outcome)
 match_over_drill(KK, _kk_standing, _kk_told)

@@ -6,10 +6,12 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/classroom.html.md"
 
 # %% ../../nbs/serve/33_classroom.ipynb #c002
 from __future__ import annotations
-import asyncio, contextlib, functools, hashlib, hmac, importlib, ipaddress, os, platform, secrets, socket, struct, sys, tempfile, warnings
+import argparse, asyncio, contextlib, ctypes, ctypes.util, functools, gc, hashlib, hmac, importlib, ipaddress, json, os, platform
+import secrets, socket, struct, sys, tempfile, warnings
 from html import escape
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, urlencode
+from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'ASK_PAGE', 'STATIC', 'START', 'PAGE_JS', 'PAGE_CSS', 'new_code',
@@ -24,6 +26,7 @@ def new_code(n:int=8) -> str:
     s = ''.join(secrets.choice(CODE_SIGNS) for _ in range(n))
     return f"{s[:n//2]}-{s[n//2:]}"
 
+# %% ../../nbs/serve/33_classroom.ipynb #9221c339
 def is_loopback(host:str) -> bool:
     "Whether `host` is this machine only (then no access code is needed)."
     if host == 'localhost': return True
@@ -35,15 +38,18 @@ COOKIE = 'cgt-class'
 
 def _plain(code:str) -> bytes: return code.strip().lower().encode()
 
+# %% ../../nbs/serve/33_classroom.ipynb #4f93c9de
 def code_proof(code:str, secret:bytes) -> str:
     "What the cookie holds for `code`: a keyed hash of it (the secret is made afresh each time the server starts)."
     return hmac.new(secret, _plain(code), hashlib.sha256).hexdigest()
 
+# %% ../../nbs/serve/33_classroom.ipynb #947d4969
 def _cookies(scope) -> dict:
     raw = b'; '.join(v for k, v in scope.get('headers', []) if k == b'cookie').decode('latin-1')
     try: return {k: m.value for k, m in SimpleCookie(raw).items()}
     except Exception: return {}
 
+# %% ../../nbs/serve/33_classroom.ipynb #bf567be8
 def _header(scope, name:bytes) -> str|None:
     return next((v.decode('latin-1') for k, v in scope.get('headers', []) if k == name), None)
 
@@ -76,14 +82,16 @@ class ClassroomGate:
     def admitted(self, scope) -> bool:
         return self.proof is None or hmac.compare_digest(_cookies(scope).get(COOKIE, ''), self.proof)
 
-    async def __call__(self, scope, receive, send):
-        kind = scope['type']
-        if kind == 'http' and not self.admitted(scope): return await self._ask(scope, send)
-        if kind == 'websocket':
-            if not self.admitted(scope) or not _same_origin(scope):
-                return await send({'type': 'websocket.close', 'code': 1008})
-            receive = self._checked(receive, send)
-        await self.app(scope, receive, send)
+# %% ../../nbs/serve/33_classroom.ipynb #9e1ae6ab
+@patch
+async def __call__(self:ClassroomGate, scope, receive, send):
+    kind = scope['type']
+    if kind == 'http' and not self.admitted(scope): return await self._ask(scope, send)
+    if kind == 'websocket':
+        if not self.admitted(scope) or not _same_origin(scope):
+            return await send({'type': 'websocket.close', 'code': 1008})
+        receive = self._checked(receive, send)
+    await self.app(scope, receive, send)
 
 # %% ../../nbs/serve/33_classroom.ipynb #c016
 def _same_origin(scope) -> bool:
@@ -92,10 +100,13 @@ def _same_origin(scope) -> bool:
     if origin is None: return True  # not a browser: nothing of a student's to misuse
     return host is not None and origin.split('://', 1)[-1].rstrip('/').lower() == host.lower()
 
+# %% ../../nbs/serve/33_classroom.ipynb #a6042c32
 def _query(scope) -> list:
     return parse_qsl(scope.get('query_string', b'').decode('latin-1'), keep_blank_values=True)
 
-async def _ask(self, scope, send):
+# %% ../../nbs/serve/33_classroom.ipynb #6fb4a725
+@patch
+async def _ask(self:ClassroomGate, scope, send):
     "Check a `?code=` against the class's code: set the cookie and go on to the page, or ask (again)."
     q = _query(scope)
     typed = next((v for k, v in q if k == 'code'), None)
@@ -114,9 +125,10 @@ async def _ask(self, scope, send):
         (b'content-type', b'text/html; charset=utf-8'), (b'content-length', str(len(body)).encode()),
         (b'cache-control', b'no-store')]})
     await send({'type': 'http.response.body', 'body': body})
-ClassroomGate._ask = _ask
 
-def _checked(self, receive, send):
+# %% ../../nbs/serve/33_classroom.ipynb #0b9d5e6a
+@patch
+def _checked(self:ClassroomGate, receive, send):
     "`receive`, but a malformed or oversized message closes this websocket (and never reaches the app)."
     async def checked():
         message = await receive()
@@ -128,41 +140,24 @@ def _checked(self, receive, send):
             return {'type': 'websocket.disconnect', 'code': 1003}
         return message
     return checked
-ClassroomGate._checked = _checked
 
 # %% ../../nbs/serve/33_classroom.ipynb #c021b
 STATIC = ('/static/', '/_solara/cdn/', '/jupyter/nbextensions/')  # Solara's folders of files, the same for every student
-
-class StaticCache:
-    "ASGI middleware: a static file's answer, as Solara sent it (compressed), kept in memory and sent again."
-    def __init__(self, app, max_bytes:int=64 * 2**20, max_file:int=16 * 2**20):
-        self.app, self.max_bytes, self.max_file, self.kept, self.size, self.making = app, max_bytes, max_file, {}, 0, {}
-
-    async def __call__(self, scope, receive, send):
-        if not _cacheable(scope): return await self.app(scope, receive, send)
-        key = (scope['path'], scope.get('query_string', b''), 'gzip' in (_header(scope, b'accept-encoding') or ''))
-        if key not in self.kept and key in self.making: await self.making[key].wait()  # a class arriving at once: made once
-        if key in self.kept:
-            for message in self.kept[key]: await send(message)
-            return
-        self.making[key] = made = asyncio.Event()
-        sent = []
-        async def keep(message):
-            sent.append(message)
-            await send(message)
-        try:
-            await self.app(scope, receive, keep)
-            self._keep(key, sent)
-        finally:
-            self.making.pop(key, None)
-            made.set()
 
 def _cacheable(scope) -> bool:
     "A plain GET of a static file: not conditional, not partial."
     return (scope['type'] == 'http' and scope.get('method') == 'GET' and scope['path'].startswith(STATIC)
             and not any(k in (b'if-none-match', b'if-modified-since', b'range') for k, _ in scope.get('headers', [])))
 
-def _keep(self, key, sent):
+# %% ../../nbs/serve/33_classroom.ipynb #9c81a4e7
+class StaticCache:
+    "ASGI middleware: a static file's answer, as Solara sent it (compressed), kept in memory and sent again."
+    def __init__(self, app, max_bytes:int=64 * 2**20, max_file:int=16 * 2**20):
+        self.app, self.max_bytes, self.max_file, self.kept, self.size, self.making = app, max_bytes, max_file, {}, 0, {}
+
+# %% ../../nbs/serve/33_classroom.ipynb #86e58f06
+@patch
+def _keep(self:StaticCache, key, sent):
     "Keep a whole `200` answer without a cookie, if it fits."
     if not sent or sent[0]['type'] != 'http.response.start' or sent[0].get('status') != 200: return
     if any(k.lower() == b'set-cookie' for k, _ in sent[0].get('headers', [])): return
@@ -171,7 +166,27 @@ def _keep(self, key, sent):
     size = sum(len(m.get('body', b'')) for m in body)
     if size > self.max_file or self.size + size > self.max_bytes: return
     self.kept[key], self.size = [dict(m) for m in sent], self.size + size
-StaticCache._keep = _keep
+
+# %% ../../nbs/serve/33_classroom.ipynb #7a4cfb6f
+@patch
+async def __call__(self:StaticCache, scope, receive, send):
+    if not _cacheable(scope): return await self.app(scope, receive, send)
+    key = (scope['path'], scope.get('query_string', b''), 'gzip' in (_header(scope, b'accept-encoding') or ''))
+    if key not in self.kept and key in self.making: await self.making[key].wait()  # a class arriving at once: made once
+    if key in self.kept:
+        for message in self.kept[key]: await send(message)
+        return
+    self.making[key] = made = asyncio.Event()
+    sent = []
+    async def keep(message):
+        sent.append(message)
+        await send(message)
+    try:
+        await self.app(scope, receive, keep)
+        self._keep(key, sent)
+    finally:
+        self.making.pop(key, None)
+        made.set()
 
 # %% ../../nbs/serve/33_classroom.ipynb #c023
 try: import solara
@@ -182,19 +197,6 @@ from ..ui.table import cards_text_html
 
 START = Path(__file__).resolve().parents[2] / 'nbs' / 'tutorials' / 'start.ipynb' if '__file__' in globals() else Path('../tutorials/start.ipynb')
 
-def start_words(path:Path=START) -> list:
-    "The start page's text cells (markdown), or a title alone when the notebook is not there."
-    import json
-    try: cells = json.loads(path.read_text(encoding='utf-8'))['cells']
-    except (OSError, ValueError, KeyError): return ['# Card games tutor']
-    return [''.join(c['source']) for c in cells if c.get('cell_type') == 'markdown']
-
-@functools.lru_cache(maxsize=1)
-def start_html(path:Path=START) -> str:
-    "The start page's words as HTML, made once for every student (Solara's `Markdown` would load a 3 MB diagram library into each page)."
-    import markdown
-    return markdown.markdown('\n\n'.join(start_words(path)), extensions=['tables', 'fenced_code'])
-
 if solara is not None:
     @solara.component
     def Page():
@@ -204,7 +206,21 @@ if solara is not None:
         solara.HTML('div', unsafe_innerHTML=start_html(), classes=['cgt-start', 'rendered_html', 'jp-RenderedHTMLCommon'])  # our own text
         solara.display(tutor)
 
-# %% ../../nbs/serve/33_classroom.ipynb #c024b
+# %% ../../nbs/serve/33_classroom.ipynb #61eb18cf
+def start_words(path:Path=START) -> list:
+    "The start page's text cells (markdown), or a title alone when the notebook is not there."
+    try: cells = json.loads(path.read_text(encoding='utf-8'))['cells']
+    except (OSError, ValueError, KeyError): return ['# Card games tutor']
+    return [''.join(c['source']) for c in cells if c.get('cell_type') == 'markdown']
+
+# %% ../../nbs/serve/33_classroom.ipynb #b0ce80f5
+@functools.lru_cache(maxsize=1)
+def start_html(path:Path=START) -> str:
+    "The start page's words as HTML, made once for every student (Solara's `Markdown` would load a 3 MB diagram library into each page)."
+    import markdown
+    return markdown.markdown('\n\n'.join(start_words(path)), extensions=['tables', 'fenced_code'])
+
+# %% ../../nbs/serve/33_classroom.ipynb #0064935b
 PAGE_JS = r"""// cardgames_tutor's classroom page: each panel update is handed to the widgets whole, so it is drawn in one frame.
 (() => {
   const QUIET = 30, LONGEST = 250;  // ms: an update's messages arrive within a few ms of each other
@@ -245,6 +261,8 @@ PAGE_JS = r"""// cardgames_tutor's classroom page: each panel update is handed t
 })();
 """
 
+
+# %% ../../nbs/serve/33_classroom.ipynb #302a502d
 # the page's scroller (Solara's, around the panel) always keeps its scrollbar: none comes and goes within an update
 PAGE_CSS = "main.solara-content-main > div { overflow-y: scroll !important; }\n"
 
@@ -256,7 +274,8 @@ def page_assets() -> tempfile.TemporaryDirectory:
     (Path(folder.name) / 'custom.css').write_text(PAGE_CSS, encoding='utf-8')
     return folder
 
-# %% ../../nbs/serve/33_classroom.ipynb #c026
+
+# %% ../../nbs/serve/33_classroom.ipynb #d2652430
 def make_app(code:str|None=None, cull:str='60s'):
     "The classroom app: Solara serving `Page`, its files kept by a `StaticCache`, behind a `ClassroomGate` (asking for `code` if given)."
     if solara is None: raise SystemExit("The classroom server needs Solara: pip install -e '.[classroom]' (make install does it).")
@@ -273,23 +292,25 @@ def make_app(code:str|None=None, cull:str='60s'):
     warm_up()
     return ClassroomGate(StaticCache(_on_start(app, _give_back_memory)), code)
 
+# %% ../../nbs/serve/33_classroom.ipynb #c9cb3d05
 def warm_up():
     """Before anyone comes: draw one panel through a whole hand (chart included), write the start page, and import what
     serving the first student would (anyio's thread pool): the first student does not wait for them, and these 0.5 MB that
     stay for the life of the server (measured with `tracemalloc`) are not made in the middle of the first class's memory."""
-    Tutor('begga-kaat', seed=1).play_for_me(60)
+    Tutor(seed=1).play_for_me(60)  # the default game
     start_html()
     with contextlib.suppress(ImportError): importlib.import_module('anyio._backends._asyncio')  # imported by anyio when first used
 
+# %% ../../nbs/serve/33_classroom.ipynb #096eb4e1
 def _few_malloc_arenas(n:int=1):
     """At most `n` glibc malloc arenas for the threads to come (Solara answers each student in a thread; by default glibc
     gives threads up to 8 arenas per core, and memory scattered over many arenas does not go back to the system).
     On glibc's allocator (see `main`), one arena shared by all threads left 5-7 MB after a class of 30, two left 10-13 MB."""
-    import ctypes, ctypes.util
     M_ARENA_MAX = -8  # from glibc's malloc.h
     try: ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6').mallopt(M_ARENA_MAX, n)
     except (OSError, AttributeError): pass  # not glibc: its allocator decides
 
+# %% ../../nbs/serve/33_classroom.ipynb #ed14ba7c
 def _on_start(app, task):
     "`app`, with the coroutine `task()` started in the server's event loop when the server starts (the ASGI lifespan)."
     started = []
@@ -298,6 +319,7 @@ def _on_start(app, task):
         await app(scope, receive, send)
     return run
 
+# %% ../../nbs/serve/33_classroom.ipynb #c42a71be
 def _forget_closed(stores, # objects with `listeners` and `listeners2`: {session id: set of listeners}
                    alive) -> int: # the ids of the sessions still open
     """Drop what shared stores still keep for sessions that have closed, and say how many. Solara's reactive stores keep
@@ -310,18 +332,30 @@ def _forget_closed(stores, # objects with `listeners` and `listeners2`: {session
                 del table[key]; dropped += 1
     return dropped
 
+# %% ../../nbs/serve/33_classroom.ipynb #725cfe63
+def _subclasses(cls) -> set:
+    "`cls` and every class derived from it."
+    return {cls}.union(*map(_subclasses, cls.__subclasses__()))
+
+# %% ../../nbs/serve/33_classroom.ipynb #8ffff22e
 def _forget_closed_sessions() -> int:
     "`_forget_closed` on Solara's reactive stores (found among the live objects: Solara keeps no list of them)."
-    import gc
     from solara.toestand import KernelStore
     from solara.server import kernel_context
     kinds = _subclasses(KernelStore)  # exact types: `isinstance` against this abstract class would note every type in the heap
     return _forget_closed([o for o in gc.get_objects() if type(o) in kinds], set(kernel_context.contexts))  # in its cache (0.5 MB kept)
 
-def _subclasses(cls) -> set:
-    "`cls` and every class derived from it."
-    return {cls}.union(*map(_subclasses, cls.__subclasses__()))
+# %% ../../nbs/serve/33_classroom.ipynb #e7bf900d
+def _clear_caches():
+    """Empty the caches a class fills with small objects that would outlive it, each keeping its page of memory from going
+    back: Python's type-attribute cache (it keeps the last attribute name looked up in each of its 4096 places, such as
+    traitlets' `_value_changed`, made afresh at every change: 1,700 of the class's were still held) and the log's texts
+    drawn as cards (`cards_text_html`). Both fill again as they are used. Emptied after the collection, since a widget
+    collected then looks names up as it closes."""
+    sys._clear_type_cache()
+    cards_text_html.cache_clear()
 
+# %% ../../nbs/serve/33_classroom.ipynb #22f49aa0
 async def _give_back_memory(every:float=10, sessions=None, # () -> how many sessions are open (Solara's by default)
                             idle:float=11, # s to wait after sessions close: anyio's pool ends threads idle for 10 s
                             forget=_forget_closed_sessions): # drops what is kept of closed sessions
@@ -332,7 +366,7 @@ async def _give_back_memory(every:float=10, sessions=None, # () -> how many sess
     - collect their panels at once (a panel is a web of widgets that refer to each other: only a full collection frees it);
     - empty the caches the class filled (`_clear_caches`);
     - `malloc_trim`: glibc keeps freed memory otherwise."""
-    import anyio, ctypes, ctypes.util, gc
+    import anyio  # Solara's (the optional `classroom` dependencies)
     if sessions is None:
         from solara.server import kernel_context
         sessions = lambda: len(kernel_context.contexts)
@@ -351,21 +385,14 @@ async def _give_back_memory(every:float=10, sessions=None, # () -> how many sess
             await anyio.to_thread.run_sync(give_back)  # off the event loop: a look at every object
         before = now
 
-def _clear_caches():
-    """Empty the caches a class fills with small objects that would outlive it, each keeping its page of memory from going
-    back: Python's type-attribute cache (it keeps the last attribute name looked up in each of its 4096 places, such as
-    traitlets' `_value_changed`, made afresh at every change: 1,700 of the class's were still held) and the log's texts
-    drawn as cards (`cards_text_html`). Both fill again as they are used. Emptied after the collection, since a widget
-    collected then looks names up as it closes."""
-    sys._clear_type_cache()
-    cards_text_html.cache_clear()
-
+# %% ../../nbs/serve/33_classroom.ipynb #8b62c6da
 def lan_address() -> str:
     "This machine's address on its network (the one students type), or 127.0.0.1 when there is none."
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         try: s.connect(('10.255.255.255', 1)); return s.getsockname()[0]  # no packet is sent
         except OSError: return '127.0.0.1'
 
+# %% ../../nbs/serve/33_classroom.ipynb #cb1a05e2
 def address(host:str, port:int, code:str|None=None) -> str:
     "The address to open (with the code, for a link to hand out)."
     shown = lan_address() if host in ('0.0.0.0', '::', '') else host
@@ -373,6 +400,15 @@ def address(host:str, port:int, code:str|None=None) -> str:
     return f"http://{shown}:{port}/" + (f"?{urlencode({'code': code})}" if code else '')
 
 # %% ../../nbs/serve/33_classroom.ipynb #c028
+def _on_system_malloc(env=os.environ):
+    """Start this command again on the C library's allocator (`PYTHONMALLOC=malloc`): on glibc, unless PYTHONMALLOC is set.
+    Python's own allocator takes memory in 1 MB areas and gives an area back only once nothing in it is in use. A class
+    leaves a few live objects in most of its areas, so 22-26 MB stayed after a class of 30. glibc gives back every free
+    4 kB page (`malloc_trim`): with it, 5-10 MB stayed (one arena: `_few_malloc_arenas`)."""
+    if env.get('PYTHONMALLOC') or platform.libc_ver()[0] != 'glibc': return
+    os.execve(sys.executable, sys.orig_argv, {**env, 'PYTHONMALLOC': 'malloc'})
+
+# %% ../../nbs/serve/33_classroom.ipynb #ca209fc6
 def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s'):
     "Run the classroom server until Ctrl-C; on a network address it asks for `code` (a new one if not given)."
     if not code and not is_loopback(host): code = new_code()
@@ -387,7 +423,6 @@ def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s
 def main(argv=None):
     "`cardgames-classroom [--host H] [--port P] [--code C]`: the classroom server (`make classroom`)."
     if argv is None: _on_system_malloc()
-    import argparse
     ap = argparse.ArgumentParser(prog='cardgames-classroom', description='The card games tutor for a whole class (Solara).')
     ap.add_argument('--host', default='127.0.0.1', help='address to listen on: 0.0.0.0 for a classroom network (then a code is asked)')
     ap.add_argument('--port', type=int, default=8866)
@@ -395,11 +430,3 @@ def main(argv=None):
     ap.add_argument('--cull', default='60s', help="how long a closed tab's session is kept (e.g. 60s, 5m)")
     a = ap.parse_args(argv)
     serve(a.host, a.port, a.code, a.cull)
-
-def _on_system_malloc(env=os.environ):
-    """Start this command again on the C library's allocator (`PYTHONMALLOC=malloc`): on glibc, unless PYTHONMALLOC is set.
-    Python's own allocator takes memory in 1 MB areas and gives an area back only once nothing in it is in use. A class
-    leaves a few live objects in most of its areas, so 22-26 MB stayed after a class of 30. glibc gives back every free
-    4 kB page (`malloc_trim`): with it, 5-10 MB stayed (one arena: `_few_malloc_arenas`)."""
-    if env.get('PYTHONMALLOC') or platform.libc_ver()[0] != 'glibc': return
-    os.execve(sys.executable, sys.orig_argv, {**env, 'PYTHONMALLOC': 'malloc'})

@@ -7,9 +7,13 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/cli.html.md"""
 # %% ../../nbs/term/30_cli.ipynb #3a90d0bc
 from __future__ import annotations
 import argparse, json, random, sys
-from ..core.engine import IllegalAction, BadOption, games, game_class
+from ..core.engine import IllegalAction, BadOption, games, game_class, one_line, action_text
 from ..core.match import Match, play_out
 from ..core.records import load, save, summary, RecordError
+from ..coach.search import hint_text, review_text
+from ..practice.drills import drill_set, BadDrill, MAX_DRILLS
+from ..practice.exercises import exercise, EXERCISES
+from ..practice.progress import Progress, DATA_ENV
 from .terminal import Narrator, header_text, help_text, turn_text, replay_text as _replay_text
 
 # %% auto #0
@@ -22,11 +26,6 @@ from ..core.records import MAX_DIGITS, bad_action_text
 
 class CommandError(ValueError): "A command line that cannot be run as given; the message is one line saying why."
 
-def _one_line(text, n:int=240) -> str:
-    "`text` on one line, cut in the middle to about `n` characters (a message never echoes a whole bad value)."
-    text = ' '.join(str(text).split())
-    return text if len(text) <= n else f"{text[:n * 2 // 3]} … {text[-(n // 3):]}"
-
 # %% ../../nbs/term/30_cli.ipynb #a80d8c6a
 def _value(name:str, text:str):
     "An option value from the command line: a whole number (digits 0-9), true/false, or text."
@@ -36,11 +35,12 @@ def _value(name:str, text:str):
         return int(text)
     return {'true': True, 'false': False}.get(text.lower(), text)
 
+# %% ../../nbs/term/30_cli.ipynb #5872c942
 def make_game(name:str, players:int|None=None, options:list|None=None):
     "The game `name` with `--players` and `--option NAME=VALUE` settings (raises `BadOption` in one line)."
     cls, opts = game_class(name), {}
     for item in options or []:
-        if '=' not in item: raise BadOption(f"--option needs NAME=VALUE, not {_one_line(repr(item), 60)}")
+        if '=' not in item: raise BadOption(f"--option needs NAME=VALUE, not {one_line(repr(item), 60, tail=20)}")
         key, value = item.split('=', 1)
         opts[key.strip()] = _value(key.strip(), value.strip())
     if players is not None:
@@ -52,6 +52,27 @@ def make_game(name:str, players:int|None=None, options:list|None=None):
 def describe_turn(match:Match, seat:int) -> str:
     "What `seat` sees when it is to act: the whole of its view, and what it may do (see `terminal.turn_text`)."
     return turn_text(match, seat)
+
+# %% ../../nbs/term/30_cli.ipynb #c0ac4b1e
+def _hint(match:Match, seat:int) -> str:
+    "The coach's hint for `seat`, from its view only (the `hint` command and `play --coach`)."
+    return hint_text(match.view(seat), match.game, seed=match.seed)
+
+# %% ../../nbs/term/30_cli.ipynb #89659587
+def _typed(match:Match, seat:int, line:str, narrator, output) -> bool:
+    "Do what `seat` typed at its turn (a command or an action); False when the learner stops."
+    if line in ('quit', 'q', 'exit'):
+        output("Stopped."); return False
+    if line == 'help': output(help_text(match, seat)); return True
+    if line == 'hint': output(_hint(match, seat)); return True
+    if line == 'undo':
+        if match.undo_turn(seat): narrator.skip(); output("Undone: back to your last turn.")
+        else: output("Nothing of yours to undo.")
+        return True
+    if not line: return True
+    try: match.apply(line, seat)
+    except IllegalAction as e: output(f"Refused: {e.verdict.text} [{e.verdict.rule}]")
+    return True
 
 # %% ../../nbs/term/30_cli.ipynb #31d531cc
 def play(match:Match, save_to=None, bots_all=False, input=input, output=print, seat=0,
@@ -70,53 +91,17 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
         if coach: output(_hint(match, seat))
         try: line = input('> ').strip()
         except EOFError: line = 'quit'
-        if line in ('quit', 'q', 'exit'):
-            output("Stopped."); break
-        if line == 'help': output(help_text(match, seat)); continue
-        if line == 'hint': output(_hint(match, seat)); continue
-        if line == 'undo':
-            if match.undo_turn(seat): narrator.skip(); output("Undone: back to your last turn.")
-            else: output("Nothing of yours to undo.")
-            continue
-        if not line: continue
-        try: match.apply(line, seat)
-        except IllegalAction as e: output(f"Refused: {e.verdict.text} [{e.verdict.rule}]")
+        if not _typed(match, seat, line, narrator, output): break
     narrator.flush()
     if save_to: output(f"Hand record saved to {save(match, save_to)}.")
     return match
-
-# %% ../../nbs/term/30_cli.ipynb #c0ac4b1e
-def _hint(match:Match, seat:int) -> str:
-    "The coach's hint for `seat`, from its view only (the `hint` command and `play --coach`)."
-    from cardgames_tutor.coach.search import hint_text
-    return hint_text(match.view(seat), match.game, seed=match.seed)
 
 # %% ../../nbs/term/30_cli.ipynb #a13604da
 def replay_text(match:Match) -> str:
     "A readable account of everything in `match`, every hand open (see `terminal.replay_text`)."
     return _replay_text(match)
 
-# %% ../../nbs/term/30_cli.ipynb #d41d0002
-def drill(game:str, rule:str|None=None, count:int=10, seed:int|None=None, progress=None, input=input, output=print) -> int:
-    "Ask `count` drill questions of `game` in the terminal, graded at once, with the score at the end; the number right."
-    from cardgames_tutor.practice.drills import drill_set, _said
-    seed = random.randrange(10_000) if seed is None else seed
-    questions = drill_set(game, rule, count, seed)
-    output(f"{len(questions)} questions on {game_class(game).title}" + (f" ({rule})" if rule else '') +
-           f", seed {seed} (the same seed gives the same questions). Answer with a number or the text; quit stops.")
-    right = asked = 0
-    for k, q in enumerate(questions, 1):
-        output(f"\nQuestion {k} of {len(questions)} [{q.rule}, {q.level}]\n{q.prompt}")
-        output('   '.join(f"{i}) {_said(c)}" for i, c in enumerate(q.choices, 1)))
-        grade = _graded(q, input, output)
-        if grade is None: break
-        asked, right = asked + 1, right + grade.right
-        output(f"{'Right' if grade.right else 'Not quite'} [{grade.rule}]: {grade.text}")
-        if progress is not None: progress.record(game, q.rule, grade.right)
-    stopped = f" (stopped after {asked} of {len(questions)})" if asked < len(questions) else ''
-    output(f"\nScore: {right} of {asked}{stopped}.")
-    return right
-
+# %% ../../nbs/term/30_cli.ipynb #3c66d3b8
 def _graded(q, input, output):
     "The grade of the learner's answer to `q`, asked until it is one of the choices; None if they quit."
     while True:
@@ -126,20 +111,39 @@ def _graded(q, input, output):
         try: return q.grade(line)
         except ValueError as e: output(f"{str(e)[0].upper()}{str(e)[1:]}.")
 
-def _drill_parser(sub):
-    d = sub.add_parser('drill', help="practise the rules of a game: questions graded at once, a score at the end")
-    d.add_argument('game', help=f"one of: {', '.join(games())}")
-    d.add_argument('--rule', help="drill one rule only, e.g. follow (an unknown rule lists the rules)")
-    d.add_argument('--count', default='10', help="how many questions, 1 to 100 (default 10)")
-    d.add_argument('--seed', type=_whole, help="the same seed gives the same questions")
 
+# %% ../../nbs/term/30_cli.ipynb #9fa53251
+def _ask(q, k:int, n:int, input, output):
+    "Ask question `q`, number `k` of `n`, and say whether the answer was right and why; its grade, or None if they quit."
+    output(f"\nQuestion {k} of {n} [{q.rule}, {q.level}]\n{q.prompt}")
+    output('   '.join(f"{i}) {action_text(c)}" for i, c in enumerate(q.choices, 1)))
+    grade = _graded(q, input, output)
+    if grade is not None: output(f"{'Right' if grade.right else 'Not quite'} [{grade.rule}]: {grade.text}")
+    return grade
+
+# %% ../../nbs/term/30_cli.ipynb #a61112e6
+def drill(game:str, rule:str|None=None, count:int=10, seed:int|None=None, progress=None, input=input, output=print) -> int:
+    "Ask `count` drill questions of `game` in the terminal, graded at once, with the score at the end; the number right."
+    seed = random.randrange(10_000) if seed is None else seed
+    questions = drill_set(game, rule, count, seed)
+    output(f"{len(questions)} questions on {game_class(game).title}" + (f" ({rule})" if rule else '') +
+           f", seed {seed} (the same seed gives the same questions). Answer with a number or the text; quit stops.")
+    right = asked = 0
+    for k, q in enumerate(questions, 1):
+        grade = _ask(q, k, len(questions), input, output)
+        if grade is None: break
+        asked, right = asked + 1, right + grade.right
+        if progress is not None: progress.record(game, q.rule, grade.right)
+    stopped = f" (stopped after {asked} of {len(questions)})" if asked < len(questions) else ''
+    output(f"\nScore: {right} of {asked}{stopped}.")
+    return right
+
+# %% ../../nbs/term/30_cli.ipynb #73d9d848
 def drill_command(args) -> int:
     "`cardgames-tutor drill`: 0 when done, 2 (and one line) for a bad game, rule or count, or a store it cannot write."
-    from cardgames_tutor.practice.drills import BadDrill, MAX_COUNT
-    from cardgames_tutor.ui.practice import Progress, DATA_ENV
     try:
         count = int(args.count) if re.fullmatch(r'[0-9]{1,4}', args.count.strip()) else args.count
-        if type(count) is not int: raise BadDrill(f"--count must be a whole number from 1 to {MAX_COUNT}, not {args.count!r}")
+        if type(count) is not int: raise BadDrill(f"--count must be a whole number from 1 to {MAX_DRILLS}, not {args.count!r}")
         progress = Progress()
         if progress.problem: raise BadDrill(f"{progress.problem}: set {DATA_ENV} to a folder you can write")
         drill(args.game, args.rule, count, args.seed, progress)
@@ -150,15 +154,14 @@ def drill_command(args) -> int:
 
 # %% ../../nbs/term/30_cli.ipynb #24ccedbc
 def _exercise_argument(pl):
-    from cardgames_tutor.practice.exercises import EXERCISES
     pl.add_argument('--exercise', metavar='NAME', help=f"start from a prepared exercise: {', '.join(EXERCISES)}")
 
+# %% ../../nbs/term/30_cli.ipynb #4f2c1764
 def _play_match(args, out) -> Match:
     "The match `play` starts: the prepared exercise `--exercise`, or a new match of the game named."
     if args.exercise is None:
         if args.game is None: raise CommandError(f"play needs a game ({', '.join(games())}) or --exercise NAME")
         return Match(make_game(args.game, args.players, args.option), args.seed)
-    from cardgames_tutor.practice.exercises import exercise, EXERCISES
     try: match = exercise(args.exercise)
     except ValueError as e: raise CommandError(e) from None
     if args.game not in (None, match.game.name) or args.players is not None or args.option or args.seed is not None:
@@ -166,7 +169,7 @@ def _play_match(args, out) -> Match:
     out(f"Exercise: {EXERCISES[args.exercise].title}. {match.note}")
     return match
 
-# %% ../../nbs/term/30_cli.ipynb #1240feb8
+# %% ../../nbs/term/30_cli.ipynb #d0d259c0
 MAX_LINE = 200  # characters of a typed line; the longest action is a few dozen
 _SIGNS = str.maketrans({v[1]: s for p in PACKS.values() for s, v in p.suits.items() if v[1] != s})  # ♠ -> S, 🍃 -> L
 
@@ -174,6 +177,7 @@ def _plain(text:str) -> str:
     "`text` without suit signs (written as their letters) and accents (Kočka -> Kocka), for a terminal that cannot show them."
     return ''.join(c for c in unicodedata.normalize('NFKD', text.translate(_SIGNS)) if not unicodedata.combining(c))
 
+# %% ../../nbs/term/30_cli.ipynb #b806bf2c
 def _printer(stream):
     "A `print` to `stream` that falls back to `_plain` text when the stream's encoding cannot show a line (e.g. an ASCII pipe)."
     encoding = getattr(stream, 'encoding', None) or 'utf-8'
@@ -185,51 +189,55 @@ def _printer(stream):
         print(text, file=stream)
     return out
 
+# %% ../../nbs/term/30_cli.ipynb #83382c2b
 def _reader(read=input, output=print):
     "An `input` for the terminal: a line too long, or written with digits other than 0-9, is refused here and asked again."
     def read_line(prompt=''):
         while True:
             line = read(prompt)
             problem = (f"the line has {len(line):,} characters, and an action has at most {MAX_LINE}" if len(line) > MAX_LINE
-                       else bad_action_text(line) and f"{_one_line(repr(line), 40)} {bad_action_text(line)}")
+                       else bad_action_text(line) and f"{one_line(repr(line), 40, tail=13)} {bad_action_text(line)}")
             if not problem: return line
             output(f"Refused: {problem} [notation]")
     return read_line
 
+
+# %% ../../nbs/term/30_cli.ipynb #45f55d57
 def _save_path(text):
     "The `--save` file, checked before the match starts, so that a long game is never lost to a bad file name."
     if text is None: return None
-    shown = _one_line(repr(text), 60)
+    shown = one_line(repr(text), 60, tail=20)
     if not text.strip(): raise CommandError("--save needs a file name, e.g. --save match.json")
     path = pathlib.Path(text)
     try:
         if path.is_dir(): raise CommandError(f"--save {shown} is a folder: give a file name, e.g. --save match.json")
-        if not path.parent.is_dir(): raise CommandError(f"--save {shown}: there is no folder {_one_line(repr(str(path.parent)), 60)}")
+        if not path.parent.is_dir(): raise CommandError(f"--save {shown}: there is no folder {one_line(repr(str(path.parent)), 60, tail=20)}")
         if not os.access(path.parent, os.W_OK): raise CommandError(f"--save {shown}: this folder cannot be written to")
     except OSError as e: raise CommandError(f"--save {shown}: {e.strerror or type(e).__name__}") from None
     return path
 
+# %% ../../nbs/term/30_cli.ipynb #fa646656
 def _tolerant_streams():
     "Any bytes typed in are read (bad ones as �), and a line the terminal cannot show never stops the program."
     for stream, errors in ((sys.stdin, 'replace'), (sys.stdout, 'replace')):
         try: stream.reconfigure(errors=errors)
         except (AttributeError, ValueError, OSError): pass  # not a text stream of a console (e.g. under test)
 
-# %% ../../nbs/term/30_cli.ipynb #314dda65
+# %% ../../nbs/term/30_cli.ipynb #1d387584
 class _Parser(argparse.ArgumentParser):
     "Arguments read by argparse, but a bad one is reported in one line (exit status 2), never the usage block."
     def error(self, message):
-        self.exit(2, _one_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")
+        self.exit(2, one_line(f"{self.prog}: error: {message} (see {self.prog} --help)", 240, tail=80) + "\n")
 
+# %% ../../nbs/term/30_cli.ipynb #a6107c63
 def _whole(text:str) -> int:
     "A whole number argument, digits 0-9 only, at most `MAX_DIGITS` of them."
     if not re.fullmatch(r'-?[0-9]{1,%d}' % MAX_DIGITS, text):
-        raise argparse.ArgumentTypeError(f"{_one_line(repr(text), 40)} is not a whole number of at most {MAX_DIGITS} digits 0-9")
+        raise argparse.ArgumentTypeError(f"{one_line(repr(text), 40, tail=13)} is not a whole number of at most {MAX_DIGITS} digits 0-9")
     return int(text)
 
-def _parser():
-    p = _Parser(prog='cardgames-tutor', description="Learn card games: play against bots or replay a hand record.")
-    sub = p.add_subparsers(dest='command', required=True)
+# %% ../../nbs/term/30_cli.ipynb #0473a429
+def _play_parser(sub):
     pl = sub.add_parser('play', help="play a match in the terminal (you are seat 0)")
     pl.add_argument('game', nargs='?', help=f"one of: {', '.join(games())} (none with --exercise)")
     pl.add_argument('--players', type=_whole, help="number of players (where the game allows a choice)")
@@ -239,6 +247,20 @@ def _parser():
     pl.add_argument('--bots', choices=['all'], help="'all': bots play every seat")
     pl.add_argument('--coach', action='store_true', help="show the coach's hint at every turn (type hint at any prompt)")
     _exercise_argument(pl)
+
+# %% ../../nbs/term/30_cli.ipynb #d967495e
+def _drill_parser(sub):
+    d = sub.add_parser('drill', help="practise the rules of a game: questions graded at once, a score at the end")
+    d.add_argument('game', help=f"one of: {', '.join(games())}")
+    d.add_argument('--rule', help="drill one rule only, e.g. follow (an unknown rule lists the rules)")
+    d.add_argument('--count', default='10', help="how many questions, 1 to 100 (default 10)")
+    d.add_argument('--seed', type=_whole, help="the same seed gives the same questions")
+
+# %% ../../nbs/term/30_cli.ipynb #84287b6d
+def _parser():
+    p = _Parser(prog='cardgames-tutor', description="Learn card games: play against bots or replay a hand record.")
+    sub = p.add_subparsers(dest='command', required=True)
+    _play_parser(sub)
     rp = sub.add_parser('replay', help="print the account of a hand record")
     rp.add_argument('file')
     rp.add_argument('--json', action='store_true', help="print a JSON summary instead")
@@ -248,6 +270,17 @@ def _parser():
     rv.add_argument('--seat', type=_whole, default=0, help="the seat to review (0 by default)")
     return p
 
+# %% ../../nbs/term/30_cli.ipynb #ad88a955
+def _show_record(args, out):
+    "`replay FILE [--json]` or `review FILE [--seat N]`: print the record's account, summary or review."
+    if args.command == 'review':
+        try: out(review_text(pathlib.Path(args.file), args.seat))
+        except ValueError as e: raise RecordError(str(e)) from None  # a seat the game does not have
+    else:
+        match = load(pathlib.Path(args.file))
+        out(json.dumps(summary(match), ensure_ascii=False, indent=1) if args.json else replay_text(match))
+
+# %% ../../nbs/term/30_cli.ipynb #773dc576
 def main(argv=None) -> int:
     "Entry point of `cardgames-tutor`: exit status 0, 2 with one line for anything wrong, 130 on Ctrl-C (the game saved)."
     _tolerant_streams()
@@ -258,13 +291,7 @@ def main(argv=None) -> int:
         if args.command == 'play':
             match, save_to = _play_match(args, out), _save_path(args.save)
             play(match, save_to, bots_all=args.bots == 'all', input=_reader(input, out), output=out, coach=args.coach)
-        elif args.command == 'review':
-            from cardgames_tutor.coach.search import review_text
-            try: out(review_text(pathlib.Path(args.file), args.seat))
-            except ValueError as e: raise RecordError(str(e)) from None  # a seat the game does not have
-        else:
-            match = load(pathlib.Path(args.file))
-            out(json.dumps(summary(match), ensure_ascii=False, indent=1) if args.json else replay_text(match))
+        else: _show_record(args, out)
     except KeyboardInterrupt:
         if save_to and match: out(f"Hand record saved to {save(match, save_to)}.")
         print("Stopped.", file=sys.stderr)
@@ -273,7 +300,7 @@ def main(argv=None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except (RecordError, BadOption, CommandError, OSError) as e:
-        print(f"cardgames-tutor: error: {_one_line(e)}", file=sys.stderr)
+        print(f"cardgames-tutor: error: {one_line(e, 240, tail=80)}", file=sys.stderr)
         return 2
     return 0
 

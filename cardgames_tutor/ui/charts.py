@@ -9,20 +9,16 @@ from __future__ import annotations
 import base64, io
 from matplotlib.figure import Figure
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from .session import tally_number
 
 # %% auto #0
 __all__ = ['tally_table', 'tally_chart', 'chart_png', 'chart_html']
 
 # %% ../../nbs/ui/21_charts.ipynb #539e62cb
-def _number(value) -> float:
-    "A tally value as a number: numbers as they are, text by its length (letters of a word)."
-    if isinstance(value, (int, float)) and not isinstance(value, bool): return value
-    return len(str(value or ''))
-
 def tally_table(match) -> tuple:
     "The match's tally: (label, [values per seat after each finished hand])."
     label, _ = match.game.tally(match.standing)
-    return label, [[_number(v) for v in row] for row in match.tallies]
+    return label, [[tally_number(v) for v in row] for row in match.tallies]
 
 # %% ../../nbs/ui/21_charts.ipynb #51ac780d
 def tally_chart(match, width:float=5.5, height:float=2.8) -> Figure:
@@ -47,12 +43,14 @@ def tally_chart(match, width:float=5.5, height:float=2.8) -> Figure:
     fig.tight_layout()
     return fig
 
+# %% ../../nbs/ui/21_charts.ipynb #64e214b2
 def chart_png(match, **kwargs) -> bytes:
     "The tally chart as PNG bytes (for an `ipywidgets.Image` or a file)."
     buf = io.BytesIO()
     tally_chart(match, **kwargs).savefig(buf, format='png')
     return buf.getvalue()
 
+# %% ../../nbs/ui/21_charts.ipynb #f4427ffb
 def chart_html(match, **kwargs) -> str:
     "The tally chart as an HTML `<img>` with the picture inside it, for static pages."
     data = base64.b64encode(chart_png(match, **kwargs)).decode()

@@ -6,31 +6,34 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/coach_widgets.html.md
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #e449a4a8
 from __future__ import annotations
+import io
 from html import escape
+from matplotlib.figure import Figure
 import ipywidgets as W
-from fastcore.basics import patch_to
+from fastcore.basics import patch
 from ..core.cards import Card
+from ..core.engine import action_text
 from ..coach.search import hint, review, Hint
-from ..coach.reasons import show_action
 from ..coach.reasons import bot_reason
 
-def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
-
 # %% auto #0
-__all__ = ['chart_label', 'hint_chart', 'png', 'HintBox', 'ReviewList', 'PanelCoach', 'bot_reasons']
+__all__ = ['chart_label', 'hint_chart', 'png', 'HintBox', 'ReviewList', 'bot_reasons', 'PanelCoach']
+
+# %% ../../nbs/ui/25_coach_widgets.ipynb #43b39c93
+def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #40483433
 def chart_label(action) -> str:
     "An action as the chart writes it: suit signs its font lacks (Kočka's 🍃 🌰 🔔) become the suit's name."
-    text = show_action(action)
+    text = action_text(action)
     for card in ([action] if isinstance(action, Card) else getattr(action, 'cards', ())):
         name, sign = card.pack.suits[card.suit][:2]
         if ord(sign[0]) > 0xFFFF: text = text.replace(card.symbol, card.symbol.replace(sign, f" {name}"))
     return text
 
+# %% ../../nbs/ui/25_coach_widgets.ipynb #865d657b
 def hint_chart(h:Hint) -> 'matplotlib.figure.Figure':
     "A horizontal bar chart of each compared action's expected result (a plain `Figure`, nothing kept open by pyplot)."
-    from matplotlib.figure import Figure
     rows = h.ranked[::-1]
     fig = Figure(figsize=(5.5, 0.6 + 0.28 * len(rows)), layout='constrained')
     ax = fig.add_subplot()
@@ -46,7 +49,6 @@ def hint_chart(h:Hint) -> 'matplotlib.figure.Figure':
 # %% ../../nbs/ui/25_coach_widgets.ipynb #53487aa4
 def png(fig) -> bytes:
     "A figure as PNG bytes, for an `ipywidgets.Image`."
-    import io
     buf = io.BytesIO()
     fig.savefig(buf, format='png', dpi=90)
     return buf.getvalue()
@@ -67,34 +69,44 @@ class HintBox(W.VBox):
         self.auto.observe(guard(lambda ch: ch['new'] and self.show()), 'value')
         super().__init__([W.HBox([self.button, self.auto], layout=W.Layout(flex_flow='row wrap')), self.text, self.chart])
 
-    def show(self):
-        "Ask the coach now and show its answer."
-        self.put(hint(self.get_view(), self.game, self.seed, self.budget))
-        if self.hint is not None and self.on_suggest: self.on_suggest(self.hint.best)
+# %% ../../nbs/ui/25_coach_widgets.ipynb #e575d8a0
+@patch
+def picture(self:HintBox, data:bytes=b''):
+    "Show the chart's PNG `data`; none (b''): hide it, for a browser draws an empty picture as a broken-image icon."
+    self.chart.value, self.chart.layout.display = data, (None if data else 'none')
 
-    def picture(self, data:bytes=b''):
-        "Show the chart's PNG `data`; none (b''): hide it, for a browser draws an empty picture as a broken-image icon."
-        self.chart.value, self.chart.layout.display = data, (None if data else 'none')
+# %% ../../nbs/ui/25_coach_widgets.ipynb #f75e13f5
+@patch
+def clear(self:HintBox):
+    "No hint shown: no text, no chart."
+    self.hint, self.text.value = None, ''
+    self.picture()
 
-    def clear(self):
-        "No hint shown: no text, no chart."
-        self.hint, self.text.value = None, ''
-        self.picture()
+# %% ../../nbs/ui/25_coach_widgets.ipynb #56715dab
+@patch
+def put(self:HintBox, h:Hint|None):
+    "Show the hint `h` (None: say it is not the learner's turn)."
+    self.hint = h
+    if h is None:
+        self.text.value = "<i>No hint: it is not your turn.</i>"
+        return self.picture()
+    reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in h.reasons)
+    self.text.value = f"<b>Hint: {escape(action_text(h.best))}</b><ul>{reasons}</ul>"
+    self.picture(png(hint_chart(h)) if len(h.ranked) > 1 else b'')
 
-    def put(self, h:Hint|None):
-        "Show the hint `h` (None: say it is not the learner's turn)."
-        self.hint = h
-        if h is None:
-            self.text.value = "<i>No hint: it is not your turn.</i>"
-            return self.picture()
-        reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in h.reasons)
-        self.text.value = f"<b>Hint: {escape(show_action(h.best))}</b><ul>{reasons}</ul>"
-        self.picture(png(hint_chart(h)) if len(h.ranked) > 1 else b'')
+# %% ../../nbs/ui/25_coach_widgets.ipynb #7228a9e3
+@patch
+def show(self:HintBox):
+    "Ask the coach now and show its answer."
+    self.put(hint(self.get_view(), self.game, self.seed, self.budget))
+    if self.hint is not None and self.on_suggest: self.on_suggest(self.hint.best)
 
-    def refresh(self):
-        "After a move: clear the old hint; show a new one if the automatic option is on."
-        self.clear()
-        if self.auto.value: self.show()
+# %% ../../nbs/ui/25_coach_widgets.ipynb #96360a78
+@patch
+def refresh(self:HintBox):
+    "After a move: clear the old hint; show a new one if the automatic option is on."
+    self.clear()
+    if self.auto.value: self.show()
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #c850c6c9
 class ReviewList(W.VBox):
@@ -103,43 +115,33 @@ class ReviewList(W.VBox):
         self.on_jump, self.items = on_jump, []
         super().__init__([])
 
-    def show(self, items:list):
-        "Show `items` (the `review` of a hand)."
-        self.items = list(items)
-        if not items:
-            self.children = [W.HTML("<i>Review: no decision cost anything noticeable against the coach's choice.</i>")]
-            return
-        rows = [W.HTML(f"<b>Review: your {len(items)} costliest decisions, worst first</b>")]
-        for k, x in enumerate(items, 1):
-            reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in x.hint.reasons)
-            text = W.HTML(f"{k}. Hand {x.hand_no}: you played <b>{escape(show_action(x.played))}</b>; "
-                          f"the coach prefers <b>{escape(show_action(x.best))}</b>.<ul>{reasons}</ul>")
-            jump = W.Button(description='go to this moment', tooltip=f"action {x.index}", layout=_whole_layout())
-            jump.on_click(lambda _, i=x.index: self.on_jump and self.on_jump(i))
-            rows.append(W.VBox([text, jump]))
-        self.children = rows
+# %% ../../nbs/ui/25_coach_widgets.ipynb #8f85d8a6
+@patch
+def _row(self:ReviewList, k:int, x) -> W.VBox:
+    "The `k`th costly decision `x`: what was played, what the coach prefers and why, and a jump to that moment."
+    reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in x.hint.reasons)
+    text = W.HTML(f"{k}. Hand {x.hand_no}: you played <b>{escape(action_text(x.played))}</b>; "
+                  f"the coach prefers <b>{escape(action_text(x.best))}</b>.<ul>{reasons}</ul>")
+    jump = W.Button(description='go to this moment', tooltip=f"action {x.index}", layout=_whole_layout())
+    jump.on_click(lambda _, i=x.index: self.on_jump and self.on_jump(i))
+    return W.VBox([text, jump])
 
-    def review(self, match, seat:int=0, hand_no:int|None=None, **kw):
-        "Review `seat`'s play in `match` (hand `hand_no`, 1 for the first; None: every hand) and show it."
-        self.show(review(match, seat, hand_no, **kw))
+# %% ../../nbs/ui/25_coach_widgets.ipynb #dc0ff2a2
+@patch
+def show(self:ReviewList, items:list):
+    "Show `items` (the `review` of a hand)."
+    self.items = list(items)
+    if not items:
+        self.children = [W.HTML("<i>Review: no decision cost anything noticeable against the coach's choice.</i>")]
+        return
+    rows = [W.HTML(f"<b>Review: your {len(items)} costliest decisions, worst first</b>")]
+    self.children = rows + [self._row(k, x) for k, x in enumerate(items, 1)]
 
-# %% ../../nbs/ui/25_coach_widgets.ipynb #fbe801bf
-class PanelCoach:
-    "The coach wired into a `Tutor`: a hint box and a hand review in a row of the panel."
-    def __init__(self, tutor, # a `cardgames_tutor.ui.panel.Tutor`
-                 budget:float=0.5, # seconds of playouts per hint (counted as work: the same on any machine)
-                 review_budget:float=0.25, # per decision reviewed
-                 auto:bool=False): # show the hint at every turn of the learner
-        self.tutor, self.review_budget, self._moment, self._reviewed, self._told = tutor, review_budget, None, None, None
-        self.hint_box = HintBox(lambda: tutor.session.view(tutor.seat), tutor.game, on_suggest=lambda _: tutor.render(),
-                                seed=tutor.seed, budget=budget, auto=auto, guard=tutor._guarded)
-        self.review_button = W.Button(description='review this hand', tooltip="the coach's review of your play in the hand on the table",
-                                      layout=_whole_layout())
-        self.review_button.on_click(tutor._guarded(lambda _: self.review()))
-        self.reviews = ReviewList(on_jump=tutor._guarded(self.jump))
-        self.bot_why = W.HTML()  # teaching view only: why each bot played its card
-        self.hint_box.children[0].children += (self.review_button,)
-        tutor.add_row([W.VBox([self.hint_box, self.bot_why, self.reviews], layout=W.Layout(max_width='100%'))], draw=self.draw)
+# %% ../../nbs/ui/25_coach_widgets.ipynb #b8947b17
+@patch
+def review(self:ReviewList, match, seat:int=0, hand_no:int|None=None, **kw):
+    "Review `seat`'s play in `match` (hand `hand_no`, 1 for the first; None: every hand) and show it."
+    self.show(review(match, seat, hand_no, **kw))
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #c2c10001
 def bot_reasons(match, # the match as shown
@@ -154,22 +156,44 @@ def bot_reasons(match, # the match as shown
         m.apply(action, s)
     return [x for x in out if x]
 
+# %% ../../nbs/ui/25_coach_widgets.ipynb #fbe801bf
+class PanelCoach:
+    "The coach wired into a `Tutor`: a hint box and a hand review in a row of the panel."
+    def __init__(self, tutor, # a `cardgames_tutor.ui.panel.Tutor`
+                 budget:float=0.5, # seconds of playouts per hint (counted as work: the same on any machine)
+                 review_budget:float=0.25, # per decision reviewed
+                 auto:bool=False): # show the hint at every turn of the learner
+        self.tutor, self.review_budget, self._moment, self._reviewed, self._told = tutor, review_budget, None, None, None
+        self.hint_box = HintBox(lambda: tutor.session.view(tutor.seat), tutor.game, on_suggest=lambda _: tutor.render(),
+                                seed=tutor.seed, budget=budget, auto=auto, guard=tutor.guarded)
+        self.review_button = W.Button(description='review this hand', tooltip="the coach's review of your play in the hand on the table",
+                                      layout=_whole_layout())
+        self.review_button.on_click(tutor.guarded(lambda _: self.review()))
+        self.reviews = ReviewList(on_jump=tutor.guarded(lambda index: self.jump(index)))
+        self.bot_why = W.HTML()  # teaching view only: why each bot played its card
+        self.hint_box.children[0].children += (self.review_button,)
+        tutor.add_row([W.VBox([self.hint_box, self.bot_why, self.reviews], layout=W.Layout(max_width='100%'))], 
+                      draw=lambda t: self.draw(t), react=lambda t: self.react(t))  # its methods follow, one cell each
+
 # %% ../../nbs/ui/25_coach_widgets.ipynb #3de084ec
-@patch_to(PanelCoach)
-def moment(self) -> tuple:
+@patch
+def moment(self:PanelCoach) -> tuple:
     "What the panel shows now, as a key: the deal, the actions, the cursor."
     s = self.tutor.session
     return (s.generation, len(s.match.actions), s.cursor, s.review)
 
-@patch_to(PanelCoach)
-def finished_hand(self) -> int|None:
+# %% ../../nbs/ui/25_coach_widgets.ipynb #9a1981c2
+@patch
+def finished_hand(self:PanelCoach) -> int|None:
     "The number (1, 2...) of the finished hand on the table, else None."
     s = self.tutor.session
     i, shown = s.shown_hand(), s.shown()
     return i + 1 if shown.hands[i].is_over else None
 
-@patch_to(PanelCoach)
-def draw(self, tutor):
+# %% ../../nbs/ui/25_coach_widgets.ipynb #e3d2fb5f
+@patch
+def react(self:PanelCoach, tutor):
+    "After an event: a new moment clears the old hint; with the box ticked, the coach is asked for the turn that arrived."
     s, box = tutor.session, self.hint_box
     box.game, box.seed = tutor.game, tutor.seed
     if self._moment != self.moment():
@@ -179,41 +203,37 @@ def draw(self, tutor):
             box.put(hint(s.view(tutor.seat), tutor.game, tutor.seed, box.budget))
     if self._reviewed is not None and self._reviewed[0] != s.generation: self._reviewed, self.reviews.children = None, []
     hand_no = self.finished_hand()
-    self.review_button.disabled = hand_no is None
     if box.auto.value and hand_no and s.live and self._reviewed != (s.generation, hand_no): self.review()
+
+# %% ../../nbs/ui/25_coach_widgets.ipynb #ceba978b
+@patch
+def draw(self:PanelCoach, tutor):
+    "Inside the panel's update, drawing only: the review button, why the bots played so, the hint's ring."
+    s, box = tutor.session, self.hint_box
+    if self._moment != self.moment() and box.hint is not None: box.clear()  # drawn without an event: no stale hint
+    self.review_button.disabled = self.finished_hand() is None
     told = (self._moment, tutor.teach.value)
     if self._told != told:  # the bots' reasons read their hands: shown in the teaching view only
         self._told, why = told, (bot_reasons(s.shown(), tutor.seat) if tutor.teach.value else [])
         self.bot_why.value = (f"<small><b>Why the bots played so</b> (teaching view)</small><ul>"
                               + ''.join(f"<li>{escape(x)}</li>" for x in why) + "</ul>") if why else ''
-    self._ring(box.hint.best if box.hint is not None else None)
-
-@patch_to(PanelCoach)
-def _ring(self, action):
-    "A gold ring on the buttons of `action` (its card, its move, or the cards it takes), none on the others."
-    t = self.tutor
-    cards = {action} if isinstance(action, Card) else set(getattr(action, 'cards', ()) or ())
-    for b, c in t._hand_pairs():
-        if c in cards: b._dom_classes = (*b._dom_classes, 'cgt-hint')  # the ring is the stylesheet's (`PANEL_CSS`)
-    for b, item in zip(t.move_box.children, t._slot_moves):
-        on = action is not None and (item == action or (isinstance(item, str) and item == getattr(action, 'verb', None)))
-        b._dom_classes = tuple(x for x in b._dom_classes if x != 'cgt-hint') + (('cgt-hint',) if on else ())
+    tutor.ring(box.hint.best if box.hint is not None else None)
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #51c7e3a3
-@patch_to(PanelCoach)
-def review(self):
+@patch
+def review(self:PanelCoach):
     "Review the learner's play in the finished hand on the table and show it."
     hand_no, s = self.finished_hand(), self.tutor.session
     if hand_no is None: return
     self._reviewed = (s.generation, hand_no)
     self.reviews.show(review(s.match, self.tutor.seat, hand_no, seed=self.tutor.seed, budget=self.review_budget))
 
-@patch_to(PanelCoach)
-def jump(self, index:int):
+# %% ../../nbs/ui/25_coach_widgets.ipynb #218c9605
+@patch
+def jump(self:PanelCoach, index:int):
     "Step the panel to just before the decision at `index` and show the coach's hint there."
     item = next(x for x in self.reviews.items if x.index == index)
     self.tutor.step(index)
     self._moment = self.moment()
     self.hint_box.put(item.hint)
     self.tutor.render()
-

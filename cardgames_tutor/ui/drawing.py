@@ -6,23 +6,27 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/drawing.html.md"""
 
 # %% ../../nbs/ui/23_drawing.ipynb #632a2c81
 from __future__ import annotations
-import asyncio, contextlib
+import asyncio, contextlib, os
+from IPython.display import HTML
 from html import escape
 import ipywidgets as widgets
-from fastcore.basics import patch_to
-from ..core.cards import Card, card_html, _COLOURS
+from ipywidgets.widgets.widget_string import HTMLStyle
+from fastcore.basics import patch
+from ..core.cards import Card, card_html, SUIT_COLOURS
 from .charts import chart_png, chart_html
-from .table import direction_of, table_html, cards_text_html, MINI_STYLE, _SUIT_WORD
+from .table import direction_of, table_html, cards_text_html, MINI_STYLE, SUIT_LABELS
 from .session import Message
 
 # %% auto #0
-__all__ = ['PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'card_label', 'move_label', 'Looks', 'PanelDrawing', 'in_voila']
+__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'card_label', 'move_label', 'whole_button', 'wrap_row',
+           'Looks', 'running_loop', 'widget_tree', 'PanelDrawing', 'in_voila']
 
 # %% ../../nbs/ui/23_drawing.ipynb #5a7892c4
 def card_label(card:Card) -> str:
     "A card as a button's text: `Q♥`, `10🍃`, `8 Thief`."
-    return f"{card.rank} {_SUIT_WORD[card.suit]}" if card.pack.suit_first else card.symbol
+    return f"{card.rank} {SUIT_LABELS[card.suit]}" if card.pack.suit_first else card.symbol
 
+# %% ../../nbs/ui/23_drawing.ipynb #195d1087
 def move_label(move, pack) -> str:
     "A move as a button's text, its cards (and a card or suit in its argument) written as `card_label` does."
     if isinstance(move, Card): return card_label(move)
@@ -34,13 +38,25 @@ def move_label(move, pack) -> str:
         except ValueError: words.append(str(arg))
     return ' '.join(words)
 
-# %% ../../nbs/ui/23_drawing.ipynb #78f811aa
+# %% ../../nbs/ui/23_drawing.ipynb #13813e80
 _ROW = dict(flex_flow='row wrap', align_items='center', grid_gap='4px', max_width='100%')
 
 def _own(kind, **traits):
     "A layout or style of its own (`Looks` shares them instead)."
     return kind(**traits)
 
+# %% ../../nbs/ui/23_drawing.ipynb #8da37163
+def whole_button(description='', looks=_own, **kw) -> widgets.Button:
+    "A button that keeps its text whole: it never shrinks below it (rows wrap instead)."
+    return widgets.Button(description=description, layout=looks(widgets.Layout, width='auto', flex='0 0 auto'),
+                          style=looks(widgets.ButtonStyle), **kw)
+
+# %% ../../nbs/ui/23_drawing.ipynb #ba29e9f9
+def wrap_row(children, looks=_own, **layout) -> widgets.HBox:
+    "A row of `children` that wraps onto more lines when the page is narrow."
+    return widgets.HBox(children, layout=looks(widgets.Layout, **{**_ROW, **layout}))
+
+# %% ../../nbs/ui/23_drawing.ipynb #7868c6cf
 class Looks:
     """One panel's layouts and styles, each made once and shared by every widget of the panel that looks the same.
     A widget's layout and style are widgets too: shared, a panel has a third fewer for the server to keep and the page
@@ -52,19 +68,28 @@ class Looks:
         if look is None: look = self.made[key] = kind(**traits)
         return look
 
-def _button(description='', looks=_own, **kw) -> widgets.Button:
-    "A button that keeps its text whole: it never shrinks below it (rows wrap instead)."
-    return widgets.Button(description=description, layout=looks(widgets.Layout, width='auto', flex='0 0 auto'),
-                          style=looks(widgets.ButtonStyle), **kw)
+# %% ../../nbs/ui/23_drawing.ipynb #66d36961
+@patch
+def html(self:Looks, **layout) -> widgets.HTML:
+    "An HTML widget with the shared `layout` and style."
+    return widgets.HTML(layout=self(widgets.Layout, **layout), style=self(HTMLStyle))
 
-def _row(children, looks=_own, **layout) -> widgets.HBox:
-    return widgets.HBox(children, layout=looks(widgets.Layout, **{**_ROW, **layout}))
+# %% ../../nbs/ui/23_drawing.ipynb #4fa74549
+@patch
+def button(self:Looks, description:str='', **kw) -> widgets.Button: return whole_button(description, looks=self, **kw)
 
-def _running_loop():
+# %% ../../nbs/ui/23_drawing.ipynb #2bd6a001
+@patch
+def row(self:Looks, children:list, **layout) -> widgets.HBox: return wrap_row(children, self, **layout)
+
+# %% ../../nbs/ui/23_drawing.ipynb #087ddd79
+def running_loop():
+    "The asyncio loop running now (a kernel's), else None (a plain script or test)."
     try: return asyncio.get_running_loop()
     except RuntimeError: return None
 
-def _widget_tree(roots) -> list:
+# %% ../../nbs/ui/23_drawing.ipynb #d4d284dd
+def widget_tree(roots) -> list:
     "Every widget reachable from `roots` through their traits (children, layout, style...)."
     seen, todo = {}, list(roots)
     while todo:
@@ -77,56 +102,42 @@ def _widget_tree(roots) -> list:
                 if isinstance(v, widgets.Widget): todo.append(v)
     return list(seen.values())
 
+# %% ../../nbs/ui/23_drawing.ipynb #697cf922
 class PanelDrawing:
     "The drawing half of `Tutor`: it reads `self.session` and sets the widgets the panel made."
+
+NEXT_HAND, NEW_MATCH = 'next hand', 'new match'  # the move row's two buttons that are not moves
+
+@patch
+def _move_items(self:PanelDrawing, controls) -> list:
+    "(label, item) for each move button: moves, verbs with chosen cards, or next hand / new match."
+    s = self.session
+    if s.live and s.match.over: return [("new match (next seed)", NEW_MATCH)]
+    if s.live and s.review is not None: return [("next hand ▶", NEXT_HAND)]
+    items = [(move_label(m, self.game.pack), m) for m in controls.plain]
+    for verb, moves in controls.choose.items():
+        sizes = ' or '.join(str(k) for k in sorted({len(m.cards) for m in moves}))
+        chosen = ' '.join(map(card_label, s.selected))
+        items.append((f"{verb} {chosen}" if chosen else f"{verb}: choose {sizes} cards", verb))
+    return items
+
 
 # %% ../../nbs/ui/23_drawing.ipynb #b1c55a02
 _BUTTON = {'cgt-legal': 'background:#fff;border:2px solid #2e7d32', 'cgt-chosen': 'background:#ffe082',
            'cgt-idle': 'background:#f7f7f7', 'cgt-illegal': 'background:#eee;color:#aaa !important'}
 
 PANEL_CSS = ('.cgt-tutor button.cgt-card{font-weight:bold;border:1px solid #ccc}'
-             + ''.join(f'.cgt-tutor button.cgt-card.cgt-{name}{{color:{colour}}}' for name, colour in _COLOURS.items())
+             + ''.join(f'.cgt-tutor button.cgt-card.cgt-{name}{{color:{colour}}}' for name, colour in SUIT_COLOURS.items())
              + ''.join(f'.cgt-tutor button.cgt-card.{state}{{{look}}}' for state, look in _BUTTON.items())
              + f'.cgt-log .cgt-mini{{{MINI_STYLE}}}.cgt-log{{background:#fcfcfc}}.cgt-log .cgt-event{{padding:1px 4px;font:12px/1.35 sans-serif}}.cgt-log .cgt-now{{background:#fff3c4}}'
              '.cgt-log .cgt-event[data-kind=trick],.cgt-log .cgt-event[data-kind=score],.cgt-log .cgt-event[data-kind=match]'
              '{font-weight:bold}.cgt-log .cgt-event[data-kind=hand]{border-top:1px solid #bbb}'
              '.cgt-tutor button.cgt-hint{border:3px solid #e6a100 !important}')  # the coach's gold ring
 
+# %% ../../nbs/ui/23_drawing.ipynb #0fcc282f
 def _card_classes(card:Card, state:str) -> tuple:
     "A card button's classes: a card, its state (`cgt-legal`...) and its suit's colour (`cgt-red`...)."
     return ('cgt-card', state, f"cgt-{card.pack.suits[card.suit][2]}")
-
-# %% ../../nbs/ui/23_drawing.ipynb #f745b9c4
-@patch_to(PanelDrawing)
-def _all_widgets(self) -> list:
-    "Every widget of the panel (walked again only when a pool grew or a row was added)."
-    key = (len(self.card_slots), len(self.move_slots), tuple(map(id, self.children)))
-    if getattr(self, '_tree', (None,))[0] != key: self._tree = (key, _widget_tree([self, *self.card_slots, *self.move_slots]))
-    return self._tree[1]
-
-@patch_to(PanelDrawing)
-def render(self):
-    "Redraw the panel from the session (one synced update)."
-    if self._closed: return
-    s = self.session
-    viewer = None if self.teach.value else self.seat
-    view, controls = s.view(viewer), s.controls()
-    if self._download_key not in (None, (s.generation, len(s.match.actions))): self._download_key = None
-    self._drawing = True
-    try:
-        with contextlib.ExitStack() as stack:
-            for w in self._all_widgets(): stack.enter_context(w.hold_sync())
-            self._draw_status(view)
-            self.table.value = table_html(view, self.seat, direction_of(self.game), self.game.title, self.game.pack)
-            self.message.value = _message_html(s.message, self.game.pack)
-            self._draw_hand(controls)
-            self._draw_moves(controls)
-            self._draw_log(viewer)
-            self._draw_steps()
-            self._draw_scores()
-            if self._download_key is None: self.download.value = ''
-            for draw in self._draws: draw(self)
-    finally: self._drawing = False
 
 # %% ../../nbs/ui/23_drawing.ipynb #0ce484a6
 _MESSAGE_STYLE = {'ok': 'color:#1b5e20', 'refused': 'color:#b71c1c', 'error': 'color:#8a1c00',
@@ -142,24 +153,59 @@ def _message_html(message:Message, pack) -> str:
     return (f'<div class="cgt-message cgt-{kind}{" cgt-refused" if kind == "refused" else ""}" '
             f'style="font:13px/1.5 sans-serif;{_MESSAGE_STYLE.get(message.kind, "color:#333")}">{text}</div>')
 
-# %% ../../nbs/ui/23_drawing.ipynb #cd0b3d2e
-@patch_to(PanelDrawing)
-def _draw_status(self, view):
-    s = self.session
-    shown = s.shown()
-    if s.shown_hand() < len(shown.hands) - 1 or (shown.over and not shown.hand.legal_actions()):
-        who = 'the match is over' if shown.over and s.shown_hand() == len(shown.hands) - 1 else f"hand {s.shown_hand() + 1} is over"
-    else: who = 'your turn' if view['to_act'] == self.seat else f"Seat {view['to_act']} to play"
-    mode = '' if s.live else f" · stepping: move {s.cursor} of {len(s.match.actions)}"
-    teach = ' · all hands shown' if self.teach.value else ''
-    self.status.value = (f'<div class="cgt-status" style="font:14px sans-serif"><b>{escape(self.game.title)}</b> · '
-                         f"hand {s.shown_hand() + 1} · seed {self.seed} · you are Seat {self.seat} · phase: "
-                         f"{escape(str(view['phase']))} · <b>{who}</b>{mode}{teach}</div>")
+# %% ../../nbs/ui/23_drawing.ipynb #f745b9c4
+@patch
+def _all_widgets(self:PanelDrawing) -> list:
+    "Every widget of the panel (walked again only when a pool grew or a row was added)."
+    key = (len(self.card_slots), len(self.move_slots), tuple(map(id, self.children)))
+    if getattr(self, '_tree', (None,))[0] != key: self._tree = (key, widget_tree([self, *self.card_slots, *self.move_slots]))
+    return self._tree[1]
 
-@patch_to(PanelDrawing)
-def _draw_hand(self, controls):
-    "The hand's buttons: a card keeps its slot while it stays in the hand; a new hand, or a new moment shown, starts afresh."
-    s, hand = self.session, controls.hand
+# %% ../../nbs/ui/23_drawing.ipynb #cb404248
+@patch
+def _draw_all(self:PanelDrawing, view:dict, controls, viewer):
+    "Set every widget from the moment shown: `view` for the table, `controls` for the buttons, `viewer`'s log."
+    self._draw_status()
+    self.table.value = table_html(view, self.seat, direction_of(self.game), self.game.title, self.game.pack)
+    self.message.value = _message_html(self.session.message, self.game.pack)
+    self._draw_hand(controls)
+    self._draw_moves(controls)
+    self._draw_log(viewer)
+    self._draw_steps()
+    self._draw_scores()
+    if self._download_key is None: self.download.value = ''
+    for draw in self._draws: draw(self)
+
+# %% ../../nbs/ui/23_drawing.ipynb #113f721b
+@patch
+def render(self:PanelDrawing):
+    "Redraw the panel from the session (one synced update)."
+    if self._closed: return
+    s = self.session
+    viewer = None if self.teach.value else self.seat
+    view, controls = s.view(viewer), s.controls()
+    if self._download_key not in (None, (s.generation, len(s.match.actions))): self._download_key = None
+    self._drawing = True
+    try:
+        with contextlib.ExitStack() as stack:
+            for w in self._all_widgets(): stack.enter_context(w.hold_sync())
+            self._draw_all(view, controls, viewer)
+    finally: self._drawing = False
+
+# %% ../../nbs/ui/23_drawing.ipynb #07600bd1
+@patch
+def _draw_status(self:PanelDrawing):
+    "The session's status line, the game and whose turn it is in bold."
+    st = self.session.status(self.teach.value)
+    self.status.value = (f'<div class="cgt-status" style="font:14px sans-serif"><b>{escape(st.title)}</b> · '
+                         f"{escape(st.facts)} · <b>{escape(st.turn)}</b>{escape(st.notes)}</div>")
+
+
+# %% ../../nbs/ui/23_drawing.ipynb #174c3795
+@patch
+def _fill_slots(self:PanelDrawing, hand:list):
+    "Give each card of `hand` a slot in `_slot_cards`: the one it had, else the first free one."
+    s = self.session
     key = (s.generation, s.cursor, s.shown_hand(), self.teach.value)
     if key != getattr(self, '_hand_key', None): self._slot_cards = [None] * len(self._slot_cards)
     self._hand_key = key
@@ -168,10 +214,17 @@ def _draw_hand(self, controls):
         if card in self._slot_cards: continue
         if None not in self._slot_cards: self._slot_cards.append(None)
         self._slot_cards[self._slot_cards.index(None)] = card
+
+# %% ../../nbs/ui/23_drawing.ipynb #56644d78
+@patch
+def _draw_hand(self:PanelDrawing, controls):
+    "The hand's buttons, one per slot (`_fill_slots`), each lit, chosen, idle or faded."
+    s, hand = self.session, controls.hand
+    self._fill_slots(hand)
     while len(self.card_slots) < len(self._slot_cards):
         b = widgets.Button(layout=self.looks(widgets.Layout, width='auto', flex='0 0 auto', min_width='3.4em', height='4.2em',
                                              padding='0 4px'), style=self.looks(widgets.ButtonStyle, font_size='16px'))
-        b.on_click(self._guarded(lambda _, i=len(self.card_slots): self._on_card(i)))
+        b.on_click(self.guarded(lambda _, i=len(self.card_slots): self._on_card(i)))
         self.card_slots.append(b)
     for b, card in zip(self.card_slots, self._slot_cards):
         if card is None: b.description, b.tooltip, b._dom_classes = '', '', ('cgt-card', 'cgt-empty'); continue
@@ -182,32 +235,36 @@ def _draw_hand(self, controls):
     self.hand_box.children = [self.card_slots[i] for i in sorted((i for i, c in enumerate(self._slot_cards) if c is not None),
                                                                  key=lambda i: where[self._slot_cards[i]])]
 
-@patch_to(PanelDrawing)
-def _draw_moves(self, controls):
+# %% ../../nbs/ui/23_drawing.ipynb #a382a8b5
+@patch
+def _draw_moves(self:PanelDrawing, controls):
     items = self._move_items(controls)
     while len(self.move_slots) < len(items):
-        b = _button(button_style='info', looks=self.looks)
-        b.on_click(self._guarded(lambda _, i=len(self.move_slots): self._on_move(i)))
+        b = whole_button(button_style='info', looks=self.looks)
+        b.on_click(self.guarded(lambda _, i=len(self.move_slots): self._on_move(i)))
         self.move_slots.append(b)
     self._slot_moves = [m for _, m in items] + [None] * (len(self.move_slots) - len(items))
     for b, (label, _) in zip(self.move_slots, items + [('', None)] * (len(self.move_slots) - len(items))):
         b.description, b.tooltip = label, label
     self.move_box.children = self.move_slots[:len(items)]
 
-@patch_to(PanelDrawing)
-def _hand_pairs(self) -> list:
+# %% ../../nbs/ui/23_drawing.ipynb #5c627f8d
+@patch
+def _hand_pairs(self:PanelDrawing) -> list:
     "(button, card) for each card button shown, in the order shown."
     return [(b, self._slot_cards[self.card_slots.index(b)]) for b in self.hand_box.children]
 
-@patch_to(PanelDrawing)
-def _choosing(self) -> dict: return self.session.controls().choose
-PanelDrawing._choosing = property(PanelDrawing._choosing, doc="The verbs that take cards chosen from the hand now ({verb: moves}).")
+# %% ../../nbs/ui/23_drawing.ipynb #cefdd819
+@patch(as_prop=True)
+def _choosing(self:PanelDrawing) -> dict:
+    "The verbs that take cards chosen from the hand now ({verb: moves})."
+    return self.session.controls().choose
 
-# %% ../../nbs/ui/23_drawing.ipynb #5d777a7e
+# %% ../../nbs/ui/23_drawing.ipynb #d2a4218d
 LOG_ROWS, LOG_CHUNK = 128, 16  # the log shows the last 128 events or more; the live panel redraws them 16 at a time
 
-@patch_to(PanelDrawing)
-def _log_rows(self, entries:list, styled:bool=False) -> list:
+@patch
+def _log_rows(self:PanelDrawing, entries:list, styled:bool=False) -> list:
     "Log entries (`Session.log`) as rows of HTML: their look from `PANEL_CSS` (the live panel), or written on every row (`styled`)."
     pack = self.game.pack
     def look(e, now):
@@ -217,14 +274,16 @@ def _log_rows(self, entries:list, styled:bool=False) -> list:
     return [f'<div class="cgt-event{" cgt-now" if now else ""}" data-hand="{h}" data-kind="{escape(e.kind)}"{look(e, now)}>'
             f'{cards_text_html(e.text, pack, styled)}</div>' for h, e, now in entries]
 
-@patch_to(PanelDrawing)
-def _log_html(self, viewer) -> str:
+# %% ../../nbs/ui/23_drawing.ipynb #8fd0465f
+@patch
+def _log_html(self:PanelDrawing, viewer) -> str:
     "The log as one piece of HTML, for the static picture: the last `LOG_ROWS` rows in their scrolling box."
     return ('<div class="cgt-log" style="height:300px;overflow:auto;display:flex;flex-direction:column-reverse;'
             f'border:1px solid #ddd;background:#fcfcfc"><div>{"".join(self._log_rows(self.session.log(viewer, LOG_ROWS), styled=True))}</div></div>')
 
-@patch_to(PanelDrawing)
-def _draw_log(self, viewer):
+# %% ../../nbs/ui/23_drawing.ipynb #3b29e34c
+@patch
+def _draw_log(self:PanelDrawing, viewer):
     "The live log in two parts: the latest 1 to `LOG_CHUNK` rows, redrawn at every update, and the earlier ones, only when a chunk fills."
     log = self.session.log(viewer)
     cut = (len(log) - 1) // LOG_CHUNK * LOG_CHUNK if log else 0
@@ -232,22 +291,25 @@ def _draw_log(self, viewer):
     earlier, latest = self.log_parts
     earlier.value, latest.value = ''.join(rows[:shown]), ''.join(rows[shown:])
 
-@patch_to(PanelDrawing)
-def _draw_steps(self):
+
+# %% ../../nbs/ui/23_drawing.ipynb #11b6410f
+@patch
+def _draw_steps(self:PanelDrawing):
     s = self.session
     at = len(s.match.actions) if s.live else s.cursor
     self.first.disabled = self.back.disabled = at == 0
     self.forward.disabled = self.last.disabled = s.live
     self.undo_button.disabled = not s.live
-    self.bot_button.disabled = not s.live or s.match.over or (s.review is None and s.match.to_act != self.seat)
+    self.bot_button.disabled = not s.may_play_for_me
     options = [('-', -1)] + s.jump_marks()
     if len(options) != len(self.jump.options): self.jump.options = options
     if self.jump.value != -1 and (s.live or self.jump.value != s.cursor): self.jump.value = -1
 
-# %% ../../nbs/ui/23_drawing.ipynb #0aac82d1
-@patch_to(PanelDrawing)
-def _draw_scores(self):
-    shown = self.session.shown()
+
+# %% ../../nbs/ui/23_drawing.ipynb #4db9b733
+@patch
+def _scores_html(self:PanelDrawing, shown) -> str:
+    "The scores of the match `shown`: the last finished hand's result, the tally after each hand and now."
     done = [h for h in shown.hands[:self.session.shown_hand() + 1] if h.result is not None]  # none after the hand shown
     label, values = self.game.tally(shown.standing)
     tallies = shown.tallies[:len(done)]
@@ -257,34 +319,48 @@ def _draw_scores(self):
                    + '</tr>' for i, row in enumerate(tallies, 1))
     last = (f'<p class="cgt-last" data-hand="{len(done)}"><b>Hand {len(done)}:</b> '
             f'{cards_text_html(str(done[-1].result.get("text", "")), self.game.pack)}</p>' if done else '<p>No hand finished yet.</p>')
-    self.scores.value = (f'<div class="cgt-scores" style="font:12px sans-serif;max-width:520px">{last}'
+    return (f'<div class="cgt-scores" style="font:12px sans-serif;max-width:520px">{last}'
                          f'<table style="border-collapse:collapse"><tr><th>{escape(label)}</th>{head}</tr>{rows}'
                          f'<tr><td><b>now</b></td>' + ''.join(f'<td style="text-align:center"><b>{escape(str(v))}</b></td>' for v in values)
                          + '</tr></table></div>')
+
+# %% ../../nbs/ui/23_drawing.ipynb #e80bdc84
+@patch
+def _draw_scores(self:PanelDrawing):
+    shown = self.session.shown()
+    self.scores.value = self._scores_html(shown)
     key = (self.game, tuple(map(tuple, shown.tallies)))
     if key == self._chart_key: return
     self._chart_key = key
-    loop = _running_loop()  # in a kernel, draw the chart just after this update: matplotlib takes ~100 ms
+    loop = running_loop()  # in a kernel, draw the chart just after this update: matplotlib takes ~100 ms
     if loop is None: self._draw_chart(shown)
-    else: loop.call_later(0.01, self._guarded(self._draw_chart), shown, key)
+    else: loop.call_later(0.01, self.guarded(self._draw_chart), shown, key)
 
-@patch_to(PanelDrawing)
-def _draw_chart(self, shown, key=None):
+# %% ../../nbs/ui/23_drawing.ipynb #0dce83ae
+@patch
+def _draw_chart(self:PanelDrawing, shown, key=None):
     if self._closed or (key is not None and key != self._chart_key): return  # a newer state has been drawn meanwhile
     with self.chart.hold_sync():
         self.chart.value = chart_png(shown) if shown.tallies else b''
         self.chart.layout.display = None if shown.tallies else 'none'  # no picture before the first hand ends
 
-# %% ../../nbs/ui/23_drawing.ipynb #90fdfd7f
-@patch_to(PanelDrawing)
-def snapshot_html(self, chart:bool=False) -> str: # with the tally chart as a picture
-    "The panel's current state as static HTML."
+
+# %% ../../nbs/ui/23_drawing.ipynb #e1526d4b
+@patch
+def _snapshot_hand(self:PanelDrawing) -> str:
+    "The hand as its buttons show it, drawn as cards: faded where a button is, ringed where a card is chosen."
     pairs = self._hand_pairs()
     lit = {c for b, c in pairs if 'cgt-illegal' not in b._dom_classes}
     def drawn(c):  # a card chosen for a move is ringed in yellow, as its button is yellow
         html = card_html(c, dim=c not in lit)
         return f'<span style="display:inline-block;outline:3px solid #e6a100;border-radius:6px">{html}</span>' if c in self.selected else html
-    cards = ''.join(drawn(c) for _, c in pairs)
+    return ''.join(drawn(c) for _, c in pairs)
+
+# %% ../../nbs/ui/23_drawing.ipynb #af22a584
+@patch
+def snapshot_html(self:PanelDrawing, chart:bool=False) -> str: # with the tally chart as a picture
+    "The panel's current state as static HTML."
+    cards = self._snapshot_hand()
     moves = ''.join(f'<span style="display:inline-block;background:#2196f3;color:#fff;border-radius:3px;padding:3px 8px;'
                     f'margin:2px;font:13px sans-serif">{escape(b.description)}</span>' for b in self.move_box.children)
     shown = self.session.shown()
@@ -295,36 +371,38 @@ def snapshot_html(self, chart:bool=False) -> str: # with the tally chart as a pi
             f'{self.message.value}<div>{cards}</div><div>{moves}</div>'
             f'<div style="display:flex;gap:8px;flex-wrap:wrap">{self.scores.value}{chart}</div></div>')
 
-@patch_to(PanelDrawing)
-def snapshot(self, chart:bool=False):
+# %% ../../nbs/ui/23_drawing.ipynb #fe7fbedd
+@patch
+def snapshot(self:PanelDrawing, chart:bool=False):
     "The panel's current state, for display as static HTML."
-    from IPython.display import HTML
     return HTML(self.snapshot_html(chart))
 
+# %% ../../nbs/ui/23_drawing.ipynb #1dc55afb
 def in_voila() -> bool:
     "Whether this kernel runs under Voilà (the classroom app), where the live panel needs no picture."
-    import os
     return os.environ.get('SERVER_SOFTWARE', '').startswith('voila')
 
-# %% ../../nbs/ui/23_drawing.ipynb #1f27b1db
-@patch_to(PanelDrawing)
-def card_button(self, card) -> widgets.Button:
+# %% ../../nbs/ui/23_drawing.ipynb #f5eaa85a
+@patch
+def card_button(self:PanelDrawing, card) -> widgets.Button:
     "The button of `card` (a card or its code) in the learner's hand."
     card = self.game.pack.parse(card)
     for b, c in self._hand_pairs():
         if c is card: return b
     raise ValueError(f"{card} is not in your hand: your cards are {' '.join(str(c) for _, c in self._hand_pairs()) or 'none'}")
 
-@patch_to(PanelDrawing)
-def move_button(self, label) -> widgets.Button:
+# %% ../../nbs/ui/23_drawing.ipynb #c1f16a8e
+@patch
+def move_button(self:PanelDrawing, label) -> widgets.Button:
     "The move button whose label (or move, as the command line writes it) starts with `label` (e.g. 'pick', 'trump H')."
     want = str(label).lower()
     for b, item in zip(self.move_box.children, self._slot_moves):
         if b.description.lower().startswith(want) or str(item).lower().startswith(want): return b
     raise ValueError(f"no move {str(label)!r} now: the moves are {', '.join(b.description for b in self.move_box.children) or 'none'}")
 
-@patch_to(PanelDrawing)
-def press(self, action):
+# %% ../../nbs/ui/23_drawing.ipynb #9c83de3a
+@patch
+def press(self:PanelDrawing, action):
     "Press the buttons a learner would press for `action`: a card, cards then a verb, or a move."
     if isinstance(action, str): action = self.match.hand.parse_action(action)
     if isinstance(action, Card): return self.card_button(action).click()
@@ -334,7 +412,20 @@ def press(self, action):
         return self.move_button(action.verb).click()
     self.move_button(str(action)).click()
 
-@patch_to(PanelDrawing)
-def lit_cards(self) -> list:
+# %% ../../nbs/ui/23_drawing.ipynb #9ab21cb2
+@patch
+def lit_cards(self:PanelDrawing) -> list:
     "The cards of the hand that are lit (legal now, or choosable for a move)."
     return [c for b, c in self._hand_pairs() if {'cgt-legal', 'cgt-chosen'} & set(b._dom_classes)]
+
+# %% ../../nbs/ui/23_drawing.ipynb #31c09ce6
+@patch
+def ring(self:PanelDrawing, action):
+    "A gold ring on the buttons of `action` (its card, its move, or the cards it takes), none on the others (e.g. the coach's hint)."
+    cards = {action} if isinstance(action, Card) else set(getattr(action, 'cards', ()) or ())
+    for b, c in self._hand_pairs():
+        if c in cards: b._dom_classes = (*b._dom_classes, 'cgt-hint')  # the ring is the stylesheet's (`PANEL_CSS`)
+    for b, item in zip(self.move_box.children, self._slot_moves):
+        on = action is not None and (item == action or (isinstance(item, str) and item == getattr(action, 'verb', None)))
+        b._dom_classes = tuple(x for x in b._dom_classes if x != 'cgt-hint') + (('cgt-hint',) if on else ())
+

@@ -8,28 +8,32 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/panel.html.md"""
 from __future__ import annotations
 import base64, contextlib, functools, logging
 from html import escape
-from urllib.parse import parse_qs
 import ipywidgets as widgets
 from ipywidgets.widgets.widget_string import HTMLStyle
 from ipywidgets.widgets.widget_description import DescriptionStyle
-from fastcore.basics import patch_to
+from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.engine import BadOption, Game, games, get_game
+from ..core.engine import Game, games, one_line
+from ..core import records
 from ..core.match import Match
 from .table import direction_of, seat_positions
-from .session import Session, Message, sort_actions, one_line
-from .drawing import PANEL_CSS, PanelDrawing, Looks, card_label, move_label, _button, _row, _running_loop, _widget_tree
+from .session import Session, Message, sort_actions, parse_link
+from .drawing import PANEL_CSS, PanelDrawing, Looks, NEXT_HAND, NEW_MATCH, running_loop, widget_tree
+from .coach import PanelCoach
+
 
 # %% auto #0
 __all__ = ['Tutor']
 
-# %% ../../nbs/ui/24_panel.ipynb #7b4102f9
+# %% ../../nbs/ui/24_panel.ipynb #411f4ce6
 _log = logging.getLogger(__name__)
 
 def _available_games() -> list:
     "(title, name) of every registered game, for the game menu."
     return [(info.title, name) for name, info in games().items()]
 
+
+# %% ../../nbs/ui/24_panel.ipynb #cd8d7c41
 class Tutor(PanelDrawing, widgets.VBox):
     "A tutor panel: play `game` from `seat`, bots on the other seats, every move explained."
     def __init__(self, game:str|Game='begga-kaat', # a game name (`begga-kaat`, `kocka`...) or a `Game`
@@ -44,13 +48,14 @@ class Tutor(PanelDrawing, widgets.VBox):
         self.add_class('cgt-tutor')
         self.session = Session(game, seat, seed, match, **options)
         self._chart_key, self._closed, self._drawing, self._download_key, self._draws, self._pending = None, False, False, None, [], None
+        self._reacts = []  # `add_row`'s
         self.looks = Looks()  # layouts and styles, shared by the widgets that look alike
         self._build(pace, teach)
+        self._lay_out()
         self._fill_setup()
         self._bots()
         self.coach = None
         if coach:
-            from cardgames_tutor.ui.coach import PanelCoach
             self.coach = PanelCoach(self)
 
     match = property(lambda self: self.session.match, doc="The match being played (the session's).")
@@ -61,70 +66,20 @@ class Tutor(PanelDrawing, widgets.VBox):
     selected = property(lambda self: self.session.selected)
     rng = property(lambda self: self.session.rng)
 
-    def __repr__(self):  # the plain-text stand-in for the live panel (e.g. in a saved notebook)
-        return (f"<Tutor: {self.game.title}, seed {self.seed}, Seat {self.seat}; run the notebook to play in the live panel>")
-
     def _repr_mimebundle_(self, **kwargs):
         "The live widget, with a static picture of it beside for pages read without a kernel (docs, GitHub)."
         bundle = super()._repr_mimebundle_(**kwargs)
         if bundle is not None: bundle['text/html'] = self.snapshot_html()
         return bundle
 
-# %% ../../nbs/ui/24_panel.ipynb #26524153
-@patch_to(Tutor)
-def _build(self, pace, teach):
-    W, guard, looks = widgets, self._guarded, self.looks
-    html = lambda **layout: W.HTML(layout=looks(W.Layout, **layout), style=looks(HTMLStyle))
-    button = lambda *a, **kw: _button(*a, looks=looks, **kw)
-    row = lambda children, **layout: _row(children, looks, **layout)
-    self.status, self.table, self.message = html(), html(flex='1 1 300px', max_width='520px'), html()
-    self.log_parts = html(margin='0'), html(margin='0')  # the log's earlier rows and its latest ones (`_draw_log`)
-    self.log_view = W.VBox([W.VBox(list(self.log_parts), layout=W.Layout(flex='0 0 auto'))], layout=W.Layout(
-        flex='1 1 260px', max_width='420px', height='300px', overflow='auto', flex_flow='column-reverse', border='1px solid #ddd'))
-    self.log_view.add_class('cgt-log')  # the newest row at the bottom, in view, as the log grows
-    self.hand_box, self.move_box = row([]), row([])
-    self.card_slots, self.move_slots, self._slot_cards, self._slot_moves = [], [], [], []
-    self.first, self.back, self.forward, self.last = (button(t, tooltip=tip) for t, tip in (
-        ('|◀', 'the start of the match'), ('◀', 'one move back'), ('▶', 'one move forward'), ('▶|', 'back to live play')))
-    self.jump = W.Dropdown(description='jump to', options=[('-', -1)], value=-1, layout=W.Layout(width='auto', max_width='100%'))
-    self.undo_button = button('undo my last move', tooltip='take back your last move and the bots’ replies')
-    self.bot_button = button('bot plays my move', tooltip='let the bot choose your move (it sees only your cards)')
-    self.teach = W.ToggleButton(value=teach, description='show every hand', tooltip='the teaching view: all cards open',
-                                layout=W.Layout(width='auto', flex='0 0 auto'))
-    games, small = _available_games(), dict(width='auto', max_width='100%')
-    choice = lambda **kw: W.Dropdown(layout=looks(W.Layout, **small), style=looks(DescriptionStyle), **kw)
-    self.game_choice = choice(options=games, description='game')
-    self.players_choice, self.seat_choice = choice(description='players'), choice(description='your seat')
-    self.seed_box = W.IntText(description='seed', layout=W.Layout(width='160px', max_width='100%'))
-    self.deal_button = button('deal', button_style='primary', tooltip='a new match with this seed')
-    self.pace = W.FloatSlider(value=pace, min=0, max=2, step=0.1, description='bot pace (s)', readout_format='.1f',
-                              style={'description_width': 'initial'}, layout=W.Layout(width='320px', max_width='100%'))
-    self.save_button = button('save record', tooltip='download the hand record of this match to your computer')
-    self.download = html()
-    self.upload = W.FileUpload(accept='.json', multiple=False, description='open record', layout=W.Layout(width='auto', flex='0 0 auto'))
-    self.scores = html(max_width='100%')
-    self.chart = W.Image(format='png', layout=W.Layout(max_width='100%', width='520px'))
-    for w, where in ((self.first, 'first'), (self.back, 'back'), (self.forward, 'forward'), (self.last, 'last')):
-        w.on_click(guard(lambda _, where=where: self.step_by(where)))
-    self.jump.observe(guard(self._on_jump), 'value')
-    self.undo_button.on_click(guard(lambda _: self.undo()))
-    self.bot_button.on_click(guard(lambda _: self.play_for_me()))
-    self.teach.observe(guard(lambda _: self.render()), 'value')
-    self.game_choice.observe(guard(self._on_game_choice), 'value')
-    self.deal_button.on_click(guard(lambda _: self.deal()))
-    self.save_button.on_click(guard(lambda _: self.offer_download()))
-    self.upload.observe(guard(self._on_upload), 'value')
-    setup = W.VBox([row([self.game_choice, self.players_choice, self.seat_choice, self.seed_box, self.deal_button]),
-                    row([self.pace]), row([self.save_button, self.download, self.upload])], layout=looks(W.Layout))
-    self.steps_row = row([self.first, self.back, self.forward, self.last, self.jump, self.undo_button, self.bot_button, self.teach])
-    self.css = W.HTML(f'<style>{PANEL_CSS}</style>', layout=W.Layout(display='none'), style=looks(HTMLStyle))  # applies though hidden
-    self.children = [self.css, self.status, row([self.table, self.log_view], align_items='flex-start'), self.message, self.hand_box,
-                     self.move_box, self.steps_row, W.Accordion([setup], titles=('table setup: game, seed, bots, hand records',)),
-                     row([self.scores, self.chart], align_items='flex-start')]
+# %% ../../nbs/ui/24_panel.ipynb #cae55166
+@patch
+def __repr__(self:Tutor):  # the plain-text stand-in for the live panel (e.g. in a saved notebook)
+    return (f"<Tutor: {self.game.title}, seed {self.seed}, Seat {self.seat}; run the notebook to play in the live panel>")
 
 # %% ../../nbs/ui/24_panel.ipynb #df1475e5
-@patch_to(Tutor)
-def _guarded(self, callback):
+@patch
+def guarded(self:Tutor, callback):
     "`callback` as a widget callback: never fails silently, does nothing once the panel is closed or while drawing."
     @functools.wraps(callback)
     def run(*args):
@@ -137,112 +92,40 @@ def _guarded(self, callback):
             with contextlib.suppress(Exception): self.render()
     return run
 
-# %% ../../nbs/ui/24_panel.ipynb #7c065877
-@patch_to(Tutor)
-def _bots(self):
-    "Let the bots play until it is the learner's turn (at the set pace), then redraw."
-    loop = _running_loop() if self.pace.value > 0 else None
-    if loop is None: self.session.run_bots()
-    elif self.session.bot_due and self._pending != self.session.generation:  # one paced move waiting at a time
-        self._pending = self.session.generation
-        loop.call_later(self.pace.value, self._guarded(self._bot_step), self.session.generation)
-    self.render()
+# %% ../../nbs/ui/24_panel.ipynb #8e770392
+@patch
+def _build_steps(self:Tutor, teach):
+    "The step-through row's widgets: first, back, forward, last, jump to, undo, bot plays my move, show every hand."
+    button, W = self.looks.button, widgets
+    self.first, self.back, self.forward, self.last = (button(t, tooltip=tip) for t, tip in (
+        ('|◀', 'the start of the match'), ('◀', 'one move back'), ('▶', 'one move forward'), ('▶|', 'back to live play')))
+    self.jump = W.Dropdown(description='jump to', options=[('-', -1)], value=-1, layout=W.Layout(width='auto', max_width='100%'))
+    self.undo_button = button('undo my last move', tooltip='take back your last move and the bots’ replies')
+    self.bot_button = button('bot plays my move', tooltip='let the bot choose your move (it sees only your cards)')
+    self.teach = W.ToggleButton(value=teach, description='show every hand', tooltip='the teaching view: all cards open',
+                                layout=W.Layout(width='auto', flex='0 0 auto'))
 
-@patch_to(Tutor)
-def _bot_step(self, generation):
-    "One paced bot move (a stale one is dropped by the session)."
-    self._pending = None
-    if self.session.bot_step(generation): self._bots()
 
-@patch_to(Tutor)
-def act(self, action) -> bool:
-    "Take `action` for the learner's seat; True if it was allowed (else the message says why)."
-    done = self.session.act(action)
-    self._bots()
-    return done
+# %% ../../nbs/ui/24_panel.ipynb #9cd1da6d
+@patch
+def _build_setup(self:Tutor, pace):
+    "The table setup's widgets: game, players, seat, seed and deal; the bots' pace; save and open a hand record."
+    button, looks, W = self.looks.button, self.looks, widgets
+    choice = lambda **kw: W.Dropdown(layout=looks(W.Layout, width='auto', max_width='100%'), style=looks(DescriptionStyle), **kw)
+    self.game_choice = choice(options=_available_games(), description='game')
+    self.players_choice, self.seat_choice = choice(description='players'), choice(description='your seat')
+    self.seed_box = W.IntText(description='seed', layout=W.Layout(width='160px', max_width='100%'))
+    self.deal_button = button('deal', button_style='primary', tooltip='a new match with this seed')
+    self.pace = W.FloatSlider(value=pace, min=0, max=2, step=0.1, description='bot pace (s)', readout_format='.1f',
+                              style={'description_width': 'initial'}, layout=W.Layout(width='320px', max_width='100%'))
+    self.save_button = button('save record', tooltip='download the hand record of this match to your computer')
+    self.download = looks.html()
+    self.upload = W.FileUpload(accept='.json', multiple=False, description='open record', layout=W.Layout(width='auto', flex='0 0 auto'))
 
-@patch_to(Tutor)
-def play_for_me(self, moves:int=1) -> int:
-    "Let the game's bot make the learner's next `moves` moves (moving on from a finished hand); how many it made."
-    made = self.session.play_for_me(moves, bots=lambda: self._bots())
-    self._bots()
-    return made
 
-@patch_to(Tutor)
-def next_hand(self) -> bool:
-    "Move on from a finished hand: the bots play the next hand up to your turn."
-    done = self.session.next_hand()
-    self._bots()
-    return done
-
-# %% ../../nbs/ui/24_panel.ipynb #868f2ac0
-_NEXT_HAND, _NEW_MATCH = 'next hand', 'new match'  # the move row's two buttons that are not moves
-
-@patch_to(Tutor)
-def _on_card(self, slot):
-    card = self._slot_cards[slot]
-    if card is None: return self.session.say('info', "That card has already been played.") or self.render()
-    self.session.click_card(card)
-    self._bots()
-
-@patch_to(Tutor)
-def _on_move(self, slot):
-    item = self._slot_moves[slot]
-    if item is None: return
-    if item == _NEXT_HAND: return self.next_hand()
-    if item == _NEW_MATCH: return self.deal(seed=self.seed + 1)
-    if isinstance(item, str): self.session.choose(item)  # a verb that takes chosen cards
-    else: self.session.act(item)
-    self._bots()
-
-@patch_to(Tutor)
-def _move_items(self, controls) -> list:
-    "(label, item) for each move button: moves, verbs with chosen cards, or next hand / new match."
-    s = self.session
-    if s.live and s.match.over: return [("new match (next seed)", _NEW_MATCH)]
-    if s.live and s.review is not None: return [("next hand ▶", _NEXT_HAND)]
-    items = [(move_label(m, self.game.pack), m) for m in controls.plain]
-    for verb, moves in controls.choose.items():
-        sizes = ' or '.join(str(k) for k in sorted({len(m.cards) for m in moves}))
-        chosen = ' '.join(map(card_label, s.selected))
-        items.append((f"{verb} {chosen}" if chosen else f"{verb}: choose {sizes} cards", verb))
-    return items
-
-# %% ../../nbs/ui/24_panel.ipynb #aee132af
-@patch_to(Tutor)
-def step(self, to:int|None):
-    "Show the match after `to` actions (None: live)."
-    self.session.step(to)
-    self._bots()
-
-@patch_to(Tutor)
-def step_by(self, where:str):
-    "Press a step button: 'first', 'back', 'forward' or 'last'."
-    self.session.step_by(where)
-    self._bots()
-
-@patch_to(Tutor)
-def _on_jump(self, change):
-    if change['new'] is not None and change['new'] >= 0: self.step(change['new'])
-
-@patch_to(Tutor)
-def undo(self) -> bool:
-    "Take back the learner's last move and the bots' replies after it."
-    done = self.session.undo()
-    self.render()
-    return done
-
-@patch_to(Tutor)
-def deal(self, seed:int|None=None, game:str|None=None, players:int|None=None, seat:int|None=None) -> bool:
-    "A new match: the game, players, seat and seed given, else those chosen in the setup row."
-    done = self.session.deal(self.seed_box.value if seed is None else seed, game or self.game_choice.value,
-                             players or self.players_choice.value, self.seat_choice.value if seat is None else seat)
-    if done: self._fill_setup()
-    self._bots()
-    return done
-
-@patch_to(Tutor)
-def _fill_setup(self):
+# %% ../../nbs/ui/24_panel.ipynb #4d4ad1a0
+@patch
+def _fill_setup(self:Tutor):
     self._drawing = True
     try:
         if self.game.name in [v for _, v in self.game_choice.options]: self.game_choice.value = self.game.name
@@ -253,19 +136,187 @@ def _fill_setup(self):
         self.seed_box.value = self.seed
     finally: self._drawing = False
 
-@patch_to(Tutor)
-def _on_game_choice(self, change):
+# %% ../../nbs/ui/24_panel.ipynb #5b7a4d2d
+@patch
+def _on_game_choice(self:Tutor, change):
     if change['new'] is None: return
     info = games()[change['new']]
     self.players_choice.options = list(info.players)
     self.players_choice.value = info.cls().n_seats()
 
-# %% ../../nbs/ui/24_panel.ipynb #29276e21
-@patch_to(Tutor)
-def offer_download(self):
+# %% ../../nbs/ui/24_panel.ipynb #9ee5fcf4
+@patch
+def _wire(self:Tutor):
+    "Each widget's callback: one call on the panel, guarded."
+    guard = self.guarded
+    for w, where in ((self.first, 'first'), (self.back, 'back'), (self.forward, 'forward'), (self.last, 'last')):
+        w.on_click(guard(lambda _, where=where: self.step_by(where)))
+    self.jump.observe(guard(lambda change: self._on_jump(change)), 'value')
+    self.undo_button.on_click(guard(lambda _: self.undo()))
+    self.bot_button.on_click(guard(lambda _: self.play_for_me()))
+    self.teach.observe(guard(lambda _: self.render()), 'value')
+    self.game_choice.observe(guard(lambda change: self._on_game_choice(change)), 'value')
+    self.deal_button.on_click(guard(lambda _: self.deal()))
+    self.save_button.on_click(guard(lambda _: self.offer_download()))
+    self.upload.observe(guard(lambda change: self._on_upload(change)), 'value')
+
+
+# %% ../../nbs/ui/24_panel.ipynb #3b442b10
+@patch
+def _build(self:Tutor, pace, teach):
+    "Make the panel's widgets, once: the table and its log, the message, the hand and the moves, then the rest."
+    html, looks, W = self.looks.html, self.looks, widgets
+    self.status, self.table, self.message = html(), html(flex='1 1 300px', max_width='520px'), html()
+    self.log_parts = html(margin='0'), html(margin='0')  # the log's earlier rows and its latest ones (`_draw_log`)
+    self.log_view = W.VBox([W.VBox(list(self.log_parts), layout=W.Layout(flex='0 0 auto'))], layout=W.Layout(
+        flex='1 1 260px', max_width='420px', height='300px', overflow='auto', flex_flow='column-reverse', border='1px solid #ddd'))
+    self.log_view.add_class('cgt-log')  # the newest row at the bottom, in view, as the log grows
+    self.hand_box, self.move_box = looks.row([]), looks.row([])
+    self.card_slots, self.move_slots, self._slot_cards, self._slot_moves = [], [], [], []
+    self.scores, self.chart = html(max_width='100%'), W.Image(format='png', layout=W.Layout(max_width='100%', width='520px'))
+    self._build_steps(teach)
+    self._build_setup(pace)
+    self._wire()
+
+# %% ../../nbs/ui/24_panel.ipynb #e685fbbb
+@patch
+def _lay_out(self:Tutor):
+    "The panel's rows, top to bottom."
+    looks, row, W = self.looks, self.looks.row, widgets
+    setup = W.VBox([row([self.game_choice, self.players_choice, self.seat_choice, self.seed_box, self.deal_button]),
+                    row([self.pace]), row([self.save_button, self.download, self.upload])], layout=looks(W.Layout))
+    self.steps_row = row([self.first, self.back, self.forward, self.last, self.jump, self.undo_button, self.bot_button, self.teach])
+    self.css = W.HTML(f'<style>{PANEL_CSS}</style>', layout=W.Layout(display='none'), style=looks(HTMLStyle))  # applies though hidden
+    self.children = [self.css, self.status, row([self.table, self.log_view], align_items='flex-start'), self.message, self.hand_box,
+                     self.move_box, self.steps_row, W.Accordion([setup], titles=('table setup: game, seed, bots, hand records',)),
+                     row([self.scores, self.chart], align_items='flex-start')]
+
+# %% ../../nbs/ui/24_panel.ipynb #eb88ddf7
+@patch
+def update(self:Tutor):
+    "After an event: each row's `react(tutor)` (where a search may start), then one drawing of the panel."
+    for react in self._reacts: react(self)
+    self.render()
+
+# %% ../../nbs/ui/24_panel.ipynb #b50f1e4f
+@patch
+def _bots(self:Tutor):
+    "Let the bots play until it is the learner's turn (at the set pace), then redraw."
+    loop = running_loop() if self.pace.value > 0 else None
+    if loop is None: self.session.run_bots()
+    elif self.session.bot_due and self._pending != self.session.generation:  # one paced move waiting at a time
+        self._pending = self.session.generation
+        loop.call_later(self.pace.value, self.guarded(self._bot_step), self.session.generation)
+    self.update()
+
+# %% ../../nbs/ui/24_panel.ipynb #422f2490
+@patch
+def _bot_step(self:Tutor, generation):
+    "One paced bot move (a stale one is dropped by the session)."
+    self._pending = None
+    if self.session.bot_step(generation): self._bots()
+
+# %% ../../nbs/ui/24_panel.ipynb #7767be35
+@patch
+def add_row(self:Tutor, children:list, draw=None, where:int|None=None, react=None) -> widgets.HBox:
+    "Add a row of `children` widgets (after the step row, or at index `where`); `react(tutor)` runs after each event, `draw(tutor)` in every drawing."
+    row = self.looks.row(list(children))
+    kids = list(self.children)
+    kids.insert(kids.index(self.steps_row) + 1 if where is None else where, row)
+    self.children = kids
+    if draw is not None: self._draws.append(draw)
+    if react is not None: self._reacts.append(react)
+    self.update()
+    return row
+
+
+# %% ../../nbs/ui/24_panel.ipynb #f8df75e9
+@patch
+def act(self:Tutor, action) -> bool:
+    "Take `action` for the learner's seat; True if it was allowed (else the message says why)."
+    done = self.session.act(action)
+    self._bots()
+    return done
+
+# %% ../../nbs/ui/24_panel.ipynb #ed0c20f7
+@patch
+def play_for_me(self:Tutor, moves:int=1) -> int:
+    "Let the game's bot make the learner's next `moves` moves (moving on from a finished hand); how many it made."
+    made = self.session.play_for_me(moves, bots=self.pace.value <= 0 or running_loop() is None)  # paced: `_bots` plays them
+    self._bots()
+    return made
+
+# %% ../../nbs/ui/24_panel.ipynb #808b62bb
+@patch
+def next_hand(self:Tutor) -> bool:
+    "Move on from a finished hand: the bots play the next hand up to your turn."
+    done = self.session.next_hand()
+    self._bots()
+    return done
+
+# %% ../../nbs/ui/24_panel.ipynb #7a3051b4
+@patch
+def _on_card(self:Tutor, slot):
+    card = self._slot_cards[slot]
+    if card is None: return self.session.say('info', "That card has already been played.") or self.render()
+    self.session.click_card(card)
+    self._bots()
+
+# %% ../../nbs/ui/24_panel.ipynb #43648bbb
+@patch
+def _on_move(self:Tutor, slot):
+    item = self._slot_moves[slot]
+    if item is None: return
+    if item == NEXT_HAND: return self.next_hand()
+    if item == NEW_MATCH: return self.deal(seed=self.seed + 1)
+    if isinstance(item, str): self.session.choose(item)  # a verb that takes chosen cards
+    else: self.session.act(item)
+    self._bots()
+
+# %% ../../nbs/ui/24_panel.ipynb #bc43e220
+@patch
+def step(self:Tutor, to:int|None):
+    "Show the match after `to` actions (None: live)."
+    self.session.step(to)
+    self._bots()
+
+# %% ../../nbs/ui/24_panel.ipynb #44282a7f
+@patch
+def step_by(self:Tutor, where:str):
+    "Press a step button: 'first', 'back', 'forward' or 'last'."
+    self.session.step_by(where)
+    self._bots()
+
+# %% ../../nbs/ui/24_panel.ipynb #99678220
+@patch
+def _on_jump(self:Tutor, change):
+    if change['new'] is not None and change['new'] >= 0: self.step(change['new'])
+
+# %% ../../nbs/ui/24_panel.ipynb #f741475b
+@patch
+def undo(self:Tutor) -> bool:
+    "Take back the learner's last move and the bots' replies after it."
+    done = self.session.undo()
+    self.update()
+    return done
+
+# %% ../../nbs/ui/24_panel.ipynb #fb2fcf68
+@patch
+def deal(self:Tutor, seed:int|None=None, game:str|None=None, players:int|None=None, seat:int|None=None) -> bool:
+    "A new match: the game, players, seat and seed given, else those chosen in the setup row."
+    done = self.session.deal(self.seed_box.value if seed is None else seed, game or self.game_choice.value,
+                             players or self.players_choice.value, self.seat_choice.value if seat is None else seat)
+    if done: self._fill_setup()
+    self._bots()
+    return done
+
+
+# %% ../../nbs/ui/24_panel.ipynb #7e20e4ce
+@patch
+def offer_download(self:Tutor):
     "Put a link on the panel that downloads the match's hand record to the learner's computer."
     data = base64.b64encode(self.session.record_json().encode('utf-8')).decode('ascii')
-    name = f"{self.game.name}-seed{self.seed}-{len(self.match.actions)}moves.json"
+    name = self.session.record_name()
     self._download_key = (self.session.generation, len(self.match.actions))
     self.download.value = (f'<a class="cgt-download" download="{name}" href="data:application/json;base64,{data}" '
                            'style="font:13px sans-serif;padding:4px">⬇ download the record</a>')
@@ -273,8 +324,26 @@ def offer_download(self):
                              "It shows every hand's cards.")
     self.render()
 
-@patch_to(Tutor)
-def _on_upload(self, change):
+# %% ../../nbs/ui/24_panel.ipynb #1fe72d6d
+@patch
+def load_record(self:Tutor, source) -> bool:
+    "Show the match of a hand record from its first move: its bytes (an upload), a dict, or from Python JSON text or a path."
+    done = self.session.load_record(source)
+    if done: self._fill_setup()
+    self.update()
+    return done
+
+# %% ../../nbs/ui/24_panel.ipynb #065edc84
+@patch
+def save_record(self:Tutor, path) -> bool:
+    "Write the match's hand record to `path` (for notebook users; the panel's button downloads instead)."
+    done = self.session.save_record(path)
+    self.render()
+    return done
+
+# %% ../../nbs/ui/24_panel.ipynb #fa150df0
+@patch
+def _on_upload(self:Tutor, change):
     files = change['new']
     if not files: return
     content = bytes(files[0]['content'])
@@ -283,82 +352,33 @@ def _on_upload(self, change):
     finally: self._drawing = False
     self.load_record(content)
 
-@patch_to(Tutor)
-def load_record(self, source) -> bool:
-    "Show the match of a hand record from its first move: its bytes (an upload), a dict, or from Python JSON text or a path."
-    done = self.session.load_record(source)
-    if done: self._fill_setup()
-    self.render()
-    return done
-
-@patch_to(Tutor)
-def save_record(self, path) -> bool:
-    "Write the match's hand record to `path` (for notebook users; the panel's button downloads instead)."
-    done = self.session.save_record(path)
-    self.render()
-    return done
-
-@classmethod
-def _from_record(cls, source, seat:int=0, **kw) -> Tutor:
+# %% ../../nbs/ui/24_panel.ipynb #db00e459
+@patch(cls_method=True)
+def from_record(cls:Tutor, source, seat:int=0, **kw) -> Tutor:
     "A panel showing a hand record, from its first move."
-    from cardgames_tutor.core import records
     t = cls(match=records.load(source), seat=seat, **kw)
     t.step(0)
     return t
-Tutor.from_record = _from_record
+
 
 # %% ../../nbs/ui/24_panel.ipynb #217b7539
-@patch_to(Tutor)
-def close(self):
+@patch
+def close(self:Tutor):
     "Close the panel and every widget it made."
     if self._closed: return
     self._closed = True
     self.session.generation += 1  # a paced bot move still waiting is dropped
-    for w in _widget_tree([self, *self.card_slots, *self.move_slots]):  # walked afresh: everything made so far
+    for w in widget_tree([self, *self.card_slots, *self.move_slots]):  # walked afresh: everything made so far
         if w is not self: w.close()
     super(Tutor, self).close()
 
-# %% ../../nbs/ui/24_panel.ipynb #aa1ddb3f
-@patch_to(Tutor)
-def add_row(self, children:list, draw=None, where:int|None=None) -> widgets.HBox:
-    "Add a row of `children` widgets (after the step row, or at index `where`); `draw(tutor)` runs in every update."
-    row = _row(list(children), self.looks)
-    kids = list(self.children)
-    kids.insert(kids.index(self.steps_row) + 1 if where is None else where, row)
-    self.children = kids
-    if draw is not None: self._draws.append(draw)
-    self.render()
-    return row
-
 # %% ../../nbs/ui/24_panel.ipynb #4902c663
-@classmethod
-def _from_query(cls, query:str='', game:str='begga-kaat', seed:int|None=None, pace:float=0.6) -> Tutor:
-    "A panel set up from a URL query string such as 'game=kocka&seed=42&seat=1' or 'exercise=begga-kaat-95'."
-    q = {k: v[-1] for k, v in parse_qs(query or '').items()}
-    problems = []
-    def number(key, kind, default):
-        if key not in q: return default
-        try: value = kind(q[key][:20])
-        except ValueError: value = None
-        if value is None or value != value: problems.append(f"{key}={q[key][:20]!r} is not a number"); return default
-        return value
-    seed, paced = number('seed', int, seed), number('pace', float, pace)
-    if 'pace' in q and not 0 <= paced <= 2: problems.append(f"pace={q['pace'][:20]!r} is not from 0 to 2 s")
-    paced = min(max(paced, 0), 2)
-    seat, players = number('seat', int, 0), number('players', int, None)
-    name, match = q.get('game', game), None
-    if 'exercise' in q:  # a prepared exercise: its game, deal and standing (the learner is Seat 0 unless seat= says)
-        from cardgames_tutor.practice.exercises import exercise, EXERCISES
-        try: match = exercise(q['exercise']); name = match.game.name
-        except ValueError as e: problems.append(one_line(e, 300))
-    try: g = match.game if match else get_game(name, **({'players': players} if players else {}))
-    except (BadOption, ValueError) as e: problems.append(one_line(e, 120)); g = get_game(game)
-    if seat not in range(g.n_seats()): problems.append(f"seat={seat} is not a seat here"); seat = 0
-    t = cls(g, seat=seat, seed=seed, pace=paced, teach=q.get('teach') in ('1', 'true', 'yes'),
-            match=match)
-    if problems or match:
-        said = [f"Exercise: {EXERCISES[q['exercise']].title}. {match.note}"] if match else []
-        t.session.say('info', ' '.join(said + (['Link ignored: ' + '; '.join(problems) + '.'] if problems else [])))
+@patch(cls_method=True)
+def from_query(cls:Tutor, query:str='', game:str='begga-kaat', seed:int|None=None, pace:float=0.6) -> Tutor:
+    "A panel set up from a URL query string such as 'game=kocka&seed=42&seat=1' or 'exercise=begga-kaat-95' (see `parse_link`)."
+    link = parse_link(query, game, seed, pace)
+    t = cls(link.game, seat=link.seat, seed=link.seed, pace=link.pace, teach=link.teach, match=link.match)
+    if link.message:
+        t.session.say('info', link.message)
         t.render()
     return t
-Tutor.from_query = _from_query

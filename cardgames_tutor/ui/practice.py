@@ -6,107 +6,31 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/practice.html.md"""
 
 # %% ../../nbs/ui/26_practice.ipynb #7d08438e
 from __future__ import annotations
-import os, random, sqlite3
+import random
 from html import escape
-from pathlib import Path
-from typing import NamedTuple
 import ipywidgets as W
+from fastcore.basics import patch
 from ..core.cards import Card, cards_html
-from ..core.engine import game_class
+from ..core.engine import game_class, action_text
 from ..practice.drills import drills_for, question, Question
+from ..practice.progress import Progress, Box, GAPS, rule_title
 
 # %% auto #0
-__all__ = ['DATA_ENV', 'GAPS', 'data_dir', 'Box', 'Progress', 'progress_html', 'Practice']
-
-# %% ../../nbs/ui/26_practice.ipynb #36978c7b
-DATA_ENV = 'CARDGAMES_TUTOR_DATA'
-
-def data_dir() -> Path:
-    "The learner's data folder: `$CARDGAMES_TUTOR_DATA`, else `$XDG_DATA_HOME` or `~/.local/share`, + `cardgames_tutor`."
-    if os.environ.get(DATA_ENV): return Path(os.environ[DATA_ENV])
-    return Path(os.environ.get('XDG_DATA_HOME') or Path.home()/'.local'/'share')/'cardgames_tutor'
-
-# %% ../../nbs/ui/26_practice.ipynb #b216a8c7
-GAPS = (1, 2, 4, 8, 16)  # questions to wait before a rule in box 1, 2, ... 5 is due again
-
-class Box(NamedTuple):
-    "Where one rule stands: its box (0: never asked), when it is due (questions asked), right and wrong answers."
-    box: int = 0
-    due: int = 0
-    right: int = 0
-    wrong: int = 0
-
-# %% ../../nbs/ui/26_practice.ipynb #d987276a
-class Progress:
-    "Progress per rule in Leitner boxes, kept in SQLite at `path`; if it cannot be written, kept for this session."
-    def __init__(self, path=None): # the SQLite file; `data_dir()/'progress.sqlite'` by default
-        self.path = Path(path) if path else data_dir()/'progress.sqlite'
-        self.boxes, self.asked, self.problem = {}, {}, None
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._run(("CREATE TABLE IF NOT EXISTS progress (game TEXT, rule TEXT, box INT, due INT, right INT, "
-                       "wrong INT, PRIMARY KEY (game, rule))", ()),
-                      ("CREATE TABLE IF NOT EXISTS asked (game TEXT PRIMARY KEY, n INT)", ()))
-            db = sqlite3.connect(self.path)
-            try:
-                for game, rule, *b in db.execute("SELECT game, rule, box, due, right, wrong FROM progress"):
-                    self.boxes[game, rule] = Box(*b)
-                self.asked = dict(db.execute("SELECT game, n FROM asked"))
-            finally: db.close()
-        except (sqlite3.Error, OSError) as e: self._failed(e)
-
-    def _failed(self, e):
-        self.problem = f"progress cannot be saved in {self.path} ({e})"
-
-    def _run(self, *statements):
-        "Run SQL `statements` ((sql, parameters) pairs) in one transaction."
-        db = sqlite3.connect(self.path, timeout=2)
-        try:
-            with db:
-                for sql, params in statements: db.execute(sql, params)
-        finally: db.close()
-
-# %% ../../nbs/ui/26_practice.ipynb #cae585b9
-def _record(self:Progress, game:str, rule:str, right:bool) -> Box:
-    "Record an answer to a question on `rule`: up a box if `right`, else back to box 1."
-    n = self.asked.get(game, 0) + 1
-    b = self.boxes.get((game, rule), Box())
-    box = min(b.box + 1, len(GAPS)) if right else 1
-    b = self.boxes[game, rule] = Box(box, n + GAPS[box - 1], b.right + bool(right), b.wrong + (not right))
-    self.asked[game] = n
-    if self.problem is None:
-        try: self._run(("INSERT OR REPLACE INTO progress VALUES (?, ?, ?, ?, ?, ?)", (game, rule, *b)),
-                       ("INSERT OR REPLACE INTO asked VALUES (?, ?)", (game, n)))
-        except (sqlite3.Error, OSError) as e: self._failed(e)
-    return b
-Progress.record = _record
-
-def _next_rule(self:Progress, game:str, rules:list, rng) -> str:
-    "The rule of `rules` to ask next in `game`."
-    n = self.asked.get(game, 0)
-    def order(rule):
-        b = self.boxes.get((game, rule), Box())
-        if b.due <= n: return (0, b.box or 1.5, rng.random())  # due: box 1 first, then new rules, then higher boxes
-        return (1, b.due, rng.random())
-    return min(rules, key=order)
-Progress.next_rule = _next_rule
+__all__ = ['progress_html', 'Practice']
 
 # %% ../../nbs/ui/26_practice.ipynb #772b522d
-def _rule_title(game:str, rule:str) -> str:
-    titles = getattr(game_class(game), 'RULES', None) or {}
-    return titles.get(rule) or rule.split('/')[-1].replace('-', ' ')
+def _progress_row(progress:Progress, game:str, rule:str) -> str:
+    "One rule's row: its title, its box as filled circles, its answers so far."
+    b = progress.boxes.get((game, rule), Box())
+    boxes = '●' * b.box + '○' * (len(GAPS) - b.box)
+    return (f"<tr><td>{escape(rule_title(game, rule))}</td><td title='box {b.box} of {len(GAPS)}'>{boxes}</td>"
+            f"<td>{b.right} right, {b.wrong} wrong</td></tr>")
 
-def _label(choice) -> str: return choice.symbol if isinstance(choice, Card) else str(choice)
-
+# %% ../../nbs/ui/26_practice.ipynb #f70e91db
 def progress_html(progress:Progress, game:str, rules:list) -> str:
     "A table of `rules` with their boxes and answers so far."
-    rows = []
-    for rule in rules:
-        b = progress.boxes.get((game, rule), Box())
-        boxes = '●' * b.box + '○' * (len(GAPS) - b.box)
-        rows.append(f"<tr><td>{escape(_rule_title(game, rule))}</td><td title='box {b.box} of {len(GAPS)}'>{boxes}</td>"
-                    f"<td>{b.right} right, {b.wrong} wrong</td></tr>")
-    return f"<table class='cgt-progress'><tr><th>rule</th><th>box</th><th>answers</th></tr>{''.join(rows)}</table>"
+    rows = ''.join(_progress_row(progress, game, rule) for rule in rules)
+    return f"<table class='cgt-progress'><tr><th>rule</th><th>box</th><th>answers</th></tr>{rows}</table>"
 
 # %% ../../nbs/ui/26_practice.ipynb #7967ec23
 class Practice(W.VBox):
@@ -128,52 +52,69 @@ class Practice(W.VBox):
                           self.table, self.note])
         self.ask()
 
+# %% ../../nbs/ui/26_practice.ipynb #4b33825d
+@patch
+def show_problem(self:Practice):
+    "One line under the view when progress cannot be saved."
+    p = self.progress.problem
+    self.note.value = f"<small>Note: {escape(p)}; it is kept for this session only.</small>" if p else ''
+
+# %% ../../nbs/ui/26_practice.ipynb #6fbb41b2
+def _choice_button(choice, on_click) -> W.Button:
+    "A button for one choice of a question, calling `on_click` when pressed."
+    b = W.Button(description=action_text(choice), tooltip=getattr(choice, 'name', str(choice)),
+                 layout=W.Layout(width='auto', min_width='3em'))
+    b.on_click(on_click)
+    return b
+
 # %% ../../nbs/ui/26_practice.ipynb #090baffe
-def _ask(self:Practice, q:Question|None=None):
+@patch
+def ask(self:Practice, q:Question|None=None):
     "Show the next question (`q`, or one on the rule that is due)."
     if q is None:
         rule = self.progress.next_rule(self.game, self.rules, self.rng)
         q = question(self.rng.choice([d for d in self.drills if d.rule == rule]), self.rng.randrange(2**31))
     self.question, self.grade = q, None
     with self.hold_sync():
-        self.header.value = (f"<b>{escape(game_class(self.game).title)}</b>: {escape(_rule_title(self.game, q.rule))} "
+        self.header.value = (f"<b>{escape(game_class(self.game).title)}</b>: {escape(rule_title(self.game, q.rule))} "
                              f"<small>({q.level})</small>")
         self.prompt.value = f"<p>{escape(q.prompt)}</p>"
         self.cards.value = cards_html(q.cards)
-        buttons = []
-        for i, c in enumerate(q.choices):
-            b = W.Button(description=_label(c), tooltip=getattr(c, 'name', str(c)),
-                         layout=W.Layout(width='auto', min_width='3em'))
-            b.on_click(lambda _, i=i: self.answer(i))
-            buttons.append(b)
-        self.choices.children, self.feedback.value = buttons, ''
+        self.choices.children = [_choice_button(c, lambda _, i=i: self.answer(i)) for i, c in enumerate(q.choices)]
+        self.feedback.value = ''
         self.next_button.disabled = True
         self.table.value = progress_html(self.progress, self.game, self.rules)
         self.show_problem()
-Practice.ask = _ask
 
-def _show_problem(self:Practice):
-    "One line under the view when progress cannot be saved."
-    p = self.progress.problem
-    self.note.value = f"<small>Note: {escape(p)}; it is kept for this session only.</small>" if p else ''
-Practice.show_problem = _show_problem
+# %% ../../nbs/ui/26_practice.ipynb #f496972d
+def _feedback_html(game:str, g) -> str:
+    "What a learner reads after answering: right or not, the rule, the explanation."
+    said = 'Right' if g.right else 'Not quite'
+    return (f"<p><b>{said}.</b> <i>{escape(rule_title(game, g.rule))}</i> "
+            f"<small>[{escape(g.rule)}]</small>: {escape(g.text)}</p>")
 
-def _answer(self:Practice, choice):
+# %% ../../nbs/ui/26_practice.ipynb #92dde539
+@patch
+def _show_grade(self:Practice, i:int, g):
+    "Show grade `g` of choice `i`: the right choices green, a wrong `i` red, the rule's explanation, the boxes."
+    q = self.question
+    with self.hold_sync():
+        for j, b in enumerate(self.choices.children):
+            b.disabled = True
+            b.button_style = 'success' if j in q.answers else 'danger' if j == i else ''
+        self.feedback.value = _feedback_html(self.game, g)
+        self.table.value = progress_html(self.progress, self.game, self.rules)
+        self.next_button.disabled = False
+        self.show_problem()
+
+# %% ../../nbs/ui/26_practice.ipynb #b5776a8d
+@patch
+def answer(self:Practice, choice):
     "Grade `choice` (its position, the choice, or its text) at once; a second answer to the same question is ignored."
     if self.grade is not None: return self.grade
     q = self.question
     i = q.index(choice)
     g = self.grade = q.grade(i)
     self.progress.record(self.game, q.rule, g.right)
-    with self.hold_sync():
-        for j, b in enumerate(self.choices.children):
-            b.disabled = True
-            b.button_style = 'success' if j in q.answers else 'danger' if j == i else ''
-        said = 'Right' if g.right else 'Not quite'
-        self.feedback.value = (f"<p><b>{said}.</b> <i>{escape(_rule_title(self.game, g.rule))}</i> "
-                               f"<small>[{escape(g.rule)}]</small>: {escape(g.text)}</p>")
-        self.table.value = progress_html(self.progress, self.game, self.rules)
-        self.next_button.disabled = False
-        self.show_problem()
+    self._show_grade(i, g)
     return g
-Practice.answer = _answer

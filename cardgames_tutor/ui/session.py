@@ -8,17 +8,19 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/session.html.md"""
 from __future__ import annotations
 import json, random
 from typing import NamedTuple
+from urllib.parse import parse_qs
 from ..core.cards import Card, in_order
-from ..core.engine import Move, BadOption, Game, game_class, get_game
+from ..core.engine import Move, BadOption, Game, game_class, get_game, one_line, plural
 from ..core.match import Match
-from .charts import _number
+from ..core import records
+from ..practice.exercises import exercise, EXERCISES
 from ..core.contracts import start_standing
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['sort_actions', 'Controls', 'Message', 'one_line', 'Session']
+__all__ = ['sort_actions', 'Controls', 'Message', 'Session', 'Status', 'tally_number', 'Link', 'parse_link']
 
-# %% ../../nbs/ui/22_session.ipynb #0fd8b452
+# %% ../../nbs/ui/22_session.ipynb #18a9ea73
 def sort_actions(legal:list, hand:list) -> tuple:
     "Split `legal` into (cards, plain moves, {verb: moves choosing cards from `hand`})."
     cards = [a for a in legal if isinstance(a, Card)]
@@ -30,6 +32,8 @@ def sort_actions(legal:list, hand:list) -> tuple:
         else: plain.append(a)
     return cards, plain, choose
 
+
+# %% ../../nbs/ui/22_session.ipynb #8a62fcb4
 class Controls(NamedTuple):
     "What the learner may press now: the hand shown, the legal cards, plain moves, and verbs that take chosen cards."
     hand: list
@@ -39,6 +43,7 @@ class Controls(NamedTuple):
     @property
     def lit(self) -> set: return set(self.cards) | {c for ms in self.choose.values() for m in ms for c in m.cards}
 
+
 # %% ../../nbs/ui/22_session.ipynb #a434feb9
 class Message(NamedTuple):
     "What the panel says now: `kind` (info, ok, refused, result, error, or one a front end adds), one line, the rule."
@@ -46,16 +51,11 @@ class Message(NamedTuple):
     text: str
     rule: str = ''
 
-def one_line(error, limit:int=280) -> str:
-    "An error's message on one line, cut to `limit` characters (its type's name if it has no message)."
-    text = ' '.join(str(error).split()) or type(error).__name__
-    return text if len(text) <= limit else text[:limit - 1] + '…'
-
-def _count(n:int, word:str) -> str: return f"{n} {word}{'' if n == 1 else 's'}"
 
 # %% ../../nbs/ui/22_session.ipynb #dff8a9f5
 def _n_events(match) -> int: return sum(len(h.events) for h in match.hands)
 
+# %% ../../nbs/ui/22_session.ipynb #fe20946a
 class Session:
     "One learner's game: `game` played from `seat`, bots at the other seats, without widgets."
     def __init__(self, game:str|Game='begga-kaat', # a game name (`begga-kaat`, `kocka`...) or a `Game`
@@ -80,14 +80,18 @@ class Session:
         self.marks = [_n_events(replay)]
         for *_, action in match.actions: self.marks.append(_n_events(replay.apply(action)))
 
-    def say(self, kind:str, text:str, rule:str='') -> bool:
-        "Set the message; False, so that a refusal can `return self.say(...)`."
-        self.message = Message(kind, text, rule)
-        return False
+# %% ../../nbs/ui/22_session.ipynb #1f437ba8
+@patch
+def say(self:Session, kind:str, text:str, rule:str='') -> bool:
+    "Set the message; False, so that a refusal can `return self.say(...)`."
+    self.message = Message(kind, text, rule)
+    return False
 
-    def __repr__(self): return f"<Session: {self.game.title}, seed {self.seed}, Seat {self.seat}, {_count(len(self.match.actions), 'action')}>"
+# %% ../../nbs/ui/22_session.ipynb #5e84598b
+@patch
+def __repr__(self:Session): return f"<Session: {self.game.title}, seed {self.seed}, Seat {self.seat}, {plural(len(self.match.actions), 'action')}>"
 
-# %% ../../nbs/ui/22_session.ipynb #e894a61c
+# %% ../../nbs/ui/22_session.ipynb #4a0b3923
 @patch
 def shown(self:Session) -> Match:
     "The match as shown: live, or rebuilt at the cursor."
@@ -99,9 +103,11 @@ def shown(self:Session) -> Match:
     self._replay = r
     return r[1]
 
+# %% ../../nbs/ui/22_session.ipynb #bac4d5ef
 @patch(as_prop=True)
 def live(self:Session) -> bool: return self.cursor is None
 
+# %% ../../nbs/ui/22_session.ipynb #a7db2838
 @patch
 def shown_hand(self:Session) -> int:
     "The index of the hand the table shows: a finished hand kept for the learner, else the hand in play."
@@ -110,6 +116,7 @@ def shown_hand(self:Session) -> int:
     if not self.live and m.actions and m.hands[m.actions[-1][0]].is_over: return m.actions[-1][0]
     return len(m.hands) - 1
 
+# %% ../../nbs/ui/22_session.ipynb #77a841a5
 @patch
 def view(self:Session, viewer:int|None) -> dict:
     "The view of the hand shown, for `viewer` (None: the teaching view, every hand open)."
@@ -119,6 +126,7 @@ def view(self:Session, viewer:int|None) -> dict:
     v.update(standing=m.standing, hand_no=i + 1, match_over=m.over, legal=[])
     return v
 
+# %% ../../nbs/ui/22_session.ipynb #718bf60e
 @patch
 def controls(self:Session) -> Controls:
     "What the learner may press now (nothing while stepping back or while a finished hand is shown)."
@@ -128,9 +136,29 @@ def controls(self:Session) -> Controls:
     cards, plain, choose = sort_actions(legal, hand)
     return Controls(hand + [c for c in cards if c not in hand], cards, plain, choose)
 
-# %% ../../nbs/ui/22_session.ipynb #69b8c12a
-_STEPPED_BACK = "You are looking back at move {at} of {n}: press ▶| (back to play) to play on from where the game is."
+# %% ../../nbs/ui/22_session.ipynb #b82c4049
+class Status(NamedTuple):
+    "The status line in parts: the game's title, the facts (hand, seed, seat, phase), whose turn it is, and the notes."
+    title: str
+    facts: str
+    turn: str
+    notes: str = ''
+    @property
+    def text(self) -> str: return f"{self.title} · {self.facts} · {self.turn}{self.notes}"
 
+# %% ../../nbs/ui/22_session.ipynb #9aa680c4
+@patch
+def status(self:Session, teaching:bool=False) -> Status: # whether every hand is shown
+    "The status line of the moment shown."
+    shown, i, mine = self.shown(), self.shown_hand(), self.view(self.seat)
+    if i < len(shown.hands) - 1 or (shown.over and not shown.hand.legal_actions()):
+        turn = 'the match is over' if shown.over and i == len(shown.hands) - 1 else f"hand {i + 1} is over"
+    else: turn = 'your turn' if mine['to_act'] == self.seat else f"Seat {mine['to_act']} to play"
+    mode = '' if self.live else f" · stepping: move {self.cursor} of {len(self.match.actions)}"
+    facts = f"hand {i + 1} · seed {self.seed} · you are Seat {self.seat} · phase: {mine['phase']}"
+    return Status(self.game.title, facts, turn, mode + (' · all hands shown' if teaching else ''))
+
+# %% ../../nbs/ui/22_session.ipynb #71b469b8
 @patch
 def _apply(self:Session, action, seat):
     i = len(self.match.hands) - 1
@@ -140,6 +168,9 @@ def _apply(self:Session, action, seat):
         self.review, self.selected = i, []
         self.say('result', self.hand_over_text(i))
 
+# %% ../../nbs/ui/22_session.ipynb #31b23d73
+_STEPPED_BACK = "You are looking back at move {at} of {n}: press ▶| (back to play) to play on from where the game is."
+
 @patch
 def _not_now(self:Session) -> str|None:
     "Why the learner cannot act now, or None."
@@ -148,6 +179,7 @@ def _not_now(self:Session) -> str|None:
     if self.review is not None: return f"Hand {self.review + 1} is over: press “next hand” to play on."
     return None
 
+# %% ../../nbs/ui/22_session.ipynb #08965f05
 @patch
 def act(self:Session, action) -> bool:
     "Take `action` for the learner's seat; True if it was allowed (else the message says why)."
@@ -159,18 +191,20 @@ def act(self:Session, action) -> bool:
     self._apply(action, self.seat)
     return True
 
-# %% ../../nbs/ui/22_session.ipynb #e7faab45
+# %% ../../nbs/ui/22_session.ipynb #d38820dc
 @patch(as_prop=True)
 def bot_due(self:Session) -> bool:
     "Whether a bot moves next (live, no finished hand on screen, not the learner's turn)."
     return self.live and self.review is None and not self.match.over and self.match.to_act != self.seat
 
+# %% ../../nbs/ui/22_session.ipynb #800ee19d
 @patch
 def bot_move(self:Session):
     "One move of the bot whose turn it is (it reads only its own seat's view)."
     seat = self.match.to_act
     self._apply(self.game.bot(self.match.view(seat), self.rng), seat)
 
+# %% ../../nbs/ui/22_session.ipynb #be171b98
 @patch
 def run_bots(self:Session) -> int:
     "Let the bots play at once until the learner's turn or the end of a hand; how many moves they made."
@@ -178,6 +212,7 @@ def run_bots(self:Session) -> int:
     while self.bot_due: self.bot_move(); n += 1
     return n
 
+# %% ../../nbs/ui/22_session.ipynb #91705e3f
 @patch
 def bot_step(self:Session, generation:int) -> bool:
     "One paced bot move planned at `generation`; False (and nothing done) if it is stale or not due."
@@ -185,6 +220,7 @@ def bot_step(self:Session, generation:int) -> bool:
     self.bot_move()
     return True
 
+# %% ../../nbs/ui/22_session.ipynb #1335494f
 @patch
 def next_hand(self:Session) -> bool:
     "Move on from a finished hand to the hand the engine has dealt."
@@ -194,37 +230,8 @@ def next_hand(self:Session) -> bool:
     self.say('info', f"Hand {len(self.match.hands)} is dealt.")
     return True
 
-# %% ../../nbs/ui/22_session.ipynb #79e589f3
-def _seats(seats, me) -> str:
-    names = [f"Seat {s}{' (you)' if s == me else ''}" for s in seats]
-    return names[0] if len(names) == 1 else ', '.join(names[:-1]) + ' and ' + names[-1]
 
-@patch
-def best_words(self:Session, i:int) -> str:
-    "Who did best in finished hand `i`, in words, from the change of the game's tally."
-    m, game = self.match, self.game
-    if i >= len(m.tallies): return ''
-    start = game.new_standing() if m.given_standing is None else start_standing(game, m.given_standing)
-    before = m.tallies[i - 1] if i else game.tally(start)[1]
-    gains = [_number(a) - _number(b) for a, b in zip(m.tallies[i], before)]
-    fewer = game.goal.outcome == 'lose'  # reach the goal and you lose: a seat wants its tally low
-    label = game.tally(m.standing)[0]
-    added = ', '.join(f"Seat {s} {g:g}" for s, g in enumerate(gains))
-    if len(set(gains)) == 1: return f"Nobody did better than the others this hand (each adds {gains[0]:g} to the {label})."
-    best = min(gains) if fewer else max(gains)
-    return (f"Best this hand: {_seats([s for s, g in enumerate(gains) if g == best], self.seat)}. "
-            f"Added to the {label}: {added} ({'fewer' if fewer else 'more'} is better).")
-
-@patch
-def hand_over_text(self:Session, i:int) -> str:
-    "The message when hand `i` is over: its result in the game's words, who did best, what to press."
-    m = self.match
-    text = str((m.hands[i].result or {}).get('text', '')).strip()
-    for prefix in ('Hand over.', 'Deal over.'): text = text.removeprefix(prefix).strip()
-    end = ("The match is over." if m.over and i == len(m.hands) - 1 else "Press “next hand” to play on.")
-    return ' '.join(x for x in (f"Hand {i + 1} is over.", text, self.best_words(i), end) if x)
-
-# %% ../../nbs/ui/22_session.ipynb #edbe5e31
+# %% ../../nbs/ui/22_session.ipynb #3300d0f7
 @patch
 def click_card(self:Session, card:Card) -> bool:
     "The learner clicked `card` in their hand: choose it, play it, or say why not."
@@ -240,6 +247,7 @@ def click_card(self:Session, card:Card) -> bool:
     verdict = self.match.explain(card, self.seat)
     return self.say('refused', verdict.text, verdict.rule)
 
+# %% ../../nbs/ui/22_session.ipynb #09d93c01
 @patch
 def choose(self:Session, verb:str) -> bool:
     "Make the move `verb` with the cards chosen, or say why that choice is not allowed."
@@ -250,20 +258,69 @@ def choose(self:Session, verb:str) -> bool:
     verdict = self.match.explain(Move(verb, tuple(in_order(self.selected))), self.seat)
     return self.say('refused', verdict.text, verdict.rule)
 
+# %% ../../nbs/ui/22_session.ipynb #a21cc21b
 @patch
-def play_for_me(self:Session, moves:int=1, bots=None) -> int:
+def play_for_me(self:Session, moves:int=1, # how many of the learner's moves
+                bots:bool=True # whether the other seats' replies are played at once (False: a front end paces them)
+               ) -> int:
     "Let the game's bot make the learner's next `moves` moves (moving on from finished hands); how many it made."
-    bots, made = bots or self.run_bots, 0
+    made = 0
     while made < moves and self.live and not self.match.over:
         if self.review is not None: self.next_hand()
-        bots()
+        if bots: self.run_bots()
         if self.review is not None: continue  # a bot finished the hand: move on from it too
         if self.match.to_act != self.seat: break  # paced bots still to move
         if not self.act(self.game.bot(self.match.view(self.seat), self.rng)): break
         made += 1
     return made
 
-# %% ../../nbs/ui/22_session.ipynb #da3a6875
+
+# %% ../../nbs/ui/22_session.ipynb #b3562699
+@patch(as_prop=True)
+def may_play_for_me(self:Session) -> bool:
+    "Whether the bot may make the learner's move now: live, the match on, the learner's turn (or a finished hand to leave)."
+    return self.live and not self.match.over and (self.review is not None or self.match.to_act == self.seat)
+
+# %% ../../nbs/ui/22_session.ipynb #7f794618
+def tally_number(value) -> float:
+    "A tally value as a number: numbers as they are, text by its length (letters of a word)."
+    if isinstance(value, (int, float)) and not isinstance(value, bool): return value
+    return len(str(value or ''))
+
+# %% ../../nbs/ui/22_session.ipynb #78c11336
+def _seats(seats, me) -> str:
+    names = [f"Seat {s}{' (you)' if s == me else ''}" for s in seats]
+    return names[0] if len(names) == 1 else ', '.join(names[:-1]) + ' and ' + names[-1]
+
+
+# %% ../../nbs/ui/22_session.ipynb #77c58c4d
+@patch
+def best_words(self:Session, i:int) -> str:
+    "Who did best in finished hand `i`, in words, from the change of the game's tally."
+    m, game = self.match, self.game
+    if i >= len(m.tallies): return ''
+    start = game.new_standing() if m.given_standing is None else start_standing(game, m.given_standing)
+    before = m.tallies[i - 1] if i else game.tally(start)[1]
+    gains = [tally_number(a) - tally_number(b) for a, b in zip(m.tallies[i], before)]
+    fewer = game.goal.outcome == 'lose'  # reach the goal and you lose: a seat wants its tally low
+    label = game.tally(m.standing)[0]
+    added = ', '.join(f"Seat {s} {g:g}" for s, g in enumerate(gains))
+    if len(set(gains)) == 1: return f"Nobody did better than the others this hand (each adds {gains[0]:g} to the {label})."
+    best = min(gains) if fewer else max(gains)
+    return (f"Best this hand: {_seats([s for s, g in enumerate(gains) if g == best], self.seat)}. "
+            f"Added to the {label}: {added} ({'fewer' if fewer else 'more'} is better).")
+
+# %% ../../nbs/ui/22_session.ipynb #df77a00a
+@patch
+def hand_over_text(self:Session, i:int) -> str:
+    "The message when hand `i` is over: its result in the game's words, who did best, what to press."
+    m = self.match
+    text = str((m.hands[i].result or {}).get('text', '')).strip()
+    for prefix in ('Hand over.', 'Deal over.'): text = text.removeprefix(prefix).strip()
+    end = ("The match is over." if m.over and i == len(m.hands) - 1 else "Press “next hand” to play on.")
+    return ' '.join(x for x in (f"Hand {i + 1} is over.", text, self.best_words(i), end) if x)
+
+# %% ../../nbs/ui/22_session.ipynb #c05d51fb
 @patch
 def step(self:Session, to:int|None):
     "Show the match after `to` actions (None, or the number of actions: live)."
@@ -272,6 +329,7 @@ def step(self:Session, to:int|None):
     self.selected = []
     self.say('info', '' if self.cursor is None else f"Move {self.cursor} of {n}. ▶| returns to play.")
 
+# %% ../../nbs/ui/22_session.ipynb #c5c8dceb
 @patch
 def step_by(self:Session, where:str):
     "One of the step buttons: 'first', 'back', 'forward' or 'last'."
@@ -279,6 +337,7 @@ def step_by(self:Session, where:str):
     at = n if self.cursor is None else self.cursor
     self.step({'first': 0, 'back': at - 1, 'forward': at + 1, 'last': None}[where])
 
+# %% ../../nbs/ui/22_session.ipynb #ed1da0fa
 @patch
 def undo(self:Session) -> bool:
     "Take back the learner's last move and the bots' replies after it."
@@ -289,8 +348,11 @@ def undo(self:Session) -> bool:
     self.say('info', "Undone: your last move and the replies to it. It is your turn again.")
     return True
 
+
+# %% ../../nbs/ui/22_session.ipynb #d5f29042
 def _flat_events(match) -> list: return [e for h in match.hands for e in h.events]
 
+# %% ../../nbs/ui/22_session.ipynb #823213f9
 @patch
 def jump_marks(self:Session) -> list:
     "A (label, actions) pair for the start of each hand and the end of each trick, from the events."
@@ -304,6 +366,7 @@ def jump_marks(self:Session) -> list:
             if e.kind == 'trick' and e.data: out.append((f"hand {hand_no} · trick {e.data.get('number')}", k))
     return out
 
+# %% ../../nbs/ui/22_session.ipynb #b0d7aff2
 @patch
 def log(self:Session, viewer:int|None, last:int|None=None) -> list:
     "The events `viewer` may see up to the moment shown: (hand number, event, told at this step), all or the `last` ones."
@@ -315,7 +378,8 @@ def log(self:Session, viewer:int|None, last:int|None=None) -> list:
     seen = [(h, e, i >= start) for i, (h, e) in enumerate(events[:end]) if e.seen_by(viewer)]
     return seen[-last:] if last else seen
 
-# %% ../../nbs/ui/22_session.ipynb #de1558e6
+
+# %% ../../nbs/ui/22_session.ipynb #491045d0
 @patch
 def deal(self:Session, seed:int|None=None, game:str|None=None, players:int|None=None, seat:int|None=None) -> bool:
     "A new match: `game` (default: this one, same options), `players`, the learner's `seat`, `seed` (default: this one)."
@@ -332,10 +396,11 @@ def deal(self:Session, seed:int|None=None, game:str|None=None, players:int|None=
     self.say('info', f"A new deal of {g.title} with seed {seed}.")
     return True
 
+
+# %% ../../nbs/ui/22_session.ipynb #bd99ea27
 @patch
 def load_record(self:Session, source) -> bool:
     "Show the match of a hand record from its first move: its bytes (an upload), a dict, or from Python JSON text or a path."
-    from cardgames_tutor.core import records
     if isinstance(source, (bytearray, memoryview)): source = bytes(source)
     try: match = records.load(source)
     except Exception as e: return self.say('error', f"Cannot open that record: {one_line(e, 240)}")  # whatever it was, in one line
@@ -343,20 +408,70 @@ def load_record(self:Session, source) -> bool:
     self.restart(match)
     self.step(0)
     note = f" {match.note}" if match.note else ''  # a teacher's exercise says what the situation is
-    self.say('info', f"Hand record of {match.game.title}: {_count(len(match.actions), 'move')}. Step through with ▶.{note}")
+    self.say('info', f"Hand record of {match.game.title}: {plural(len(match.actions), 'move')}. Step through with ▶.{note}")
     return True
 
+# %% ../../nbs/ui/22_session.ipynb #839984f3
 @patch
 def record_json(self:Session) -> str:
     "The hand record of the match, as JSON text."
-    from cardgames_tutor.core import records
     return json.dumps(records.to_record(self.match), ensure_ascii=False, indent=1) + '\n'
 
+# %% ../../nbs/ui/22_session.ipynb #505fccd0
 @patch
 def save_record(self:Session, path) -> bool:
     "Write the match's hand record to `path` (Python only: the widgets offer a download instead)."
-    from cardgames_tutor.core import records
     try: records.save(self.match, path)
     except (OSError, ValueError) as e: return self.say('error', f"Cannot save there: {one_line(e, 240)}")
     self.say('info', f"Saved the hand record to {path}.")
     return True
+
+
+# %% ../../nbs/ui/22_session.ipynb #69a6e75c
+@patch
+def record_name(self:Session) -> str:
+    "The file name for the match's hand record: game, seed and number of moves."
+    return f"{self.game.name}-seed{self.seed}-{len(self.match.actions)}moves.json"
+
+# %% ../../nbs/ui/22_session.ipynb #da42c488
+class Link(NamedTuple):
+    "What a link asks for: the game, the seat, the seed, the bots' pace, the teaching view, an exercise's match and title."
+    game: Game
+    seat: int = 0
+    seed: int|None = None
+    pace: float = 0.6
+    teach: bool = False
+    match: Match|None = None
+    title: str = ''
+    notes: tuple = ()
+    @property
+    def message(self) -> str:
+        "What the panel says on opening: the exercise, and what of the link was ignored ('' if nothing)."
+        said = [f"Exercise: {self.title}. {self.match.note}"] if self.match else []
+        return ' '.join(said + (['Link ignored: ' + '; '.join(self.notes) + '.'] if self.notes else []))
+
+# %% ../../nbs/ui/22_session.ipynb #8cf21828
+def _link_number(q:dict, key:str, kind, default, notes:list):
+    "The number `q[key]` as `kind`, else `default` (and a note, if the link gave something else)."
+    if key not in q: return default
+    try: value = kind(q[key][:20])
+    except ValueError: value = None
+    if value is None or value != value: notes.append(f"{key}={q[key][:20]!r} is not a number"); return default  # nan too
+    return value
+
+# %% ../../nbs/ui/22_session.ipynb #22641715
+def parse_link(query:str='', # a URL's query string, e.g. 'game=kocka&seed=42&seat=1' or 'exercise=begga-kaat-95'
+               game:str='begga-kaat', seed:int|None=None, pace:float=0.6) -> Link: # the defaults where the link is silent
+    "What the link `query` asks for, and notes on what of it was ignored."
+    q, notes = {k: v[-1] for k, v in parse_qs(query or '').items()}, []
+    seed, paced = _link_number(q, 'seed', int, seed, notes), _link_number(q, 'pace', float, pace, notes)
+    if 'pace' in q and not 0 <= paced <= 2: notes.append(f"pace={q['pace'][:20]!r} is not from 0 to 2 s")
+    seat, players = _link_number(q, 'seat', int, 0, notes), _link_number(q, 'players', int, None, notes)
+    name, match, title = q.get('game', game), None, ''
+    if 'exercise' in q:  # a prepared exercise: its game, deal and standing (the learner is Seat 0 unless seat= says)
+        try: match = exercise(q['exercise']); name, title = match.game.name, EXERCISES[q['exercise']].title
+        except ValueError as e: notes.append(one_line(e, 300))
+    try: g = match.game if match else get_game(name, **({'players': players} if players else {}))
+    except (BadOption, ValueError) as e: notes.append(one_line(e, 120)); g = get_game(game)
+    if seat not in range(g.n_seats()): notes.append(f"seat={seat} is not a seat here"); seat = 0
+    return Link(g, seat, seed, min(max(paced, 0), 2), q.get('teach') in ('1', 'true', 'yes'), match, title, tuple(notes))

@@ -9,17 +9,19 @@ from __future__ import annotations
 import math, re
 from functools import lru_cache
 from html import escape
-from ..core.cards import Card, card_html, _COLOURS
-from ..core.engine import Game
+from ..core.cards import Card, card_html, SUIT_COLOURS
+from ..core.engine import Game, plural
 
 # %% auto #0
-__all__ = ['MINI_STYLE', 'direction_of', 'seat_positions', 'mini_card', 'cards_text_html', 'table_html', 'facts_html']
+__all__ = ['SUIT_LABELS', 'MINI_STYLE', 'direction_of', 'seat_positions', 'mini_card', 'cards_text_html', 'facts_html',
+           'table_html']
 
 # %% ../../nbs/ui/20_table.ipynb #e624b0e2
 def direction_of(game:Game) -> str:
     "'clockwise' or 'counterclockwise': the way the table of `game` turns (each game says so in its rulebook)."
     return game.direction
 
+# %% ../../nbs/ui/20_table.ipynb #c8265b67
 def seat_positions(n:int, # seats at the table
                    me:int, # the seat drawn at the bottom
                    direction:str='clockwise') -> list:
@@ -32,26 +34,29 @@ def seat_positions(n:int, # seats at the table
     return out
 
 # %% ../../nbs/ui/20_table.ipynb #9b31e9f6
-_SUIT_WORD = {'T': 'Thief', 'G': 'green', 'B': 'blue', 'R': 'red'}  # the Beggars and Thieves suits, as card_html draws them
+SUIT_LABELS = {'T': 'Thief', 'G': 'green', 'B': 'blue', 'R': 'red'}  # the Beggars and Thieves suits, as card_html draws them
 
 MINI_STYLE = ('display:inline-block;background:#fff;border:1px solid #aaa;border-radius:3px;padding:0 2px;margin:1px;'
               'font-weight:bold;line-height:1.25;white-space:nowrap')  # a mini card's look, but its colour
 
 def mini_card(card:Card, styled:bool=True) -> str:
     "`card` drawn small enough to sit in a line of text (marked with its code, like the big cards); unstyled: its colour only, the rest from a stylesheet's `.cgt-mini`."
-    colour = _COLOURS[card.pack.suits[card.suit][2]]
-    face = (f'{card.rank}<span style="font-size:0.8em"> {_SUIT_WORD[card.suit]}</span>' if card.pack.suit_first
+    colour = SUIT_COLOURS[card.pack.suits[card.suit][2]]
+    face = (f'{card.rank}<span style="font-size:0.8em"> {SUIT_LABELS[card.suit]}</span>' if card.pack.suit_first
             else escape(card.symbol))
     look = MINI_STYLE.replace(';', f';color:{colour};', 1) if styled else f'color:{colour}'
     return f'<span class="cgt-mini" data-card="{card.code}" title="{escape(card.name)}" style="{look}">{face}</span>'
 
+# %% ../../nbs/ui/20_table.ipynb #0d52f521
 def _small(cards) -> str: return ''.join(mini_card(c) for c in cards)
 
+# %% ../../nbs/ui/20_table.ipynb #c4f5c856
 @lru_cache(maxsize=None)
 def _card_pattern(pack) -> re.Pattern:
     words = sorted({w for c in pack for w in (c.code, c.symbol)}, key=len, reverse=True)
     return re.compile(r'(?<![\w/#&;-])(' + '|'.join(map(re.escape, words)) + r')(?![\w/-])')
 
+# %% ../../nbs/ui/20_table.ipynb #9012fb43
 @lru_cache(maxsize=4096)
 def cards_text_html(text:str, pack=None, styled:bool=True) -> str:
     "`text` as HTML, with every card of `pack` written in it drawn as a small card (`styled`: as `mini_card` says)."
@@ -59,7 +64,7 @@ def cards_text_html(text:str, pack=None, styled:bool=True) -> str:
     if pack is None: return html
     return _card_pattern(pack).sub(lambda m: mini_card(pack.parse(m.group(1)), styled), html)
 
-# %% ../../nbs/ui/20_table.ipynb #25ff3a17
+# %% ../../nbs/ui/20_table.ipynb #625e7076
 _KNOWN = {'game', 'phase', 'seat', 'to_act', 'dealer', 'players', 'legal', 'events', 'result', 'standing', 'hand_no',
           'match_over', 'trick', 'leader', 'trick_no', 'hand_sizes', 'tricks', 'hand', 'hands', 'trump'}
 _SEAT_KEYS = {'picker', 'partner', 'trump_maker', 'hejma', 'winner', 'loser'}  # facts whose value is a seat
@@ -69,6 +74,12 @@ def _label(key) -> str: return str(key).replace('_', ' ')
 def _hidden_fact(key, value) -> bool:
     return key.endswith('note') or value is None or value is False or value == [] or isinstance(value, dict)
 
+# %% ../../nbs/ui/20_table.ipynb #477654c4
+def _says_itself(value) -> bool:
+    "A small record that writes itself as words (e.g. a game's goal: 'reach 100 penalty points and you lose')."
+    return isinstance(value, tuple) and hasattr(value, '_fields') and type(value).__str__ is not tuple.__str__
+
+# %% ../../nbs/ui/20_table.ipynb #41fd984a
 def _fact(key, value, pack=None) -> str:
     "One fact as words: `picker: Seat 3`, `alone`, `blind: [cards]`, `target: 20`."
     if value is True: return f"<b>{_label(key)}</b>"
@@ -79,16 +90,12 @@ def _fact(key, value, pack=None) -> str:
     else: value = cards_text_html(str(value), pack)  # a sentence may name cards too
     return f"{_label(key)}: {value}"
 
+# %% ../../nbs/ui/20_table.ipynb #e178042f
 def _per_seat(view, n) -> dict:
     "The view's other per-seat entries (a list with one item per seat) -> {key: list}."
     return {k: v for k, v in view.items() if k not in _KNOWN and isinstance(v, (list, tuple)) and len(v) == n
             and not _is_cards(v) and all(_is_cards(x) or isinstance(x, (int, str, bool)) or x is None for x in v)}
 
-def _says_itself(value) -> bool:
-    "A small record that writes itself as words (e.g. a game's goal: 'reach 100 penalty points and you lose')."
-    return isinstance(value, tuple) and hasattr(value, '_fields') and type(value).__str__ is not tuple.__str__
-
-def _count(n:int, word:str) -> str: return f"{n} {word}{'' if n == 1 else 's'}"
 
 # %% ../../nbs/ui/20_table.ipynb #719594c4
 def _side(x:float, y:float) -> str:
@@ -96,10 +103,11 @@ def _side(x:float, y:float) -> str:
     if y < 30: return 'top'
     return 'left' if x < 50 else 'right'
 
+# %% ../../nbs/ui/20_table.ipynb #2760bbe7
 def _seat_box(view, seat, me, extras, pack) -> str:
     hands, sizes = view.get('hands'), view.get('hand_sizes')
     lines = [f"<b>Seat {seat}</b>{' (you)' if seat == me else ''}{' · dealer' if seat == view.get('dealer') else ''}"]
-    if sizes is not None: lines.append(_count(sizes[seat], 'card'))
+    if sizes is not None: lines.append(plural(sizes[seat], 'card'))
     if hands is not None and hands[seat] is not None and seat != me: lines.append(_small(hands[seat]))
     for key, values in extras.items():
         if not _hidden_fact(key, values[seat]): lines.append(_fact(key, values[seat], pack))
@@ -111,11 +119,13 @@ def _seat_box(view, seat, me, extras, pack) -> str:
 # %% ../../nbs/ui/20_table.ipynb #8b32c16f
 def _who(seat, me) -> str: return 'you' if seat == me else f"Seat {seat}"
 
+# %% ../../nbs/ui/20_table.ipynb #408879ae
 def _played(seat, card, me, won=None) -> str:
     ring = 'outline:3px solid #e6a100;border-radius:6px;' if won else ''
     return (f'<div class="cgt-played" data-seat="{seat}" style="display:inline-flex;flex-direction:column;align-items:center;'
             f'font:10px sans-serif;color:#234;{ring}{"opacity:0.6;" if won is False else ""}">{card_html(card)}{_who(seat, me)}</div>')
 
+# %% ../../nbs/ui/20_table.ipynb #8a868ac6
 def _last_trick(last, me) -> str:
     "The trick before this one in a line: who played each card, in the order played, the winner's card ringed."
     ring = lambda html, won: f'<span style="outline:2px solid #e6a100;border-radius:3px;margin:0 3px">{html}</span>' if won else html
@@ -124,6 +134,7 @@ def _last_trick(last, me) -> str:
     return (f'<div class="cgt-last-trick" style="font:10px/1.7 sans-serif;color:#234;text-align:center">last trick: {played}; '
             f'{whole(_who(last.winner, me) + " won it")}</div>')
 
+# %% ../../nbs/ui/20_table.ipynb #02940b9a
 def _middle(view, me, direction, title, pack) -> str:
     trick, tricks = list(view.get('trick') or []), list(view.get('tricks') or [])
     last = tricks[-1] if tricks else None
@@ -144,26 +155,32 @@ def _middle(view, me, direction, title, pack) -> str:
             + '<br>'.join(c for c in centre if c) + '</div>'
             f'<div class="cgt-trick" style="display:flex;flex-wrap:wrap;justify-content:center;gap:2px">{cards}</div>{before}</div>')
 
-# %% ../../nbs/ui/20_table.ipynb #a6d518ee
-def table_html(view:dict, me:int, direction:str='clockwise', title:str='', pack=None) -> str:
-    "The table of `view`: seats on four sides in `direction` (seat `me` at the bottom), the trick in the middle."
-    n, extras = view['players'], _per_seat(view, n := view['players'])
-    sides = {'top': [], 'left': [], 'right': [], 'bottom': []}
-    for seat, (x, y) in enumerate(seat_positions(n, me, direction)):
-        sides[_side(x, y)].append((x if _side(x, y) in ('top', 'bottom') else y, seat))
-    flow = {'top': 'row', 'bottom': 'row', 'left': 'column', 'right': 'column'}
-    cells = ''.join(f'<div class="cgt-side-{side}" style="grid-area:{side};display:flex;flex-direction:{flow[side]};'
-                    f'justify-content:space-around;align-items:center;gap:4px;flex-wrap:wrap;min-width:0">'
-                    + ''.join(_seat_box(view, seat, me, extras, pack) for _, seat in sorted(seats)) + '</div>'
-                    for side, seats in sides.items())
-    return ('<div class="cgt-table-wrap" style="width:100%;max-width:520px;box-sizing:border-box">'
-            '<div class="cgt-table" style="display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.5fr) minmax(0,1fr);'
-            "grid-template-areas:'top top top' 'left mid right' 'bottom bottom bottom';gap:6px;padding:8px;"
-            'box-sizing:border-box;background:#dfeedd;border-radius:28px;border:1px solid #9bb59b;margin:4px 0">'
-            + cells + _middle(view, me, direction, title, pack) + '</div>' + facts_html(view, extras, pack) + '</div>')
-
+# %% ../../nbs/ui/20_table.ipynb #34ac3050
 def facts_html(view:dict, skip=(), pack=None) -> str:
     "Whatever else the view holds (cards in the middle, the blind, a target), as short lines under the table."
     lines = [_fact(k, v, pack) for k, v in view.items() if k not in _KNOWN and k not in skip and not _hidden_fact(k, v)
              and (isinstance(v, (int, float, str, Card)) or _is_cards(v) or _says_itself(v))]
     return ('<div class="cgt-facts" style="font:11px/1.4 sans-serif;color:#234">' + ' · '.join(lines) + '</div>') if lines else ''
+
+# %% ../../nbs/ui/20_table.ipynb #454694cf
+def _sides(n:int, me:int, direction:str) -> dict:
+    "The seats on each side of the table (top, left, right, bottom), in their order along it."
+    sides = {'top': [], 'left': [], 'right': [], 'bottom': []}
+    for seat, (x, y) in enumerate(seat_positions(n, me, direction)):
+        sides[_side(x, y)].append((x if _side(x, y) in ('top', 'bottom') else y, seat))
+    return {side: [seat for _, seat in sorted(seats)] for side, seats in sides.items()}
+
+# %% ../../nbs/ui/20_table.ipynb #a6d518ee
+def table_html(view:dict, me:int, direction:str='clockwise', title:str='', pack=None) -> str:
+    "The table of `view`: seats on four sides in `direction` (seat `me` at the bottom), the trick in the middle."
+    n, extras = view['players'], _per_seat(view, n := view['players'])
+    flow = {'top': 'row', 'bottom': 'row', 'left': 'column', 'right': 'column'}
+    cells = ''.join(f'<div class="cgt-side-{side}" style="grid-area:{side};display:flex;flex-direction:{flow[side]};'
+                    f'justify-content:space-around;align-items:center;gap:4px;flex-wrap:wrap;min-width:0">'
+                    + ''.join(_seat_box(view, seat, me, extras, pack) for seat in seats) + '</div>'
+                    for side, seats in _sides(n, me, direction).items())
+    return ('<div class="cgt-table-wrap" style="width:100%;max-width:520px;box-sizing:border-box">'
+            '<div class="cgt-table" style="display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.5fr) minmax(0,1fr);'
+            "grid-template-areas:'top top top' 'left mid right' 'bottom bottom bottom';gap:6px;padding:8px;"
+            'box-sizing:border-box;background:#dfeedd;border-radius:28px;border:1px solid #9bb59b;margin:4px 0">'
+            + cells + _middle(view, me, direction, title, pack) + '</div>' + facts_html(view, extras, pack) + '</div>')
