@@ -37,6 +37,7 @@ quick: install in-step
 in-step: install
 	$(BIN)/python tools/in_step.py cardgames_tutor "exported modules match the notebooks" $(BIN)/nbdev-export
 	$(BIN)/python tools/in_step.py nbs "notebooks are clean" $(BIN)/nbdev-clean
+	$(BIN)/python tools/start_page.py --check
 
 docs: install
 	$(BIN)/python tools/readme.py

@@ -16,14 +16,16 @@ SLOW = ('test_2000_', 'random_games', 'random_hands', 'random_deals', 'views_nev
         'test_views_results_standings_and_tallies', 'brute_force', 'test_matches_end_at_the_target', 'test_bot_',
         'test_verdicts_agree_with_the_legal_actions', 'test_beggars_and_thieves_score_leaster', 'test_kocka_loser_tie',
         'test_review_worst_first', 'test_nothing_leaks_to_the_browser', 'test_cards_drawn_as_cards', 'test_review_reasons_set',
-        'test_hint_text_and_chart_show_no_hidden_card', 'test_any_json_anywhere', 'damaged_records')
+        'test_hint_text_and_chart_show_no_hidden_card', 'test_any_json_anywhere', 'damaged_records',
+        'wheel', 'test_commands_import_no')
 
 # seconds per file under `make test` on a loaded 2-core machine (from `--durations`); a file not listed weighs 10
 WEIGHTS = {'test_engine_rules.py': 165, 'test_classroom.py': 110, 'test_drills.py': 77, 'test_panel.py': 60,
            'test_begga_kaat.py': 30, 'test_maghe_satra.py': 35, 'test_browser.py': 29, 'test_kocka.py': 25,
            'test_engine_contracts.py': 24, 'test_docs.py': 20, 'test_coach.py': 15, 'test_records_cli.py': 13,
            'test_fuzz_cli.py': 11, 'test_session.py': 9, 'test_exercises.py': 9, 'test_fuzz_records.py': 9,
-           'test_beggars_and_thieves.py': 8, 'test_dehla_pakad.py': 7, 'test_fuzz_continuation.py': 7}
+           'test_beggars_and_thieves.py': 8, 'test_dehla_pakad.py': 7, 'test_fuzz_continuation.py': 7,
+           'test_wheel.py': 60, 'test_light_core.py': 15, 'test_record_schema.py': 15}
 
 def pytest_addoption(parser):
     parser.addoption('--shard', default=None, metavar='K/N', help='run only the K-th of N shares of the test files (1-based)')

@@ -279,3 +279,21 @@ def test_pages_in_headless_chromium(site):
             page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat_quickref.png'))
             assert page.locator('.cgt-card[data-card="QH"]').first.is_visible()
         finally: browser.close()
+
+
+def test_every_module_docstring_links_a_page_of_the_site(site):
+    "Each module's `Docs:` link (nbdev writes `<page>.html.md`, Quarto's `keep-md` twin) names a file the build wrote."
+    import ast
+    from nbdev.config import get_config
+    cfg = get_config()
+    base = f"{cfg.get('doc_host', '')}{cfg.get('doc_baseurl', '')}".rstrip('/') + '/'
+    out, _ = site
+    lib, missing, linked = ROOT/'cardgames_tutor', [], 0
+    for py in sorted(lib.rglob('*.py')):
+        doc = ast.get_docstring(ast.parse(py.read_text(encoding='utf-8'))) or ''
+        url = next((l.split(' ', 1)[1] for l in doc.splitlines() if l.startswith('Docs: ')), None)
+        if url is None: continue
+        linked += 1
+        if not url.startswith(base) or not (out/url[len(base):]).is_file(): missing.append(f"{py.relative_to(ROOT)}: {url}")
+    assert linked >= 30 and not missing, f"{linked} modules link their page; broken: {missing}"
+    assert (out/'core'/'engine.html.md').read_text(encoding='utf-8').count('# ') > 3  # the twin holds the page's text

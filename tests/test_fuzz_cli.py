@@ -64,6 +64,16 @@ def test_a_bad_argument_is_one_line_and_exit_2(argv):
 def test_replay_of_a_bad_file_is_one_line(files, name):
     one_line_error(*in_process(['replay', str(files / f'{name}.json')])[::2])
 
+@pytest.mark.parametrize('name', ['deep', 'digits', 'float', 'twice', 'latin1', 'empty'])
+@pytest.mark.parametrize('command', ['replay', 'review'])
+def test_a_bad_record_on_standard_input_is_one_line(files, name, command, monkeypatch):
+    "`-` reads the record from standard input: the same bad files, piped in, are refused in one line as well."
+    monkeypatch.setattr(sys, 'stdin', io.TextIOWrapper(io.BytesIO((files / f'{name}.json').read_bytes())))
+    status, _, err = in_process([command, '-'])
+    one_line_error(status, err)
+    if name in ('latin1', 'empty'): assert 'standard input is' in err, err  # what is wrong with the bytes names where they came from
+    else: assert err == in_process([command, str(files / f'{name}.json')])[2]  # what is wrong with the record: as for the file
+
 def test_random_argument_lists_never_give_a_traceback():
     "Seeded random command lines built from good and bad pieces: each ends with status 0 or 2 and a short stderr."
     rng = random.Random(16)

@@ -100,3 +100,21 @@ def test_drills_and_links_need_no_widget(tmp_path):
                        env={**os.environ, 'CARDGAMES_TUTOR_DATA': str(tmp_path)})
     assert r.returncode == 0, r.stderr
     assert 'Score: ' in r.stdout and (tmp_path / 'progress.sqlite').exists()
+
+def test_version_prints_the_version_and_exits_0():
+    from cardgames_tutor import __version__
+    r = run('--version')
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"cardgames-tutor {__version__}\n", '')
+
+@pytest.mark.parametrize('args', [['replay'], ['replay', '--json'], ['review', '--seat', '1']])
+def test_a_dash_reads_the_record_from_standard_input(record, args):
+    from_file, from_stdin = run(*args, str(record)), run(*args, '-', stdin=record.read_text())
+    assert from_stdin.returncode == 0 and from_stdin.stderr == '' and from_stdin.stdout == from_file.stdout != ''
+
+@pytest.mark.parametrize('command', ['replay', 'review'])
+@pytest.mark.parametrize('data, words', [(b'', 'standard input is empty'), (b'{"a": "\xff"}', 'standard input is not UTF-8 text (byte 7 is 0xFF)'),
+                                         (b'hello', 'not valid JSON'), (b'[]', 'a hand record is a JSON object')])
+def test_bad_standard_input_exits_2_with_one_line(command, data, words):
+    r = subprocess.run(CLI + [command, '-'], input=data, capture_output=True, timeout=120)
+    err = r.stderr.decode()
+    assert r.returncode == 2 and r.stdout == b'' and err.count('\n') == 1 and words in err and 'Traceback' not in err

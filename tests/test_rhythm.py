@@ -47,3 +47,25 @@ def test_the_rhythm_checks_see_a_bad_notebook(tmp_path):
     cells = export_cells(tmp_path)
     assert [size(s) for _, s, _ in cells] == [41, 1]
     assert is_export(cells[0][2]) and not is_export(cells[1][2])
+
+
+def test_every_notebook_is_valid_nbformat():
+    "Each notebook opens in JupyterLab as written: nbformat's own validation (a cell of an unknown type is refused)."
+    import nbformat
+    bad = []
+    for nb in sorted(NBS.rglob('*.ipynb')):
+        if any(p.startswith('.') for p in nb.relative_to(NBS).parts): continue
+        try: nbformat.validate(nbformat.read(nb, as_version=4))
+        except nbformat.ValidationError as e: bad.append(f"{nb.relative_to(NBS)}: {str(e).splitlines()[0][:160]}")
+    assert not bad, '\n'.join(bad)
+
+
+def test_every_page_has_a_title_and_a_subtitle():
+    "nbdev makes a page's title and the module's docstring (with its `Docs:` link) from the first `# ` cell and its `> ` line."
+    untitled = []
+    for nb in sorted(NBS.rglob('*.ipynb')):
+        if any(p.startswith(('.', '_')) for p in nb.relative_to(NBS).parts): continue
+        cells = json.loads(nb.read_text())['cells']
+        first = next((''.join(c['source']) for c in cells if c['cell_type'] == 'markdown' and ''.join(c['source']).startswith('# ')), '')
+        if '\n> ' not in first: untitled.append(str(nb.relative_to(NBS)))
+    assert not untitled, f"no '# Title' cell with a '> subtitle' line: {untitled}"

@@ -410,12 +410,32 @@ def render(renderer:str, out:Path):
         said = [l for l in (r.stdout + r.stderr).splitlines() if l.strip() and not any(k in l for k in known)]
         if said: print('\n'.join(said))
         apply_output_files(built)
+        write_markdown_twins(built)
     if not built.exists(): raise DocsError(f"the renderer wrote no site to {built}")
     write_sources(built)
     if out.resolve() != built.resolve():
         shutil.rmtree(out, ignore_errors=True)
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(built), str(out))
+
+
+def write_markdown_twins(site:Path):
+    """Beside each page `x.html`, its Markdown `x.html.md`, as Quarto writes with `keep-md: true` (nbs/_quarto.yml):
+    the module docstrings nbdev exports link there (`Docs: .../core/engine.html.md`), a page a program can read."""
+    import json, nbformat, warnings
+    from nbconvert import MarkdownExporter
+    exporter = MarkdownExporter(exclude_output_prompt=True, exclude_input_prompt=True)
+    for nb in PROC.rglob('*.ipynb'):
+        rel = nb.relative_to(PROC)
+        page = site/(page_name(rel) if rel.parts[0] != 'api' else rel.with_suffix('.html'))
+        if not page.exists(): continue
+        data = json.loads(nb.read_text(encoding='utf-8'))
+        for cell in data['cells']:  # processed notebooks carry what nbformat refuses: nbdev's `has_sd`, timings
+            cell.pop('has_sd', None); cell.get('metadata', {}).pop('execution', None)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            body, _ = exporter.from_notebook_node(nbformat.reads(json.dumps(data), as_version=4))
+        page.with_name(page.name + '.md').write_text(body, encoding='utf-8')
 
 
 def apply_output_files(site:Path, nbs:Path=NBS):

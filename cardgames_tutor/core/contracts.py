@@ -9,7 +9,10 @@ __all__ = ['MAX_START_COUNT', 'PLAY', 'ALL', 'View', 'MatchView', 'TrickView', '
            'start_standing', 'Row', 'cards_text', 'who', 'seats_text', 'played_text']
 
 # %% ../../nbs/core/04_contracts.ipynb #fee519f3
-from typing import Any, NamedTuple, TypedDict, NotRequired, Union, get_args, get_origin, get_type_hints
+import sys
+from typing import Any, NamedTuple, Union, get_args, get_origin
+if sys.version_info >= (3, 11): from typing import TypedDict, NotRequired, get_type_hints
+else: from typing_extensions import TypedDict, NotRequired, get_type_hints  # 3.10: `NotRequired` is new in 3.11; the backport's three work together
 import types
 from fastcore.basics import patch
 from .cards import Card, in_order

@@ -191,11 +191,12 @@ async def __call__(self:StaticCache, scope, receive, send):
 # %% ../../nbs/serve/33_classroom.ipynb #c023
 try: import solara
 except ImportError: solara = None  # the `classroom` extra is not installed: `serve` says how to install it
+import importlib.resources
 from pathlib import Path
 from ..ui.panel import Tutor
 from ..ui.table import cards_text_html
 
-START = Path(__file__).resolve().parents[2] / 'nbs' / 'tutorials' / 'start.ipynb' if '__file__' in globals() else Path('../tutorials/start.ipynb')
+START = importlib.resources.files('cardgames_tutor.serve') / 'start_page.json'  # package data: read where the package is installed
 
 if solara is not None:
     @solara.component
@@ -208,10 +209,10 @@ if solara is not None:
 
 # %% ../../nbs/serve/33_classroom.ipynb #61eb18cf
 def start_words(path:Path=START) -> list:
-    "The start page's text cells (markdown), or a title alone when the notebook is not there."
-    try: cells = json.loads(path.read_text(encoding='utf-8'))['cells']
-    except (OSError, ValueError, KeyError): return ['# Card games tutor']
-    return [''.join(c['source']) for c in cells if c.get('cell_type') == 'markdown']
+    "The start page's text cells (markdown), or a title alone when the package's copy is not there."
+    try: words = json.loads(path.read_text(encoding='utf-8'))
+    except (OSError, ValueError): return ['# Card games tutor']
+    return words if isinstance(words, list) and all(isinstance(w, str) for w in words) else ['# Card games tutor']
 
 # %% ../../nbs/serve/33_classroom.ipynb #b0ce80f5
 @functools.lru_cache(maxsize=1)

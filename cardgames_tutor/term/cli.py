@@ -22,7 +22,8 @@ __all__ = ['MAX_LINE', 'CommandError', 'make_game', 'describe_turn', 'play', 're
 # %% ../../nbs/term/30_cli.ipynb #129d69cd
 import os, pathlib, re, unicodedata
 from ..core.cards import PACKS
-from ..core.records import MAX_DIGITS, bad_action_text
+from .. import __version__
+from ..core.records import MAX_DIGITS, MAX_SIZE, bad_action_text
 
 class CommandError(ValueError): "A command line that cannot be run as given; the message is one line saying why."
 
@@ -256,17 +257,32 @@ def _drill_parser(sub):
     d.add_argument('--count', default='10', help="how many questions, 1 to 100 (default 10)")
     d.add_argument('--seed', type=_whole, help="the same seed gives the same questions")
 
+# %% ../../nbs/term/30_cli.ipynb #eac2eda7
+_FILE_HELP = "a hand record file, or - to read it from standard input"
+
+def _record_source(name, stdin=None):
+    "What `replay`/`review` FILE names: a path, or for `-` the bytes read from `stdin` (standard input by default), checked."
+    if str(name) != '-': return pathlib.Path(name)
+    data = (stdin or sys.stdin.buffer).read(MAX_SIZE + 1)
+    if not data.strip(): raise RecordError("standard input is empty: give a hand record there, e.g. cardgames-tutor replay - < match.json")
+    if len(data) > MAX_SIZE: raise RecordError(f"standard input is over {MAX_SIZE:,} bytes: too long for a hand record")
+    try: data.decode('utf-8-sig')
+    except UnicodeDecodeError as e:
+        raise RecordError(f"standard input is not UTF-8 text (byte {e.start:,} is 0x{data[e.start]:02X}): a hand record is saved as UTF-8") from None
+    return data
+
 # %% ../../nbs/term/30_cli.ipynb #84287b6d
 def _parser():
     p = _Parser(prog='cardgames-tutor', description="Learn card games: play against bots or replay a hand record.")
+    p.add_argument('--version', action='version', version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest='command', required=True)
     _play_parser(sub)
     rp = sub.add_parser('replay', help="print the account of a hand record")
-    rp.add_argument('file')
+    rp.add_argument('file', help=_FILE_HELP)
     rp.add_argument('--json', action='store_true', help="print a JSON summary instead")
     _drill_parser(sub)
     rv = sub.add_parser('review', help="the coach's review of a hand record: the costliest decisions, worst first")
-    rv.add_argument('file')
+    rv.add_argument('file', help=_FILE_HELP)
     rv.add_argument('--seat', type=_whole, default=0, help="the seat to review (0 by default)")
     return p
 
@@ -274,10 +290,10 @@ def _parser():
 def _show_record(args, out):
     "`replay FILE [--json]` or `review FILE [--seat N]`: print the record's account, summary or review."
     if args.command == 'review':
-        try: out(review_text(pathlib.Path(args.file), args.seat))
+        try: out(review_text(_record_source(args.file), args.seat))
         except ValueError as e: raise RecordError(str(e)) from None  # a seat the game does not have
     else:
-        match = load(pathlib.Path(args.file))
+        match = load(_record_source(args.file))
         out(json.dumps(summary(match), ensure_ascii=False, indent=1) if args.json else replay_text(match))
 
 # %% ../../nbs/term/30_cli.ipynb #773dc576

@@ -1,0 +1,82 @@
+"""The wheel is complete: every file the package reads at run time ships in it, and an installed wheel, outside the
+checkout, serves the classroom with its full start page.
+
+The wheel is built from the checkout (`pip wheel`) and installed with the `classroom` extra into a fresh venv in a
+temporary folder; where it cannot be built or installed (no build backend, no package index), the tests say why and skip.
+The start page ships as package data (`cardgames_tutor/serve/start_page.json`, made by `tools/start_page.py`).
+"""
+import importlib.util, json, os, pathlib, subprocess, sys, time, urllib.request, uuid, zipfile
+import pytest
+from helpers import ROOT, free_port, served
+
+spec = importlib.util.spec_from_file_location('tools_wheel_matrix', ROOT / 'tools' / 'wheel_matrix.py')
+wheel_matrix = importlib.util.module_from_spec(spec); spec.loader.exec_module(wheel_matrix)
+
+def test_the_start_page_is_in_step_with_its_notebook():
+    "The start page the package ships is the start notebook's markdown, as it is now."
+    done = subprocess.run([sys.executable, str(ROOT / 'tools' / 'start_page.py'), '--check'], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr or done.stdout
+
+@pytest.fixture(scope='module')
+def wheel(tmp_path_factory) -> pathlib.Path:
+    "The package's wheel, built as `.ci/run` builds it (tools/wheel_matrix.py), into a folder outside the checkout."
+    try: return wheel_matrix.build_wheel(tmp_path_factory.mktemp('dist'))
+    except RuntimeError as e: pytest.skip(str(e))
+
+def test_every_file_of_the_package_ships_in_the_wheel(wheel):
+    "Every file under cardgames_tutor/ (modules and package data alike) is in the wheel: nothing read at run time is left behind."
+    shipped = set(zipfile.ZipFile(wheel).namelist())
+    files = {p.relative_to(ROOT).as_posix() for p in (ROOT / 'cardgames_tutor').rglob('*')
+             if p.is_file() and '__pycache__' not in p.parts and '.ipynb_checkpoints' not in p.parts}
+    assert 'cardgames_tutor/serve/start_page.json' in files
+    assert sorted(files - shipped) == []
+
+@pytest.fixture(scope='module')
+def venv(wheel, tmp_path_factory) -> pathlib.Path:
+    "A fresh venv outside the checkout with the wheel and its `classroom` extra installed: its folder."
+    where = tmp_path_factory.mktemp('venv') / 'venv'
+    subprocess.run([sys.executable, '-m', 'venv', str(where)], check=True)
+    done = subprocess.run([str(where / 'bin' / 'python'), '-m', 'pip', 'install', '-q', '--disable-pip-version-check', f'{wheel}[classroom]'],
+                          capture_output=True, text=True)
+    if done.returncode: pytest.skip(f"the wheel cannot be installed here: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
+    return where
+
+def run_app(addr:str) -> list:
+    "Load the page (urllib) and run its app over the page's websocket as the browser does: the HTML of every widget that shows some."
+    from websockets.sync.client import connect
+    with urllib.request.urlopen(f'http://{addr}/', timeout=30) as r:
+        assert r.status == 200 and b'<title>Card games tutor</title>' in r.read()
+        cookie = next(c.split(';')[0] for c in r.headers.get_all('Set-Cookie') if c.startswith('solara-session-id='))
+    def msg(kind, content):
+        return json.dumps({'header': {'msg_id': uuid.uuid4().hex, 'msg_type': kind, 'session': uuid.uuid4().hex, 'username': '',
+                                      'date': '', 'version': '5.3'}, 'parent_header': {}, 'metadata': {}, 'content': content,
+                           'channel': 'shell', 'buffers': []})
+    url = f'ws://{addr}/jupyter/api/kernels/{uuid.uuid4()}/channels?session_id={uuid.uuid4()}'
+    shown, comm = [], uuid.uuid4().hex
+    with connect(url, additional_headers={'Cookie': cookie}, proxy=None, open_timeout=30) as ws:
+        ws.send(msg('comm_open', {'comm_id': comm, 'target_name': 'solara.control', 'data': {}}))
+        ws.send(msg('comm_msg', {'comm_id': comm, 'data': {'method': 'run', 'args': {'path': '', 'appName': None}}}))
+        end = time.time() + 90
+        while time.time() < end:
+            m = ws.recv(timeout=90)
+            if isinstance(m, bytes): continue
+            m = json.loads(m)
+            kind, content = m['header']['msg_type'], m['content']
+            if kind == 'comm_open': shown += [v for k, v in content.get('data', {}).get('state', {}).items() if k == 'unsafe_innerHTML']
+            if kind == 'comm_msg' and content.get('data', {}).get('method') == 'finished': return shown
+    raise AssertionError('the app did not finish loading within 90 s')
+
+def test_an_installed_wheel_serves_the_full_start_page(venv, tmp_path):
+    "`cardgames-classroom` from the installed wheel (run from a folder outside the checkout) shows the whole start page."
+    env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'} | {'CARDGAMES_TUTOR_DATA': str(tmp_path / 'data')}
+    where = subprocess.run([str(venv / 'bin' / 'python'), '-c', 'import cardgames_tutor; print(cardgames_tutor.__file__)'],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, check=True).stdout
+    assert where.startswith(str(venv)), f'cardgames_tutor came from {where}, not the installed wheel'
+    port = free_port()
+    with served([str(venv / 'bin' / 'cardgames-classroom'), '--host', '127.0.0.1', '--port', str(port)], port,
+                'the installed classroom server', wait=90, env=env):
+        shown = run_app(f'127.0.0.1:{port}')
+    made = subprocess.run([sys.executable, '-c', 'from cardgames_tutor.serve.classroom import start_html; print(start_html(), end="")'],
+                          cwd=ROOT, capture_output=True, text=True, check=True).stdout  # the checkout's (in a child: Solara patches ipywidgets when imported)
+    page = [h for h in shown if h.startswith('<h1>Card games tutor</h1>')]
+    assert 'How to play' in made and page == [made], f'the start page served: {page}'
