@@ -187,7 +187,7 @@ def rgb(hex_colour) -> str:
 def test_cards_look_as_their_state_says(server):
     """The card buttons' look comes from the panel's stylesheet: a lit card has a green edge, a faded one grey text,
     every other card its suit's colour; the page loads no diagram library (Solara's Markdown would)."""
-    from cardgames_tutor.core.cards import _COLOURS
+    from cardgames_tutor.core.cards import SUIT_COLOURS
     addr, _ = server
     with student(addr) as (page, _):
         scripts = page.evaluate("() => performance.getEntriesByType('resource').map(r => r.name)")
@@ -196,10 +196,10 @@ def test_cards_look_as_their_state_says(server):
         for _ in range(8):
             for classes, edge, width, colour in page.evaluate(LOOKS):
                 state = next(c for c in classes.split() if c in ('cgt-legal', 'cgt-illegal', 'cgt-idle', 'cgt-chosen'))
-                suit = next(c[4:] for c in classes.split() if c[4:] in _COLOURS)
+                suit = next(c[4:] for c in classes.split() if c[4:] in SUIT_COLOURS)
                 seen.add(state)
                 if state == 'cgt-legal': assert (edge, width) == (rgb('#2e7d32'), '2px'), (classes, edge, width)
-                assert colour == (rgb('#aaa') if state == 'cgt-illegal' else rgb(_COLOURS[suit])), (classes, colour)
+                assert colour == (rgb('#aaa') if state == 'cgt-illegal' else rgb(SUIT_COLOURS[suit])), (classes, colour)
             if {'cgt-legal', 'cgt-illegal'} <= seen: break
             click_answered(page)
         assert {'cgt-legal', 'cgt-illegal'} <= seen, seen

@@ -203,7 +203,7 @@ def test_cli_hint_in_every_game(name, opts, monkeypatch):
 def test_review_reasons_set_the_move_played_beside_the_coachs_choice(name):
     """Each reviewed decision's reasons name the learner's own move against the coach's choice (not the runner-up of the
     hint), and at least one decision of the hand gets a fact of the table on which the two moves differ."""
-    from cardgames_tutor.coach.reasons import show_action
+    from cardgames_tutor.core.engine import action_text
     game, items = get_game(name), []
     for seed in range(6, 12):  # random play in Seat 0 until the review has a few costly decisions to explain
         done = play_out(Match(game, seed=seed), lambda v, rng: rng.choice(v['legal']) if v['seat'] == 0 else game.bot(v, rng))
@@ -212,7 +212,7 @@ def test_review_reasons_set_the_move_played_beside_the_coachs_choice(name):
     assert len(items) >= 4
     facts = 0
     for x in items:
-        mine, best = show_action(x.played), show_action(x.best)
+        mine, best = action_text(x.played), action_text(x.best)
         last = x.hint.reasons[-1]
         assert last.tactic == 'compare' and last.text.startswith(f"You played {mine}: ") and f"; {best} would have given " in last.text
         assert x.hint.ranked[0].action == x.best and x.hint.value_of(x.played).value < x.hint.ranked[0].value

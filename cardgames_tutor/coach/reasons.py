@@ -13,18 +13,14 @@ from ..core.tricks import trick_winner
 from ..core.sampling import shown_voids
 
 # %% auto #0
-__all__ = ['show_action', 'TACTICS', 'Reason', 'stat_text', 'suit_word', 'TrickFacts', 'compare', 'penalty_reasons',
-           'pass_reasons', 'capture_reasons', 'points_reasons', 'odds_reasons', 'reasons_for', 'played_facts',
-           'bot_reason']
+__all__ = ['TACTICS', 'Reason', 'stat_text', 'suit_word', 'TrickFacts', 'compare', 'penalty_reasons', 'pass_reasons',
+           'capture_reasons', 'points_reasons', 'odds_reasons', 'reasons_for', 'played_facts', 'bot_reason']
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3ffc799b
 class Reason(NamedTuple):
     "One sentence of a hint, tagged with the tactic it teaches (e.g. 'duck', 'throw-penalty')."
     tactic: str
     text: str
-
-# %% ../../nbs/coach/40b_coach_reasons.ipynb #9798ed81
-show_action = action_text  # the engine's one helper for an action in words, under the name the coach's users know
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #437e74da
 def stat_text(stats:dict) -> str:

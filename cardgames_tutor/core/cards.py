@@ -163,7 +163,6 @@ def _steps(n) -> tuple:
 # %% ../../nbs/core/00_cards.ipynb #811e9e9f
 SUIT_COLOURS = {'red': '#c0152f', 'black': '#111', 'green': '#2e7d32', 'brown': '#7a4a12',
                 'orange': '#c77800', 'blue': '#1f4fb4'}  # a suit's colour word -> the colour it is drawn in
-_COLOURS = SUIT_COLOURS  # its old private name, until ui.table and ui.drawing import SUIT_COLOURS (then delete this line)
 _MARIAS_FACE = {11: 'U', 12: 'O'}  # Unter = lower jack, Ober = upper jack
 _CARD_STYLE = ("display:inline-block;width:2.6em;height:3.6em;margin:2px;border:1px solid #999;border-radius:6px;"
                "background:#fff;color:{colour};text-align:center;font:bold 15px/1.25 sans-serif;padding-top:0.2em;"

@@ -509,7 +509,7 @@ def table_lines(self:MagheSatra, view:dict, me:int) -> list:
 
 @patch
 def hand_lines(self:MagheSatra, view:dict) -> list:
-    "None: the seat's own cards are in its line of the table."
+    "No lines: the seat's own cards are in its line of the table."
     return []
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #857a0d37
