@@ -4,7 +4,9 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 PORT   ?= 8888
 HOST   ?= 127.0.0.1
-START  ?= nbs/tutorials/start.ipynb
+START  ?= tutorials/start.ipynb
+# `make tutor` serves the learner's own copy of nbs/ (git ignores it): play never changes the project's notebooks.
+LEARN  ?= learn
 # Headless knobs: `make tutor NO_BROWSER=1 PORT=9000`; `make classroom PORT=8866`.
 NO_BROWSER ?=
 ROOT_FLAG = $(if $(filter 0,$(shell id -u)),--allow-root)
@@ -18,9 +20,10 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev,classroom]'
 	@touch $@
 
-# The server's root is the project (not the start notebook's folder), so the tutorials' links to rulebooks open.
+# The server's root is the copy's top (not the start notebook's folder), so the tutorials' links to rulebooks open.
 tutor: install
-	$(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/$(START) --ServerApp.ip=$(HOST) --ServerApp.port=$(PORT) $(if $(NO_BROWSER),--no-browser) $(ROOT_FLAG)
+	$(BIN)/python tools/learner_copy.py nbs $(LEARN)
+	$(BIN)/jupyter lab --ServerApp.root_dir=$(LEARN) --LabApp.default_url=/lab/tree/$(START) --ServerApp.ip=$(HOST) --ServerApp.port=$(PORT) $(if $(NO_BROWSER),--no-browser) $(ROOT_FLAG)
 
 # Every notebook runs once: the docs build executes each (as `nbdev-test` would, two at a time) and fails on any
 # notebook error; tests/test_docs.py then checks that site (stamped in _docs/.built.json) instead of building its own.

@@ -229,6 +229,11 @@ def test_readme_front_door():
     for d in ('pyproject.toml', 'README.md', 'Makefile', 'nbs/', 'cardgames_tutor/', 'tests/', 'bench/', 'tools/'):
         assert f"| `{d}` |" in text, d
     for title, players in GAMES.values(): assert re.search(rf"\[{title}\]\([^)]*\) \| {players}", text), title
+    heads = [text.index(h) for h in ('## Two commands', '## If you are learning', '## If you are teaching',
+                                     '## If you are reading the documentation', '## The five games')]
+    assert heads == sorted(heads), "the two commands, then a learner's, a teacher's and a reader's paths, then the rest"
+    assert 'p95' not in text and 'median' not in text, "benchmark figures belong on the classroom page, not the front door"
+    assert 'learn/' in text  # where a learner's own copy of the notebooks is
 
 def _md(rel):
     return '\n'.join(''.join(c['source']) for c in json.loads((NBS/rel).read_text())['cells'] if c['cell_type'] == 'markdown')

@@ -1,8 +1,9 @@
-"""`make tutor` (JupyterLab, started from the project root as the Makefile does): the tutorials' links work.
+"""`make tutor` (JupyterLab on the learner's copy of `nbs/`, made and served as the Makefile does): the tutorials' links work.
 
-Every relative link in the tutorials and quick references is resolved the way JupyterLab resolves it (from the
-notebook's folder, through the server's contents API); then, in headless Chromium, a tutorial's link to its
-rulebook is clicked and the rulebook opens. Skipped with a message without JupyterLab, playwright or Chromium.
+The Makefile's own commands (`make -n tutor`) are run with the copy in a temporary folder. Every relative link in the
+tutorials and quick references is resolved the way JupyterLab resolves it (from the notebook's folder, through the
+server's contents API); then, in headless Chromium, a tutorial's link to its rulebook is clicked and the rulebook
+opens. Skipped with a message without JupyterLab, playwright or Chromium.
 """
 import contextlib, json, os, pathlib, posixpath, re, shlex, shutil, signal, socket, subprocess, sys, time, urllib.request
 import pytest
@@ -30,12 +31,14 @@ def relative_links(nb: pathlib.Path) -> list:
     return [l.split('#')[0] for l in links if not re.match(r'[a-z]+:', l) and not l.startswith('#')]
 
 @pytest.fixture(scope='module')
-def lab():
-    "JupyterLab started by the Makefile's own `tutor` command (`make -n`), on a free loopback port, without a token."
-    port = free_port()
+def lab(tmp_path_factory):
+    "JupyterLab started by the Makefile's own `tutor` commands (`make -n`), on a free loopback port, without a token."
+    port, copy = free_port(), tmp_path_factory.mktemp('learn')
     venv = pathlib.Path(sys.executable).parent.parent
-    made = subprocess.run(['make', '-n', '-o', 'install', 'tutor', 'NO_BROWSER=1', f'PORT={port}', 'HOST=127.0.0.1', f'VENV={venv}'],
-                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    made = subprocess.run(['make', '-n', '-o', 'install', 'tutor', 'NO_BROWSER=1', f'PORT={port}', 'HOST=127.0.0.1', f'VENV={venv}',
+                           f'LEARN={copy}'], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    copying = next(l for l in made.splitlines() if 'learner_copy' in l)
+    subprocess.run(shlex.split(copying), cwd=ROOT, check=True, capture_output=True)
     command = shlex.split(next(l for l in made.splitlines() if ' lab' in l))
     proc = subprocess.Popen(command + ['--ServerApp.token=', '--ServerApp.password=', '--allow-root'],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -55,7 +58,7 @@ def test_every_tutorial_link_resolves_in_jupyterlab(lab):
     pages = sorted((ROOT / 'nbs' / 'tutorials').glob('*.ipynb')) + sorted((ROOT / 'nbs' / 'quickref').glob('*.ipynb'))
     checked, broken = 0, []
     for nb in pages:
-        folder = nb.parent.relative_to(ROOT).as_posix()
+        folder = nb.parent.relative_to(ROOT / 'nbs').as_posix()  # the copy's top is nbs/
         for target in relative_links(nb):
             path = posixpath.normpath(posixpath.join(folder, target))
             try: urllib.request.urlopen(f'{lab}/api/contents/{path}?content=0', timeout=20); checked += 1
@@ -69,7 +72,7 @@ def test_clicking_a_rulebook_link_opens_it(lab):
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         try:
             page = browser.new_page(viewport={'width': 1300, 'height': 1000})
-            page.goto(f'{lab}/lab/tree/nbs/tutorials/begga_kaat.ipynb', timeout=90_000)
+            page.goto(f'{lab}/lab/tree/tutorials/begga_kaat.ipynb', timeout=90_000)
             link = page.locator('.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]').first
             link.wait_for(timeout=180_000)
             link.click()
@@ -77,3 +80,19 @@ def test_clicking_a_rulebook_link_opens_it(lab):
             # the rulebook's title (the tutorial's is another): in the page, though JupyterLab may hide cells scrolled out of view
             page.wait_for_selector('.jp-RenderedMarkdown h1[data-jupyter-id="Begga-Kaat"]', state='attached', timeout=180_000)
         finally: browser.close()
+
+def test_saving_in_jupyterlab_changes_the_copy_not_the_project(lab):
+    "What JupyterLab saves as a learner plays (here: a save through its contents API, as autosave does) lands in the copy."
+    project = ROOT / 'nbs' / 'tutorials' / 'kocka.ipynb'
+    before = project.read_bytes()
+    with urllib.request.urlopen(f'{lab}/api/contents/tutorials/kocka.ipynb', timeout=30) as r: model = json.load(r)
+    model['content']['cells'].append({'cell_type': 'markdown', 'metadata': {}, 'source': 'my own note', 'id': 'mine'})
+    body = json.dumps({'type': 'notebook', 'format': 'json', 'content': model['content']}).encode()
+    with urllib.request.urlopen(f'{lab}/lab', timeout=30) as r:  # JupyterLab's page sets the _xsrf cookie a save sends back
+        xsrf = next(c.split(';')[0].split('=', 1)[1] for c in r.headers.get_all('Set-Cookie') if c.startswith('_xsrf='))
+    req = urllib.request.Request(f'{lab}/api/contents/tutorials/kocka.ipynb', data=body, method='PUT', headers={
+        'Content-Type': 'application/json', 'X-XSRFToken': xsrf, 'Cookie': f'_xsrf={xsrf}'})
+    with urllib.request.urlopen(req, timeout=30) as r: assert r.status == 200
+    with urllib.request.urlopen(f'{lab}/api/contents/tutorials/kocka.ipynb', timeout=30) as r:
+        assert 'my own note' in json.dumps(json.load(r)['content'])  # saved where JupyterLab serves it from
+    assert project.read_bytes() == before  # the project's notebook is untouched
