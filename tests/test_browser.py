@@ -24,10 +24,10 @@ if _missing(): pytest.skip(_missing(), allow_module_level=True)
 from playwright.sync_api import sync_playwright
 
 @contextlib.contextmanager
-def voila_server(notebook=START):
-    "Voilà on a free loopback port, in its own process group; the whole group is killed on the way out."
+def voila_server(notebook=START, theme='light'):
+    "Voilà on a free loopback port (in JupyterLab's `theme`), in its own process group; the whole group is killed on the way out."
     port = free_port()
-    with served([str(VOILA), str(notebook), '--no-browser', f'--port={port}', '--Voila.ip=127.0.0.1'], port, 'voila',
+    with served([str(VOILA), str(notebook), '--no-browser', f'--port={port}', '--Voila.ip=127.0.0.1', f'--theme={theme}'], port, 'voila',
                 env={**os.environ, 'PYTHONPATH': os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')])}) as proc:  # this tree's package
         yield port, proc
 
@@ -109,3 +109,44 @@ def test_phone_screen_fits():
                 page.locator('.cgt-tutor').screenshot(path=str(ARTIFACTS / 'voila_phone.png'))
             finally: browser.close()
     assert proc.poll() is not None
+
+
+CONTRAST = r"""() => {  // WCAG contrast of every piece of text in the panel against what is drawn behind it
+  const rgba = s => { const m = s.match(/[\d.]+/g) || [0, 0, 0, 0]; return [+m[0], +m[1], +m[2], m.length > 3 ? +m[3] : 1]; };
+  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3])).concat([1]);
+  const lum = c => c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+                    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const behind = el => {  // the colour under `el`: its and its ancestors' backgrounds, laid one over the other
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) { const b = rgba(getComputedStyle(e).backgroundColor); if (b[3] > 0) layers.push(b); if (b[3] >= 1) break; }
+    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
+  };
+  const out = [];
+  for (const el of document.querySelectorAll('.cgt-tutor *')) {
+    const text = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent.trim()).join('');
+    const st = getComputedStyle(el);
+    if (!text || st.visibility === 'hidden' || !el.getClientRects().length || +st.opacity < 0.05) continue;
+    const bg = behind(el), fg = over(rgba(st.color), bg);
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    const large = parseFloat(st.fontSize) >= 24 || (parseFloat(st.fontSize) >= 18.66 && +st.fontWeight >= 700);
+    out.push({text: text.slice(0, 40), ratio: (a + 0.05) / (b + 0.05), need: large ? 3 : 4.5, cls: el.className});
+  }
+  return out;
+}"""
+
+@pytest.mark.parametrize('theme', ['light', 'dark'])
+def test_the_panel_reads_in_light_and_dark_themes(theme):
+    "In JupyterLab's light and dark themes (Voilà uses the same), every text of the panel stands out from what is behind it."
+    with voila_server(theme=theme) as (port, proc):
+        with browser_page() as page:
+            page.goto(f'http://127.0.0.1:{port}/?seed=1&pace=0', timeout=60_000)  # seed 1: Seat 0 must follow, some cards dimmed
+            page.wait_for_selector('.cgt-card.cgt-legal', timeout=90_000)
+            assert page.evaluate('document.body.dataset.jpThemeLight') == ('true' if theme == 'light' else 'false')
+            page.locator('.cgt-card.cgt-illegal').first.click()  # a refusal, with its rule, is on the screen too
+            page.wait_for_selector('.cgt-refused', timeout=15_000)
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.locator('.cgt-tutor').first.screenshot(path=str(ARTIFACTS / f'panel-{theme}.png'))
+            texts = page.evaluate(CONTRAST)
+            assert len(texts) > 30, texts  # the seats, the log, the cards, the buttons, the message
+            faint = [t for t in texts if t['ratio'] < t['need']]
+            assert not faint, f"{len(faint)} texts too faint in the {theme} theme: {faint[:8]}"

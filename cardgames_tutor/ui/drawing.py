@@ -14,7 +14,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
 from .charts import chart_png, chart_html
-from .table import direction_of, table_html, cards_text_html, MINI_STYLE, SUIT_LABELS
+from .table import direction_of, table_html, cards_text_html, MINI_STYLE, SUIT_LABELS, ink, THEME_CSS
 from .session import Message
 
 # %% auto #0
@@ -124,15 +124,17 @@ def _move_items(self:PanelDrawing, controls) -> list:
 
 # %% ../../nbs/ui/23_drawing.ipynb #b1c55a02
 _BUTTON = {'cgt-legal': 'background:#fff;border:2px solid #2e7d32', 'cgt-chosen': 'background:#ffe082',
-           'cgt-idle': 'background:#f7f7f7', 'cgt-illegal': 'background:#eee;color:#aaa !important'}
+           'cgt-idle': 'background:#f7f7f7', 'cgt-illegal': 'background:#e4e4e4;color:#5f5f5f !important'}  # dimmed, still readable (contrast 5:1)
 
 PANEL_CSS = ('.cgt-tutor button.cgt-card{font-weight:bold;border:1px solid #ccc}'
              + ''.join(f'.cgt-tutor button.cgt-card.cgt-{name}{{color:{colour}}}' for name, colour in SUIT_COLOURS.items())
              + ''.join(f'.cgt-tutor button.cgt-card.{state}{{{look}}}' for state, look in _BUTTON.items())
-             + f'.cgt-log .cgt-mini{{{MINI_STYLE}}}.cgt-log{{background:#fcfcfc}}.cgt-log .cgt-event{{padding:1px 4px;font:12px/1.35 sans-serif}}.cgt-log .cgt-now{{background:#fff3c4}}'
+             + f'.cgt-log .cgt-mini{{{MINI_STYLE}}}.cgt-log{{background:{ink("paper")};color:{ink("text")}}}'
+             f'.cgt-log .cgt-event{{padding:1px 4px;font:12px/1.35 sans-serif}}.cgt-log .cgt-now{{background:{ink("now")}}}'
              '.cgt-log .cgt-event[data-kind=trick],.cgt-log .cgt-event[data-kind=score],.cgt-log .cgt-event[data-kind=match]'
-             '{font-weight:bold}.cgt-log .cgt-event[data-kind=hand]{border-top:1px solid #bbb}'
-             '.cgt-tutor button.cgt-hint{border:3px solid #e6a100 !important}')  # the coach's gold ring
+             f'{{font-weight:bold}}.cgt-log .cgt-event[data-kind=hand]{{border-top:1px solid {ink("rule")}}}'
+             '.cgt-tutor button.cgt-hint{border:3px solid #e6a100 !important}'  # the coach's gold ring
+             + THEME_CSS)  # the dark looks, where the page's theme is dark
 
 # %% ../../nbs/ui/23_drawing.ipynb #0fcc282f
 def _card_classes(card:Card, state:str) -> tuple:
@@ -140,18 +142,18 @@ def _card_classes(card:Card, state:str) -> tuple:
     return ('cgt-card', state, f"cgt-{card.pack.suits[card.suit][2]}")
 
 # %% ../../nbs/ui/23_drawing.ipynb #0ce484a6
-_MESSAGE_STYLE = {'ok': 'color:#1b5e20', 'refused': 'color:#b71c1c', 'error': 'color:#8a1c00',
-                  'result': 'color:#123;background:#fff8e1;border:1px solid #e6a100;border-radius:6px;padding:4px 8px'}
+_MESSAGE_STYLE = {'ok': f'color:{ink("ok")}', 'refused': f'color:{ink("refused")}', 'error': f'color:{ink("error")}',
+                  'result': f'color:{ink("result-text")};background:{ink("result")};border:1px solid #e6a100;border-radius:6px;padding:4px 8px'}
 
 def _message_html(message:Message, pack) -> str:
     "The session's message as HTML: cards drawn, the rule named, one style per kind."
     if not message.text: return ''
     text = cards_text_html(message.text, pack)
-    if message.kind == 'refused': text = f'✗ {text} <span style="color:#777">(rule <code>{escape(message.rule)}</code>)</span>'
+    if message.kind == 'refused': text = f'✗ {text} <span style="color:{ink("muted")}">(rule <code>{escape(message.rule)}</code>)</span>'
     if message.kind == 'error': text = f'⚠ {text}'
     kind = escape(message.kind)
     return (f'<div class="cgt-message cgt-{kind}{" cgt-refused" if kind == "refused" else ""}" '
-            f'style="font:13px/1.5 sans-serif;{_MESSAGE_STYLE.get(message.kind, "color:#333")}">{text}</div>')
+            f'style="font:13px/1.5 sans-serif;{_MESSAGE_STYLE.get(message.kind, "color:" + ink("text"))}">{text}</div>')
 
 # %% ../../nbs/ui/23_drawing.ipynb #f745b9c4
 @patch
@@ -269,8 +271,8 @@ def _log_rows(self:PanelDrawing, entries:list, styled:bool=False) -> list:
     pack = self.game.pack
     def look(e, now):
         if not styled: return ''
-        return (f' style="padding:1px 4px;font:12px/1.35 sans-serif;{"background:#fff3c4;" if now else ""}'
-                f'{"font-weight:bold;" if e.kind in ("trick", "score", "match") else ""}{"border-top:1px solid #bbb;" if e.kind == "hand" else ""}"')
+        return (f' style="padding:1px 4px;font:12px/1.35 sans-serif;{"background:" + ink("now") + ";" if now else ""}'
+                f'{"font-weight:bold;" if e.kind in ("trick", "score", "match") else ""}{"border-top:1px solid " + ink("rule") + ";" if e.kind == "hand" else ""}"')
     return [f'<div class="cgt-event{" cgt-now" if now else ""}" data-hand="{h}" data-kind="{escape(e.kind)}"{look(e, now)}>'
             f'{cards_text_html(e.text, pack, styled)}</div>' for h, e, now in entries]
 
@@ -279,7 +281,7 @@ def _log_rows(self:PanelDrawing, entries:list, styled:bool=False) -> list:
 def _log_html(self:PanelDrawing, viewer) -> str:
     "The log as one piece of HTML, for the static picture: the last `LOG_ROWS` rows in their scrolling box."
     return ('<div class="cgt-log" style="height:300px;overflow:auto;display:flex;flex-direction:column-reverse;'
-            f'border:1px solid #ddd;background:#fcfcfc"><div>{"".join(self._log_rows(self.session.log(viewer, LOG_ROWS), styled=True))}</div></div>')
+            f'border:1px solid {ink("edge")};background:{ink("paper")};color:{ink("text")}"><div>{"".join(self._log_rows(self.session.log(viewer, LOG_ROWS), styled=True))}</div></div>')
 
 # %% ../../nbs/ui/23_drawing.ipynb #3b29e34c
 @patch
@@ -365,7 +367,7 @@ def snapshot_html(self:PanelDrawing, chart:bool=False) -> str: # with the tally 
                     f'margin:2px;font:13px sans-serif">{escape(b.description)}</span>' for b in self.move_box.children)
     shown = self.session.shown()
     chart = chart_html(shown) if chart and shown.tallies else ''
-    return (f'<div class="cgt-snapshot" style="border:1px solid #ccc;padding:6px;border-radius:6px;max-width:100%;box-sizing:border-box">'
+    return (f'<div class="cgt-snapshot" style="border:1px solid {ink("edge")};padding:6px;border-radius:6px;max-width:100%;box-sizing:border-box">'
             f'{self.status.value}<div style="display:flex;gap:8px;flex-wrap:wrap">{self.table.value}'
             f'<div style="flex:1 1 260px;max-width:420px">{self._log_html(None if self.teach.value else self.seat)}</div></div>'
             f'{self.message.value}<div>{cards}</div><div>{moves}</div>'

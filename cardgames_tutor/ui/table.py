@@ -13,8 +13,8 @@ from ..core.cards import Card, card_html, SUIT_COLOURS
 from ..core.engine import Game, plural
 
 # %% auto #0
-__all__ = ['SUIT_LABELS', 'MINI_STYLE', 'direction_of', 'seat_positions', 'mini_card', 'cards_text_html', 'facts_html',
-           'table_html']
+__all__ = ['PALETTE', 'THEME_CSS', 'SUIT_LABELS', 'MINI_STYLE', 'direction_of', 'seat_positions', 'ink', 'mini_card',
+           'cards_text_html', 'facts_html', 'table_html']
 
 # %% ../../nbs/ui/20_table.ipynb #e624b0e2
 def direction_of(game:Game) -> str:
@@ -32,6 +32,21 @@ def seat_positions(n:int, # seats at the table
         angle = math.pi / 2 + sign * 2 * math.pi * ((seat - me) % n) / n
         out.append((round(50 + 38 * math.cos(angle), 1), round(50 + 36 * math.sin(angle), 1)))
     return out
+
+# %% ../../nbs/ui/20_table.ipynb #10c9a575
+PALETTE = {  # name: (light look, dark look); JupyterLab's theme variables where it has one
+    'felt': ('#dfeedd', '#1e3a26'), 'felt-edge': ('#9bb59b', '#4f7a55'), 'ink': ('#234', '#dcebdc'),
+    'seat': ('#fff', 'var(--jp-layout-color2,#2b2b2b)'), 'paper': ('#fcfcfc', 'var(--jp-layout-color1,#1b1b1b)'),
+    'edge': ('#ddd', 'var(--jp-border-color1,#555)'), 'text': ('#222', 'var(--jp-ui-font-color1,#eee)'),
+    'muted': ('#666', 'var(--jp-ui-font-color2,#aaa)'), 'now': ('#fff3c4', '#4a3f10'), 'rule': ('#bbb', '#666'),
+    'ok': ('#1b5e20', '#81c784'), 'refused': ('#b71c1c', '#ef9a9a'), 'error': ('#8a1c00', '#ffab91'),
+    'result': ('#fff8e1', '#3d3413'), 'result-text': ('#123', '#fff3cd')}
+
+def ink(name:str) -> str:
+    "The colour `name` of `PALETTE` for a style: its variable, with the light look where no stylesheet sets it."
+    return f"var(--cgt-{name},{PALETTE[name][0]})"
+
+THEME_CSS = 'body[data-jp-theme-light="false"]{' + ''.join(f'--cgt-{k}:{dark};' for k, (_, dark) in PALETTE.items()) + '}'
 
 # %% ../../nbs/ui/20_table.ipynb #9b31e9f6
 SUIT_LABELS = {'T': 'Thief', 'G': 'green', 'B': 'blue', 'R': 'red'}  # the Beggars and Thieves suits, as card_html draws them
@@ -111,8 +126,8 @@ def _seat_box(view, seat, me, extras, pack) -> str:
     if hands is not None and hands[seat] is not None and seat != me: lines.append(_small(hands[seat]))
     for key, values in extras.items():
         if not _hidden_fact(key, values[seat]): lines.append(_fact(key, values[seat], pack))
-    ring = '#e6a100' if seat == view.get('to_act') else '#9bb59b'
-    return (f'<div class="cgt-seat" data-seat="{seat}" style="background:#fff;border:2px solid {ring};border-radius:8px;'
+    ring = '#e6a100' if seat == view.get('to_act') else ink('felt-edge')
+    return (f'<div class="cgt-seat" data-seat="{seat}" style="background:{ink("seat")};color:{ink("text")};border:2px solid {ring};border-radius:8px;'
             f'padding:2px 5px;font:12px/1.3 sans-serif;text-align:center;min-width:0;max-width:100%;overflow-wrap:anywhere">'
             f'{"<br>".join(lines)}</div>')
 
@@ -123,7 +138,7 @@ def _who(seat, me) -> str: return 'you' if seat == me else f"Seat {seat}"
 def _played(seat, card, me, won=None) -> str:
     ring = 'outline:3px solid #e6a100;border-radius:6px;' if won else ''
     return (f'<div class="cgt-played" data-seat="{seat}" style="display:inline-flex;flex-direction:column;align-items:center;'
-            f'font:10px sans-serif;color:#234;{ring}{"opacity:0.6;" if won is False else ""}">{card_html(card)}{_who(seat, me)}</div>')
+            f'font:10px sans-serif;color:{ink("ink")};{ring}{"opacity:0.6;" if won is False else ""}">{card_html(card)}{_who(seat, me)}</div>')
 
 # %% ../../nbs/ui/20_table.ipynb #8a868ac6
 def _last_trick(last, me) -> str:
@@ -131,7 +146,7 @@ def _last_trick(last, me) -> str:
     ring = lambda html, won: f'<span style="outline:2px solid #e6a100;border-radius:3px;margin:0 3px">{html}</span>' if won else html
     whole = lambda html: f'<span style="white-space:nowrap">{html}</span>'  # a seat and its card on one line
     played = ', '.join(whole(f"{_who(s, me)} {ring(_small([c]), s == last.winner)}") for s, c in zip(last.seats, last.cards))
-    return (f'<div class="cgt-last-trick" style="font:10px/1.7 sans-serif;color:#234;text-align:center">last trick: {played}; '
+    return (f'<div class="cgt-last-trick" style="font:10px/1.7 sans-serif;color:{ink("ink")};text-align:center">last trick: {played}; '
             f'{whole(_who(last.winner, me) + " won it")}</div>')
 
 # %% ../../nbs/ui/20_table.ipynb #02940b9a
@@ -151,7 +166,7 @@ def _middle(view, me, direction, title, pack) -> str:
     else: cards = ''
     before = _last_trick(last, me) if trick and last is not None else ''
     return (f'<div class="cgt-middle" style="grid-area:mid;display:flex;flex-direction:column;align-items:center;gap:3px;min-width:0">'
-            f'<div class="cgt-centre" style="font:11px/1.4 sans-serif;color:#234;text-align:center">'
+            f'<div class="cgt-centre" style="font:11px/1.4 sans-serif;color:{ink("ink")};text-align:center">'
             + '<br>'.join(c for c in centre if c) + '</div>'
             f'<div class="cgt-trick" style="display:flex;flex-wrap:wrap;justify-content:center;gap:2px">{cards}</div>{before}</div>')
 
@@ -160,7 +175,7 @@ def facts_html(view:dict, skip=(), pack=None) -> str:
     "Whatever else the view holds (cards in the middle, the blind, a target), as short lines under the table."
     lines = [_fact(k, v, pack) for k, v in view.items() if k not in _KNOWN and k not in skip and not _hidden_fact(k, v)
              and (isinstance(v, (int, float, str, Card)) or _is_cards(v) or _says_itself(v))]
-    return ('<div class="cgt-facts" style="font:11px/1.4 sans-serif;color:#234">' + ' · '.join(lines) + '</div>') if lines else ''
+    return (f'<div class="cgt-facts" style="font:11px/1.4 sans-serif;color:{ink("text")}">' + ' · '.join(lines) + '</div>') if lines else ''
 
 # %% ../../nbs/ui/20_table.ipynb #454694cf
 def _sides(n:int, me:int, direction:str) -> dict:
@@ -182,5 +197,5 @@ def table_html(view:dict, me:int, direction:str='clockwise', title:str='', pack=
     return ('<div class="cgt-table-wrap" style="width:100%;max-width:520px;box-sizing:border-box">'
             '<div class="cgt-table" style="display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.5fr) minmax(0,1fr);'
             "grid-template-areas:'top top top' 'left mid right' 'bottom bottom bottom';gap:6px;padding:8px;"
-            'box-sizing:border-box;background:#dfeedd;border-radius:28px;border:1px solid #9bb59b;margin:4px 0">'
+            f'box-sizing:border-box;background:{ink("felt")};border-radius:28px;border:1px solid {ink("felt-edge")};margin:4px 0">'
             + cells + _middle(view, me, direction, title, pack) + '</div>' + facts_html(view, extras, pack) + '</div>')
