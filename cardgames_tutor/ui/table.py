@@ -82,7 +82,7 @@ def cards_text_html(text:str, pack=None, styled:bool=True) -> str:
 # %% ../../nbs/ui/20_table.ipynb #625e7076
 _KNOWN = {'game', 'phase', 'seat', 'to_act', 'dealer', 'players', 'legal', 'events', 'result', 'standing', 'hand_no',
           'match_over', 'trick', 'leader', 'trick_no', 'hand_sizes', 'tricks', 'hand', 'hands', 'trump'}
-_SEAT_KEYS = {'picker', 'partner', 'trump_maker', 'hejma', 'winner', 'loser'}  # facts whose value is a seat
+_SEAT_KEYS = {'picker', 'partner', 'trump_maker', 'hejma', 'winner', 'loser', 'on_one'}  # facts whose value is a seat
 
 def _is_cards(x) -> bool: return isinstance(x, (list, tuple)) and all(isinstance(c, Card) for c in x)
 def _label(key) -> str: return str(key).replace('_', ' ')
