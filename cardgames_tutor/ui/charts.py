@@ -7,12 +7,13 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/charts.html.md"""
 # %% ../../nbs/ui/21_charts.ipynb #9f8c9ad5
 from __future__ import annotations
 import base64, io
+from html import escape
 from matplotlib.figure import Figure
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from .session import tally_number
 
 # %% auto #0
-__all__ = ['tally_table', 'tally_chart', 'chart_png', 'chart_html']
+__all__ = ['tally_table', 'tally_chart', 'chart_png', 'tally_words', 'chart_html']
 
 # %% ../../nbs/ui/21_charts.ipynb #539e62cb
 def tally_table(match) -> tuple:
@@ -50,8 +51,18 @@ def chart_png(match, **kwargs) -> bytes:
     tally_chart(match, **kwargs).savefig(buf, format='png')
     return buf.getvalue()
 
+# %% ../../nbs/ui/21_charts.ipynb #8ead6912
+def tally_words(match) -> str:
+    "What the tally chart shows, in words: each seat's tally after the last finished hand, and the goal."
+    label, rows = tally_table(match)
+    if not rows: return f"{match.game.title}: no hand finished yet."
+    now = ', '.join(f"Seat {s} {v}" for s, v in enumerate(rows[-1]))
+    goal = match.game.goal
+    return (f"Chart of {label} after each hand of {match.game.title}. After hand {len(rows)}: {now}."
+            + (f" Goal: {goal.outcome} at {goal.value} {goal.measure}." if goal is not None else ''))
+
 # %% ../../nbs/ui/21_charts.ipynb #f4427ffb
 def chart_html(match, **kwargs) -> str:
     "The tally chart as an HTML `<img>` with the picture inside it, for static pages."
     data = base64.b64encode(chart_png(match, **kwargs)).decode()
-    return f'<img class="cgt-chart" alt="chart of the tally after each hand" src="data:image/png;base64,{data}">'
+    return f'<img class="cgt-chart" alt="{escape(tally_words(match))}" src="data:image/png;base64,{data}">'

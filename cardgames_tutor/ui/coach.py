@@ -17,7 +17,7 @@ from ..coach.search import hint, review, Hint
 from ..coach.reasons import bot_reason
 
 # %% auto #0
-__all__ = ['chart_label', 'hint_chart', 'png', 'HintBox', 'ReviewList', 'bot_reasons', 'PanelCoach']
+__all__ = ['chart_label', 'hint_chart', 'hint_words', 'png', 'HintBox', 'ReviewList', 'bot_reasons', 'PanelCoach']
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #43b39c93
 def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
@@ -46,6 +46,14 @@ def hint_chart(h:Hint) -> 'matplotlib.figure.Figure':
     ax.tick_params(labelsize=8)
     return fig
 
+# %% ../../nbs/ui/25_coach_widgets.ipynb #ed656dfb
+def hint_words(h:Hint) -> str:
+    "What the hint's chart shows, in a sentence: each compared action's expected result, the coach's choice first."
+    percent = h.main in ('lose', 'win')
+    said = [f"{action_text(r.action)} {r.stats.get(h.main, 0):.0%}" if percent else f"{action_text(r.action)} {r.stats.get(h.main, 0):.1f}"
+            for r in h.ranked]
+    return f"Chart of the {h.label} over {h.deals} sampled deals: {said[0]} (the coach's choice), " + ', '.join(said[1:]) + '.'
+
 # %% ../../nbs/ui/25_coach_widgets.ipynb #53487aa4
 def png(fig) -> bytes:
     "A figure as PNG bytes, for an `ipywidgets.Image`."
@@ -71,9 +79,9 @@ class HintBox(W.VBox):
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #e575d8a0
 @patch
-def picture(self:HintBox, data:bytes=b''):
-    "Show the chart's PNG `data`; none (b''): hide it, for a browser draws an empty picture as a broken-image icon."
-    self.chart.value, self.chart.layout.display = data, (None if data else 'none')
+def picture(self:HintBox, data:bytes=b'', words:str=''):
+    "Show the chart's PNG `data` with its text alternative `words`; none (b''): hide it, for a browser draws an empty picture as a broken-image icon."
+    self.chart.value, self.chart.tooltip, self.chart.layout.display = data, words, (None if data else 'none')
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #f75e13f5
 @patch
@@ -92,7 +100,7 @@ def put(self:HintBox, h:Hint|None):
         return self.picture()
     reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in h.reasons)
     self.text.value = f"<b>Hint: {escape(action_text(h.best))}</b><ul>{reasons}</ul>"
-    self.picture(png(hint_chart(h)) if len(h.ranked) > 1 else b'')
+    self.picture(*((png(hint_chart(h)), hint_words(h)) if len(h.ranked) > 1 else ()))
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #7228a9e3
 @patch

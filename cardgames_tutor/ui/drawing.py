@@ -13,7 +13,7 @@ import ipywidgets as widgets
 from ipywidgets.widgets.widget_string import HTMLStyle
 from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
-from .charts import chart_png, chart_html
+from .charts import chart_png, chart_html, tally_words
 from .table import direction_of, table_html, cards_text_html, MINI_STYLE, SUIT_LABELS, ink, THEME_CSS
 from .session import Message
 
@@ -344,6 +344,7 @@ def _draw_chart(self:PanelDrawing, shown, key=None):
     if self._closed or (key is not None and key != self._chart_key): return  # a newer state has been drawn meanwhile
     with self.chart.hold_sync():
         self.chart.value = chart_png(shown) if shown.tallies else b''
+        self.chart.tooltip = tally_words(shown)  # its text alternative: a screen reader reads the picture's title
         self.chart.layout.display = None if shown.tallies else 'none'  # no picture before the first hand ends
 
 
