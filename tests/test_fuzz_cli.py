@@ -156,3 +156,65 @@ def test_ctrl_c_saves_the_record_before_exiting(tmp_path):
     assert p.returncode == 130 and b'Traceback' not in err and err.strip().endswith(b'Stopped.'), err[-500:]
     m = load(f)
     assert not m.over and m.to_act == 0 and len(m.actions) > 0  # the bots' moves before the prompt are kept
+
+
+LONG = ['x' * 5000, '9' * 5000, '-' + '9' * 5000, 'é' * 5000, 'a b ' * 1250]
+OPTION_ARGS = [['play', '{}'], ['play', 'kocka', '--players', '{}'], ['play', 'kocka', '--seed', '{}'],
+               ['play', 'kocka', '--option', '{}'], ['play', 'kocka', '--option', 'target={}'], ['play', 'kocka', '--option', '{}=1'],
+               ['play', 'kocka', '--save', '{}'], ['play', 'kocka', '--save', '/no/such/{}'], ['play', 'kocka', '--bots', '{}'],
+               ['play', '--exercise', '{}'], ['replay', '{}'], ['replay', 'm.json', '{}'], ['review', '{}'],
+               ['review', 'm.json', '--seat', '{}'], ['drill', '{}'], ['drill', 'kocka', '--rule', '{}'],
+               ['drill', 'kocka', '--count', '{}'], ['drill', 'kocka', '--seed', '{}'], ['{}'], ['--{}']]
+
+@pytest.mark.parametrize('argv', OPTION_ARGS, ids=[' '.join(a) for a in OPTION_ARGS])
+def test_every_option_with_a_5000_character_value_is_one_short_error_line(argv, tmp_path, monkeypatch):
+    """Issue 39: `drill --count` with 5,000 digits or `--rule` with 5,000 characters printed a 5,100-character error
+    line. Every option (and the command and game), given a 5,000-character value, is refused with status 2 and one line
+    of at most `cli.MAX_ERROR` (200) characters, no traceback, the value shown cut."""
+    monkeypatch.setenv('CARDGAMES_TUTOR_DATA', str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    for value in LONG:
+        status, out, err = in_process([a.replace('{}', value) for a in argv])
+        assert status == 2 and err.count('\n') == 1 and err.endswith('\n'), (argv, value[:10], status, err[:300])
+        assert len(err) - 1 <= cli.MAX_ERROR and 'Traceback' not in err and err.startswith('cardgames-tutor'), (argv, value[:10], err[:400])
+        if ' ' not in value: assert value[:50] not in err  # shown shortened (a value of short words is cut with the line)
+
+def test_a_5000_character_rule_as_a_user_runs_it():
+    "The issue's own command lines, in a child process (the installed entry point's module): one short line each."
+    for argv in (['drill', 'kocka', '--count', '9' * 5000], ['drill', 'kocka', '--rule', 'r' * 5000]):
+        r = run(*argv)
+        assert r.returncode == 2 and r.stderr.count(b'\n') == 1 and len(r.stderr.decode()) - 1 <= cli.MAX_ERROR, r.stderr[:300]
+
+def _read_until(p, seen, want: bytes, count: int) -> bytes:
+    "Read the child's stdout (non-blocking) until `want` has appeared `count` times (a minute at most: a guard, not a test)."
+    start = time.time()
+    while seen.count(want) < count and time.time() - start < 60 and p.poll() is None:
+        seen += p.stdout.read() or b''
+        time.sleep(0.05)
+    return seen
+
+@pytest.mark.parametrize('signum', [signal.SIGTERM, signal.SIGHUP], ids=['SIGTERM', 'SIGHUP'])
+def test_sigterm_and_sighup_save_the_record_as_ctrl_c_does(tmp_path, signum):
+    """Issue 39: SIGTERM (`kill`, a shutdown) and SIGHUP (the terminal closed) lost the `--save` record; Ctrl-C kept it.
+    The learner makes two moves (the first card the prompt offers), then the signal comes at the third prompt: the exit
+    status is 128 + the signal, no traceback, and the file holds a record that loads and replays, both moves in it."""
+    f = tmp_path / 'signal.json'
+    p = subprocess.Popen(CLI + ['play', 'begga-kaat', '--seed', '2', '--save', str(f)], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.set_blocking(p.stdout.fileno(), False)
+    seen, typed = b'', []
+    for k in (1, 2):
+        seen = _read_until(p, seen, b'\n> ', k)
+        offer = [l for l in seen.decode('utf-8', 'replace').splitlines() if l.startswith('You may play: ')][-1]
+        typed.append(offer.split(': ', 1)[1].split()[0])
+        p.stdin.write(typed[-1].encode() + b'\n'); p.stdin.flush()
+    seen = _read_until(p, seen, b'\n> ', 3)
+    assert seen.count(b'\n> ') == 3 and p.poll() is None, seen[-500:]
+    p.send_signal(signum)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 128 + signum and b'Traceback' not in err and err.strip().endswith(b'Stopped.'), (p.returncode, err[-500:])
+    m = load(f)
+    mine = [a for _, s, a in m.actions if s == 0]
+    assert [a.symbol for a in mine] == typed and not m.over and m.to_act == 0
+    r = run('replay', str(f))
+    assert r.returncode == 0 and b'Traceback' not in r.stderr and r.stdout.count(b'Seat 0 ') >= 2

@@ -257,6 +257,7 @@ def test_record_round_trip():
         for i in range(10):
             if t.match.over: break
             press_one(t, i)
+        t.teach.value = True  # the teaching view: the record has the hand in progress too
         data = downloaded(t)
         assert json.loads(data) == records.to_record(t.match)
         u = Tutor('begga-kaat', seed=1)
@@ -268,12 +269,15 @@ def test_record_round_trip():
 
 
 def test_download_link_only_on_request_and_gone_when_play_moves_on():
-    "The record holds every hand's cards: the link is made only when asked, and cleared by the next move."
-    t = Tutor('begga-kaat', seed=3)
+    "The record holds each of its hands' cards: the link is made only when asked, and cleared by the next move or a switch of view."
+    t = Tutor('begga-kaat', seed=3, teach=True)
     assert t.download.value == ''
     downloaded(t)
     assert 'cgt-download' in t.download.value and 'ready' in t.message.value
     press_one(t)
+    assert t.download.value == ''
+    downloaded(t)
+    t.teach.value = False  # made for the teaching view, it held the hand in progress: gone
     assert t.download.value == ''
 
 
@@ -342,18 +346,25 @@ def _leaks(states_text: str, hidden) -> list:
 
 _PAST = re.compile(r'<(div|p) class="cgt-(?:event|last)[^"]*" data-hand="(\d+)"(?: data-kind="([\w-]+)")?.*?</\1>', re.S)
 
-def _all_state(ids_before, hand_no=None) -> str:
-    """Every synced trait value of every widget alive now that was made after `ids_before`.
+_DATA = re.compile(r'data:application/json;base64,([A-Za-z0-9+/=]+)')
+
+def _all_state(ids_before, hand_no=None, record_from=None) -> str:
+    """Every synced trait value of every widget alive now that was made after `ids_before`, with the hand record a
+    download link holds decoded (base64 hides nothing from a visitor).
 
     Log lines and results of hands before `hand_no` are left out: their cards were played in the open
     then, and a new deal may have given them to another seat since. So is the first-dealer lot (kind
-    'dealer'), whose cards come from a separate, public shuffle (as in tests/helpers.py)."""
-    parts = []
+    'dealer'), whose cards come from a separate, public shuffle (as in tests/helpers.py). So are a downloaded
+    record's hands before `record_from` (0-based; by default the hand `hand_no`)."""
+    parts, skip = [], record_from if record_from is not None else max((hand_no or 1) - 1, 0)
     for mid, w in list(widget_module._instances.items()):
         if mid in ids_before: continue
         state = w.get_state()
         for k, v in state.items():
             if isinstance(v, (bytes, memoryview)): continue  # the chart picture (public tallies)
+            if isinstance(v, str):
+                parts += [f"record={json.dumps(json.loads(base64.b64decode(d))['hands'][skip:], ensure_ascii=False)}" for d in _DATA.findall(v)]
+                v = _DATA.sub('data:', v)
             if isinstance(v, str) and hand_no:
                 v = _PAST.sub(lambda m: '' if int(m.group(2)) < hand_no or m.group(3) == 'dealer' else m.group(0), v)
             parts.append(f"{k}={v!r}" if not isinstance(v, str) else f"{k}={v}")
@@ -480,6 +491,7 @@ def test_no_widget_takes_a_server_path(tmp_path, monkeypatch):
     assert not kinds & {'Text', 'Textarea', 'Combobox', 'Password'}, kinds
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(records, 'save', lambda *a, **k: pytest.fail("the panel wrote a record on the server"))
+    t.teach.value = True  # (in the first hand, only the teaching view's record has anything in it)
     assert json.loads(downloaded(t))['seed'] == 2
     assert list(tmp_path.iterdir()) == []
     # the download's file name is made of the game's name and numbers only
@@ -584,3 +596,32 @@ def test_one_update_per_click():
     t.card_button(t.lit_cards()[0]).click()
     assert sent and held and held[-1] == len(sent)  # nothing sent after the redraw
     assert len({id(w) for w, _ in sent}) == len(sent)  # each widget sent once: one update per widget
+
+
+@pytest.mark.parametrize('name,players', _setups())
+def test_the_download_holds_only_what_the_seat_has_seen(name, players):
+    """Issue 39, deliverable 4: the download link carried every hand's cards mid-hand (a leak once students share a
+    table). At every step of seeded matches, with the teaching view off, "save record" offers the finished hands
+    only: nothing of the hand in progress is in the link (the whole widget state, the link decoded, is scanned with
+    `may_see`), the panel says so in one line, and the record loads and replays the finished hands; once a hand
+    ends, the next download has it, whole."""
+    from cardgames_tutor.ui.panel import IN_PROGRESS
+    before = set(widget_module._instances)
+    t = make(name, players, seed=5)
+    finished_seen = 0
+    for step in range(70):
+        t.save_button.click()
+        done = sum(h.is_over for h in t.match.hands)
+        assert t.message.value.count(IN_PROGRESS) == (not t.match.over), t.message.value
+        if not done:
+            assert t.download.value == ''
+        else:
+            rec = json.loads(downloaded(t))
+            assert rec['hands'] == records.to_record(t.match)['hands'][:done]  # the finished hands, whole
+            assert records.load(rec).actions == [a for a in t.match.actions if a[0] < done]  # loads and replays
+            finished_seen = max(finished_seen, done)
+        leaks = _leaks(_all_state(before, t.session.shown_hand() + 1, record_from=done), _hidden_beyond_view(t))
+        assert not leaks, f"{name}: hidden cards of the hand in progress in the panel: {leaks}"
+        if t.match.over: break
+        press_one(t, step)
+    assert finished_seen >= 1  # a hand ended on the way, and its record was offered

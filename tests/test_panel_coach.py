@@ -145,3 +145,41 @@ def test_no_search_inside_a_drawing(monkeypatch):
     assert calls == [] and t.coach.hint_box.hint is None  # drawn: no search, and no stale hint either
     t.update()  # the event: the coach is asked for the turn that arrived
     assert calls == ['hint'] and ringed(t)
+
+
+def _since_learner(acts, seat) -> int:
+    "The index of the first move after the learner's last one in the hand on the table (the bots' moves the panel explains)."
+    k = len(acts)
+    while k and acts[k - 1][0] == acts[-1][0] and acts[k - 1][1] != seat: k -= 1
+    return k
+
+def test_why_the_bots_played_in_snear_names_cards_they_could_play():
+    """Issue 39: in Snear (Beggars and Thieves for two) a bot also plays from its face-up row, which is not in its hand;
+    the teaching view's line on why it played raised `min() arg is an empty sequence` ("Something went wrong").
+    Over many seeded hands played with `play_for_me`, every bot card gets its sentence, and the sentence is true: it
+    names that seat and the card played, the card was among the seat's playable cards (hand and face-up row), every
+    other card it names was the seat's or on the trick, and "the lowest of its N ..." counts the seat's cards."""
+    from_row = 0
+    for seed in range(10):
+        t = Tutor('beggars-and-thieves', players=2, seed=seed, teach=True)
+        t.coach.hint_box.budget = t.coach.review_budget = BUDGET
+        symbols = {c.symbol for c in t.game.pack}
+        for _ in range(18):
+            if t.match.over: break
+            t.play_for_me()
+            acts = t.match.actions
+            items = [plain(x) for x in re.findall(r'<li>(.*?)</li>', t.coach.bot_why.value)]
+            bots = list(enumerate(acts))[_since_learner(acts, t.seat):]
+            assert all(isinstance(a, Card) for _, (_, _, a) in bots)  # Snear: every move is a card
+            assert len(items) == len(bots), (items, bots)
+            for text, (i, (_, s, card)) in zip(items, bots):
+                before = t.match.replayed(acts[:i])
+                mine, trick = before.hand.drill_cards(s), [c for _, c in before.view(None)['trick']]
+                from_row += card not in before.view(s)['hand']
+                named = [w for w in re.findall(r"[^\s,.:;()']+", text) if w in symbols]
+                assert text.startswith(f"Seat {s}") and card.symbol in named and card in mine, (text, card, mine)
+                assert all(c in {x.symbol for x in mine + trick} for c in named), (text, mine, trick)
+                for n in re.findall(r'lowest of (?:its )?(\d+) ', text):
+                    assert int(n) == sum(x.suit == card.suit for x in mine), (text, mine)
+        t.close()
+    assert from_row  # the case of the issue was played: a bot card from the face-up row

@@ -14,7 +14,8 @@ from ..core.sampling import shown_voids
 
 # %% auto #0
 __all__ = ['TACTICS', 'Reason', 'stat_text', 'suit_word', 'TrickFacts', 'compare', 'penalty_reasons', 'pass_reasons',
-           'capture_reasons', 'points_reasons', 'odds_reasons', 'reasons_for', 'played_facts', 'bot_reason']
+           'capture_reasons', 'points_reasons', 'odds_reasons', 'reasons_for', 'played_facts', 'bot_cards',
+           'bot_reason']
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3ffc799b
 class Reason(NamedTuple):
@@ -295,11 +296,17 @@ def _bot_move(view, action, game) -> str|None:
     odds = f"{o.bust} of the {o.unseen} cards it cannot see would take it over 17 and {o.exact} would make exactly 17"
     return f"Seat {view['seat']} {'begs' if action.verb == 'beg' else 'stands'} at {o.total}: {odds}."
 
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #b07ca4d2
+def bot_cards(view:dict, card) -> list:
+    "The cards the bot may play from, `card` (the one it played) among them: its hand, then cards its legal actions take from elsewhere (a face-up row)."
+    own = list(view['hand'])
+    return own + list(dict.fromkeys(a for a in [*view.get('legal', ()), card] if not isinstance(a, Move) and a not in own))
+
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #ce0fbd06
 def _bot_lead(view, game, c, suit, low) -> str:
     "Why the bot led `c` (`suit`: its cards of that suit; `low`: `c` is the lowest of them)."
-    s, hand = view['seat'], view['hand']
-    seen = set(hand) | {x for t in view['tricks'] for x in t.cards}
+    s = view['seat']
+    seen = set(bot_cards(view, c)) | {x for t in view['tricks'] for x in t.cards}
     top = all(x in seen for x in c.pack if x.suit == c.suit and x.rank > c.rank)
     if game.collector(view) == s and top:
         return f"Seat {s} won the last trick and leads {c.symbol}, the highest {suit_word(c)} still out: a second trick in a row collects the centre."
@@ -318,10 +325,10 @@ def _bot_void(view, game, f, c, top, friend, worth) -> str:
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #90814b49
 def _bot_follow(view, game, f, c, suit, low) -> str:
     "Why the bot played `c` to the trick on the table."
-    s, hand = view['seat'], view['hand']
+    s = view['seat']
     top, friend, worth = f"Seat {f.top_seat}'s {f.top.symbol}", game.side_known(view, f.top_seat), game.worth(c, view)
     if c.suit != f.led: return _bot_void(view, game, f, c, top, friend, worth)
-    beats = [x for x in hand if x.suit == f.led and f.wins(x)]
+    beats = [x for x in bot_cards(view, c) if x.suit == f.led and f.wins(x)]
     if f.wins(c):
         cheap = c == min(beats, key=lambda x: x.rank)
         return f"Seat {s} takes the lead in the trick from {top} with {c.symbol}" + (", its cheapest card that beats it." if cheap and len(beats) > 1 else '.')
@@ -336,6 +343,6 @@ def bot_reason(view:dict, # the bot seat's view just before its move (its own ha
     "A sentence on why the bot at `view['seat']` played the card `action`, from its position (None for other actions)."
     if isinstance(action, Move): return _bot_move(view, action, game)
     f, c = TrickFacts(view), action
-    suit = [x for x in view['hand'] if x.suit == c.suit]
+    suit = [x for x in bot_cards(view, c) if x.suit == c.suit]  # `c` is one of them
     low = c == min(suit, key=lambda x: x.rank)
     return _bot_follow(view, game, f, c, suit, low) if f.cards else _bot_lead(view, game, c, suit, low)

@@ -7,7 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/cli.html.md"""
 # %% ../../nbs/term/30_cli.ipynb #3a90d0bc
 from __future__ import annotations
 import argparse, json, random, sys
-from ..core.engine import IllegalAction, BadOption, games, game_class, one_line, action_text
+from ..core.engine import IllegalAction, BadOption, games, game_class, one_line, short_repr, action_text
 from ..core.match import Match, play_out
 from ..core.records import load, save, summary, RecordError
 from ..coach.search import hint_text, review_text
@@ -17,10 +17,11 @@ from ..practice.progress import Progress, DATA_ENV
 from .terminal import Narrator, header_text, help_text, turn_text, replay_text as _replay_text
 
 # %% auto #0
-__all__ = ['MAX_LINE', 'CommandError', 'make_game', 'describe_turn', 'play', 'replay_text', 'drill', 'drill_command', 'main']
+__all__ = ['MAX_ERROR', 'MAX_LINE', 'CommandError', 'make_game', 'describe_turn', 'play', 'replay_text', 'drill', 'drill_command',
+           'main']
 
 # %% ../../nbs/term/30_cli.ipynb #129d69cd
-import os, pathlib, re, unicodedata
+import contextlib, os, pathlib, re, signal, threading, unicodedata
 from ..core.cards import PACKS
 from .. import __version__
 from ..core.records import MAX_DIGITS, MAX_SIZE, bad_action_text
@@ -139,17 +140,26 @@ def drill(game:str, rule:str|None=None, count:int=10, seed:int|None=None, progre
     output(f"\nScore: {right} of {asked}{stopped}.")
     return right
 
+# %% ../../nbs/term/30_cli.ipynb #e7a1c002
+MAX_ERROR = 200  # characters of an error line the command prints, all of it
+
+def _error_line(text) -> str:
+    "`text` as one line of at most `MAX_ERROR` characters: each word over 40 characters (a value as typed) cut to its start and end, then the line, between words."
+    text = re.sub(r'\S{41,}', lambda m: one_line(m[0], 40, tail=13), one_line(text, 50 * MAX_ERROR, tail=MAX_ERROR))
+    if len(text) <= MAX_ERROR: return text
+    return f"{text[:MAX_ERROR - 63].rsplit(' ', 1)[0]} … {text[-60:].split(' ', 1)[-1]}"  # words are 43 characters at most now
+
 # %% ../../nbs/term/30_cli.ipynb #73d9d848
 def drill_command(args) -> int:
     "`cardgames-tutor drill`: 0 when done, 2 (and one line) for a bad game, rule or count, or a store it cannot write."
     try:
         count = int(args.count) if re.fullmatch(r'[0-9]{1,4}', args.count.strip()) else args.count
-        if type(count) is not int: raise BadDrill(f"--count must be a whole number from 1 to {MAX_DRILLS}, not {args.count!r}")
+        if type(count) is not int: raise BadDrill(f"--count must be a whole number from 1 to {MAX_DRILLS}, not {short_repr(args.count)}")
         progress = Progress()
         if progress.problem: raise BadDrill(f"{progress.problem}: set {DATA_ENV} to a folder you can write")
         drill(args.game, args.rule, count, args.seed, progress)
     except BadDrill as e:
-        print(f"cardgames-tutor: error: {e}", file=sys.stderr)
+        print(_error_line(f"cardgames-tutor: error: {e}"), file=sys.stderr)
         return 2
     return 0
 
@@ -217,6 +227,36 @@ def _save_path(text):
     except OSError as e: raise CommandError(f"--save {shown}: {e.strerror or type(e).__name__}") from None
     return path
 
+# %% ../../nbs/term/30_cli.ipynb #e7a1c005
+_STOP_SIGNALS = tuple(getattr(signal, n) for n in ('SIGTERM', 'SIGHUP') if hasattr(signal, n))  # Windows has no SIGHUP
+
+class _Stop(KeyboardInterrupt):
+    "SIGTERM or SIGHUP (`signum`), stopping the program the way Ctrl-C does."
+    def __init__(self, signum): super().__init__(signum); self.signum = signum
+
+def _raise_stop(signum, frame): raise _Stop(signum)
+
+# %% ../../nbs/term/30_cli.ipynb #e7a1c007
+@contextlib.contextmanager
+def _stop_signals(handler=_raise_stop):
+    "Inside: SIGTERM and SIGHUP go to `handler` (raise `_Stop`; `signal.SIG_IGN`: ignored); after, the handlers before."
+    if threading.current_thread() is not threading.main_thread(): yield; return  # only the main thread may set them
+    old = {s: signal.signal(s, handler) for s in _STOP_SIGNALS}
+    try: yield
+    finally:
+        for s, h in old.items(): signal.signal(s, h if h is not None else signal.SIG_DFL)
+
+# %% ../../nbs/term/30_cli.ipynb #e7a1c010
+def _stopped(match, save_to, out, signum:int) -> int:
+    "After Ctrl-C, SIGTERM or SIGHUP: save `match` to `save_to` (if any), say so where the terminal is still there; the exit status."
+    with _stop_signals(signal.SIG_IGN):
+        if save_to and match:
+            try: said = f"Hand record saved to {save(match, save_to)}."
+            except OSError as e: said = _error_line(f"cardgames-tutor: error: the hand record could not be saved: {e}")
+            with contextlib.suppress(OSError): out(said)
+        with contextlib.suppress(OSError): print("Stopped.", file=sys.stderr)
+    return 128 + signum
+
 # %% ../../nbs/term/30_cli.ipynb #fa646656
 def _tolerant_streams():
     "Any bytes typed in are read (bad ones as �), and a line the terminal cannot show never stops the program."
@@ -228,7 +268,7 @@ def _tolerant_streams():
 class _Parser(argparse.ArgumentParser):
     "Arguments read by argparse, but a bad one is reported in one line (exit status 2), never the usage block."
     def error(self, message):
-        self.exit(2, one_line(f"{self.prog}: error: {message} (see {self.prog} --help)", 240, tail=80) + "\n")
+        self.exit(2, _error_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")
 
 # %% ../../nbs/term/30_cli.ipynb #a6107c63
 def _whole(text:str) -> int:
@@ -244,7 +284,7 @@ def _play_parser(sub):
     pl.add_argument('--players', type=_whole, help="number of players (where the game allows a choice)")
     pl.add_argument('--seed', type=_whole, help="seed for the deals: the same seed gives the same deals")
     pl.add_argument('--option', action='append', default=[], metavar='NAME=VALUE', help="a game option, e.g. target=150")
-    pl.add_argument('--save', metavar='FILE', help="save the hand record here (also when you quit or press Ctrl-C)")
+    pl.add_argument('--save', metavar='FILE', help="save the hand record here (also when you quit, press Ctrl-C or the program is stopped)")
     pl.add_argument('--bots', choices=['all'], help="'all': bots play every seat")
     pl.add_argument('--coach', action='store_true', help="show the coach's hint at every turn (type hint at any prompt)")
     _exercise_argument(pl)
@@ -298,26 +338,24 @@ def _show_record(args, out):
 
 # %% ../../nbs/term/30_cli.ipynb #773dc576
 def main(argv=None) -> int:
-    "Entry point of `cardgames-tutor`: exit status 0, 2 with one line for anything wrong, 130 on Ctrl-C (the game saved)."
+    "Entry point of `cardgames-tutor`: exit status 0, 2 with one line for anything wrong, 128 + the signal on Ctrl-C, SIGTERM or SIGHUP (the game saved)."
     _tolerant_streams()
     args, out = _parser().parse_args(argv), _printer(sys.stdout)
     if args.command == 'drill': return drill_command(args)
     match = save_to = None
-    try:
-        if args.command == 'play':
-            match, save_to = _play_match(args, out), _save_path(args.save)
-            play(match, save_to, bots_all=args.bots == 'all', input=_reader(input, out), output=out, coach=args.coach)
-        else: _show_record(args, out)
-    except KeyboardInterrupt:
-        if save_to and match: out(f"Hand record saved to {save(match, save_to)}.")
-        print("Stopped.", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    except (RecordError, BadOption, CommandError, OSError) as e:
-        print(f"cardgames-tutor: error: {one_line(e, 240, tail=80)}", file=sys.stderr)
-        return 2
+    with _stop_signals():
+        try:
+            if args.command == 'play':
+                match, save_to = _play_match(args, out), _save_path(args.save)
+                play(match, save_to, bots_all=args.bots == 'all', input=_reader(input, out), output=out, coach=args.coach)
+            else: _show_record(args, out)
+        except KeyboardInterrupt as e: return _stopped(match, save_to, out, getattr(e, 'signum', signal.SIGINT))
+        except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
+        except (RecordError, BadOption, CommandError, OSError) as e:
+            print(_error_line(f"cardgames-tutor: error: {one_line(e, 50 * MAX_ERROR)}"), file=sys.stderr)  # (an empty message: its kind)
+            return 2
     return 0
 
 # %% ../../nbs/term/30_cli.ipynb #ba9a471a

@@ -23,7 +23,7 @@ from .coach import PanelCoach
 
 
 # %% auto #0
-__all__ = ['Tutor']
+__all__ = ['IN_PROGRESS', 'Tutor']
 
 # %% ../../nbs/ui/24_panel.ipynb #411f4ce6
 _log = logging.getLogger(__name__)
@@ -154,12 +154,18 @@ def _wire(self:Tutor):
     self.jump.observe(guard(lambda change: self._on_jump(change)), 'value')
     self.undo_button.on_click(guard(lambda _: self.undo()))
     self.bot_button.on_click(guard(lambda _: self.play_for_me()))
-    self.teach.observe(guard(lambda _: self.render()), 'value')
+    self.teach.observe(guard(lambda _: self._on_teach()), 'value')
     self.game_choice.observe(guard(lambda change: self._on_game_choice(change)), 'value')
     self.deal_button.on_click(guard(lambda _: self.deal()))
     self.save_button.on_click(guard(lambda _: self.offer_download()))
     self.upload.observe(guard(lambda change: self._on_upload(change)), 'value')
 
+
+# %% ../../nbs/ui/24_panel.ipynb #d0a2e002
+@patch
+def _on_teach(self:Tutor):
+    self._download_key = None  # the link held what the other view may see
+    self.render()
 
 # %% ../../nbs/ui/24_panel.ipynb #3b442b10
 @patch
@@ -312,16 +318,23 @@ def deal(self:Tutor, seed:int|None=None, game:str|None=None, players:int|None=No
 
 
 # %% ../../nbs/ui/24_panel.ipynb #7e20e4ce
+IN_PROGRESS = "the hand in progress is not in the record until it ends: its cards are not all public"
+
 @patch
 def offer_download(self:Tutor):
-    "Put a link on the panel that downloads the match's hand record to the learner's computer."
-    data = base64.b64encode(self.session.record_json().encode('utf-8')).decode('ascii')
-    name = self.session.record_name()
-    self._download_key = (self.session.generation, len(self.match.actions))
-    self.download.value = (f'<a class="cgt-download" download="{name}" href="data:application/json;base64,{data}" '
+    "Put a link on the panel that downloads the hand record: finished hands, and the hand in progress in the teaching view only."
+    s, whole = self.session, self.teach.value
+    text, self._download_key = s.record_json(whole), (s.generation, len(self.match.actions))
+    if text is None:  # the first hand still in play, and not every hand shown
+        self._download_key = None
+        s.say('info', f"Nothing to download yet: {IN_PROGRESS}.")
+        return self.render()
+    data = base64.b64encode(text.encode('utf-8')).decode('ascii')
+    self.download.value = (f'<a class="cgt-download" download="{s.record_name(whole)}" href="data:application/json;base64,{data}" '
                            'style="font:13px sans-serif;padding:4px">⬇ download the record</a>')
-    self.session.say('info', "Your hand record is ready: click “download the record” to save it on your computer. "
-                             "It shows every hand's cards.")
+    left_out = s.record_hands(whole) < len(self.match.hands)
+    s.say('info', "Your hand record is ready: click “download the record” to save it on your computer"
+                  + (f"; {IN_PROGRESS}." if left_out else ". It shows every hand's cards."))
     self.render()
 
 # %% ../../nbs/ui/24_panel.ipynb #1fe72d6d

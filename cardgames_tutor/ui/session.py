@@ -413,9 +413,17 @@ def load_record(self:Session, source) -> bool:
 
 # %% ../../nbs/ui/22_session.ipynb #839984f3
 @patch
-def record_json(self:Session) -> str:
-    "The hand record of the match, as JSON text."
-    return json.dumps(records.to_record(self.match), ensure_ascii=False, indent=1) + '\n'
+def record_hands(self:Session, every_hand:bool=True) -> int:
+    "How many of the match's hands a record holds: all, or (`every_hand` False) the finished ones only."
+    return len(self.match.hands) if every_hand else sum(h.is_over for h in self.match.hands)
+
+@patch
+def record_json(self:Session, every_hand:bool=True) -> str|None:
+    "The hand record of the match as JSON text: every hand, or (`every_hand` False) the finished ones only (None if none is)."
+    record, n = records.to_record(self.match), self.record_hands(every_hand)
+    if not n: return None
+    return json.dumps(record | {'hands': record['hands'][:n]}, ensure_ascii=False, indent=1) + '\n'
+
 
 # %% ../../nbs/ui/22_session.ipynb #505fccd0
 @patch
@@ -429,9 +437,10 @@ def save_record(self:Session, path) -> bool:
 
 # %% ../../nbs/ui/22_session.ipynb #69a6e75c
 @patch
-def record_name(self:Session) -> str:
-    "The file name for the match's hand record: game, seed and number of moves."
-    return f"{self.game.name}-seed{self.seed}-{len(self.match.actions)}moves.json"
+def record_name(self:Session, every_hand:bool=True) -> str:
+    "The file name for the match's hand record (every hand, or the finished ones): game, seed and number of moves."
+    moves = sum(len(h.history) for h in self.match.hands[:self.record_hands(every_hand)])
+    return f"{self.game.name}-seed{self.seed}-{moves}moves.json"
 
 # %% ../../nbs/ui/22_session.ipynb #da42c488
 class Link(NamedTuple):
