@@ -24,10 +24,10 @@ def test_upload_of_a_record_with_start_through_the_session():
 
 def test_session_on_a_standing_plays_on_and_counts_from_it():
     s = Session(match=exercise('begga-kaat-95'))
-    assert s.shown().standing['totals'] == [95, 40, 20, 60]
+    assert s.shown().standing['totals'] == [95, 40, 20, 57]
     rng = random.Random(2)
     while len(s.match.hands) == 1 and not s.match.over: s.match.apply(random_choice(s.match.view(s.match.to_act), rng))
-    gains = [a - b for a, b in zip(s.match.tallies[0], [95, 40, 20, 60])]
+    gains = [a - b for a, b in zip(s.match.tallies[0], [95, 40, 20, 57])]
     assert gains == s.match.hands[0].result['points']  # the hand's points, not the totals
     assert f"Seat 0 {gains[0]}" in s.best_words(0) or len(set(gains)) == 1
 
@@ -69,11 +69,11 @@ def test_exercises_are_copies_and_old_records_load():
 
 
 def test_a_standing_never_shared_with_the_caller():
-    given = {'totals': [95, 40, 20, 60]}
+    given = {'totals': [95, 40, 20, 57]}
     m = Match(get_game('begga-kaat'), seed=3, standing=given)
     m.standing['totals'][0] = 0
     given['totals'][1] = 0
-    assert m.replayed([]).standing['totals'] == [95, 40, 20, 60]
+    assert m.replayed([]).standing['totals'] == [95, 40, 20, 57]
 
 
 @pytest.mark.parametrize('standing, words', [
@@ -90,3 +90,69 @@ def test_bad_standings_are_one_line_in_the_record(standing, words):
     with pytest.raises(RecordError) as e: load(rec)
     text = str(e.value)
     assert words in text and text.startswith('start.standing: bad standing for Kočka') and '\n' not in text and len(text) < 300
+
+
+# ---------------------------------------------------------------- every exercise starts where a real match could be
+
+from test_drill_truth import bk_reachable
+
+def _start(name):
+    m = exercise(name)
+    return m, m.standing, m.hand.dealer
+
+def _reachable(name) -> str:
+    "Why the exercise's start is not one the rules can produce ('' when it is), from the rulebooks (../shared/rules)."
+    m, st, dealer = _start(name)
+    game = m.game.name
+    if game == 'begga-kaat':  # whole hands of 53 penalty points, nobody at the target, the highest total deals
+        if not bk_reachable(st['totals'], m.game.target): return f"totals {st['totals']} are no sum of whole hands"
+        if st['totals'][dealer] != max(st['totals']): return f"Seat {dealer} deals without the highest total"
+        if st['totals'].count(max(st['totals'])) > 1 and any(st['totals']): return "a tie for the highest: say the table rule"
+    if game == 'kocka':  # one letter per lost hand, nobody has the word, the last hand's loser deals (so has a letter)
+        if max(st['letters']) >= len(m.game.letters): return "someone has spelled the word"
+        if any(st['letters']) and st['letters'][dealer] == 0: return f"the dealer, Seat {dealer}, never lost a hand"
+    if game == 'dehla-pakad':  # the side that won the last deal does not deal the next (the deal passes, or stays with the losers)
+        if st['streak'] and st['streak'] > st['deals_won'][st['streak_team']]: return "a streak longer than the deals won"
+        if st['streak'] and dealer % 2 == st['streak_team']: return f"Seat {dealer} deals for the side that won the last deal"
+    if game == 'maghe-satra':  # one game point per hand won, nobody at the target
+        if max(st['totals']) >= m.game.goal.value: return "someone has reached the target"
+    if game == 'beggars-and-thieves' and 'totals' in (m.given_standing or {}):  # hand scores are 2, 4 or 6 (+2 alone) each
+        if any(t % 2 for t in st['totals']): return f"an odd total in {st['totals']}"
+    return ''
+
+CLAIMS = {  # what each exercise's note says of its start: (words of the note, the check of that claim)
+    'begga-kaat-95': [("You (Seat 0) are on 95 penalty points", lambda m: m.standing['totals'][0] == 95),
+                      ("the others on 40, 20 and 57", lambda m: m.standing['totals'][1:] == [40, 20, 57]),
+                      ("with the highest total you deal", lambda m: m.hand.dealer == 0),
+                      ("Take five more and you lose", lambda m: m.game.target - m.standing['totals'][0] == 5)],
+    'begga-kaat-leader': [("You (Seat 0) have only 10 penalty points", lambda m: m.standing['totals'][0] == 10),
+                          ("Seats 1, 2 and 3 are on 90, 85 and 80", lambda m: m.standing['totals'][1:] == [90, 85, 80]),
+                          ("Seat 1, the highest, deals", lambda m: m.hand.dealer == 1),
+                          ("when anyone reaches 100", lambda m: m.game.target == 100)],
+    'kocka-two-letters': [("Everyone has KO", lambda m: m.game.tally(m.standing)[1] == ['KO'] * 4),
+                          ("Three more lost hands", lambda m: len(m.game.letters) - 2 == 3)],
+    'kocka-last-letter': [("You (Seat 0) have KOČK", lambda m: m.game.tally(m.standing)[1][0] == 'KOČK'),
+                          ("lose this hand and you have spelled KOČKA", lambda m: m.standing['letters'][0] == len(m.game.letters) - 1)],
+    'dehla-pakad-centre-three': [("Three tricks lie in the centre", lambda m: m.view(0)['centre']['tricks'] == 3),
+                                 ("with the ten of spades among them", lambda m: [c.code for c in m.view(0)['centre']['tens']] == ['10S']),
+                                 ("you (Seat 0) won the last trick", lambda m: m.view(0)['on_one'] == 0 and m.to_act == 0)],
+    'dehla-pakad-streak': [("has won six deals in a row", lambda m: (m.standing['streak_team'], m.standing['streak']) == (0, 6)),
+                           ("seven in a row", lambda m: m.standing['streak'] + 1 == 7)],
+    'maghe-satra-one-point': [("You (Seat 0) have 9 game points", lambda m: m.standing['totals'][0] == 9),
+                              ("you reach 10 and win the match", lambda m: m.game.goal.value == 10),
+                              ("Seat 2 is on 8", lambda m: m.standing['totals'][2] == 8)],
+    'thieves-picked-with-six': [("You (Seat 0) picked up the blind", lambda m: m.view(0)['picker'] == 0),
+                                ("you hold the six of Thieves yourself (and the seven)",
+                                 lambda m: {'T6', 'T7'} <= {c.code for c in m.view(0)['hand']})],
+    'thieves-tie-at-target': [("You (Seat 0) and Seat 1 both have 20, the target",
+                               lambda m: m.standing['totals'][:2] == [20, 20] == [m.game.goal.value] * 2)],
+}
+
+@pytest.mark.parametrize('name', list(EXERCISES))
+def test_each_exercise_starts_where_the_rules_can_and_its_note_is_true(name):
+    assert not _reachable(name), f"{name}: {_reachable(name)}"
+    assert name in CLAIMS, f"{name}: say what its note claims, in CLAIMS"
+    m = exercise(name)
+    for words, holds in CLAIMS[name]:
+        assert words in m.note, f"{name}: the note no longer says {words!r}"
+        assert holds(m), f"{name}: the note says {words!r}, but the start does not"

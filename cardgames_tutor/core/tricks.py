@@ -144,7 +144,7 @@ def _explain_play(self:TrickHand, card) -> Verdict:
         return Verdict(False, f'{rule}/hold', f"Seat {self.to_act} does not hold {card.symbol}: a card must come from your own hand.")
     name = suit_name(self.game.pack, led)
     return Verdict(False, f'{rule}/follow', f"You must follow the led {words['suit']} ({name}) while you hold any: "
-                   f"play {', '.join(c.symbol for c in allowed)}, not {card.symbol}.")
+                   f"play {', '.join(c.symbol for c in in_order(allowed))}, not {card.symbol}.")
 
 
 # %% ../../nbs/core/02_tricks.ipynb #9c3efd9e

@@ -187,7 +187,7 @@ def _ordinal(n): return {1: '1st', 2: '2nd', 3: '3rd'}.get(n, f"{n}th")
 
 def _dealer_event(totals:list, dealer:int) -> Event:
     tied = sum(t == totals[dealer] for t in totals) > 1
-    why = " (tied for the highest; the first of them after the last dealer deals)" if tied else ''
+    why = " (tied for the highest; by the table rule, the first of them after the last dealer deals)" if tied else ''
     return Event('dealer', f"Seat {dealer} has the highest total{why} and deals the next hand.", dealer, rule='begga-kaat/next-dealer')
 
 def _game_over_event(totals:list, losers:list, placed:list, target:int) -> Event:

@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/drills.html.md"
 
 # %% ../../nbs/practice/41_drills.ipynb #8021924a
 from __future__ import annotations
-import copy, importlib, random
+import copy, importlib, inspect, random
 from types import SimpleNamespace
 from typing import NamedTuple, Callable
 from fastcore.basics import patch
@@ -20,7 +20,7 @@ from ..core.match import Match
 __all__ = ['DRILLS', 'MAX_HANDS', 'MISSPELT', 'YES_NO', 'PLAY_ON', 'GAME_DRILLS', 'MAX_DRILLS', 'Grade', 'Question', 'Drill',
            'add_drill', 'positions', 'question', 'held', 'trick_text', 'situation', 'own_action', 'doing', 'tries',
            'card_question', 'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices',
-           'finishing_trick', 'trick_shown', 'trick_facts', 'trick_drill', 'points_drill', 'settled',
+           'finishing_trick', 'trick_shown', 'trick_facts', 'trick_drill', 'points_drill', 'settled', 'standing_at',
            'next_dealer_drill', 'match_end_drill', 'match_over_drill', 'BadDrill', 'drill_rules', 'drills_for',
            'drill_set']
 
@@ -136,22 +136,25 @@ def held(hand, seat) -> list:
     return hand.drill_cards(seat)
 
 # %% ../../nbs/practice/41_drills.ipynb #0ce0b06f
+def _trick_words(view:dict, word:str) -> str:
+    "The trick on the table, in words, from a view (its `trick` of (seat, card) and `to_act`)."
+    if not view['trick']: return f"Seat {view['to_act']} is to lead {word} {view['trick_no']}."
+    played = ', '.join(f"Seat {s} {'led' if i == 0 else 'played'} {c.symbol}" for i, (s, c) in enumerate(view['trick']))
+    return f"{word.capitalize()} {view['trick_no']} so far: {played}."
+
 def trick_text(hand) -> str:
-    "The trick on the table, in words."
-    word, n = hand.WORDS['trick'], len(hand.tricks) + 1
-    if not hand.trick: return f"Seat {hand.to_act} is to lead {word} {n}."
-    played = ', '.join(f"Seat {s} {'led' if i == 0 else 'played'} {c.symbol}"
-                       for i, (s, c) in enumerate(zip(hand.trick_seats, hand.trick)))
-    return f"{word.capitalize()} {n} so far: {played}."
+    "The trick on the table, in words (what every seat sees)."
+    return _trick_words(hand.view(None, text=False), hand.WORDS['trick'])
 
 # %% ../../nbs/practice/41_drills.ipynb #fc09c4d9
 def situation(hand, seat:int) -> str:
-    "The position as `seat` needs it for a question: the phase, trump, the trick, its cards."
+    "The position as `seat` sees it, for a question: the phase, trump, the trick, its cards, made from `hand.view(seat)`."
     told = hand.drill_situation(seat)
     if told is not None: return told  # a game that tells its position its own way (Maghe Satra)
-    parts, phase = hand.drill_phase_words(), hand.phase
-    if hand.trump and phase == 'play': parts.append(f"Trump: {suit_name(hand.game.pack, hand.trump)}.")
-    if phase == 'play': parts += [trick_text(hand), *hand.drill_table_words()]
+    view = hand.view(seat, text=False)  # what this seat may see, and nothing more
+    parts, phase = hand.drill_phase_words(), view['phase']
+    if view.get('trump') and phase == 'play': parts.append(f"Trump: {suit_name(hand.game.pack, view['trump'])}.")
+    if phase == 'play': parts += [_trick_words(view, hand.WORDS['trick']), *hand.drill_table_words()]
     verb, shown = hand.drill_holding(seat)
     parts.append(f"Seat {seat} {verb} {played_text(shown)}.")
     return ' '.join(parts)
@@ -297,12 +300,19 @@ def settled(hand, standing:dict) -> tuple:
     "Settle the finished `hand` into a copy of `standing` by the game's own `settle`: (events, next dealer, over)."
     return hand.game.settle(hand, SimpleNamespace(standing=copy.deepcopy(standing)))
 
+# %% ../../nbs/practice/41_drills.ipynb #89e744f0
+def standing_at(standing, hand, rng) -> dict|None:
+    "The standing before `hand` from the maker `standing`: given the hand where the maker takes it (`hand=`), so that it can fit the dealer."
+    if 'hand' in inspect.signature(standing).parameters: return standing(hand.game, rng, hand=hand)
+    return standing(hand.game, rng)
+
 # %% ../../nbs/practice/41_drills.ipynb #86795e0d
 def next_dealer_drill(game, rule, standing, told, options=({},)):
-    "Who deals the next hand? `standing(game, rng)` makes a standing; `told(hand, standing)` says the position."
+    "Who deals the next hand? `standing(game, rng[, hand=])` makes a standing (see `standing_at`); `told(hand, standing)` says the position."
     def ask(hand, rng):
         if not hand.is_over: return None
-        st = standing(hand.game, rng)
+        st = standing_at(standing, hand, rng)
+        if st is None: return None
         events, nxt, over = settled(hand, st)
         if over: return None
         return dict(prompt=f"{told(hand, st)} Who deals the next hand?", choices=seat_choices(hand.n), answers=(nxt,),
@@ -316,7 +326,8 @@ def match_end_drill(game, rule, standing, told, outcomes, options=({},)):
     "Does the match end, and who wins or loses? `outcomes(hand, standing after)` gives (the right words, other words)."
     def ask(hand, rng):
         if not hand.is_over: return None
-        st = standing(hand.game, rng)
+        st = standing_at(standing, hand, rng)
+        if st is None: return None
         after_st = copy.deepcopy(st)
         events, _, over = hand.game.settle(hand, SimpleNamespace(standing=after_st))
         if not over and rng.random() < 0.6: return None  # more questions where the match does end
@@ -333,7 +344,8 @@ def match_over_drill(game, standing, told, options=({},)):
     "'May Seat s still play?' once a hand has ended the match: the engine's `Match` answers (rule `match-over`)."
     def ask(hand, rng):
         if not hand.is_over: return None
-        st = standing(hand.game, rng)
+        st = standing_at(standing, hand, rng)
+        if st is None: return None
         events, _, over = settled(hand, st)
         if not over: return None
         match = Match(hand.game, seed=0)
@@ -342,7 +354,8 @@ def match_over_drill(game, standing, told, options=({},)):
         v = match.explain(card, seat)
         ended = ' '.join(e.text for e in events if e.kind == 'match')
         return dict(prompt=f"{told(hand, st)} {ended} May Seat {seat} play {card.symbol} now?", choices=YES_NO,
-                    answers=(0 if v.legal else 1,), explanation=v.text, rules=(v.rule,), facts={'standing': st})
+                    answers=(0 if v.legal else 1,), explanation=v.text, rules=(v.rule,),
+                    facts={'standing': st, 'seat': seat, 'action': card})
     return add_drill(game, 'match-over', ask, 'easy', options)
 
 # %% ../../nbs/practice/41_drills.ipynb #7d4cb14f

@@ -6,14 +6,16 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/drills_penalty.
 
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #6d05fc1e
 from __future__ import annotations
-from ..games.begga_kaat import BeggaKaat
+import copy
+from types import SimpleNamespace
+from ..games.begga_kaat import BeggaKaat, penalty
 from ..games.kocka import Kocka
 from .drills import (DRILLS, Drill, add_drill, verdict_drill, trick_drill, points_drill, finishing_trick,
                                     trick_shown, trick_facts, seat_choices, totals_text, next_dealer_drill, match_end_drill,
                                     match_over_drill)
 
 # %% auto #0
-__all__ = ['BK', 'BK_OPTIONS', 'KK', 'REPLAY']
+__all__ = ['BK', 'BK_OPTIONS', 'TIE_RULE', 'KK', 'REPLAY']
 
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #586d1915
 BK = BeggaKaat.name
@@ -25,16 +27,46 @@ points_drill(BK, f'{BK}/score', options=BK_OPTIONS)
 points_drill(BK, f'{BK}/score', trick_rule=f'{BK}/trick', options=BK_OPTIONS)
 
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #1c55bcaf
-def _bk_standing(game, rng):
-    st = game.new_standing()
-    base = rng.randrange(game.target - 60, game.target - 5)
-    st['totals'] = [max(0, base + rng.choice((0, 0, 4, 9, 17, -12, -25))) for _ in range(game.players)]
+def _bk_hand_points(game, rng) -> list:
+    "One hand's penalty points as a hand can end: each penalty card taken by one seat or another (some seats take more)."
+    weight = [rng.random() ** 2 + 0.01 for _ in range(game.players)]
+    points = [0] * game.players
+    for card in game.deck():
+        if penalty(card): points[rng.choices(range(game.players), weight)[0]] += penalty(card)
+    return points
+
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #3b5e4f74
+def _turned(by_seat:list, r:int) -> list:
+    "Each seat's entry of `by_seat` moved `r` seats on round the table."
+    return [by_seat[(s - r) % len(by_seat)] for s in range(len(by_seat))]
+
+# %% ../../nbs/practice/41a_drills_penalty.ipynb #1d54e1eb
+def _bk_standing(game, rng, hand=None):
+    "Totals reached by played hands, settled by the game's `settle`, near the target; turned so that `hand.dealer` deals."
+    st, dealer = game.new_standing(), rng.randrange(game.players)  # the first dealer: whoever drew the first jack
+    near = rng.randrange(game.target - 60, game.target - 5)
+    while max(st['totals']) < near:
+        trial = copy.deepcopy(st)
+        hand_points = SimpleNamespace(points=_bk_hand_points(game, rng), dealer=dealer)
+        _, nxt, over = game.settle(hand_points, SimpleNamespace(standing=trial))
+        if over: break  # that hand would have ended the match: the standing stays as it was
+        st, dealer = trial, nxt
+    r = 0 if hand is None else (hand.dealer - dealer) % game.players
+    st['totals'], st['hands'] = _turned(st['totals'], r), [_turned(h, r) for h in st['hands']]
     return st
 
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #9ffd388a
+TIE_RULE = ("A table rule (the rules do not say): when totals tie for the highest, the first of the tied seats "
+            "after the seat that dealt this hand, in the order of play, deals.")
+
 def _bk_told(hand, st):
-    return (f"Totals before this hand: {totals_text(st['totals'])}. This hand's penalty points: "
-            f"{totals_text(hand.result['points'])}. Seat {hand.dealer} dealt it; whoever reaches {hand.game.target} loses.")
+    "The standing before the hand, who dealt it and why, the hand's points; the table rule on ties where a tie is on top."
+    totals, d, target = st['totals'], hand.dealer, hand.game.target
+    why = ("tied for the highest total" if totals.count(totals[d]) > 1 else "the highest total") if any(totals) else "the first dealer"
+    after = [t + p for t, p in zip(totals, hand.result['points'])]
+    tie = f" {TIE_RULE}" if after.count(max(after)) > 1 and max(after) < target else ''
+    return (f"Totals before this hand: {totals_text(totals)}. Seat {d} dealt it ({why}). This hand's penalty points: "
+            f"{totals_text(hand.result['points'])}. Whoever reaches {target} loses.{tie}")
 
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #87dc456b
 def _bk_outcome(hand, st):
@@ -61,8 +93,8 @@ points_drill(KK, f'{KK}/score', trick_rule=f'{KK}/trick')
 
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #d14da46b
 def _kk_points(hand) -> str:
-    "The hand's penalty points and who took the Hejma, as the table shows them (the teaching view)."
-    view = hand.view(None, text=False)
+    "The hand's penalty points and who took the Hejma, as every seat sees them (both are public)."
+    view = hand.view(0, text=False)  # any seat's view: the points taken and the Hejma's taker are open to all
     hejma = f" Seat {view['hejma']} took the Hejma (QL, the upper jack of leaves)." if view['hejma'] is not None else ''
     return f"Penalty points this hand: {totals_text(view['points'])}.{hejma}"
 
@@ -83,35 +115,55 @@ add_drill(KK, f'{KK}/letter', _kk_loser(f'{KK}/letter', False), 'easy', ({'early
 add_drill(KK, f'{KK}/replay', _kk_loser(f'{KK}/replay', True), 'hard', ({'early_end': False},))
 
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #c18df61a
+def _kk_hejma_so_far(view) -> str:
+    "Who took the Hejma in an earlier trick: a tie at the top is settled by it, so the question must say."
+    if view['hejma'] is None: return "Nobody has taken the Hejma in an earlier trick."
+    return f"Seat {view['hejma']} took the Hejma (QL) in an earlier trick."
+
 def _kk_early(hand, rng):
     "After this trick, is the loser certain? (several rules: the trick, its points, the points still to come)"
-    if hand.phase != 'play' or hand.view(None, text=False)['decided'] is not None: return None
+    if hand.phase != 'play': return None
+    view = hand.view(hand.to_act, text=False)  # what is public: the points taken, the Hejma, whether it is decided
+    if view['decided'] is not None: return None
     done = finishing_trick(hand, rng)
     if not done or done[1].data['number'] == 8: return None
     h, ev = done
-    decided = h.view(None, text=False)['decided']
+    decided = h.view(h.to_act, text=False)['decided']
     if decided is None and rng.random() < 0.8: return None  # mostly ask where it is decided
     choices = ("No: nobody is certain to lose yet", *(f"Yes: Seat {s} is certain to lose" for s in range(4)))
     said = [e.text for e in h.events[len(hand.events):] if e.kind == 'decided']
-    return dict(prompt=f"Penalty points so far: {totals_text(hand.view(None, text=False)['points'])}. {trick_shown(hand, ev)} After this trick, "
-                "is the hand decided?", choices=choices, answers=(0 if decided is None else 1 + decided['loser'],),
+    return dict(prompt=f"Penalty points so far: {totals_text(view['points'])}. {_kk_hejma_so_far(view)} {trick_shown(hand, ev)} "
+                "After this trick, is the hand decided?", choices=choices, answers=(0 if decided is None else 1 + decided['loser'],),
                 explanation=' '.join([ev.text, *said]) + ('' if said else f" Points still to be taken: {h.remaining()}."),
                 rules=(f'{KK}/decided', f'{KK}/score'), facts=trick_facts(hand, ev))
 add_drill(KK, f'{KK}/decided', _kk_early, 'hard')
 
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #18f59772
-def _kk_standing(game, rng):
-    st = game.new_standing()
-    st['letters'] = [rng.randrange(len(game.letters)) for _ in range(4)]
+def _kk_standing(game, rng, hand=None):
+    "Letters reached by hands lost (now and then a tie replayed), settled by the game's `settle`; turned so that `hand.dealer` deals."
+    st, dealer = game.new_standing(), rng.randrange(4)  # the first dealer: by lot
+    for _ in range(rng.randrange(4 * len(game.letters))):
+        loser = None if rng.random() < 0.05 else rng.randrange(4)  # None: a tie without the Hejma, replayed
+        trial = copy.deepcopy(st)
+        _, nxt, over = game.settle(SimpleNamespace(result={'loser': loser}, dealer=dealer), SimpleNamespace(standing=trial))
+        if not over: st, dealer = trial, nxt  # a hand that would end the match is not one of this match's
+    r = 0 if hand is None else (hand.dealer - dealer) % 4
+    st['letters'], st['losers'] = _turned(st['letters'], r), [None if s is None else (s + r) % 4 for s in st['losers']]
     return st
 
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #259a2f0b
+def _kk_dealt(st, dealer) -> str:
+    "Why `dealer` dealt this hand: the last hand's loser deals (after a replay, the same dealer again)."
+    if not any(s is not None for s in st['losers']): return f"Seat {dealer} dealt it (no hand has been lost yet: the first dealer)"
+    again = ", again after a replayed tie" if st['losers'][-1] is None else ''
+    return f"Seat {dealer} dealt it (it lost the last hand that had a loser{again})"
+
 def _kk_told(hand, st):
     g = hand.game
     letters = ', '.join(f"Seat {s} {g.spelled(n)}" for s, n in enumerate(st['letters']))
     r = hand.result
     lost = f"Seat {r['loser']} lost this hand" if r['loser'] is not None else "Nobody lost this hand (a tie without the Hejma)"
-    return f"The word is {g.letters}. Letters before this hand: {letters}. {lost}; Seat {hand.dealer} dealt it."
+    return f"The word is {g.letters}. Letters before this hand: {letters}. {_kk_dealt(st, hand.dealer)}. {lost}."
 
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #597d696a
 def _kk_outcome(hand, st):

@@ -51,12 +51,12 @@ def exercise(name:str) -> Match:
     return load(copy.deepcopy(EXERCISES[name].record))
 
 # %% ../../nbs/practice/42_exercises.ipynb #c8378419
-_add('begga-kaat-95', "You are on 95 points", game='begga-kaat', seed=3, dealer=3, standing={'totals': [95, 40, 20, 60]},
-     note="You (Seat 0) are on 95 penalty points, the others on 40, 20 and 60. Take five more and you lose the match: "
-          "duck every trick that may hold a heart or a queen.")
-_add('begga-kaat-leader', "Far ahead: end it", game='begga-kaat', seed=9, dealer=0, standing={'totals': [10, 90, 85, 70]},
-     note="You (Seat 0) have only 10 penalty points; Seats 1 and 2 are on 90 and 85. The match ends when anyone reaches 100, "
-          "and the fewest points wins it: give them the hearts and the queens.")
+_add('begga-kaat-95', "You are on 95 points", game='begga-kaat', seed=3, dealer=0, standing={'totals': [95, 40, 20, 57]},
+     note="You (Seat 0) are on 95 penalty points, the others on 40, 20 and 57; with the highest total you deal. "
+          "Take five more and you lose the match: duck every trick that may hold a heart or a queen.")
+_add('begga-kaat-leader', "Far ahead: end it", game='begga-kaat', seed=9, dealer=1, standing={'totals': [10, 90, 85, 80]},
+     note="You (Seat 0) have only 10 penalty points; Seats 1, 2 and 3 are on 90, 85 and 80, and Seat 1, the highest, deals. "
+          "The match ends when anyone reaches 100, and the fewest points wins it: give them the hearts and the queens.")
 
 # %% ../../nbs/practice/42_exercises.ipynb #d8086456
 _add('kocka-two-letters', "Two letters each", game='kocka', seed=2, dealer=3, standing={'letters': [2, 2, 2, 2]},
