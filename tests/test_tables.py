@@ -1,0 +1,561 @@
+"""Tables of students (core/tables.py): seeded random property tests over whole matches in every game with joins,
+leaves, backs, double submissions, other seats' tokens, bad request ids, hostile names, a full table, acting before
+the start and after the end; every view and every callback scanned for hidden cards with the independent `may_see`;
+and the registry's limits (a flood of joins, codes tried one after another)."""
+import json, random, threading
+import pytest
+from cardgames_tutor.core.engine import Move, games, get_game
+from cardgames_tutor.core.match import Match
+from cardgames_tutor.core.records import load
+from cardgames_tutor.core.tables import (CODE_SIGNS, KEPT_REFUSALS, Reply, Table, TableError, Tables, clean_name,
+                                         new_table_code, read_code)
+from cardgames_tutor.practice.exercises import EXERCISES
+from helpers import cards_in, may_see
+
+SETUPS = [(name, n) for name, info in games().items() for n in info.players]  # all five games, every variant
+
+def options(name, n) -> dict: return {'players': n} if len(games()[name].players) > 1 else {}
+
+class Clock:
+    "A clock the test moves by hand."
+    def __init__(self): self.t = 1000.0
+    def __call__(self): return self.t
+
+def one_line_under_200(text:str):
+    assert text and '\n' not in text and len(text) < 200, repr(text)
+
+def refusal(fn) -> str:
+    "The one-line message of the `TableError` that `fn()` raises."
+    with pytest.raises(TableError) as e: fn()
+    one_line_under_200(str(e.value))
+    return str(e.value)
+
+def snapshot(t:Table) -> tuple:
+    "Everything a refusal must leave as it was."
+    return (len(t.match.actions), t.version, t.started, t.closed, t.host, dict(t.tokens),
+            tuple((s.name, s.token, s.pages, s.away_since, len(s.listeners)) for s in t.seats))
+
+
+# ---------------------------------------------------------------- the leak scan of a table's views
+
+def assert_view_clean(t:Table, seat:int, view:dict):
+    """`view` (a seat's view from the table) names no card `seat` may not see (`may_see`, from the deal and the public
+    record), is that seat's own, and apart from `table` is the match's own view of that seat."""
+    hand, pack = t.match.hand, t.match.game.pack
+    assert view['seat'] == seat
+    facts = view['table']
+    assert [s['you'] for s in facts['seats']] == [i == seat for i in range(len(t.seats))]
+    names = {s['name'] for s in facts['seats'] if s['name']}
+    named = cards_in(sorted(names), pack)  # a student may call themself 'QH': that names no card of the deal
+    assert cards_in({k: v for k, v in facts.items() if k != 'seats'}, pack) <= named
+    rest = {k: v for k, v in view.items() if k != 'table'}
+    assert len(rest['events']) == len([e for e in hand.events if e.seen_by(seat)])
+    rest['events'] = [e.text for e in hand.events if e.seen_by(seat) and e.kind != 'dealer']  # the lot: a public shuffle
+    called = cards_in([m for m in rest.get('legal') or () if isinstance(m, Move) and m.verb == 'call'], pack)
+    leaked = cards_in(rest, pack) - may_see(hand, seat) - called - counted_at_the_end(hand)
+    assert not leaked, f"Seat {seat}'s table view leaks {sorted(map(str, leaked))} in phase {hand.phase}"
+
+
+def counted_at_the_end(hand) -> set:
+    """Cards laid aside face down that the count at the end of the hand shows: Beggars and Thieves' buried cards ("any
+    points buried will be included in his or her point total at the end of the hand", rules). `may_see` (tests/helpers.py)
+    leaves them out: its scans never meet a finished hand, which a match replaces by the next deal at once; a table's
+    views meet one, the last hand of a match that is over."""
+    if hand.phase != 'over': return set()
+    return {c for _, a in hand.history if isinstance(a, Move) and a.verb == 'bury' for c in a.cards}
+
+
+def test_the_scan_catches_a_card_of_another_seat():
+    "The scan is not blind: another seat's card planted in a view, or in the table's facts, is caught."
+    t = Table('abcdef', 'begga-kaat', seed=1)
+    me = t.join('Asha', seat=0)
+    view = t.view(me.token)
+    assert_view_clean(t, 0, view)
+    other = t.match.hand.deal['hands'][1][0]
+    with pytest.raises(AssertionError, match='leaks'): assert_view_clean(t, 0, {**view, 'planted': [other]})
+    with pytest.raises(AssertionError): assert_view_clean(t, 0, {**view, 'table': {**view['table'], 'waiting': str(other)}})
+    with pytest.raises(AssertionError): assert_view_clean(t, 0, t._view(1))  # another seat's view
+
+
+# ---------------------------------------------------------------- the test's own account of the seats
+
+class Seats:
+    "Who holds each seat, how many pages they have open, since when they are away: kept by the test, not read from the table."
+    def __init__(self, n, hold, clock):
+        self.holder, self.hold, self.clock = [None] * n, hold, clock  # holder: dict(name, token, pages, away)
+    def state(self, seat) -> str:
+        h = self.holder[seat]
+        if h is None: return 'bot'
+        if h['pages']: return 'here'
+        return 'away' if self.clock() - h['away'] < self.hold else 'bot'
+    def label(self, seat) -> str:
+        st, h = self.state(seat), self.holder[seat]
+        return f"Seat {seat} (bot)" if st == 'bot' else f"{h['name']} (Seat {seat}{', away' if st == 'away' else ''})"
+    def waiting(self, t:Table, seat) -> str:
+        "The sentence the table must say to `seat` now: each kind from its own fact."
+        if t.match.over: return "The match is over."
+        if not t.started:
+            if seat == t.host: return "Start the match when everyone is seated: empty seats are played by bots."
+            if t.host is None or self.state(t.host) == 'bot': return "Waiting for every seat to be taken: then the match starts."
+            return f"Waiting for {self.label(t.host)} to start the match."
+        to = t.match.to_act
+        if to == seat: return "Your turn."
+        st = self.state(to)
+        if st == 'here': return f"Waiting for {self.label(to)} to play."
+        if st == 'away': return f"Waiting for {self.label(to)}: a bot plays for them if they are not back within {self.hold:g} s."
+        return f"Seat {to} (bot) is playing."
+    def open_page(self, seat):
+        h = self.holder[seat]
+        h['pages'] += 1
+        h['away'] = None
+
+NAMES = ['Asha', 'Bo', 'Chidi', 'Dana', 'Émile', 'Farah', 'QH', '10S', 'Gus<script>alert(1)</script>',
+         '<img src=x onerror=alert(1)>', 'Hana\x00\x1b[31m', '\u202eIvo', 'Ji  \t Woo', '  ', '', 'x' * 5000,
+         'Seat 2', 'seat3 (bot)', 'Kai\u200b', '😀 Lu', 'M' * 24, 'N' * 25, 7, None, b'Bo']
+
+
+def _play_table(name, players, seed, hold=60.0) -> dict:
+    """A whole match at one table, driven at random: students join (hostile names among them), leave, come back, act
+    in and out of turn, with other seats' tokens, made-up tokens, bad request ids and resent requests; bots play the
+    other seats; the clock runs past holds. Checked at every step: refusals are one line and change nothing; every
+    accepted action is applied once; every view and callback is its seat's own and leaks no card; the waiting sentence."""
+    rng, clock = random.Random(seed), Clock()
+    t = Table(new_table_code(), get_game(name, **options(name, players)), seed=seed, hold=hold, now=clock)
+    n, seats = len(t.seats), Seats(len(t.seats), hold, clock)
+    accepted, answers, counts = [], {}, {'callbacks': 0, 'refusals': 0, 'resends': 0, 'views': 0}
+    gone_tokens = []
+
+    def listener(seat):
+        def heard(view):
+            counts['callbacks'] += 1
+            assert t.seat_of(seats.holder[seat]['token']) == seat
+            if counts['callbacks'] % 3 == 0: assert_view_clean(t, seat, view)
+        return heard
+
+    def check_reply(reply, before):
+        assert isinstance(reply, Reply)
+        one_line_under_200(reply.text)
+        if not reply.ok:
+            counts['refusals'] += 1
+            assert snapshot(t) == before, f"a refusal changed the table: {reply}"
+
+    def join():
+        name_, seat = rng.choice(NAMES), rng.choice([None, None, rng.randrange(n), -1, n, '1'])
+        before = snapshot(t)
+        try: ticket = t.join(name_, seat)
+        except TableError as e:
+            one_line_under_200(str(e)); assert snapshot(t) == before; counts['refusals'] += 1
+            return
+        assert isinstance(name_, str) and ticket.seat in range(n)
+        assert seats.state(ticket.seat) == 'bot', "a join took a seat a student still holds"
+        old = seats.holder[ticket.seat]
+        if old: gone_tokens.append(old['token'])
+        shown = t.facts()['seats'][ticket.seat]['name']
+        assert shown == ' '.join(''.join(c for c in name_ if c.isprintable() or c.isspace()).split()).replace('\u202e', '').replace('\u200b', '')
+        seats.holder[ticket.seat] = {'name': shown, 'token': ticket.token, 'pages': 1, 'away': None}
+        t.subscribe(ticket.token, listener(ticket.seat))
+
+    def held() -> list: return [i for i, h in enumerate(seats.holder) if h and t.seat_of(h['token']) == i]
+
+    for step in range(20_000):
+        if t.match.over and rng.random() < 0.2: break
+        r = rng.random()
+        if r < 0.10: join()
+        elif r < 0.14 and held():  # a page closes
+            seat = rng.choice(held()); h = seats.holder[seat]
+            reply = t.left(h['token'])
+            one_line_under_200(reply.text); assert reply.ok
+            if h['pages']:
+                h['pages'] -= 1
+                if not h['pages']: h['away'] = clock()
+        elif r < 0.18 and held():  # a page opens again
+            seat = rng.choice(held()); h = seats.holder[seat]
+            assert t.back(h['token']).ok
+            if not h['pages']: seats.open_page(seat)
+            else: h['pages'] += 1
+            if h['pages'] == 1: t.subscribe(h['token'], listener(seat))
+        elif r < 0.21: clock.t += rng.choice([1, 10, 30, hold + 1])
+        elif r < 0.24 and held() and not t.started:  # a start, by the host or not
+            seat = rng.choice(held()); before = snapshot(t)
+            reply = t.start(seats.holder[seat]['token'])
+            check_reply(reply, before)
+            assert reply.ok == (seat == t.host)
+        elif r < 0.27 and gone_tokens:  # a token whose seat another student took
+            before = snapshot(t)
+            for fn in (lambda k: t.act(k, 'QH', f"g{step}"), t.back, t.left, t.start):
+                reply = fn(rng.choice(gone_tokens)); check_reply(reply, before); assert reply.rule == 'table/token'
+            refusal(lambda: t.view(gone_tokens[0])); refusal(lambda: t.record(gone_tokens[0]))
+        elif r < 0.30:  # made-up tokens and bad request ids
+            before = snapshot(t)
+            check_reply(t.act(rng.choice(['', 'x' * 32, None, 42, new_table_code()]), 'QH', f"f{step}"), before)
+            if held():
+                token = seats.holder[rng.choice(held())]['token']
+                bad = rng.choice(['', 'a b', 'x' * 65, None, 3, '<img>', 'é', ['r1']])
+                reply = t.act(token, 'QH', bad)
+                check_reply(reply, before); assert reply.rule == 'table/request-id'
+        elif r < 0.36 and answers:  # a click sent again (a double click, a resend after a reconnect)
+            (token, rid), first = rng.choice(list(answers.items())[-100:])  # fewer refusals than a seat keeps
+            before = snapshot(t)
+            again = t.act(token, rng.choice(['QH', *t.match.legal_actions()[:1]]), rid)
+            counts['resends'] += 1
+            if t.seat_of(token) is not None:
+                assert again == first and snapshot(t) == before, "a resent request was not answered as the first time"
+        else:  # the seat to act plays: a student (perhaps out of turn, perhaps illegally) or a bot
+            to = t.match.to_act
+            students = held()
+            if t.bot_due is not None and rng.random() < 0.7:
+                before_n = len(t.match.actions)
+                stale = rng.random() < 0.1
+                played = t.bot_move(t.version - 1 if stale else (t.version if rng.random() < 0.5 else None))
+                if stale: assert not played
+                if played:
+                    assert len(t.match.actions) == before_n + 1
+                    accepted.append(t.match.actions[-1])
+                continue
+            if not students: join(); continue
+            seat = to if (to in students and rng.random() < 0.8) else rng.choice(students)
+            legal = t.match.legal_actions()
+            if legal and rng.random() < 0.85: action = t.match.game.bot(t.match.view(seat, text=False), rng) if seat == to else legal[0]
+            else: action = rng.choice(['QH', 'pass', 'zz', 'x' * 300, 12, Move('call', ('QH',)), str(rng.choice(t.match.game.deck()))])
+            token, rid = seats.holder[seat]['token'], f"r{step}"
+            before, n_before = snapshot(t), len(t.match.actions)
+            reply = t.act(token, action, rid)
+            check_reply(reply, before)
+            answers[token, rid] = reply
+            if reply.ok:
+                assert (t.started, seat) == (True, to) and len(t.match.actions) == n_before + 1
+                accepted.append(t.match.actions[-1])
+                if not seats.holder[seat]['pages']: seats.open_page(seat); t.subscribe(token, listener(seat))
+            elif not t.started: assert reply.rule == 'table/not-started'
+            elif t.match.over: assert reply.rule == 'match-over'
+            elif seat != to: assert reply.rule == 'table/turn' and seats.label(to) in reply.text
+        # after every step: the table's account of the seats is the test's, and so is each sentence it says
+        t.tick()
+        assert [st if st != 'empty' and st != 'gone' else 'bot' for st in t.states()] == [seats.state(i) for i in range(n)]
+        for seat in range(n): assert t.waiting_text(seat) == seats.waiting(t, seat), seat
+        if step % 7 == 0:
+            for seat in held():
+                counts['views'] += 1
+                assert_view_clean(t, seat, t.view(seats.holder[seat]['token']))
+    assert t.match.over, f"{name} {players}: the match did not end"
+    assert accepted == t.match.actions, "the match is not the actions the table accepted, each once"
+    again = t.match.replayed(t.match.actions)
+    assert [h.history for h in again.hands] == [h.history for h in t.match.hands] and again.standing == t.match.standing
+    return {'table': t, 'seats': seats, 'counts': counts}
+
+
+@pytest.mark.parametrize('name,players', SETUPS)
+def test_a_whole_match_at_a_table(name, players):
+    "Whole matches at one table in every game and variant, under every kind of request a hostile or hurried page sends."
+    for seed in (1, 2, 3):
+        out = _play_table(name, players, seed)
+        t, counts = out['table'], out['counts']
+        assert counts['callbacks'] > 0 and counts['refusals'] > 0 and counts['resends'] > 0
+        holder = next(h for h in out['seats'].holder if h and t.seat_of(h['token']) is not None)
+        record = t.record(holder['token'])  # the match is over: every hand is finished and in the record
+        m = load(json.loads(json.dumps(record)))
+        assert [h.history for h in m.hands[:len(t.match.hands)]] == [h.history for h in t.match.hands]
+        assert 'seed' not in record
+
+
+# ---------------------------------------------------------------- joining, names, a full table
+
+def test_a_full_table_refuses_in_one_line_and_changes_nothing():
+    t = Table('abcdef', 'kocka', seed=2)
+    tickets = [t.join(n) for n in ('Asha', 'Bo', 'Chidi', 'Dana')]
+    assert [k.seat for k in tickets] == [0, 1, 2, 3] and t.started  # every seat taken: the match starts
+    before = snapshot(t)
+    assert 'table abcdef is full: all 4 seats are taken' in refusal(lambda: t.join('Eve'))
+    assert 'is full' in refusal(lambda: t.join('Eve', seat=2))
+    assert snapshot(t) == before
+
+
+def test_names_are_plain_text_and_kept_as_typed():
+    t = Table('abcdef', 'kocka', seed=2)
+    k = t.join('<b onclick=x>Asha</b>\n')
+    assert t.facts()['seats'][k.seat]['name'] == '<b onclick=x>Asha</b>'  # not HTML: front ends escape it
+    assert clean_name('\u202eBo\u200d\u2028b ') == 'Bo b'
+    for bad, says in [('x' * 5000, 'this one has 5,000'), ('\x00\x07\u200b', 'this one has 0'), ('y' * 25, 'this one has 25'),
+                      (None, 'not NoneType'), (['Bo'], 'not list'), ('Seat 3', "look like a seat's label")]:
+        before = snapshot(t)
+        assert says in refusal(lambda: t.join(bad))
+        assert snapshot(t) == before
+    assert "already at this table" in refusal(lambda: t.join(' <B ONCLICK=x>asha</b> '))
+
+
+def test_the_seat_asked_for_or_the_next():
+    t = Table('abcdef', 'begga-kaat', seed=2, players=3)
+    assert t.join('Asha', seat=1).seat == 1 and t.join('Bo').seat == 0
+    assert 'Seat 1 is taken by Asha (Seat 1): the free seats are 2' in refusal(lambda: t.join('Cy', seat=1))
+    for seat in (3, -1, '2', 2.0, True): assert 'a seat is a number from 0 to 2' in refusal(lambda: t.join('Cy', seat=seat))
+
+
+# ---------------------------------------------------------------- starting and acting
+
+def _table(game='begga-kaat', seed=3, **kw):
+    clock = Clock()
+    t = Table('abcdef', game, seed=seed, hold=60, now=clock, **kw)
+    return t, clock
+
+def _play_to(t, seat, tokens):
+    "Let the bots (and the students, with the bot's choice) play until `seat` is to act."
+    for i in range(1000):
+        if t.match.to_act == seat: return
+        if t.bot_due is not None: assert t.bot_move(); continue
+        to = t.match.to_act
+        assert t.act(tokens[to], t.match.game.bot(t.match.view(to), random.Random(i)), f"p{i}").ok
+
+def test_nobody_acts_before_the_start_and_only_the_host_starts():
+    t, _ = _table()
+    host, bo = t.join('Asha'), t.join('Bo')
+    to = t.match.to_act
+    for k in (host, bo):
+        reply = t.act(k.token, t.match.legal_actions()[0], 'r1')
+        assert (reply.ok, reply.rule) == (False, 'table/not-started')
+    assert t.bot_due is None and not t.bot_move() and t.view(host.token)['legal'] == []
+    assert t.start(bo.token).rule == 'table/host' and not t.started
+    assert t.start(host.token).ok and t.started
+    assert t.act(host.token, t.match.legal_actions()[0], 'r1').rule == 'table/not-started'  # its first answer, kept
+    assert to == t.match.to_act
+
+def test_a_seat_out_of_turn_is_told_whose_turn_it_is():
+    t, _ = _table()
+    tokens = {k.seat: k.token for k in (t.join('Asha'), t.join('Bo'))}
+    t.start(tokens[0])
+    _play_to(t, 1, tokens)
+    before = snapshot(t)
+    reply = t.act(tokens[0], t.match.legal_actions()[0], 'x1')
+    assert (reply.ok, reply.rule, reply.text) == (False, 'table/turn', 'Not your turn: Bo (Seat 1) is to play.')
+    assert snapshot(t) == before
+    assert t.waiting_text(0) == 'Waiting for Bo (Seat 1) to play.' and t.waiting_text(1) == 'Your turn.'
+
+def test_an_illegal_move_is_refused_with_the_engines_rule():
+    t, _ = _table()
+    me = t.join('Asha'); t.start(me.token)
+    _play_to(t, 0, {0: me.token})
+    action = next((c for c in t.match.view(0).get('hand') or () if c not in t.match.legal_actions()), 'ZZ')
+    verdict = t.match.explain(action, 0)
+    before = snapshot(t)
+    reply = t.act(me.token, action, 'bad-1')
+    assert (reply.ok, reply.rule) == (False, verdict.rule) and reply.text == verdict.text[:199]
+    assert snapshot(t) == before
+    for junk in (12, ['QH'], {'card': 'QH'}, 'Q' * 500, Move('play', (1, 2))):
+        reply = t.act(me.token, junk, f"j{len(str(junk))}{type(junk).__name__}")
+        assert not reply.ok and reply.rule == 'notation'; one_line_under_200(reply.text)
+
+def test_a_double_click_is_applied_once_even_from_threads():
+    "Twelve threads send the same click, and twelve others fresh clicks of the same card: one move is made."
+    t, _ = _table('kocka', seed=5)
+    me = t.join('Asha'); t.start(me.token)
+    _play_to(t, 0, {0: me.token})
+    action, n = t.match.legal_actions()[0], len(t.match.actions)
+    replies, go = [], threading.Barrier(24)
+    def send(rid):
+        go.wait()
+        replies.append((rid, t.act(me.token, action, rid)))
+    threads = [threading.Thread(target=send, args=('same' if i < 12 else f"fresh{i}",)) for i in range(24)]
+    for th in threads: th.start()
+    for th in threads: th.join()
+    assert len(t.match.actions) == n + 1
+    assert sum(r.ok for _, r in replies) == 1
+    same = {r for rid, r in replies if rid == 'same'}
+    assert len(same) == 1  # every copy of the click got the first answer
+
+def test_a_refused_click_sent_again_is_not_applied_later():
+    t, _ = _table()
+    tokens = {k.seat: k.token for k in (t.join('Asha'), t.join('Bo'))}
+    t.start(tokens[0]); _play_to(t, 1, tokens)
+    card = t.match.legal_actions()[0]
+    early = t.act(tokens[0], card, 'early')  # Asha clicks before her turn
+    assert early.rule == 'table/turn'
+    _play_to(t, 0, tokens)
+    assert t.act(tokens[0], t.match.legal_actions()[0], 'early') == early  # the resend: the first answer, nothing applied
+    assert t.match.to_act == 0
+    for i in range(KEPT_REFUSALS + 5): t.act(tokens[1], card, f"n{i}")  # refusals kept: the last 256
+    assert 'n0' not in t.seats[1].answers and f"n{KEPT_REFUSALS + 4}" in t.seats[1].answers
+
+def test_acting_after_the_match_is_over():
+    t, _ = _table('dehla-pakad', seed=4)
+    me = t.join('Asha'); t.start(me.token)
+    for i in range(2000):
+        if t.match.over: break
+        if not t.bot_move(): assert t.act(me.token, t.match.game.bot(t.match.view(0), random.Random(i)), f"m{i}").ok
+    assert t.match.over
+    before = snapshot(t)
+    reply = t.act(me.token, 'QH', 'after')
+    assert (reply.ok, reply.rule) == (False, 'match-over') and snapshot(t) == before
+    assert t.waiting_text(0) == 'The match is over.' and t.bot_due is None
+
+
+# ---------------------------------------------------------------- bots, leaving, coming back
+
+def test_bots_play_from_their_own_view_only(monkeypatch):
+    t, _ = _table('kocka', seed=6)
+    me = t.join('Asha'); t.start(me.token)
+    seen, bot = [], t.match.game.bot
+    monkeypatch.setattr(t.match.game, 'bot', lambda view, rng: seen.append((view['seat'], t.match.to_act)) or bot(view, rng), raising=False)
+    _play_to(t, 0, {0: me.token})
+    t.match.apply(t.match.legal_actions()[0], 0)
+    t.run_bots()
+    assert seen and all(s == to for s, to in seen) and 0 not in {s for s, _ in seen}
+
+def test_the_bots_draw_from_a_stream_of_their_own():
+    "What a bot plays must tell nothing of the shuffle: its random stream is not the deals' stream (the same seed)."
+    t, _ = _table('kocka', seed=11)
+    deals = random.Random(t.match.seed)
+    assert [t.rng.random() for _ in range(5)] != [deals.random() for _ in range(5)]
+    assert [Table('abcdef', 'kocka', seed=11).rng.random() for _ in range(2)] == [Table('abcdef', 'kocka', seed=11).rng.random() for _ in range(2)]
+
+def test_a_seed_must_be_a_whole_number():
+    for bad in (2.5, '7', True, 10 ** 40):
+        assert 'a seed is a whole number of at most 30 digits' in refusal(lambda: Table('abcdef', 'kocka', seed=bad))
+
+def test_the_sentences_on_leaving_and_coming_back_are_true():
+    t, _ = _table()
+    a = t.join('Asha')
+    assert t.back(a.token).text == 'Asha is at Seat 0.'  # a second page
+    assert t.left(a.token).text == 'Asha still has a page open at Seat 0.' and t.states()[0] == 'here'
+    assert t.left(a.token).text == 'Seat 0 is kept for Asha for 60 s.' and t.states()[0] == 'away'
+    assert t.left(a.token).text == 'Asha is away already.'
+    assert t.back(a.token).text == 'Welcome back, Asha: Seat 0 is yours, as you left it.' and t.states()[0] == 'here'
+
+def test_away_then_back_is_as_it_was_and_a_bot_plays_after_the_hold():
+    t, clock = _table('kocka', seed=7)
+    a, b = t.join('Asha'), t.join('Bo')
+    tokens = {0: a.token, 1: b.token}
+    t.start(a.token); _play_to(t, 1, tokens)
+    before = {k: v for k, v in t.view(b.token).items() if k != 'table'}
+    t.left(b.token)
+    assert t.facts(0)['seats'][1] == {'seat': 1, 'name': 'Bo', 'state': 'away', 'you': False}
+    assert t.bot_due is None and t.waiting_text(0).startswith('Waiting for Bo (Seat 1, away): a bot plays for them')
+    clock.t += 59
+    assert t.bot_due is None
+    assert t.back(b.token).ok
+    assert {k: v for k, v in t.view(b.token).items() if k != 'table'} == before  # everything as it was
+    t.left(b.token); clock.t += 60
+    assert t.bot_due == 1 and t.facts(0)['seats'][1]['state'] == 'bot' and t.waiting_text(0) == 'Seat 1 (bot) is playing.'
+    assert t.bot_move() and len(t.match.actions) and t.match.actions[-1][1] == 1
+    c = t.join('Chidi', seat=1)  # a new student takes the gone seat: Bo's token holds nothing now
+    for fn in (t.back, t.left, t.start, lambda k: t.act(k, 'QH', 'z')): assert fn(b.token).rule == 'table/token'
+    assert 'holds no seat' in refusal(lambda: t.view(b.token))
+    assert t.view(c.token)['seat'] == 1
+
+def test_a_reload_keeps_the_seat_while_the_old_page_closes():
+    t, clock = _table()
+    a = t.join('Asha')
+    t.back(a.token)  # the reloaded page opens
+    t.left(a.token)  # then the old page is seen to close
+    clock.t += 1000
+    assert t.states()[0] == 'here' and t.bot_due is None
+
+def test_a_gone_student_who_comes_back_to_a_seat_nobody_took_has_it_again():
+    t, clock = _table()
+    a = t.join('Asha'); t.left(a.token); clock.t += 61
+    assert t.tick() and t.states()[0] == 'gone'
+    assert t.back(a.token).ok and t.states()[0] == 'here'
+
+
+# ---------------------------------------------------------------- views and listeners
+
+@pytest.mark.parametrize('name,players', SETUPS)
+def test_each_page_hears_its_own_view_only(name, players):
+    t = Table('abcdef', name, seed=3, **options(name, players))
+    tickets = [t.join(f"S{i}") for i in range(players)]
+    heard = {k.seat: [] for k in tickets}
+    for k in tickets: t.subscribe(k.token, heard[k.seat].append)
+    steps = 0
+    while not t.match.over and steps < 150:
+        to = t.match.to_act
+        assert t.act(tickets[to].token, t.match.game.bot(t.match.view(to), random.Random(steps)), f"r{steps}").ok
+        for k in tickets:
+            v = heard[k.seat][-1]
+            assert_view_clean(t, k.seat, v)
+            assert {x: y for x, y in v.items() if x != 'table'} == t.match.view(k.seat)
+        steps += 1
+    assert all(len(h) == steps for h in heard.values())
+
+def test_the_view_is_the_matchs_view_plus_public_facts():
+    t = Table('abcdef', 'begga-kaat')  # a secret seed
+    a = t.join('Asha'); t.start(a.token)
+    v = t.view(a.token)
+    assert {k: x for k, x in v.items() if k != 'table'} == t.match.view(0)
+    assert set(v['table']) == {'code', 'seats', 'host', 'started', 'closed', 'waiting', 'finished_hands', 'version'}
+    assert str(t.match.seed) not in json.dumps(v, default=str)  # the seed would tell every deal
+
+
+# ---------------------------------------------------------------- records
+
+def test_the_record_holds_the_finished_hands_only_and_no_seed():
+    t, _ = _table('kocka', seed=9)
+    a = t.join('Asha'); t.start(a.token)
+    assert 'no hand is finished yet' in refusal(lambda: t.record(a.token))
+    while len(t.match.hands) < 3:
+        if not t.bot_move(): t.act(a.token, t.match.legal_actions()[0], f"r{len(t.match.actions)}")
+    record = t.record(a.token)
+    assert len(record['hands']) == 2 and 'seed' not in record
+    playing = t.match.hand.deal['hands']
+    assert all(h['deal']['hands'] != [[str(c) for c in p] for p in playing] for h in record['hands'])
+    m = load(json.dumps(record))
+    assert [h.history for h in m.hands[:2]] == [h.history for h in t.match.hands[:2]] and m.standing == t.match.standing
+    assert 'holds no seat' in refusal(lambda: t.record('forged'))
+
+def test_a_table_from_a_prepared_exercise():
+    x = next(iter(EXERCISES.values()))
+    t = Table('abcdef', record=x.record)
+    assert t.match.note == x.note and t.match.game.name == x.game
+    assert 'not valid JSON' in refusal(lambda: Table('abcdef', record='{nope'))
+
+
+# ---------------------------------------------------------------- the registry: codes, limits, a flood of joins
+
+def test_codes_come_from_secrets_not_from_the_random_module():
+    random.seed(1); a = [new_table_code() for _ in range(5)]
+    random.seed(1); b = [new_table_code() for _ in range(5)]
+    assert a != b
+    codes = [new_table_code() for _ in range(3000)]
+    assert len(set(codes)) == 3000
+    counts = {s: sum(c.count(s) for c in codes) for s in CODE_SIGNS}
+    assert min(counts.values()) > 450 and max(counts.values()) < 730  # 580 each on average
+
+def test_codes_are_read_as_people_type_them():
+    assert read_code('KQ7-M2X') == read_code(' kq7 m2x ') == 'kq7m2x'
+    for bad in ('kq7m2', 'kq7m2xx', 'kq7m2o', 'kq7m21', 7, None, 'k' * 5000):
+        assert 'a table code is 6 letters and digits' in refusal(lambda: read_code(bad))
+
+def test_a_flood_of_joins_is_stopped_and_wrong_codes_count():
+    clock = Clock()
+    tables = Tables(max_joins=5, window=60, now=clock)
+    host = tables.open('kocka', 'Asha', client='pc1')
+    wrong = 'zzzzzz' if host.code != 'zzzzzz' else 'yyyyyy'
+    for i in range(4): assert 'no open table has the code' in refusal(lambda: tables.join(wrong, f"B{i}", client='pc2'))
+    tables.join(host.code, 'Bo', client='pc2')
+    says = refusal(lambda: tables.join(host.code, 'Cy', client='pc2'))
+    assert 'too many joins from your device: at most 5 in 60 s' in says
+    assert tables.join(host.code, 'Cy', client='pc3').seat == 2  # another device is not held up
+    clock.t += 61
+    assert tables.join(host.code, 'Dana', client='pc2').seat == 3
+
+def test_limits_on_open_tables():
+    tables = Tables(max_tables=3, max_hosted=2, now=Clock())
+    tables.open('kocka', 'A', client='pc1'); tables.open('kocka', 'B', client='pc1')
+    assert 'you have opened 2 tables already' in refusal(lambda: tables.open('kocka', 'C', client='pc1'))
+    for bad, says in [(('chess', 'D'), 'unknown game'), (('kocka', 'x' * 5000), 'this one has 5,000')]:
+        assert says in refusal(lambda: tables.open(*bad, client='pc4'))
+        assert len(tables.tables) == 2
+    tables.open('kocka', 'C', client='pc2')
+    assert 'this class has 3 tables open already' in refusal(lambda: tables.open('kocka', 'D', client='pc3'))
+    assert len(tables.tables) == 3
+
+def test_tokens_find_their_table_and_sweep_closes_empty_tables():
+    clock = Clock()
+    tables = Tables(hold=60, now=clock)
+    a = tables.open('kocka', 'Asha', client='pc1')
+    b = tables.open('begga-kaat', 'Bo', client='pc2', players=3)
+    assert tables.table_of(a.token).code == a.code and tables.table_of(b.token).code == b.code
+    assert tables.table_of(a.token) is not tables.table_of(b.token) and tables.table_of('x' * 32) is None
+    t = tables.find(a.code)
+    assert t.act(b.token, 'QH', 'r1').rule == 'table/token'  # another table's token acts for nothing here
+    t.left(a.token); clock.t += 61
+    assert tables.sweep() == [a.code] and t.closed
+    assert 'no open table has the code' in refusal(lambda: tables.join(a.code, 'Cy', client='pc3'))
+    assert tables.close(b.code) and not tables.close(b.code)
