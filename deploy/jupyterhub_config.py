@@ -1,56 +1,119 @@
-"""JupyterHub for a class past one machine's `make classroom`: every student logs in and gets their own server,
-whose default page is the tutor (the start page as an app, served by Voilà inside that server).
+"""JupyterHub for a class past one machine's `make classroom`: every student logs in with their own code and gets their
+own server, run as their own account on the machine, whose default page is the tutor (the start page as an app,
+served by Voilà inside that server) in their own copy of the notebooks.
 
-Run (from the project root, with the project installed in .venv: `pip install -e '.[dev,hub]'`, and the proxy:
-`npm install -g configurable-http-proxy`):
+Run as root (the hub switches to each student's account; from the project root, with the project installed in .venv:
+`pip install -e '.[dev,hub]'`, and the proxy: `npm install -g configurable-http-proxy`):
 
-    CLASS_CODE=kq7m-x2pd .venv/bin/jupyterhub -f deploy/jupyterhub_config.py
+    sudo .venv/bin/python deploy/roster.py class.txt       # class.txt: the students' names, one a line
+    sudo HUB_ROSTER=class.txt .venv/bin/jupyterhub -f deploy/jupyterhub_config.py
 
-Students open http://HUB:8000/, type any name and the class code as the password, and land on the tutor.
-Put it behind HTTPS (a reverse proxy: see README) before students connect over the internet.
+The first command prints each student's own login code (hand each student theirs); a name not on the list, or a name
+with another student's code, cannot log in. Students open http://HUB:8000/, type their name and code, and land on the
+tutor. Put the hub behind HTTPS (a reverse proxy: see README) before students connect over the internet.
 
-Settings through the environment: CLASS_CODE (required: the shared password), HUB_IP (default 127.0.0.1; 0.0.0.0
-for a network), HUB_PORT (8000), HUB_MAX_USERS (60 concurrent servers), HUB_STATE (the folder for the hub's database
-and cookie secret; default .hub in the project).
+Settings through the environment: HUB_ROSTER (required: the class list; see deploy/roster.py), HUB_IP (default
+127.0.0.1; 0.0.0.0 for a network), HUB_PORT (8000), HUB_MAX_USERS (60 concurrent servers), HUB_STATE (the folder for
+the hub's database, cookie secret and roster secret, mode 0700; default .hub in the project).
 
-Isolation: this file uses JupyterHub's SimpleLocalProcessSpawner, which runs every student's server as the
-hub's own OS user (each in its own folder): fine for a lab of trusted machines, not for strangers. For strangers
-use one container per student: DockerSpawner (pip install dockerspawner; an image with this project installed)
-or Kubernetes (zero-to-jupyterhub), keeping the `default_url` and `args` below.
+Isolation: each student's server runs as their own account (made at their first login by deploy/roster.py's
+authenticator: no password, no shell, home folder 0700), so it cannot read the hub's state, another student's files,
+tokens or processes, nor change the project (owned by root, only read). That needs the hub to run as root; run as
+another user it refuses to start, naming what to use instead: sudospawner (the hub as a user allowed to start servers
+as others), DockerSpawner (`pip install dockerspawner`, an image with this project installed) or Kubernetes
+(zero-to-jupyterhub), keeping `default_url` and `args` below. On a lab of trusted machines, HUB_TRUSTED_LAB=1 runs
+every server as the hub's own user instead (each in its own folder under HUB_STATE/homes): not for strangers.
+
+A school's own logins instead of the class list: an LTI 1.3 tool in the school's learning platform (Moodle, Canvas,
+...), with `pip install jupyterhub-ltiauthenticator`, in place of the authenticator lines below:
+
+    c.JupyterHub.authenticator_class = 'ltiauthenticator.lti13.auth.LTI13Authenticator'
+    c.LTI13Authenticator.issuer = 'https://school.example.org'                  # from the platform's tool registration
+    c.LTI13Authenticator.client_id = ['the-client-id']
+    c.LTI13Authenticator.authorize_url = 'https://school.example.org/mod/lti/auth.php'
+    c.LTI13Authenticator.jwks_endpoint = 'https://school.example.org/mod/lti/certs.php'
+    c.LTI13Authenticator.username_key = 'sub'     # the platform's id of the student, never a name they choose
+    c.Authenticator.allow_all = True              # everyone the platform launches (or allowed_users)
+
+or OAuth with the school's accounts (`pip install oauthenticator`, e.g. 'google' or 'generic-oauth', with its client
+id and secret). Those names are not accounts on the machine: give each student a container (DockerSpawner) or make
+the accounts (`c.LocalAuthenticator.create_system_users`, the authenticator a LocalAuthenticator).
 """
-import os, pathlib, sys
+import os, pathlib, pwd, sys
 
-PROJECT = pathlib.Path(__file__).resolve().parent.parent
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from roster import RosterAuthenticator, read_roster, roster_secret, state_dir, student_account, students_cannot_run  # noqa: E402
+
+PROJECT = HERE.parent
 BIN = pathlib.Path(sys.executable).parent
+SERVER = BIN / 'jupyterhub-singleuser'  # what deploy/student_server.py becomes, as the student
 c = get_config()  # noqa: F821 (JupyterHub provides it)
 
-code = os.environ.get('CLASS_CODE', '')
-if len(code) < 8: sys.exit("Set CLASS_CODE to the class's code (8 signs or more), e.g. CLASS_CODE=kq7m-x2pd")
+TRUSTED = os.environ.get('HUB_TRUSTED_LAB', '') == '1'
+if os.geteuid() != 0 and not TRUSTED:
+    sys.exit(f"The hub runs as {pwd.getpwuid(os.geteuid()).pw_name}, not root, so it cannot start each student's server as "
+             "their own account: every student could read the hub's secrets and the others' work. Run it as root, or use "
+             "sudospawner, DockerSpawner or Kubernetes (see this file's docstring); on a lab of trusted machines only, "
+             "set HUB_TRUSTED_LAB=1.")
+if not os.environ.get('HUB_ROSTER'):
+    sys.exit("Set HUB_ROSTER to the class list (one student's name a line); `python deploy/roster.py LIST` prints each "
+             "student's code" + (" (CLASS_CODE is no longer used: one shared code let anyone log in as anyone)"
+                                 if os.environ.get('CLASS_CODE') else ''))
+try: read_roster(os.environ['HUB_ROSTER'])
+except ValueError as e: sys.exit(f"HUB_ROSTER: {e}")
+if not TRUSTED:
+    why = students_cannot_run(sys.executable)
+    if why: sys.exit(f"Students' accounts cannot run this hub's Python ({sys.executable}): {why}. Install the project in a "
+                     "venv every account can read, outside /root (e.g. `/usr/bin/python3 -m venv /opt/cardgames-tutor`, then "
+                     "its pip: `pip install -e '.[hub]'`) and run the hub from it.")
 
-# who may log in: anyone with the class code (a shared password), under a name of their choice
-c.JupyterHub.authenticator_class = 'shared-password'
-c.SharedPasswordAuthenticator.user_password = code
-c.Authenticator.allow_all = True
+# the hub's state: its own folder, mode 0700, which no student's server can open
+STATE = state_dir().resolve()
+STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
+if STATE.stat().st_uid != os.geteuid():
+    sys.exit(f"HUB_STATE {STATE} belongs to another user: the hub's state must be its own (a new folder will do)")
+STATE.chmod(0o700)
+roster_secret(STATE)
+c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(STATE / 'jupyterhub_cookie_secret')
+c.ConfigurableHTTPProxy.pid_file = str(STATE / 'jupyterhub-proxy.pid')
+
+# who may log in: a name on the class list, with that name's own code
+c.JupyterHub.authenticator_class = RosterAuthenticator
+c.RosterAuthenticator.roster_file = str(pathlib.Path(os.environ['HUB_ROSTER']).resolve())
+c.RosterAuthenticator.state_folder = str(STATE)
+c.RosterAuthenticator.create_system_users = True
+c.Authenticator.any_allow_config = True  # RosterAuthenticator.check_allowed: the class list
+c.Authenticator.admin_users = set()
 
 c.JupyterHub.bind_url = f"http://{os.environ.get('HUB_IP', '127.0.0.1')}:{os.environ.get('HUB_PORT', '8000')}"
 c.JupyterHub.active_server_limit = int(os.environ.get('HUB_MAX_USERS', '60'))
-STATE = pathlib.Path(os.environ.get('HUB_STATE') or PROJECT / '.hub')  # the hub's database and cookie secret
-STATE.mkdir(parents=True, exist_ok=True)
-c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
-c.JupyterHub.cookie_secret_file = str(STATE / 'jupyterhub_cookie_secret')
 
-# each student's server: the tutor as its default page, no terminals, idle kernels and servers shut down
-c.JupyterHub.spawner_class = 'simple'
-c.Spawner.cmd = [str(BIN / 'jupyterhub-singleuser')]
-c.Spawner.notebook_dir = str(PROJECT)
+# each student's server: as their own account (or, in a trusted lab, their own folder), the tutor as its default page,
+# no terminals, no per-user Jupyter config, idle kernels and servers shut down
+if TRUSTED:
+    c.JupyterHub.spawner_class = 'simple'
+    c.SimpleLocalProcessSpawner.home_dir_template = str(STATE / 'homes' / '{username}')
+else:
+    c.JupyterHub.spawner_class = 'localprocess'
+
+    def only_students(spawner):
+        "Never start a server as root or as an account that is not a student's."
+        student_account(spawner.user.name)
+    c.Spawner.pre_spawn_hook = only_students
+c.Spawner.cmd = [sys.executable, str(HERE / 'student_server.py')]
+c.Spawner.notebook_dir = '~'
 c.Spawner.default_url = '/voila/render/nbs/tutorials/start.ipynb'
-c.Spawner.environment = {'PATH': f"{BIN}:{os.environ.get('PATH', '')}"}
+c.Spawner.environment = {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"}
+c.Spawner.disable_user_config = True
 c.Spawner.mem_limit = '400M'  # enforced by container spawners; informational here
 c.Spawner.args = [
     '--ServerApp.terminals_enabled=False',
     '--MappingKernelManager.cull_idle_timeout=600', '--MappingKernelManager.cull_interval=60',
     '--ServerApp.shutdown_no_activity_timeout=1800',  # a server nobody used for 30 min stops (memory back)
     '--VoilaConfiguration.show_tracebacks=False',
-] + (['--allow-root'] if os.geteuid() == 0 else [])  # the simple spawner runs servers as the hub's user
+] + (['--allow-root'] if TRUSTED and os.geteuid() == 0 else [])
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
+if not SERVER.exists(): sys.exit(f"{SERVER} is missing: install the hub extra (pip install -e '.[dev,hub]')")

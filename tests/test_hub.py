@@ -1,30 +1,133 @@
-"""The JupyterHub configuration for a class past one machine (`deploy/jupyterhub_config.py`), smoke-tested as a class uses it.
+"""The JupyterHub configuration for a class past one machine (`deploy/jupyterhub_config.py`), tried as a class uses it
+and as a hostile student would.
 
-A real hub on free loopback ports, its state in a temporary folder; a student logs in with a name and the class code in
-headless Chromium and lands on the tutor in their own server; a wrong code is refused; the hub refuses to start without a
-code. Needs the `hub` extra and the proxy (`pip install -e '.[dev,hub]'`, `npm install -g configurable-http-proxy`),
-Python `playwright` and Debian's Chromium; skipped with a message naming what is missing.
+The class list (`deploy/roster.py`) first, without a hub: each name its own code, bad lists refused in one line.
+Then a real hub on free loopback ports, as root, its state in a temporary folder, two students on its list: a student
+logs in with their own code in headless Chromium and lands on the tutor in their own server; logging in under another
+student's name (with the old shared class code, or with another student's code) is refused; a student's browser
+session and token do not open another's server; run with the credentials of a student's server process, the hub's
+secrets, another student's token (in `/proc`) and home, and the project's code cannot be read or changed. Run as
+another user than root, the hub refuses to start and says why.
+
+Needs root (the hub makes each student's account; CI runs as root), the `hub` extra and the proxy
+(`pip install -e '.[dev,hub]'`, `npm install -g configurable-http-proxy`), Python `playwright` and Debian's Chromium:
+skipped with a message naming what is missing. Students' accounts must be able to run the hub's Python: when the
+project's .venv is closed to them (a Python under /root), a venv of a system Python with the hub extra is made once in
+/var/tmp (pip) and the hub runs from it, as a teacher would install it. The students' accounts are removed at the end.
 """
-import os, shutil, subprocess, sys, time, urllib.error, urllib.request
+import asyncio, grp, hashlib, os, pathlib, pwd, re, secrets, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
 import pytest
 
-pytestmark = pytest.mark.browser
 from helpers import ROOT, no_chromium, free_port, served, browser_page
-HUB = os.path.join(os.path.dirname(sys.executable), 'jupyterhub')
-CONFIG, CODE = ROOT / 'deploy' / 'jupyterhub_config.py', 'kq7m-x2pd'
+try: import tomllib
+except ImportError: import tomli as tomllib  # Python 3.10
+CONFIG, CLASS_CODE = ROOT / 'deploy' / 'jupyterhub_config.py', 'kq7m-x2pd'
+try:
+    sys.path.insert(0, str(ROOT / 'deploy'))
+    import roster, requests
+except ImportError as e: pytest.skip(f"the hub extra is not installed ({e.name}): pip install -e '.[dev,hub]'", allow_module_level=True)
 
-def _missing() -> str:
-    if not os.path.exists(HUB): return "jupyterhub is not installed (pip install -e '.[dev,hub]')"
+# --- the class list, without a hub -----------------------------------------------------------------------------------
+
+def test_each_name_has_its_own_code_and_a_new_number_gives_a_new_one():
+    secret = bytes(range(32))
+    asha, bram = roster.code_for(secret, 'asha'), roster.code_for(secret, 'bram')
+    assert asha != bram and roster.code_for(secret, 'asha') == asha  # one code a name, the same each time it is printed
+    assert re.fullmatch(r'[a-z2-9]{5}-[a-z2-9]{5}', asha) and not set(asha) & set('01ilo')
+    assert roster.code_for(secret, 'asha', 2) != asha  # `asha 2` on the list: her old code stops working
+    assert roster.code_for(bytes(32), 'asha') != asha  # another hub's secret, other codes
+    assert roster.same_code(asha.upper().replace('-', ' '), asha) and not roster.same_code(bram, asha) and not roster.same_code('', asha)
+
+def test_a_bad_class_list_is_refused_in_one_line_naming_the_line():
+    assert roster.parse_roster("# class 4b\nasha\nbram 2  # new code\n\n") == {'asha': 1, 'bram': 2}
+    for text, said in [('asha\nÁsha\n', "line 2: 'Ásha' is not a name"), ('asha\nasha\n', "line 2: 'asha' is on the list twice"),
+                       ('root\n', "line 1: 'root' is an account on this machine already"), ('asha x\n', 'only a code number'),
+                       ('asha 0\n', 'only a code number'), ('x' * 5000 + '\n', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'")]:
+        with pytest.raises(ValueError, match=re.escape(said)) as e: roster.parse_roster(text)
+        assert len(str(e.value)) < 200 and '\n' not in str(e.value)
+    for account in ('root', 'nobody'):  # the spawner's last check: never a server as an account that is not a student's
+        with pytest.raises(ValueError, match="is not a student's account"): roster.student_account(account)
+
+def test_the_roster_tool_prints_each_students_code_and_refuses_a_bad_list(tmp_path):
+    (tmp_path / 'class.txt').write_text('asha\nbram\n')
+    env = {**os.environ, 'HUB_STATE': str(tmp_path / 'state')}
+    run = lambda *args: subprocess.run([sys.executable, str(ROOT / 'deploy' / 'roster.py'), *args], env=env, capture_output=True, text=True, timeout=60)
+    done = run(str(tmp_path / 'class.txt'))
+    rows = dict(line.split('\t') for line in done.stdout.splitlines())
+    assert done.returncode == 0 and sorted(rows) == ['asha', 'bram'] and rows['asha'] != rows['bram']
+    assert run(str(tmp_path / 'class.txt')).stdout == done.stdout  # printed again: the same codes
+    assert (tmp_path / 'state').stat().st_mode & 0o777 == 0o700 and (tmp_path / 'state' / 'roster_secret').stat().st_mode & 0o777 == 0o600
+    (tmp_path / 'bad.txt').write_text('asha\nroot\n')
+    for args, said in [([str(tmp_path / 'bad.txt')], "line 2: 'root' is an account"), ([str(tmp_path / 'none.txt')], 'no such file'), ([], 'usage:')]:
+        bad = run(*args)
+        assert bad.returncode == 1 and said in bad.stderr and bad.stderr.count('\n') == 1 and not bad.stdout
+
+def test_the_authenticator_takes_a_name_only_with_its_own_code(tmp_path, monkeypatch):
+    monkeypatch.setattr(roster, 'FAILED_LOGIN_WAIT', 0)
+    (tmp_path / 'class.txt').write_text('asha\nbram\n')
+    auth = roster.RosterAuthenticator(roster_file=str(tmp_path / 'class.txt'), state_folder=str(tmp_path))
+    code = {name: roster.code_for(roster.roster_secret(tmp_path), name) for name in ('asha', 'bram', 'stranger')}
+    login = lambda name, password: asyncio.run(auth.authenticate(None, {'username': name, 'password': password}))
+    assert login('asha', code['asha']) == 'asha' and login('Asha ', code['asha'].upper()) == 'asha'
+    assert login('bram', code['asha']) is None and login('bram', CLASS_CODE) is None and login('bram', '') is None
+    assert login('stranger', code['stranger']) is None  # not on the list: no code works
+    assert auth.check_allowed('asha') and not auth.check_allowed('stranger')
+    session = lambda name: asyncio.run(auth.refresh_user(type('User', (), {'name': name})()))
+    assert login('bram', code['bram']) == 'bram' and session('asha') and session('bram')
+    (tmp_path / 'class.txt').write_text('asha\nbram 2\n')  # bram's code was shared: his new one logs in, the old one and its session end
+    assert login('bram', code['bram']) is None and not session('bram') and session('asha')
+    assert login('bram', roster.code_for(roster.roster_secret(tmp_path), 'bram', 2)) == 'bram' and session('bram')
+    (tmp_path / 'class.txt').write_text('bram 2\n')  # asha taken off the list: her code stops, her session must log in again
+    assert login('asha', code['asha']) is None and not auth.check_allowed('asha') and not session('asha')
+    assert (tmp_path / 'login_codes.json').stat().st_mode & 0o777 == 0o600
+
+# --- a real hub --------------------------------------------------------------------------------------------------------
+
+def _nobody_runs(python) -> bool:
+    return bool(python) and os.path.exists(python) and not roster.students_cannot_run(python)
+
+def _deps() -> list:
+    project = tomllib.loads((ROOT / 'pyproject.toml').read_text())['project']
+    return [*project['dependencies'], *project['optional-dependencies']['hub']]
+
+def student_python() -> str:
+    """A Python with the project and the hub extra that an account with no rights can run: this one, or a venv of a
+    system Python in /var/tmp (made once per set of dependencies, with pip; the project from the checkout by a .pth)."""
+    if _nobody_runs(sys.executable): return sys.executable
+    base = next((p for p in ('/usr/bin/python3', '/usr/local/bin/python3', shutil.which('python3') or '')
+                 if p and os.path.exists(p) and not roster.closed_folder(p)), None)
+    if not base: pytest.skip("no Python that students' accounts can run (the project's is closed to them; no /usr/bin/python3)")
+    digest = hashlib.sha256(f"{base}\n{ROOT}\n{sorted(_deps())}".encode()).hexdigest()[:12]
+    venv = pathlib.Path('/var/tmp') / f'cardgames_tutor-hub-venv-{digest}'
+    safe = lambda p: p.stat().st_uid == 0 and not p.stat().st_mode & 0o022  # /var/tmp is everyone's: only root's own will do
+    if venv.exists() and safe(venv) and (venv / '.complete').exists() and _nobody_runs(str(venv / 'bin' / 'python')):
+        return str(venv / 'bin' / 'python')
+    for stale in pathlib.Path('/var/tmp').glob('cardgames_tutor-hub-venv-*'):  # made for other dependencies
+        if stale != venv and not stale.is_symlink() and safe(stale): shutil.rmtree(stale, ignore_errors=True)
+    if venv.exists() and not safe(venv):
+        venv = pathlib.Path(tempfile.mkdtemp(prefix='cardgames_tutor-hub-venv-', dir='/var/tmp'))
+        os.chmod(venv, 0o755)
+    python = str(venv / 'bin' / 'python')
+    made = subprocess.run([base, '-m', 'venv', '--clear', str(venv)], capture_output=True, text=True)
+    if made.returncode: pytest.skip(f"cannot make a venv with {base}: {made.stderr.strip()[-200:]}")
+    pip = subprocess.run([python, '-m', 'pip', 'install', '-q', '--disable-pip-version-check', *_deps()], capture_output=True, text=True)
+    if pip.returncode: pytest.skip(f"pip could not install the hub extra for students' accounts: {pip.stderr.strip()[-200:]}")
+    site = subprocess.run([python, '-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], capture_output=True, text=True).stdout.strip()
+    pathlib.Path(site, 'cardgames_tutor_checkout.pth').write_text(f'{ROOT}\n')
+    why = roster.students_cannot_run(python)
+    if why: pytest.skip(f"students' accounts cannot run {python}: {why}")
+    (venv / '.complete').write_text('')
+    return python
+
+def _hub_missing() -> str:
+    if os.geteuid() != 0: return "the hub makes each student's account: run as root (CI does)"
     if not shutil.which('configurable-http-proxy'): return "JupyterHub's proxy is not installed (npm install -g configurable-http-proxy)"
-    try: import playwright.sync_api  # noqa: F401
-    except ImportError: return "Python playwright is not installed (pip install playwright; do not run `playwright install`)"
-    return no_chromium()
+    if not shutil.which('useradd') or not shutil.which('userdel'): return "useradd/userdel are missing (passwd)"
+    return ''
 
-if _missing(): pytest.skip(_missing(), allow_module_level=True)
-
-def hub_argv(port) -> list:
+def hub_argv(python, port) -> list:
     "The hub on `port`, its proxy's API and its own address on free ports too (not the fixed 8001 and 8081)."
-    return [HUB, '-f', str(CONFIG), f'--JupyterHub.bind_url=http://127.0.0.1:{port}',
+    return [str(pathlib.Path(python).parent / 'jupyterhub'), '-f', str(CONFIG), f'--JupyterHub.bind_url=http://127.0.0.1:{port}',
             f'--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{free_port()}', f'--JupyterHub.hub_bind_url=http://127.0.0.1:{free_port()}']
 
 def wait_for_login_page(port, wait=120):
@@ -38,23 +141,190 @@ def wait_for_login_page(port, wait=120):
         if time.time() > deadline: raise RuntimeError(f"JupyterHub's login page did not answer within {wait} s")
         time.sleep(0.5)
 
-def test_a_student_logs_in_with_the_class_code_and_lands_on_the_tutor(tmp_path):
-    port = free_port()
-    env = {**os.environ, 'CLASS_CODE': CODE, 'HUB_STATE': str(tmp_path)}
-    with served(hub_argv(port), port, 'jupyterhub', wait=90, env=env):
-        wait_for_login_page(port)
-        with browser_page() as page:
-            page.goto(f'http://127.0.0.1:{port}/hub/login')
-            page.fill('#username_input', 'asha'); page.fill('#password_input', 'not-the-code'); page.click('#login_submit')
-            page.wait_for_selector('.login_error', timeout=20_000)
-            assert '/hub/login' in page.url  # a wrong code is refused
-            page.fill('#username_input', 'asha'); page.fill('#password_input', CODE); page.click('#login_submit')
-            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=150_000)  # the server spawned, Voilà ran the tutor
-            assert '/user/asha/voila/render/nbs/tutorials/start.ipynb' in page.url
-            assert 'Begga Kaat' in page.inner_text('.cgt-status')
-    assert (tmp_path / 'jupyterhub.sqlite').exists()  # the hub's state where HUB_STATE says
+class Hub:
+    def __init__(self, python, port, names, codes, state): self.python, self.port, self.names, self.codes, self.state = python, port, names, codes, state
+    @property
+    def url(self): return f'http://127.0.0.1:{self.port}'
 
-def test_the_hub_will_not_start_without_a_class_code(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k != 'CLASS_CODE'} | {'HUB_STATE': str(tmp_path)}
-    done = subprocess.run(hub_argv(free_port()), env=env, capture_output=True, text=True, timeout=60, cwd=ROOT)
-    assert done.returncode != 0 and 'Set CLASS_CODE' in done.stderr + done.stdout
+    def login(self, name, password):
+        "(session, response) of a login through the hub's form, as a browser sends it."
+        s = requests.Session()
+        s.get(f'{self.url}/hub/login', timeout=30)
+        r = s.post(f'{self.url}/hub/login', data={'username': name, 'password': password, '_xsrf': s.cookies.get('_xsrf', '')},
+                   allow_redirects=False, timeout=60)
+        return s, r
+
+    def server(self, name, wait=150):
+        "A logged-in session of student `name` whose own server runs, and that server's process id."
+        s, r = self.login(name, self.codes[name])
+        assert r.status_code == 302, f"{name} could not log in with their own code: {r.status_code}"
+        s.get(f'{self.url}/hub/spawn', timeout=60, allow_redirects=False)
+        deadline = time.time() + wait
+        page = f'{self.url}/user/{name}/files/nbs/tutorials/start.ipynb'  # a page: its first visit logs in to the server (OAuth)
+        while not ((r := s.get(page, timeout=30)).status_code == 200 and r.url == page):  # not the hub's "starting" page
+            if time.time() > deadline: raise RuntimeError(f"{name}'s server did not start within {wait} s")
+            time.sleep(1)
+        return s, server_pid(name)
+
+def _environ(pid) -> dict:
+    try: raw = pathlib.Path(f'/proc/{pid}/environ').read_bytes()
+    except OSError: return {}
+    return dict(kv.split('=', 1) for kv in raw.decode(errors='replace').split('\0') if '=' in kv)
+
+def server_pid(name) -> int:
+    "The process id of student `name`'s Jupyter server (the hub set JUPYTERHUB_USER in its environment)."
+    for pid in filter(str.isdigit, os.listdir('/proc')):
+        try: cmd = pathlib.Path(f'/proc/{pid}/cmdline').read_bytes()
+        except OSError: continue
+        if b'jupyterhub-singleuser' in cmd and _environ(pid).get('JUPYTERHUB_USER') == name: return int(pid)
+    raise LookupError(f"no server process for {name}")
+
+def as_process(pid, *argv):
+    "Run `argv` with the user, group and groups of process `pid` (what code in that student's server can do)."
+    status = dict(line.split(':', 1) for line in pathlib.Path(f'/proc/{pid}/status').read_text().splitlines() if ':' in line)
+    uid, gid = int(status['Uid'].split()[0]), int(status['Gid'].split()[0])
+    return subprocess.run(list(argv), user=uid, group=gid, extra_groups=[int(g) for g in status['Groups'].split()],
+                          cwd='/', capture_output=True, text=True, timeout=60)
+
+def process_uid(pid) -> int: return pathlib.Path(f'/proc/{pid}').stat().st_uid
+
+@pytest.fixture(scope='module')
+def hub(tmp_path_factory):
+    if _hub_missing(): pytest.skip(_hub_missing())
+    python = student_python()
+    tag = secrets.token_hex(2)
+    names = [f'asha{tag}', f'bram{tag}']
+    work = tmp_path_factory.mktemp('hub')
+    (work / 'class.txt').write_text('\n'.join(names) + '\n')
+    env = {**os.environ, 'HUB_ROSTER': str(work / 'class.txt'), 'HUB_STATE': str(work / 'state'), 'CLASS_CODE': CLASS_CODE}
+    printed = subprocess.run([python, str(ROOT / 'deploy' / 'roster.py'), str(work / 'class.txt')], env=env, capture_output=True, text=True, timeout=60)
+    codes = dict(line.split('\t') for line in printed.stdout.splitlines())
+    had_group = subprocess.run(['getent', 'group', roster.GROUP], capture_output=True).returncode == 0
+    port = free_port()
+    log = open(work / 'hub.log', 'w')  # the hub's own account of a failure
+    try:
+        with log, served(hub_argv(python, port), port, 'jupyterhub', wait=90, env=env, stdout=log, stderr=subprocess.STDOUT):
+            wait_for_login_page(port)
+            yield Hub(python, port, names, codes, work / 'state')
+    finally:
+        for name in names:
+            try: uid = pwd.getpwnam(name).pw_uid
+            except KeyError: continue
+            for pid in filter(str.isdigit, os.listdir('/proc')):  # anything of the test's own students still running
+                try:
+                    if pathlib.Path(f'/proc/{pid}').stat().st_uid == uid: os.kill(int(pid), 9)
+                except (OSError, ProcessLookupError): pass
+            subprocess.run(['userdel', '--remove', name], capture_output=True)
+        if not had_group: subprocess.run(['groupdel', roster.GROUP], capture_output=True)
+
+@pytest.fixture(scope='module')
+def servers(hub):
+    "Both students logged in, each with their own server running: {name: (session, pid)}."
+    return {name: hub.server(name) for name in hub.names}
+
+@pytest.mark.browser
+@pytest.mark.skipif(bool(no_chromium()), reason=no_chromium() or 'x')
+def test_a_student_logs_in_with_their_own_code_and_lands_on_the_tutor(hub):
+    pytest.importorskip('playwright.sync_api', reason="Python playwright is not installed (pip install playwright; do not run `playwright install`)")
+    asha = hub.names[0]
+    with browser_page() as page:
+        page.goto(f'{hub.url}/hub/login')
+        page.fill('#username_input', asha); page.fill('#password_input', hub.codes[hub.names[1]]); page.click('#login_submit')
+        page.wait_for_selector('.login_error', timeout=20_000)
+        assert '/hub/login' in page.url  # another student's code is refused
+        page.fill('#username_input', asha); page.fill('#password_input', hub.codes[asha]); page.click('#login_submit')
+        page.wait_for_selector('button.cgt-card.cgt-legal', timeout=150_000)  # her server spawned, Voilà ran the tutor
+        assert f'/user/{asha}/voila/render/nbs/tutorials/start.ipynb' in page.url
+        assert 'Begga Kaat' in page.inner_text('.cgt-status')
+    assert (hub.state / 'jupyterhub.sqlite').exists()  # the hub's state where HUB_STATE says
+
+@pytest.mark.browser
+def test_nobody_logs_in_under_another_students_name(hub):
+    asha, bram = hub.names
+    for name, password in [(bram, CLASS_CODE), (bram, hub.codes[asha]), (bram, hub.codes[asha].replace('-', '').upper()),
+                           (f'carl{asha[4:]}', CLASS_CODE), (f'carl{asha[4:]}', hub.codes[asha]), ('root', CLASS_CODE), (bram, '')]:
+        s, r = hub.login(name, password)
+        assert r.status_code == 403 and 'jupyterhub-hub-login' not in s.cookies, (name, password)
+    s, r = hub.login(bram, hub.codes[bram])  # his own code does let him in: the refusals above are about the code
+    assert r.status_code == 302 and 'jupyterhub-hub-login' in s.cookies
+
+@pytest.mark.browser
+def test_a_student_cannot_open_another_students_server(hub, servers):
+    asha, bram = hub.names
+    (a_session, a_pid), (b_session, b_pid) = servers[asha], servers[bram]
+    a_token, b_token = _environ(a_pid)['JUPYTERHUB_API_TOKEN'], _environ(b_pid)['JUPYTERHUB_API_TOKEN']
+    assert b_session.get(f'{hub.url}/user/{bram}/api/contents', timeout=30).status_code == 200
+    assert requests.get(f'{hub.url}/user/{bram}/api/contents', headers={'Authorization': f'token {b_token}'}, timeout=30).status_code == 200
+    # asha's browser session and her server's token do not open bram's server
+    for path in ('files/nbs/tutorials/start.ipynb', 'api/contents', 'voila/render/nbs/tutorials/start.ipynb'):
+        r = a_session.get(f'{hub.url}/user/{bram}/{path}', timeout=30)
+        assert r.status_code in (403, 404) and '"cells"' not in r.text, path
+    assert requests.get(f'{hub.url}/user/{bram}/api/contents', headers={'Authorization': f'token {a_token}'}, timeout=30).status_code in (401, 403)
+    # from asha's server (a kernel runs as that process does), bram's token and files cannot be read
+    assert process_uid(a_pid) != process_uid(b_pid)
+    stolen = as_process(a_pid, 'cat', f'/proc/{b_pid}/environ')
+    assert stolen.returncode != 0 and b_token not in stolen.stdout
+    assert as_process(a_pid, 'ls', pwd.getpwuid(process_uid(b_pid)).pw_dir).returncode != 0
+    assert as_process(a_pid, 'cat', f'{pwd.getpwuid(process_uid(b_pid)).pw_dir}/nbs/tutorials/start.ipynb').returncode != 0
+
+@pytest.mark.browser
+def test_a_students_server_cannot_read_the_hubs_secrets(hub, servers):
+    a_pid = servers[hub.names[0]][1]
+    assert process_uid(a_pid) not in (0, os.geteuid())  # not the hub's user
+    assert hub.state.stat().st_mode & 0o777 == 0o700 and hub.state.stat().st_uid == os.geteuid()
+    for secret in ('jupyterhub_cookie_secret', 'roster_secret', 'jupyterhub.sqlite'):
+        assert (hub.state / secret).exists()
+        read = as_process(a_pid, 'cat', str(hub.state / secret))
+        assert read.returncode != 0 and not read.stdout, secret
+    proxy = next(p for p in filter(str.isdigit, os.listdir('/proc')) if 'CONFIGPROXY_AUTH_TOKEN' in _environ(p)
+                 and str(hub.port) in pathlib.Path(f'/proc/{p}/cmdline').read_bytes().decode(errors='replace').split('\0'))
+    assert as_process(a_pid, 'cat', f'/proc/{proxy}/environ').returncode != 0  # the token that rewrites the proxy's routes
+
+@pytest.mark.browser
+def test_a_student_cannot_change_the_code_the_others_run_and_has_a_home_of_their_own(hub, servers):
+    a_pid = servers[hub.names[0]][1]
+    site = pathlib.Path(subprocess.run([hub.python, '-c', 'import jupyterhub, pathlib; print(pathlib.Path(jupyterhub.__file__).parent.parent)'],
+                                       capture_output=True, text=True).stdout.strip())
+    shared = [ROOT, ROOT / 'cardgames_tutor', ROOT / 'cardgames_tutor' / 'core' / 'engine.py', ROOT / 'deploy', CONFIG,
+              ROOT / 'deploy' / 'student_server.py', ROOT / 'deploy' / 'roster.py', ROOT / 'tools' / 'learner_copy.py',
+              ROOT / 'nbs' / 'tutorials' / 'start.ipynb', site, site / 'jupyterhub' / 'singleuser' / 'app.py', site / 'voila']
+    for path in shared:
+        assert path.exists() and as_process(a_pid, 'test', '-w', str(path)).returncode != 0, f'a student can change {path}'
+    home = pathlib.Path(os.readlink(f'/proc/{a_pid}/cwd'))
+    assert home.stat().st_uid == process_uid(a_pid) and home.stat().st_mode & 0o777 == 0o700 and home != ROOT
+    mine = home / 'nbs' / 'tutorials' / 'start.ipynb'
+    assert mine.stat().st_uid == process_uid(a_pid) and as_process(a_pid, 'test', '-w', str(mine)).returncode == 0  # her own copy
+
+@pytest.mark.browser  # a server test: `make quick` leaves it out
+def test_the_hub_refuses_to_run_as_another_user_than_root_and_says_what_to_use():
+    if _hub_missing(): pytest.skip(_hub_missing())
+    python = student_python()
+    nobody = pwd.getpwnam('nobody')
+    work = pathlib.Path(tempfile.mkdtemp(dir='/var/tmp'))  # a folder nobody may use (pytest's own is root's alone)
+    try:
+        os.chown(work, nobody.pw_uid, nobody.pw_gid)
+        (work / 'class.txt').write_text('asha\n')
+        env = {'PATH': os.environ['PATH'], 'HOME': str(work), 'HUB_ROSTER': str(work / 'class.txt'), 'HUB_STATE': str(work / 'hub'),
+               'CLASS_CODE': CLASS_CODE}
+        as_nobody = dict(user=nobody.pw_uid, group=nobody.pw_gid, extra_groups=[])
+        done = subprocess.run(hub_argv(python, free_port()), capture_output=True, text=True, timeout=90, cwd=ROOT, env=env, **as_nobody)
+        said = done.stderr + done.stdout
+        assert done.returncode != 0 and 'runs as nobody, not root' in said and 'HUB_TRUSTED_LAB=1' in said
+        assert all(word in said for word in ('sudospawner', 'DockerSpawner', 'Kubernetes'))
+        assert not (work / 'hub').exists()  # refused before it made anything
+        port = free_port()  # a lab of trusted machines says so: the hub starts, as nobody
+        with served(hub_argv(python, port), port, 'jupyterhub as nobody', wait=90, env={**env, 'HUB_TRUSTED_LAB': '1'}, **as_nobody):
+            wait_for_login_page(port)
+        assert (work / 'hub').stat().st_uid == nobody.pw_uid and (work / 'hub').stat().st_mode & 0o777 == 0o700
+    finally: shutil.rmtree(work, ignore_errors=True)
+
+@pytest.mark.browser  # a server test: `make quick` leaves it out
+def test_the_hub_will_not_start_without_a_class_list(tmp_path):
+    if _hub_missing(): pytest.skip(_hub_missing())
+    python = student_python()
+    base = {k: v for k, v in os.environ.items() if k not in ('CLASS_CODE', 'HUB_ROSTER')} | {'HUB_STATE': str(tmp_path / 'state')}
+    (tmp_path / 'bad.txt').write_text('asha\nroot\n')
+    for env, said in [(base, 'Set HUB_ROSTER'), (base | {'CLASS_CODE': CLASS_CODE}, 'CLASS_CODE is no longer used'),
+                      (base | {'HUB_ROSTER': str(tmp_path / 'bad.txt')}, "HUB_ROSTER: line 2: 'root' is an account")]:
+        done = subprocess.run(hub_argv(python, free_port()), env=env, capture_output=True, text=True, timeout=90, cwd=ROOT)
+        assert done.returncode != 0 and said in done.stderr + done.stdout
