@@ -13,7 +13,7 @@ import ipywidgets as widgets
 from ipywidgets.widgets.widget_string import HTMLStyle
 from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
-from .charts import chart_png, chart_html, tally_words
+from .charts import chart_png, chart_html
 from .table import direction_of, table_html, cards_text_html, MINI_STYLE, SUIT_LABELS, ink, THEME_CSS
 from .session import Message
 
@@ -134,6 +134,7 @@ PANEL_CSS = ('.cgt-tutor button.cgt-card{font-weight:bold;border:1px solid #ccc}
              '.cgt-log .cgt-event[data-kind=trick],.cgt-log .cgt-event[data-kind=score],.cgt-log .cgt-event[data-kind=match]'
              f'{{font-weight:bold}}.cgt-log .cgt-event[data-kind=hand]{{border-top:1px solid {ink("rule")}}}'
              '.cgt-tutor button.cgt-hint{border:3px solid #e6a100 !important}'  # the coach's gold ring
+             '.cgt-tutor .jupyter-widget-Collapse-header{color:var(--jp-ui-font-color1,#222)}'  # a folded section's title, readable
              + THEME_CSS)  # the dark looks, where the page's theme is dark
 
 # %% ../../nbs/ui/23_drawing.ipynb #0fcc282f
@@ -344,7 +345,6 @@ def _draw_chart(self:PanelDrawing, shown, key=None):
     if self._closed or (key is not None and key != self._chart_key): return  # a newer state has been drawn meanwhile
     with self.chart.hold_sync():
         self.chart.value = chart_png(shown) if shown.tallies else b''
-        self.chart.tooltip = tally_words(shown)  # its text alternative: a screen reader reads the picture's title
         self.chart.layout.display = None if shown.tallies else 'none'  # no picture before the first hand ends
 
 
