@@ -65,6 +65,7 @@ def may_see(hand, seat:int) -> set:
         if seat in passed and (seat - 1) % 4 in passed: seen |= set(passed[(seat - 1) % 4])
     if name == 'beggars-and-thieves' and 'blind' in deal:  # the blind to its picker; blind and buried in the score
         if over or seat in _moves(hand, 'pick'): seen |= set(deal['blind'])
+        if over: seen |= {c for cards in _moves(hand, 'bury').values() for c in cards}  # counted for the picker, so shown
     if name == 'beggars-and-thieves' and 'up' in deal:  # Snear: both face-up rows; a face-down card once uncovered
         seen |= {d for up, down in zip(deal['up'], deal['down']) for u, d in zip(up, down) if u in played or over}
         seen |= {c for row in deal['up'] for c in row}
