@@ -92,7 +92,7 @@ class BeggaKaatHand(TrickHand):
     "One hand of Begga Kaat."
     RULE = 'begga-kaat'
     WORDS = {'trick': 'chaal', 'suit': 'colour',
-             'void': 'you may play any card: this is the kaat, your chance to throw a penalty card'}
+             'void': "you may play any card: your chance for a kaat, throwing a penalty card into someone else's chaal"}
     play_text = staticmethod(play_text)  # a kaat is told as one
     def __init__(self, game, deal, dealer, match=None):
         super().__init__(game, deal, dealer, deal['hands'], leader=(dealer + 1) % game.players)
