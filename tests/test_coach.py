@@ -232,3 +232,53 @@ def test_the_coach_asks_the_game_not_its_name():
         play_out(m, stop_at=(0,))
         hints.append(hint_text(m.view(0), game, seed=1, budget=B))
     assert hints[0] == hints[1] and hints[0].startswith('Hint: ')
+
+
+# ---------------------------------------------------------------- the sampler: every fitting deal, never a refusal (issue 38)
+
+def test_deal_unknown_draws_every_fitting_deal_equally_often():
+    "Six cards, three slots, each void in a suit: the 9 fitting deals, counted by hand, each drawn about 1 time in 9."
+    import itertools
+    from collections import Counter
+    from cardgames_tutor.core.sampling import deal_unknown, Slot
+    cards = FRENCH.parse_many('2S 3H 4D 5D 6C 7C')
+    slots = [Slot(1, frozenset('S')), Slot(2, frozenset('H')), Slot(3, frozenset('D'))]
+    deals = {(frozenset(p[:1]), frozenset(p[1:3]), frozenset(p[3:])) for p in itertools.permutations(cards)}
+    deals = [d for d in deals if all(s.takes(c) for s, part in zip(slots, d) for c in part)]
+    assert len(deals) == 9
+    n = 6000
+    got = Counter(tuple(map(frozenset, deal_unknown(list(cards), slots, random.Random(k)))) for k in range(n))
+    assert set(got) <= set(deals)
+    chi2 = sum((got[d] - n / 9) ** 2 / (n / 9) for d in deals)
+    assert chi2 < 30, (chi2, got)  # 8 degrees of freedom: about 8 expected; the old greedy deal scored about 300
+
+def test_deal_unknown_a_suit_a_slot_must_hold_and_a_deal_that_cannot_be():
+    from cardgames_tutor.core.sampling import deal_unknown, Slot, NoDeal
+    cards = FRENCH.parse_many('2S 3H 4H 5H 6H 7H 8H 9H')
+    for k in range(100):  # one spade among eight cards, and the small slot must hold it
+        small, big = deal_unknown(list(cards), [Slot(2, some=frozenset('S')), Slot(6)], random.Random(k))
+        assert FRENCH.parse('2S') in small and len(big) == 6
+    with pytest.raises(NoDeal, match='no deal'):
+        deal_unknown(list(cards), [Slot(2, some=frozenset('S')), Slot(6, some=frozenset('S'))], random.Random(0))
+
+def test_a_buried_thief_is_always_in_the_sampled_burial():
+    "The one seeded position (of 1,200 hands) where the view says a Thief is buried: every sample buries one."
+    from cardgames_tutor.coach.deals import same_for_seat
+    from cardgames_tutor.practice.drills import positions
+    game = get_game('beggars-and-thieves', players=5)
+    for pos in positions(game, random.Random(200)):
+        seat = next((s for s in range(5) if pos.phase == 'play' and pos.view(s).get('thief_buried') and pos.view(s)['picker'] != s), None)
+        if seat is not None: break
+    v = pos.view(seat)
+    for k in range(300):
+        h = game.resample(v, random.Random(k))
+        assert any(c.suit == 'T' for c in h.buried) and same_for_seat(v, h.view(seat)), k
+
+@pytest.mark.parametrize('players', [6, 7])
+def test_the_coach_hints_where_fitting_deals_are_rarest(players):
+    "Issue 38: the coach crashed in Maghe Satra with six players ('no face-down cards fit'); now it hints."
+    from test_maghe_satra import _rarest
+    view, fit = _rarest(players)
+    game = get_game('maghe-satra', players=players)
+    h = hint(view, game, budget=B)
+    assert h.best in view['legal']

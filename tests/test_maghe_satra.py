@@ -348,3 +348,74 @@ def test_records_round_trip_with_a_hand_over_at_the_deal():
     assert m.standing['hands'][:2] == [0, 1] and m.hands[0].history == []
     again = records.load(records.to_record(m))
     assert again.standing == m.standing and len(again.hands) == len(m.hands)
+
+
+# ---------------------------------------------------------------- the coach's sampler (issue 38)
+
+from collections import Counter
+from cardgames_tutor.core.engine import deal_cards
+from cardgames_tutor.coach.deals import same_for_seat
+
+def _fits(v, up, playing) -> bool:
+    "Independent of the game: could a face-down card worth `v` have gone with `up` (beg under 17, never 17; still playing: under 17)?"
+    total = v
+    for i, c in enumerate(up):
+        total += value(c)
+        if total == 17 or (total > 17 and (playing or i < len(up) - 1)): return False
+    return True
+
+def _by_rejection(view, rng):
+    "The hidden face-down cards by dealing at random and keeping only a fitting deal: uniform, but slow where fits are rare."
+    n, up = view['players'], view['face_up']
+    hidden = [s for s in range(n) if not view['face_down'][s]]
+    seen = {d[0] for d in view['face_down'] if d} | {c for u in up for c in u}
+    rest = [c for c in FRENCH.cards if c not in seen]
+    while True:
+        rng.shuffle(rest)
+        down = dict(zip(hidden, rest))
+        if all(_fits(value(down[s]), up[s], view['status'][s] == 'playing') for s in hidden if up[s]): return down
+
+def _rarest(players, seeds=200, draws=100):
+    "The position of seeded play (bots, now and then any legal action) where a random deal of the hidden cards fits least often."
+    game, best = MagheSatra(players=players), None
+    for seed in range(seeds):
+        hand, rng = game.new_hand(deal_cards(game, random.Random(seed)), seed % players), random.Random(seed)
+        while not hand.is_over:
+            v = hand.view(hand.to_act)
+            hidden = [s for s in range(players) if not v['face_down'][s] and v['face_up'][s]]
+            if len(hidden) >= 3:
+                rest = [c for c in FRENCH.cards if c not in {v['hand'][0], *(c for u in v['face_up'] for c in u)}]
+                fit = sum(all(_fits(value(c), v['face_up'][s], v['status'][s] == 'playing') for s, c in
+                              zip(hidden, random.Random(k).sample(rest, len(hidden)))) for k in range(draws)) / draws
+                if best is None or fit < best[1]: best = (v, fit)
+            hand.apply(game.bot(v, rng) if rng.random() < 0.8 else rng.choice(v['legal']))
+    return best
+
+@pytest.mark.parametrize('players', [6, 7])
+def test_the_sampler_never_gives_up_where_fitting_deals_are_rarest(players):
+    "1,000 samples where fewer than one random deal in thirty fits: none refused, each the seat's own view, uniform."
+    view, fit = _rarest(players)
+    assert fit < 0.03, fit  # a position where the old sampler (100 random deals, then NoDeal) gave up often
+    game = MagheSatra(players=players)
+    hidden = [s for s in range(players) if not view['face_down'][s] and view['face_up'][s]]
+    ways = {s: sum(_fits(v, view['face_up'][s], view['status'][s] == 'playing') for v in range(1, 14)) for s in hidden}
+    x = min(hidden, key=ways.get)  # the most constrained hidden seat
+    got, ref = Counter(), Counter()
+    rng_ref = random.Random(7)
+    for k in range(1000):
+        h = game.resample(view, random.Random(k))
+        assert same_for_seat(view, h.view(view['seat'])), k
+        got[value(h.down[x])] += 1
+        ref[value(_by_rejection(view, rng_ref)[x])] += 1
+    bins = sorted(set(got) | set(ref))
+    assert set(got) <= {v for v in range(1, 14) if _fits(v, view['face_up'][x], view['status'][x] == 'playing')}
+    chi2 = sum((got[b] - ref[b]) ** 2 / (got[b] + ref[b]) for b in bins)  # two samples of 1,000: homogeneity
+    assert chi2 < 3 * len(bins) + 10, (chi2, sorted(got.items()), sorted(ref.items()))
+
+def test_the_sampler_keeps_a_hidden_bust_a_bust_or_a_pass_never_a_17():
+    game = MagheSatra(players=3)
+    hand = game.new_hand(written_deal(game, '9H KS 2D', '6C 5H'), 0)  # Seat 1: K + 6 = 19, over, unseen by Seat 2
+    v = hand.view(2)
+    assert v['status'][1] == 'passed'
+    downs = Counter(value(game.resample(v, random.Random(k)).down[1]) for k in range(400))
+    assert 11 not in downs and len(downs) >= 10  # never a jack (6 + 11 = 17 would have ended the hand); the rest may be

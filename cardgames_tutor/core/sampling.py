@@ -6,48 +6,112 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/core/sampling.html.md"""
 
 # %% ../../nbs/core/05_sampling.ipynb #b2337653
 from __future__ import annotations
+import functools, math
 from typing import NamedTuple, Any
 from fastcore.basics import patch
 from .engine import Game, HandState, plural
 
 # %% auto #0
-__all__ = ['Slot', 'NoDeal', 'deal_unknown', 'played_cards', 'trick_actions', 'shown_voids', 'replay', 'others_slots',
+__all__ = ['QUICK', 'Slot', 'NoDeal', 'deal_unknown', 'played_cards', 'trick_actions', 'shown_voids', 'replay', 'others_slots',
            'unseen_cards', 'deal_hands', 'Measure', 'Search']
 
 # %% ../../nbs/core/05_sampling.ipynb #b724009c
 class Slot(NamedTuple):
-    "A place holding `size` hidden cards: no card of a suit in `void`, no card in `banned`, every card in `must`."
+    "A place holding `size` hidden cards: no card of a suit in `void`, no card in `banned`, every card in `must`, a card of each suit in `some`."
     size: int
     void: frozenset = frozenset()
     banned: frozenset = frozenset()
     must: tuple = ()
+    some: frozenset = frozenset()  # suits it holds at least one card of
     def takes(self, card) -> bool: return card.suit not in self.void and card not in self.banned
+
+# %% ../../nbs/core/05_sampling.ipynb #95fe74ee
+def _splits(m:int, options:tuple, room:tuple):
+    "Every way to put `m` alike cards into the slots of `options` within their `room`: how many to each, in order."
+    if not options:
+        if m == 0: yield ()
+        return
+    for k in range(min(m, room[options[0]]) + 1):
+        for more in _splits(m - k, options[1:], room): yield (k, *more)
+
+def _multinomial(m:int, split) -> int:
+    "The number of ways to deal `m` distinct cards into piles of the sizes in `split`."
+    out = 1
+    for k in split: out, m = out * math.comb(m, k), m - k
+    return out
+
+# %% ../../nbs/core/05_sampling.ipynb #3ed49ea2
+@functools.lru_cache(maxsize=32)  # the coach deals one view many times: the count is made once
+def _counter(groups:tuple, needs:tuple):
+    "The count of fitting deals: `ways(t, room, done)` for groups t on, `done` the `needs` met so far (bits)."
+    full, last = (1 << len(needs)) - 1, len(groups) - 1
+    def choices(t, room):  # the splits of group t; the last group's is forced: exactly the room left
+        options, _, m = groups[t]
+        if t < last: return _splits(m, options, room)
+        split = tuple(room[i] for i in options)
+        return [split] if sum(split) == m == sum(room) else []
+    def met(t, split):  # the needs that group t's split meets
+        options, suit, _ = groups[t]
+        return sum(1 << j for j, (i, x) in enumerate(needs) if x == suit and i in options and split[options.index(i)])
+    def less(room, options, split):
+        room = list(room)
+        for i, k in zip(options, split): room[i] -= k
+        return tuple(room)
+    @functools.lru_cache(maxsize=None)
+    def ways(t, room, done):
+        if t > last: return int(done == full and not any(room))
+        return sum(_multinomial(groups[t][2], sp) * ways(t + 1, less(room, groups[t][0], sp), done | met(t, sp))
+                   for sp in choices(t, room))
+    return ways, choices, met, less
+
+# %% ../../nbs/core/05_sampling.ipynb #62d627af
+QUICK = 20  # plain shuffles tried before the deals are counted
+
+def _shuffled_deal(free:list, slots:list, out:list, room:tuple, rng, tries:int=QUICK) -> list|None:
+    "Up to `tries` plain shuffles of the `free` cards into the `room` left beside `out`: the first that fits, else None."
+    for _ in range(tries):
+        rng.shuffle(free)
+        got, i = [], 0
+        for r in room: got.append(free[i:i + r]); i += r
+        if all(all(map(s.takes, g)) and all(any(c.suit == x for c in o + g) for x in s.some) for s, o, g in zip(slots, out, got)):
+            return [o + g for o, g in zip(out, got)]
+    return None
+
+# %% ../../nbs/core/05_sampling.ipynb #3fa89685
+def _counted_deal(free:list, slots:list, out:list, room:tuple, rng) -> list:
+    "The `free` cards dealt into the `room` left beside `out`, drawn among every deal that fits, all equally likely."
+    needs = tuple((i, x) for i, s in enumerate(slots) for x in sorted(s.some) if not any(c.suit == x for c in out[i]))
+    kinds, by = {x for _, x in needs}, {}
+    for c in free: by.setdefault((tuple(i for i, s in enumerate(slots) if s.takes(c)), c.suit if c.suit in kinds else None), []).append(c)
+    keys = sorted(by, key=lambda k: (len(by[k]), k[0], k[1] or ''))  # the largest group last
+    ways, choices, met, less = _counter(tuple((k[0], k[1], len(by[k])) for k in keys), needs)
+    if not ways(0, room, 0): raise NoDeal("no deal of the hidden cards fits what this seat has seen")
+    done = 0
+    for t, k in enumerate(keys):
+        pick, group = rng.randrange(ways(t, room, done)), by[k]
+        for split in choices(t, room):  # the split drawn with the weight of the deals it leaves
+            w = _multinomial(len(group), split) * ways(t + 1, less(room, k[0], split), done | met(t, split))
+            if pick < w: break
+            pick -= w
+        rng.shuffle(group)
+        for i, n in zip(k[0], split): out[i] += group[:n]; group = group[n:]
+        room, done = less(room, k[0], split), done | met(t, split)
+    return out
 
 # %% ../../nbs/core/05_sampling.ipynb #635866b7
 class NoDeal(ValueError): "No deal of the hidden cards fits what the seat has seen."
 
 def deal_unknown(cards:list, # the hidden cards, every one to be placed
                  slots:list, # `Slot`s whose sizes add up to len(cards)
-                 rng, tries:int=200) -> list:
-    "A random deal of `cards` into `slots` that respects every slot's constraints: one list per slot."
+                 rng) -> list:
+    "A deal of `cards` into `slots` that respects every slot's constraints, each fitting deal equally likely: one list per slot."
     if sum(s.size for s in slots) != len(cards):
         raise NoDeal(f"{len(cards)} hidden cards do not fill places for {sum(s.size for s in slots)}")
-    must = {c: i for i, s in enumerate(slots) for c in s.must}
-    free = [c for c in cards if c not in must]
-    for _ in range(tries):
-        out = [[c for c in s.must] for s in slots]
-        room = [s.size - len(o) for s, o in zip(slots, out)]
-        if min(room, default=0) < 0: break
-        rng.shuffle(free)
-        options = {c: [i for i, s in enumerate(slots) if s.takes(c)] for c in free}
-        ok = True
-        for c in sorted(free, key=lambda c: len(options[c])):
-            open_ = [i for i in options[c] if room[i]]
-            if not open_: ok = False; break
-            i = rng.choices(open_, [room[i] for i in open_])[0]
-            out[i].append(c); room[i] -= 1
-        if ok: return out
-    raise NoDeal("no deal of the hidden cards fits what this seat has seen")
+    out = [list(s.must) for s in slots]
+    placed, room = {c for o in out for c in o}, tuple(s.size - len(o) for s, o in zip(slots, out))
+    if min(room, default=0) < 0: raise NoDeal("no deal of the hidden cards fits what this seat has seen")
+    free = [c for c in cards if c not in placed]
+    return _shuffled_deal(free, slots, out, room, rng) or _counted_deal(free, slots, out, room, rng)
 
 # %% ../../nbs/core/05_sampling.ipynb #0acd4685
 def played_cards(view) -> dict:

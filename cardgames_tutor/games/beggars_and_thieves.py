@@ -194,6 +194,14 @@ def _explain_play(self:ThievesTricks, card) -> Verdict:
     return TrickHand._explain_play(self, card)
 
 
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #6e08a6b9
+@patch
+def legal_play_verdict(self:ThievesTricks, case, led) -> Verdict:
+    "A legal card's verdict; void in Thieves (trump led), no trumping is left to offer: any card may be played."
+    if case == 'void' and led == self.trump:
+        return Verdict(True, f'{self.RULE}/void', "You hold no Thieves, so you may play any card (Thieves were led: there is no trumping).")
+    return TrickHand.legal_play_verdict(self, case, led)
+
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #1570e904
 def _trick_text(trick, points) -> str:
     return f"Seat {trick.winner} wins trick {trick.number}: {trick.why}; {plural(points, 'point')}."
@@ -334,7 +342,7 @@ def _explain_bury(self:ThievesHand, action) -> Verdict:
         return Verdict(False, f'{self.RULE}/pick-once', f"Seat {self.picker} has already picked up the blind; it is "
                        f"picked up only once. Now bury {k} cards, e.g. bury {' '.join(map(str, self.hands[self.picker][-k:]))}.")
     if not isinstance(action, Move) or action.verb != 'bury' or action.arg or not all(isinstance(c, Card) for c in action.cards):
-        return Verdict(False, rule, f"Seat {self.picker}, the picker, must first bury {k} cards (e.g. 'bury G8 R8'), not {quoted(action)}.")
+        return Verdict(False, rule, f"Seat {self.picker}, the picker, must first bury {k} cards (e.g. 'bury {' '.join(map(str, self.hands[self.picker][-k:]))}'), not {quoted(action)}.")
     problem = bury_problem(self.hands[self.picker], list(action.cards), k)
     if problem: return Verdict(False, f'{self.RULE}/bury-thief' if 'Thief' in problem else rule, problem)
     points = sum(self.points_of[c] for c in action.cards)
@@ -830,13 +838,13 @@ def drill_phase_words(self:ThievesHand) -> list:
         passed = f" ({', '.join(f'Seat {s}' for s in self.passed)} passed)" if self.passed else ''
         return [f"The blind is offered to Seat {self.to_act}{passed}."]
     if self.phase not in ('bury', 'declare'): return []
-    return [f"Seat {self.picker} picked up the blind" + (f" and buried {played_text(self.buried)}; now the "
-            "picker names a partner." if self.phase == 'declare' else f" and is to bury {self.game.bury_count}.")]
+    return [f"Seat {self.picker} picked up the blind" + (f" and buried {plural(len(self.buried), 'card')} (face down: only "
+            "the picker knows which); now the picker names a partner." if self.phase == 'declare' else f" and is to bury {self.game.bury_count}.")]
 
 @patch
 def drill_holding(self:ThievesHand, seat:int) -> tuple:
-    "What a drill says `seat` holds: at the call, its cards with the buried ones."
-    if self.phase == 'declare': return 'holds (buried cards included)', in_order(self.holds(seat))
+    "What a drill says `seat` holds: at the call, the picker's cards with the buried ones."
+    if self.phase == 'declare' and seat == self.picker: return 'holds (buried cards included)', in_order(self.holds(seat))
     return 'holds', self.drill_cards(seat)
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #59cd7d92
@@ -898,7 +906,7 @@ def _hidden_places(view, seen) -> tuple:
     if picker is None or view['leaster']: slots['blind'] = Slot(view['blind_size'])
     elif picker != me and view['buried_count'] > 0:
         slots['buried'] = Slot(view['buried_count'], void=frozenset() if view['thief_buried'] else frozenset('T'),
-                               banned=frozenset(banned.get(picker, ())))
+                               banned=frozenset(banned.get(picker, ())), some=frozenset('T') if view['thief_buried'] else frozenset())
     return slots, fixed
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #a787ce01
@@ -922,9 +930,7 @@ def resample(cls:ThievesHand, view:dict, game:BeggarsAndThieves, rng) -> Thieves
     buried = list(view.get('buried') or []) if picker == me else None
     seen = set(view['hand']) | {c for cs in played.values() for c in cs} | set(buried or ())
     slots, fixed = _hidden_places(view, seen)
-    for _ in range(50):
-        got = dict(zip(slots, deal_unknown(unseen_cards(game, seen | {c for cs in fixed.values() for c in cs}), list(slots.values()), rng)))
-        if 'buried' not in got or not view['thief_buried'] or any(c.suit == 'T' for c in got['buried']): break
+    got = dict(zip(slots, deal_unknown(unseen_cards(game, seen | {c for cs in fixed.values() for c in cs}), list(slots.values()), rng)))
     hands = {s: list(view['hand']) if s == me else list(fixed.get(s, ())) + got[s] for s in range(n)}
     dealt, blind = [hands[s] + played[s] for s in range(n)], got.get('blind')
     buried = buried if picker == me else got.get('buried')

@@ -120,6 +120,11 @@ def drill_table_words(self:SnearHand) -> list:
     "Both face-up rows in words, for a drill's question in the play."
     return [' '.join(f"Seat {s}'s face-up cards: {played_text([c for c in self.up[s] if c])}." for s in (0, 1))]
 
+@patch
+def drill_holding(self:SnearHand, seat:int) -> tuple:
+    "What a drill says `seat` holds in its hand: its face-up cards are told with the rows, not twice."
+    return 'holds in hand', in_order(self.hands[seat])
+
 # %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #afeaf528
 from ..core.sampling import Slot, deal_unknown, played_cards, shown_voids, unseen_cards
 

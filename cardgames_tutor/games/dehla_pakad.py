@@ -154,7 +154,7 @@ def _verdict(self:DehlaPakadHand, action, seat):
         if isinstance(action, Move) and action.verb == 'trump':
             return Verdict(False, 'dehla-pakad/trump-once', f"Trump is already named ({suit_name(FRENCH, self.trump)}, "
                            f"by Seat {maker}); it is named once per deal, before the first trick.")
-        return Verdict(False, 'dehla-pakad/play', f"Play a card from your hand (e.g. 10H), not {quoted(action)}.")
+        return Verdict(False, 'dehla-pakad/play', f"Play a card from your hand (e.g. {self.legal_actions()[0]}), not {quoted(action)}.")
     return TrickHand._verdict(self, action, seat)
 
 

@@ -6,6 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/maghe_satra.html.m
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #e13ca365
 from __future__ import annotations
+import functools, itertools, math
 from fractions import Fraction
 from operator import attrgetter, itemgetter
 from typing import NamedTuple
@@ -538,17 +539,20 @@ _SAID = {'waiting': 'not played yet', 'playing': 'to play', 'passed': 'passed', 
 
 @patch
 def drill_situation(self:MagheSatraHand, seat:int) -> str:
-    "The position in words for a drill's question: the seats that have played or play now, in turn order."
-    lines, later = [], [s for s in self.order if self.status[s] == 'waiting' and s != seat]
+    "The position in words for a drill's question, from `seat`'s view: the seats that have played or play now, in turn order."
+    view = self.view(seat if seat in range(self.n) else self.to_act, text=False)  # a seat not at the table: what all see
+    status, down = view['status'], view['face_down']
+    later = [s for s in self.order if status[s] == 'waiting' and s != seat]
+    lines = []
     for s in self.order:
         if s in later: continue
-        mine = f"face down {self.down[s].symbol}, " if s == seat else ''
-        lines.append(f"Seat {s}{' (dealer)' if s == self.dealer else ''}: {mine}face up {played_text(self.up[s])} ({_SAID[self.status[s]]})")
+        mine = f"face down {down[s][0].symbol}, " if down[s] else ''
+        lines.append(f"Seat {s}{' (dealer)' if s == self.dealer else ''}: {mine}face up {played_text(self.up[s])} ({_SAID[status[s]]})")
     if later: lines.append(f"{', '.join(f'Seat {s}' for s in later)} still to play")
     return f"Turns go from the dealer's right to the dealer (Seat {self.dealer}). " + '; '.join(lines) + '.'
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #9335da40
-from ..core.sampling import Measure, NoDeal, unseen_cards
+from ..core.sampling import Measure, NoDeal, QUICK, unseen_cards
 
 def _win_stats(hand, seat) -> dict: return {'win': float(hand.result['winner'] == seat)}
 
@@ -561,33 +565,80 @@ def coach_measure(self:MagheSatra) -> Measure:
 def coach_speed(self:MagheSatra) -> float: "Playouts run about twice the coach's measured pace."; return 2
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #f51d27f4
-def _down_fits(down, up) -> bool:
-    "Could a player with face-down `down` have been dealt `up` in turn (begging while under 17, never at 17)?"
-    total = VALUE[down]
+def _value_fits(v:int, up, playing:bool=False) -> bool:
+    "Could a player whose face-down card is worth `v` have been dealt `up` in turn (begging while under 17, never at 17)?"
+    total = v
     for i, c in enumerate(up):
         total += VALUE[c]
-        if total == 17 or (total > 17 and i < len(up) - 1): return False
+        if total == 17 or (total > 17 and (playing or i < len(up) - 1)): return False
     return True
+
+def _down_fits(down, up, playing:bool=False) -> bool:
+    "Could a player with face-down `down` have been dealt `up` in turn (`playing`: and still be playing)?"
+    return _value_fits(VALUE[down], up, playing)
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #f92960be
+def _bits(seats) -> int: return sum(1 << j for j in seats)
+
+def _takers(fits:tuple, v:int, mask:int, k:int) -> list:
+    "The sets of players (by index in `fits`) not in `mask` whose card may be worth `v`: at most `k` of them."
+    free = [j for j, f in enumerate(fits) if not mask >> j & 1 and v in f]
+    return [T for n in range(min(k, len(free)) + 1) for T in itertools.combinations(free, n)]
+
+@functools.lru_cache(maxsize=64)  # the coach samples one view many times
+def _down_ways(fits:tuple, counts:tuple):
+    "ways(v, mask): the choices of cards of values v..13 for the players of `fits` not in `mask` (`counts[v]`: unseen cards worth v)."
+    full = (1 << len(fits)) - 1
+    @functools.lru_cache(maxsize=None)
+    def ways(v, mask):
+        if v == 14: return int(mask == full)
+        return sum(math.perm(counts[v], len(T)) * ways(v + 1, mask | _bits(T)) for T in _takers(fits, v, mask, counts[v]))
+    return ways
+
+# %% ../../nbs/games/13_maghe_satra.ipynb #2f4e25c7
+def _draw_downs(fits:dict, # seat -> the values its face-down card may be worth
+                rest:list, rng) -> dict:
+    "A face-down card from `rest` for each seat of `fits`, every fitting choice equally likely (`NoDeal` if none fits)."
+    seats, fs = list(fits), tuple(frozenset(f) for f in fits.values())
+    for _ in range(QUICK):  # a random draw that fits is as fair as a counted one: most positions need no count
+        got = rng.sample(rest, len(seats))
+        if all(VALUE[c] in f for c, f in zip(got, fs)): return dict(zip(seats, got))
+    pool = {v: [] for v in range(1, 14)}
+    for c in rest: pool[VALUE[c]].append(c)
+    ways = _down_ways(fs, (0, *(len(pool[v]) for v in range(1, 14))))
+    if not ways(1, 0): raise NoDeal("no face-down cards fit what this seat has seen")
+    out, mask = {}, 0
+    for v in range(1, 14):
+        pick = rng.randrange(ways(v, mask))
+        for T in _takers(fs, v, mask, len(pool[v])):  # who holds a card worth v, drawn with the weight of what it leaves
+            w = math.perm(len(pool[v]), len(T)) * ways(v + 1, mask | _bits(T))
+            if pick < w: break
+            pick -= w
+        for j, c in zip(T, rng.sample(pool[v], len(T))): out[seats[j]] = c
+        mask |= _bits(T)
+    return out
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #ce8d5cd5
 @patch(cls_method=True)
-def resample(cls:MagheSatraHand, view:dict, game:MagheSatra, rng, tries:int=100) -> MagheSatraHand:
+def resample(cls:MagheSatraHand, view:dict, game:MagheSatra, rng) -> MagheSatraHand:
     "A hand at `view`'s position, the cards its seat cannot see dealt at random to fit the view (OpenSpiel's `resample_from_infostate`)."
     me, n, dealer = view['seat'], view['players'], view['dealer']
     order, up = [(dealer + 1 + k) % n for k in range(n)], view['face_up']
     known = {s: d[0] for s, d in enumerate(view['face_down']) if d}
     rest = unseen_cards(game, set(known.values()) | {c for u in up for c in u})
     hidden = [s for s in range(n) if s not in known]
-    for _ in range(tries):
-        rng.shuffle(rest)
-        down = {**known, **dict(zip(hidden, rest))}
-        if all(_down_fits(down[s], up[s]) for s in hidden if up[s]): break
-    else: raise NoDeal("no face-down cards fit what this seat has seen")
-    stock = [c for s in order for c in up[s]] + rest[len(hidden):]
+    fits = {s: {v for v in range(1, 14) if _value_fits(v, up[s], view['status'][s] == 'playing')} for s in hidden if up[s]}
+    down = {**known, **_draw_downs(fits, rest, rng)}
+    taken = set(down.values())
+    rest = [c for c in rest if c not in taken]
+    rng.shuffle(rest)
+    for s in hidden:
+        if s not in down: down[s] = rest.pop()  # not played yet: any unseen card
+    stock = [c for s in order for c in up[s]] + rest
     hand = game.new_hand({'down': [[down[s]] for s in range(n)], 'stock': stock}, dealer)
     for s in order:
         for _ in up[s][1:]: hand.apply(BEG)
-        if s == me: break
+        if s == view['to_act']: break
         if hand.to_act == s: hand.apply(PASS)
     return hand
 

@@ -85,12 +85,13 @@ DRILLS = {name: [] for name in games()}  # game name -> its drills
 
 # %% ../../nbs/practice/41_drills.ipynb #e792708b
 def _maker(ask) -> tuple:
-    "What makes two question makers the same one: name, code and closure (functions by their code), wherever defined."
+    "What makes two question makers the same one: name, code and closure (the functions in it by name), wherever defined."
     def part(x):
         if not hasattr(x, '__code__'): return repr(x)
         c = x.__code__  # not its line numbers or address: the same maker run from the notebook or the module
         return repr((c.co_code, c.co_names, [k for k in c.co_consts if not hasattr(k, 'co_code')]))
-    return repr((ask.__qualname__, part(ask), [part(c.cell_contents) for c in ask.__closure__ or ()]))
+    named = lambda x: x.__qualname__ if hasattr(x, '__code__') else repr(x)  # a helper it calls: the same by its name
+    return repr((ask.__qualname__, part(ask), [named(c.cell_contents) for c in ask.__closure__ or ()]))
 
 # %% ../../nbs/practice/41_drills.ipynb #18e63c37
 def add_drill(game:str, rule:str, ask, level:str='easy', options:tuple=({},)) -> Drill:

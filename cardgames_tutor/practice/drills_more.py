@@ -8,14 +8,15 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/drills_more.htm
 from __future__ import annotations
 from ..core.cards import in_order
 from ..core.engine import Move, plural
-from .drills import (add_drill, verdict_drill, trick_drill, points_drill, finishing_trick, trick_shown,
+from .drills import (DRILLS, add_drill, verdict_drill, trick_drill, points_drill, finishing_trick, trick_shown,
                                     trick_facts, situation, held, after, totals_text, seat_choices, next_dealer_drill,
                                     match_end_drill, match_over_drill, number_choices, settled, PLAY_ON)
 from ..core.contracts import played_text
 from ..games import dehla_pakad as dp, maghe_satra as ms, beggars_and_thieves as bt
 
 # %% auto #0
-__all__ = ['DP', 'STAYS', 'MS', 'MS_OPTIONS', 'WHAT_NOW', 'BT', 'BT_ALL', 'BT_PICK', 'near_goal', 'wins_the']
+__all__ = ['DP', 'STAYS', 'MS', 'MS_OPTIONS', 'WHAT_NOW', 'BT', 'BT_ALL', 'BT_PICK', 'LEASTER_TIE', 'NEXT_DEALER', 'near_goal',
+           'wins_the']
 
 # %% ../../nbs/practice/41b_drills_more.ipynb #930cb73b
 DP = dp.DehlaPakad.name
@@ -67,18 +68,29 @@ def _dp_deal(rule, kot):
 add_drill(DP, f'{DP}/score', _dp_deal(f'{DP}/score', False), 'easy')
 
 # %% ../../nbs/practice/41b_drills_more.ipynb #6c9cf6da
-def _dp_standing(game, rng):
-    st = game.new_standing()
-    t, n = rng.randrange(2), rng.choice((1, 2, 4, 5, 6, 6, 6))
-    st['deals'] = [[0, 2, 2, t]] * n  # only the count of deals matters for the words
-    st['deals_won'][t], st['streak_team'], st['streak'] = n, t, n
+def _dp_standing(game, rng, hand=None) -> dict:
+    "A standing the rules reach before `hand` (of `game`): deals won at random, recorded by the game, with `hand`'s dealer to deal."
+    n, side = rng.choice((0, 1, 2, 4, 5, 6, 6, 6)), rng.randrange(2)  # the streak to reach, mostly near a kot
+    winners = [rng.randrange(2) for _ in range(rng.randrange(4) if n else 0)]
+    if winners: winners[-1] = 1 - side  # the streak starts after a deal won by the other side
+    said, dealer = [], 0  # each deal's tens for the dealing side: 3 (it won, the deal passes), 2 or 1 (it lost)
+    for w in winners + [side] * n:
+        said.append(3 if w == dp.team(dealer) else rng.choice((2, 1)))
+        dealer = (dealer + 1) % 4 if said[-1] == 3 else dealer
+    st, dealer = hand.game.new_standing(), (hand.dealer - dealer) % 4  # the first dealer that ends at this hand's
+    for k in said: _, dealer, _ = dp.record_deal(st, dealer, [k, 4 - k] if dp.team(dealer) == 0 else [4 - k, k])
     return st
 
 # %% ../../nbs/practice/41b_drills_more.ipynb #8c7691d8
-def _dp_told(hand, st):
-    n = st['streak']
-    return (f"{dp.team_name(st['streak_team'])} have won the last {plural(n, 'deal')} in a row. "
-            f"In this deal Seat {hand.dealer} dealt, and the tens were collected so: {_dp_tens(hand)}.")
+def _dp_told(hand, st) -> str:
+    "The standing before `hand` in words: the streak (or the first deal), then this deal's dealer and tens."
+    n, k = st['streak'], len(st['deals'])
+    name = dp.team_name(st['streak_team']) if k else ''
+    if not k: run = "This is the first deal of the match."
+    elif n == k: run = f"{name} won the first deal of the match." if k == 1 else f"{name} have won all {k} deals so far."
+    elif n == 1: run = f"{name} won the last deal, after a deal won by {dp.team_name(1 - st['streak_team'])}."
+    else: run = f"{name} have won the last {n} deals in a row."
+    return f"{run} In this deal Seat {hand.dealer} dealt, and the tens were collected so: {_dp_tens(hand)}."
 
 # %% ../../nbs/practice/41b_drills_more.ipynb #569bdf7a
 def _dp_outcome(hand, st):
@@ -88,6 +100,7 @@ def _dp_outcome(hand, st):
     return right, [said(t, how) for t in (0, 1) for how in ('four tens', '7 deals in a row')]
 
 # %% ../../nbs/practice/41b_drills_more.ipynb #ad3887ce
+# each standing is made for the hand the question is asked at (`standing_at`): its dealer decides which are reachable
 next_dealer_drill(DP, f'{DP}/next-dealer', _dp_standing, _dp_told)
 match_end_drill(DP, f'{DP}/kot', _dp_standing, _dp_told, _dp_outcome)
 match_over_drill(DP, _dp_standing, _dp_told)
@@ -124,14 +137,16 @@ for i, r in enumerate(('beg', 'seventeen', 'over')):
 
 # %% ../../nbs/practice/41b_drills_more.ipynb #5816e48b
 def _ms_odds(hand, rng):
-    "Beg or stand: the odds of the next card, seen from the seat's own view."
+    "Beg or stand: the odds of the next card, seen from the seat's own view (everyone else over 17: pass and win)."
     if hand.is_over or hand.to_act is None: return None
     s, view = hand.to_act, hand.view(hand.to_act)
     o = ms.odds_for(view)
-    if o.bust == 0 and rng.random() < 0.7: return None  # mostly the closer calls
+    out = all(view['status'][t] == 'over' for t in range(hand.n) if t != s)  # over 17 as this seat sees it
+    if o.bust == 0 and not out and rng.random() < 0.7: return None  # mostly the closer calls
+    right, why = ((1, f"Pass: every other seat is over 17, so Seat {s} wins the hand with {o.total}.") if out
+                  else (0 if ms.should_beg(o) else 1, view['advice']))
     return dict(prompt=f"{situation(hand, s)} Seat {s}'s total is {o.total}. Should Seat {s} beg or pass?",
-                choices=('Beg', 'Pass'), answers=(0 if ms.should_beg(o) else 1,), explanation=view['advice'],
-                rules=(f'{MS}/odds',), cards=tuple(held(hand, s)))
+                choices=('Beg', 'Pass'), answers=(right,), explanation=why, rules=(f'{MS}/odds',), cards=tuple(held(hand, s)))
 add_drill(MS, f'{MS}/odds', _ms_odds, 'easy', MS_OPTIONS)
 
 # %% ../../nbs/practice/41b_drills_more.ipynb #17c8ea0f
@@ -211,9 +226,12 @@ add_drill(BT, f'{BT}/partner', _bt_call, 'hard', ({'players': 5}, {'players': 4}
 
 # %% ../../nbs/practice/41b_drills_more.ipynb #de25ede1
 def _bt_side(hand) -> str:
+    "Who played on the picker's side, and why alone when alone: announced, the partner card in its own hand, or Cutthroat."
     r = hand.result
-    how = f"with Seat {r['partner']} as partner" if r['partner'] is not None else (
-        "alone (announced)" if hand.view(None, text=False)['declaration'] == 'alone' else "alone (the picker held the partner card)")
+    if r['partner'] is not None: how = f"with Seat {r['partner']} as partner"
+    elif hand.n == 3: how = "alone (Cutthroat: three play, with no partners)"
+    elif hand.view(None, text=False)['declaration'] == 'alone': how = "alone (announced)"
+    else: how = "alone (the picker held the partner card, the six of Thieves, itself)"
     return (f"Seat {r['picker']} picked and played {how}; the picker's side took {r['side_points']} of the 120 card "
             f"points (the buried cards included).")
 
@@ -226,27 +244,30 @@ def _bt_score(hand, rng):
     won = 'The opponents' if r['winners'] and r['picker'] not in r['winners'] else side
     right = f"{won}: {r['scores'][r['winners'][0]]} each"
     choices = tuple(sorted(set(options) | {right}))
-    bonus = " Playing alone with four or five earns a bonus." if hand.n >= 4 and r['alone'] else ''
+    bonus = " At this table playing alone with four or five earns a bonus of 2." if r['bonus'] else ''
     return dict(prompt=f"{_bt_side(hand)}{bonus} Who scores, and how much?", choices=choices,
                 answers=(choices.index(right),), explanation=r['text'], rules=(f'{BT}/score',))
 add_drill(BT, f'{BT}/score', _bt_score, 'easy', BT_PICK)
 
 # %% ../../nbs/practice/41b_drills_more.ipynb #145ffc1c
+LEASTER_TIE = "At this table players tied for the fewest points all win (a table rule: the rulebook does not say)."
+
 def _bt_leaster(hand, rng):
     if not hand.is_over or not hand.result.get('leaster'): return None
     r = hand.result
     points = ', '.join(f"Seat {s} {p} ({plural(k, 'trick')})" for s, (p, k) in
                        enumerate(zip(r['points'], hand.view(None, text=False)['tricks_won'])))
-    return dict(prompt=f"Everyone passed the blind: a Leaster. Card points taken: {points}. Who wins?",
+    return dict(prompt=f"Everyone passed the blind: a Leaster. Card points taken: {points}. {LEASTER_TIE} Who wins?",
                 choices=seat_choices(hand.n), answers=tuple(r['winners']), explanation=r['text'], rules=(f'{BT}/leaster',))
 add_drill(BT, f'{BT}/leaster', _bt_leaster, 'easy', BT_PICK)
 
 # %% ../../nbs/practice/41b_drills_more.ipynb #e61dad53
 _bt_standing = near_goal(8)
+NEXT_DEALER = "At this table the deal passes to the left after every hand (a table rule: the rulebook does not say)."
 
 def _bt_told(hand, st):
     return (f"Totals before this hand: {totals_text(st['totals'])}; the first to {hand.game.goal.value} wins. "
-            f"This hand's scores: {totals_text(hand.result['scores'])}; Seat {hand.dealer} dealt it.")
+            f"This hand's scores: {totals_text(hand.result['scores'])}; Seat {hand.dealer} dealt it. {NEXT_DEALER}")
 
 next_dealer_drill(BT, f'{BT}/next-dealer', _bt_standing, _bt_told, BT_PICK)
 match_end_drill(BT, f'{BT}/match', _bt_standing, _bt_told, wins_the('game'), BT_PICK)
@@ -254,15 +275,15 @@ match_over_drill(BT, _bt_standing, _bt_told, BT_PICK)
 
 # %% ../../nbs/practice/41b_drills_more.ipynb #68e0ed1c
 def _bt_tie(hand, rng):
-    "Two seats that score alike this hand, put level at the target before it: does the match end?"
+    "Two seats that score alike this hand, put level at the target before it (the rest below it): does the match end?"
     if not hand.is_over or hand.game.players == 2: return None
     scores, goal = hand.result['scores'], hand.game.goal.value
     pairs = [(a, b) for a in range(hand.n) for b in range(a + 1, hand.n) if scores[a] == scores[b]]
     if not pairs: return None
     tied, top = rng.choice(pairs), goal + rng.randrange(3)
     st = hand.game.new_standing()
-    st['totals'] = [top - scores[s] if s in tied else rng.randrange(max(0, top - 10 - scores[s]), top - scores[s])
-                    for s in range(hand.n)]
+    st['totals'] = [top - scores[s] if s in tied else rng.randrange(max(0, top - 10 - scores[s]), min(top - scores[s], goal))
+                    for s in range(hand.n)]  # the others below the target before this hand: no one had already won
     events, _, over = settled(hand, st)
     choices = (PLAY_ON, *(f"Yes: Seat {s} wins the game" for s in tied))
     return dict(prompt=f"{_bt_told(hand, st)} Does the match end, and if so how?", choices=choices,
