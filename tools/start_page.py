@@ -5,18 +5,16 @@ The classroom serves the start page's words (`nbs/tutorials/start.ipynb`, its ma
 notebook: `python tools/start_page.py`. `python tools/start_page.py --check` (run by tests/test_wheel.py) fails
 when the two differ.
 """
-import json, pathlib, re, sys
+import json, pathlib, sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 DATA = ROOT / 'cardgames_tutor' / 'serve' / 'start_page.json'
 
-NOTEBOOK_LINK = re.compile(r'\[([^\]]+)\]\((?![a-z]+:)[^)\s]*\.ipynb(?:#[^)\s]*)?\)')
-
 def words(notebook=NOTEBOOK) -> list:
-    "The notebook's markdown cells, in order; a link to another notebook is left as its words (the classroom serves no notebook)."
+    "The notebook's markdown cells, in order."
     cells = json.loads(notebook.read_text(encoding='utf-8'))['cells']
-    return [NOTEBOOK_LINK.sub(r'\1', ''.join(c['source'])) for c in cells if c.get('cell_type') == 'markdown']
+    return [''.join(c['source']) for c in cells if c.get('cell_type') == 'markdown']
 
 def text(notebook=NOTEBOOK) -> str:
     return json.dumps(words(notebook), indent=1, ensure_ascii=False) + '\n'
