@@ -7,15 +7,19 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach/coach_reasons.html
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #114e9791
 from __future__ import annotations
 from typing import NamedTuple
-from ..core.cards import in_order
+from ..core.cards import in_order, Card
 from ..core.engine import Move, plural, action_text
 from ..core.tricks import trick_winner
 from ..core.sampling import shown_voids
 
 # %% auto #0
-__all__ = ['TACTICS', 'Reason', 'stat_text', 'suit_word', 'TrickFacts', 'compare', 'penalty_reasons', 'pass_reasons',
-           'capture_reasons', 'points_reasons', 'odds_reasons', 'reasons_for', 'played_facts', 'bot_cards',
-           'bot_reason']
+__all__ = ['Z_NOISE', 'TRUE', 'TACTICS', 'Reason', 'stat_text', 'suit_word', 'card_words', 'act_words', 'still_out', 'is_high',
+           'TrickFacts', 'noise_words', 'within_noise', 'compare', 'guard_of', 'penalty_reasons', 'pass_reasons',
+           'capture_reasons', 'points_reasons', 'odds_reasons', 'truth', 'is_true', 'is_duck', 'is_trump_in',
+           'is_throw_penalty', 'is_shed_high', 'is_last_trick', 'is_win_safely', 'is_no_void_lead', 'is_void_lead',
+           'is_keep_guard', 'is_pass_danger', 'is_name_trump', 'is_collect_centre', 'is_stop_on_one', 'is_win_trick',
+           'is_ten_on_partner', 'is_keep_ten', 'is_points_on_partner', 'is_take_points', 'is_leaster_trick',
+           'reasons_for', 'played_facts', 'bot_cards', 'bot_reason']
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3ffc799b
 class Reason(NamedTuple):
@@ -35,6 +39,37 @@ def stat_text(stats:dict) -> str:
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #087d3699
 def suit_word(card) -> str: return card.pack.suits[card.suit][0]
 
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #9130e115
+def card_words(card) -> str:
+    "A card as a learner reads it: `Q♥`, `10🍃`; where its symbol is a code (suit first), its number and suit: `7 Thief`, `5 green`."
+    if not card.pack.suit_first: return card.symbol
+    name = card.pack.suits[card.suit][0].split()[0]
+    return f"{card.rank} {name[:-3] + 'f' if name.endswith('ves') else name}"
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #22e2108c
+def act_words(action, pack=None) -> str:
+    "`action` as a learner reads it (`pack`: the game's, for a move that names a suit or card by its code)."
+    if isinstance(action, Card): return card_words(action)
+    if not isinstance(action, Move): return action_text(action)
+    pack, arg = pack or (action.cards[0].pack if action.cards else None), action.arg
+    words = [action.verb, *map(card_words, action.cards)]
+    if arg and pack is not None and arg in pack.suits: words.append(pack.suits[arg][0])
+    elif arg and pack is not None:
+        try: words.append(card_words(pack.parse(arg)))
+        except ValueError: words.append(arg)
+    elif arg: words.append(arg)
+    return ' '.join(words)
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #34daf47a
+def still_out(view, suit) -> list:
+    "The cards of `suit` the seat has not seen: not in its hand, not in a trick it saw."
+    seen = set(view['hand']) | {c for t in view.get('tricks', ()) for c in t.cards} | {c for _, c in view.get('trick', ())}
+    return [c for c in view['hand'][0].pack if c.suit == suit and c not in seen] if view['hand'] else []
+def is_high(view, card) -> bool:
+    "Is `card` high: above more of its suit's cards still out than below?"
+    out = still_out(view, card.suit)
+    return sum(c.rank > card.rank for c in out) < sum(c.rank < card.rank for c in out)
+
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #2218e61f
 class TrickFacts:
     "What the trick on the table shows to the seat to act: the led suit, the winning card and its seat."
@@ -50,20 +85,30 @@ class TrickFacts:
         "Would `card` be winning the trick once played?"
         return trick_winner(self.cards + [card], self.trump) == len(self.cards)
 
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #a61f4690
+Z_NOISE = 2.0  # two actions closer than this many standard errors of their paired difference: within the noise
+def noise_words(a, b, pack=None) -> str:
+    "The words for two actions within the noise, the same in a hint and a review."
+    return f"; {act_words(a.action, pack)} and {act_words(b.action, pack)} are within the luck of the sampled deals: either is a fair choice"
+def within_noise(a, b) -> bool:
+    "Are the `ActionValue`s `a` and `b` too close to tell apart (each `noise` is against the first action compared)?"
+    se = b.noise if not a.noise else a.noise if not b.noise else (a.noise ** 2 + b.noise ** 2) ** 0.5
+    return abs(a.value - b.value) <= Z_NOISE * se
+
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #2bd78895
-def compare(ranked, measure, played=None) -> Reason:
+def compare(ranked, measure, played=None, pack=None) -> Reason:
     "The best action's expected result against the next best (and the worst); in a review, against the action `played`."
-    best = ranked[0]
+    best, w = ranked[0], lambda a: act_words(a, pack)
     if played is not None and played != best.action:
         got = next(r for r in ranked if r.action == played)
-        return Reason('compare', f"You played {action_text(played)}: over the sampled deals it gives {stat_text(got.stats)}; "
-                                 f"{action_text(best.action)} would have given {stat_text(best.stats)}.")
+        return Reason('compare', f"You played {w(played)}: over the sampled deals it gives {stat_text(got.stats)}; "
+                                 f"{w(best.action)} would have given {stat_text(best.stats)}" + (noise_words(best, got, pack) if within_noise(best, got) else '') + '.')
+    if all(r.stats == best.stats for r in ranked):
+        return Reason('compare', f"Over the sampled deals every action gives {stat_text(best.stats) or 'the same result'}: any of them will do here.")
     nxt = ranked[1]
-    text = f"Over the sampled deals, {action_text(best.action)} gives {stat_text(best.stats)}, against {stat_text(nxt.stats)} for {action_text(nxt.action)}"
-    if len(ranked) > 2: text += f" and {stat_text(ranked[-1].stats)} for {action_text(ranked[-1].action)}"
-    if nxt.value > best.value:  # the house bot's choice kept (see the coach's search): say why the order looks upside down
-        text += f"; the gap is within the luck of so few deals, so the coach keeps the steady play, {action_text(best.action)}"
-    return Reason('compare', text + '.')
+    text = f"Over the sampled deals, {w(best.action)} gives {stat_text(best.stats)}, against {stat_text(nxt.stats)} for {w(nxt.action)}"
+    if len(ranked) > 2: text += f" and {stat_text(ranked[-1].stats)} for {w(ranked[-1].action)}"
+    return Reason('compare', text + (noise_words(best, nxt, pack) if within_noise(best, nxt) else '') + '.')
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #a6c2d9b5
 def _pts(n): return plural(n, 'penalty point')
@@ -73,51 +118,62 @@ def _last_trick(view, game, f, b, others) -> list:
     "last-trick: in the last trick, leave it to another; in the one before, keep the lower card for it."
     bonus, hand, word = game.last_trick_penalty, view['hand'], game.trick_word
     if bonus and len(hand) == 1 and f.cards and not f.wins(b):  # the seat to act holds one card: the last trick
-        return [Reason('last-trick', f"This is the last {word}, worth {_pts(bonus)} besides its cards: {b.symbol} leaves it to Seat {f.top_seat}.")]
+        return [Reason('last-trick', f"This is the last {word}, worth {_pts(bonus)} besides its cards: {card_words(b)} leaves it to Seat {f.top_seat}.")]
     if bonus and len(hand) == 2:
         keep = [c for c in hand if c is not b][0]
-        if any(o.rank > b.rank for o in others if o.suit == b.suit) or keep.rank < b.rank:
-            return [Reason('last-trick', f"After {b.symbol} you keep {keep.symbol} for the last trick, which is worth {bonus}: the lower the card you keep, the less likely you take it.")]
+        if keep.rank < b.rank:  # the card kept is the lower: it is less likely to take the last trick
+            return [Reason('last-trick', f"After {card_words(b)} you keep {card_words(keep)} for the last trick, which is worth {bonus}: the lower the card you keep, the less likely you take it.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #5fc7c2e0
-def _throw(game, f, b) -> Reason:
-    "throw-penalty: void in the led suit, throw a penalty card into another seat's trick, or shed a high card."
+def _throw(view, game, f, b) -> list:
+    "throw-penalty: void in the led suit, throw a penalty card into another seat's trick; shed-high: or shed a high card."
     name, word, p = suit_word(f.cards[0]), game.trick_word, game.card_penalty(b)
-    if p: return Reason('throw-penalty', f"You have no {name}, so you may throw any card: {b.symbol} ({_pts(p)}) goes into the {word} Seat {f.top_seat} is winning with {f.top.symbol}.")
-    return Reason('throw-penalty', f"You have no {name}: {b.symbol} is a high card that could later win a {word} full of penalty cards; shed it now.")
+    if p: return [Reason('throw-penalty', f"You have no {name}, so you may throw any card: {card_words(b)} ({_pts(p)}) goes into the {word} Seat {f.top_seat} is winning with {card_words(f.top)}.")]
+    if is_high(view, b): return [Reason('shed-high', f"You have no {name}: {card_words(b)} is a high card that could later win a {word} full of penalty cards; shed it now.")]
+    return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #651b83b4
 def _duck(game, f, b, others) -> Reason:
     "duck: play under the winning card (and say what a higher card would have taken)."
     higher = [c for c in others if c.suit == f.led and f.wins(c)]
     in_it = sum(map(game.card_penalty, f.cards))
-    tail = f", while {', '.join(c.symbol for c in higher)} would take it" if higher else ''
+    tail = f", while {', '.join(map(card_words, higher))} would take it" if higher else ''
     load = f" with {_pts(in_it)} in it" if in_it else ''
-    return Reason('duck', f"{b.symbol} ducks under {f.top.symbol}, Seat {f.top_seat}'s winning card: you do not take this {game.trick_word}{load}{tail}.")
+    return Reason('duck', f"{card_words(b)} ducks under {card_words(f.top)}, Seat {f.top_seat}'s winning card: you do not take this {game.trick_word}{load}{tail}.")
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #0cf0cf55
-def _guard(view, b, others, penalty) -> list:
-    "keep-guard: the best lead keeps a low card beside a dangerous one that an alternative would give up."
+def guard_of(view, game, b, others) -> tuple|None:
+    "(low cards, the penalty card they guard, the alternative that spends one) when `b` keeps them and a card of that suit still out ranks above a low one."
     hand = view['hand']
-    for q in sorted(hand, key=penalty, reverse=True):
-        if penalty(q) < 2 or b.suit == q.suit: continue
+    for q in sorted(hand, key=game.card_penalty, reverse=True):
+        if game.card_penalty(q) < 2 or b.suit == q.suit: continue
         lows = [c for c in hand if c.suit == q.suit and c.rank < q.rank]
         spent = [o for o in others if o in lows]
-        if lows and len(lows) <= 2 and spent:
-            return [Reason('keep-guard', f"Keep {' '.join(c.symbol for c in lows)} beside {q.symbol} ({_pts(penalty(q))}): when {suit_word(q)} is led you can duck with it; leading {spent[0].symbol} would spend that guard.")]
-    return []
+        over = lows and [c for c in still_out(view, q.suit) if c.rank > min(x.rank for x in lows)]
+        if lows and len(lows) <= 2 and spent and over: return lows, q, spent[0]
+    return None
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #e53b43e6
+def _guard(view, game, b, others) -> list:
+    "keep-guard: the best lead keeps a low card beside a dangerous one that an alternative would give up."
+    g = guard_of(view, game, b, others)
+    if g is None: return []
+    lows, q, spent = g
+    return [Reason('keep-guard', f"Keep {' '.join(map(card_words, lows))} beside {card_words(q)} ({_pts(game.card_penalty(q))}): when {suit_word(q)} is led you can duck with it; leading {card_words(spent)} would spend that guard.")]
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #0741163d
 def _lead(view, game, b, others) -> list:
-    "no-void-lead, else keep-guard: what the best lead avoids."
+    "no-void-lead, else void (lead a singleton), else keep-guard: what the best lead does that the others do not."
     me, voids = view['seat'], shown_voids(view)
     bad = sorted({o.suit for o in others if o.suit != b.suit and any(o.suit in voids[s] for s in voids if s != me)})
     if bad and not any(b.suit in voids[s] for s in voids if s != me):
         s, suit = next((s, x) for x in bad for s in voids if s != me and x in voids[s])
         name = view['hand'][0].pack.suits[suit][0]
-        return [Reason('no-void-lead', f"Do not lead {name}: Seat {s} showed void in {name} in {game.trick_word} {voids[s][suit]} and could throw a penalty card on it; {b.symbol} leads a suit nobody has shown void in.")]
-    return _guard(view, b, others, game.card_penalty)
+        return [Reason('no-void-lead', f"Do not lead {name}: Seat {s} showed void in {name} in {game.trick_word} {voids[s][suit]} and could throw a penalty card on it; {card_words(b)} leads a suit nobody has shown void in.")]
+    if sum(c.suit == b.suit for c in view['hand']) == 1 and still_out(view, b.suit):  # a singleton, and its suit will be led again
+        return [Reason('void', f"{card_words(b)} is your only card in {suit_word(b)}: lead it and you are void in {suit_word(b)}, so when {suit_word(b)} is led you may throw a penalty card.")]
+    return _guard(view, game, b, others)
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #207fb77e
 def penalty_reasons(view, game, ranked) -> list:
@@ -126,10 +182,10 @@ def penalty_reasons(view, game, ranked) -> list:
     if isinstance(b, Move): return pass_reasons(view, game, ranked)
     others = [r.action for r in ranked[1:]]
     out = _last_trick(view, game, f, b, others)
-    if f.cards and b.suit != f.led: out.append(_throw(game, f, b))
+    if f.cards and b.suit != f.led: out.extend(_throw(view, game, f, b))
     elif f.cards and not f.wins(b): out.append(_duck(game, f, b, others))
     elif f.cards and f.last and not sum(map(game.card_penalty, f.cards)) and not game.card_penalty(b):
-        out.append(Reason('win-safely', f"You play last and the {game.trick_word} holds no penalty card: {b.symbol} takes it at no cost and is a high card gone from your hand."))
+        out.append(Reason('win-safely', f"You play last and the {game.trick_word} holds no penalty card: {card_words(b)} takes it at no cost" + (', and a high card leaves your hand.' if is_high(view, b) else '.')))
     elif not f.cards: out.extend(_lead(view, game, b, others))
     return out
 
@@ -137,10 +193,10 @@ def penalty_reasons(view, game, ranked) -> list:
 def pass_reasons(view, game, ranked) -> list:
     "pass-danger: the penalty cards and high cards the best pass gives away."
     cards, penalty = ranked[0].action.cards, game.card_penalty
-    bad = [c for c in cards if penalty(c)]
-    high = [c for c in cards if not penalty(c)]
-    what = (f"{' '.join(c.symbol for c in bad)} ({_pts(sum(map(penalty, bad)))})" if bad else '') + \
-           (f"{' and ' if bad else ''}the high {' '.join(c.symbol for c in high)}" if high else '')
+    bad, high = [c for c in cards if penalty(c)], [c for c in cards if not penalty(c) and is_high(view, c)]
+    if not bad and not high: return []
+    what = (f"{' '.join(map(card_words, bad))} ({_pts(sum(map(penalty, bad)))})" if bad else '') + \
+           (f"{' and ' if bad else ''}the high {' '.join(map(card_words, high))}" if high else '')
     return [Reason('pass-danger', f"Passing {what} to Seat {game.passes_to(view['seat'])} takes those cards out of your hand before a trick is played.")]
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #e252f526
@@ -148,7 +204,7 @@ def _name_trump(view, b) -> list:
     "name-trump: the suit named, and how many of the five cards are of it."
     mine = [c for c in view['hand'] if c.suit == b.arg]
     name = view['hand'][0].pack.suits[b.arg][0]
-    return [Reason('name-trump', f"Of your five cards, {len(mine)} {'is' if len(mine) == 1 else 'are'} {name} ({' '.join(c.symbol for c in mine) or 'none'}): naming {name} trump makes your own cards the strongest.")]
+    return [Reason('name-trump', f"Of your five cards, {len(mine)} {'is' if len(mine) == 1 else 'are'} {name} ({' '.join(map(card_words, mine)) or 'none'}): naming {name} trump makes your own cards the strongest.")]
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #9d729762
 def capture_reasons(view, game, ranked) -> list:
@@ -158,18 +214,18 @@ def capture_reasons(view, game, ranked) -> list:
     f, me, on, centre = TrickFacts(view), view['seat'], game.collector(view), view['centre']
     prizes = lambda cards: [c for c in cards if game.prize_word(c)]
     stake = prizes(f.cards) + centre['tens']
-    held = f"{centre['cards']} cards in the centre" + (f" with {' '.join(c.symbol for c in stake)}" if stake else '')
+    held = f"{centre['cards']} cards in the centre" + (f" with {' '.join(map(card_words, stake))}" if stake else '')
     if f.cards and b.suit != f.led and b.suit == f.trump and f.wins(b):
-        out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: trumping with {b.symbol} wins the trick."))
+        out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: trumping with {card_words(b)} wins the trick."))
     if (not f.cards or f.wins(b)) and on == me:
         out.append(Reason('collect-centre', f"You won the last trick: win this one too and you collect the centre ({held}, this trick included)."))
     elif f.cards and f.wins(b) and on is not None and on != me and not game.side_known(view, on):
-        out.append(Reason('stop-on-one', f"Seat {on} won the last trick and is on one: taking this trick with {b.symbol} stops them collecting ({held})."))
+        out.append(Reason('stop-on-one', f"Seat {on} won the last trick and is on one: taking this trick with {card_words(b)} stops them collecting ({held})."))
     elif f.cards and game.side_known(view, f.top_seat) and game.prize_word(b) and not f.wins(b):
-        out.append(Reason('ten-on-partner', f"Your partner, Seat {f.top_seat}, is winning with {f.top.symbol}: your {game.prize_word(b)} {b.symbol} goes into a trick your side is set to take."))
+        out.append(Reason('ten-on-partner', f"Your partner, Seat {f.top_seat}, is winning with {card_words(f.top)}: your {game.prize_word(b)} {card_words(b)} goes into a trick your side is set to take."))
     elif f.cards and not game.side_known(view, f.top_seat) and not f.wins(b):
-        tens = [c for c in prizes(view['hand']) if c is not b]
-        if tens: out.append(Reason('keep-ten', f"Seat {f.top_seat}, on the other side, is winning with {f.top.symbol}: {b.symbol} keeps your {' '.join(c.symbol for c in tens)} out of their reach."))
+        tens = [c for c in prizes(view['legal']) if c != b and not f.wins(c)]  # tens it could play now that would go to them
+        if tens: out.append(Reason('keep-ten', f"Seat {f.top_seat}, on the other side, is winning with {card_words(f.top)}: {card_words(b)} keeps your {' '.join(map(card_words, tens))} out of their reach."))
     return out
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #2c3ca05f
@@ -182,19 +238,19 @@ def _setup(view, game, b) -> list:
     trumps = [c for c in hand if c.suit == trump]
     if b.verb in ('pick', 'pass'):
         tactic = 'pick-blind' if b.verb == 'pick' else 'pass-blind'
-        return [Reason(tactic, f"You hold {len(trumps)} {game.pack.suits[trump][0]} ({' '.join(map(str, in_order(trumps))) or 'none'}) among {len(hand)} cards: "
+        return [Reason(tactic, f"You hold {len(trumps)} {game.pack.suits[trump][0]} ({' '.join(map(card_words, in_order(trumps))) or 'none'}) among {len(hand)} cards: "
                        + ("strong enough to play against the table." if b.verb == 'pick' else "too few trumps to carry the picker's side."))]
     if b.verb == 'bury':
-        return [Reason('bury-points', f"Burying {' '.join(map(str, b.cards))} banks {sum(game.card_points(c, view) for c in b.cards)} points for you now, where no trick can take them.")]
+        return [Reason('bury-points', f"Burying {' '.join(map(card_words, b.cards))} banks {sum(game.card_points(c, view) for c in b.cards)} points for you now, where no trick can take them.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #2543ae3f
 def _leaster(view, f, b, points, on_table) -> list:
     "leaster-trick: take one cheap trick, then shed points (`points`: the card's, `on_table`: the trick's)."
     if f.cards and f.wins(b) and not view['tricks_won'][view['seat']]:
-        return [Reason('leaster-trick', f"In a Leaster you score only with at least one trick: {b.symbol} takes this one with just {on_table + points} points in it.")]
+        return [Reason('leaster-trick', f"In a Leaster you score only with at least one trick: {card_words(b)} takes this one with just {on_table + points} points in it.")]
     if f.cards and not f.wins(b) and points:
-        return [Reason('leaster-trick', f"Seat {f.top_seat} is winning this trick: {b.symbol} sheds {points} points onto it.")]
+        return [Reason('leaster-trick', f"Seat {f.top_seat} is winning this trick: {card_words(b)} sheds {points} points onto it.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #9825ffe7
@@ -207,13 +263,13 @@ def points_reasons(view, game, ranked) -> list:
     on_table = sum(map(pts, f.cards))
     if view.get('role') == 'leaster': return _leaster(view, f, b, pts(b), on_table)
     if f.cards and b.suit != f.led and b.suit == f.trump and f.wins(b):
-        out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: {b.symbol} trumps it" + (f" and takes {on_table} points." if on_table else '.')))
+        out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: {card_words(b)} trumps it" + (f" and takes {on_table} points." if on_table else '.')))
     elif f.cards and game.side_known(view, f.top_seat) and not f.wins(b) and pts(b):
-        out.append(Reason('points-on-partner', f"Seat {f.top_seat}, on your side, is winning with {f.top}: {b.symbol} adds {pts(b)} points to your side's trick."))
+        out.append(Reason('points-on-partner', f"Seat {f.top_seat}, on your side, is winning with {card_words(f.top)}: {card_words(b)} adds {pts(b)} points to your side's trick."))
     elif f.cards and f.wins(b) and on_table:
-        out.append(Reason('take-points', f"{b.symbol} wins the trick and the {on_table + pts(b)} points in it."))
+        out.append(Reason('take-points', f"{card_words(b)} wins the trick and the {on_table + pts(b)} points in it."))
     elif f.cards and not f.wins(b):
-        out.append(Reason('duck', f"Seat {f.top_seat} is winning with {f.top}: {b.symbol} loses the trick giving away {'only ' if pts(b) else ''}{_n(pts(b))}."))
+        out.append(Reason('duck', f"Seat {f.top_seat} is winning with {card_words(f.top)}: {card_words(b)} loses the trick giving away {'only ' if pts(b) else ''}{_n(pts(b))}."))
     return out
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #e6fb4596
@@ -227,6 +283,164 @@ def odds_reasons(view, game, ranked) -> list:
         return [Reason('beg-odds', f"At {o.total}, only {pct(o.bust)} would take you over 17, and {o.exact} would make exactly 17: beg.")]
     return [Reason('stand-odds', f"At {o.total}, {pct(o.bust)} would take you over 17 (only {o.exact} make exactly 17): stand on your total.")]
 
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #c92b587a
+TRUE = {}  # tactic -> predicate(view, game, best, played): is that sentence true here?
+def truth(*tactics):
+    "Register the decorated predicate under each of `tactics`."
+    def register(fn):
+        for t in tactics: TRUE[t] = fn
+        return fn
+    return register
+def is_true(r:Reason, view, game, best, played=None) -> bool:
+    "Does the predicate of `r`'s tactic hold (False for a tactic with none)?"
+    return r.tactic in TRUE and bool(TRUE[r.tactic](view, game, best, played))
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #9a966244
+def _card_on_trick(view, best):
+    f = TrickFacts(view)
+    return f if f.cards and isinstance(best, Card) else None
+@truth('duck')
+def is_duck(view, game, best, played=None):
+    "`best` does not win the trick on the table (and the move played did)."
+    f = _card_on_trick(view, best)
+    return f is not None and not f.wins(best) and (played is None or f.wins(played))
+@truth('trump-in')
+def is_trump_in(view, game, best, played=None):
+    "Void in the led suit, `best` is a trump that wins the trick (and the move played did not win it)."
+    f = _card_on_trick(view, best)
+    return f is not None and best.suit != f.led and best.suit == f.trump and f.wins(best) and (played is None or not f.wins(played))
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #d30b7d54
+@truth('throw-penalty')
+def is_throw_penalty(view, game, best, played=None):
+    "Off suit, `best` carries penalty points (more than the move played) into a trick it does not win."
+    f = _card_on_trick(view, best)
+    return (f is not None and best.suit != f.led and not f.wins(best)
+            and game.card_penalty(best) > (game.card_penalty(played) if played is not None else 0))
+@truth('shed-high')
+def is_shed_high(view, game, best, played=None):
+    "Off suit, `best` carries no penalty, does not win, and is high among its suit's cards still out (the move played is not)."
+    f = _card_on_trick(view, best)
+    return (f is not None and best.suit != f.led and not f.wins(best) and not game.card_penalty(best)
+            and is_high(view, best) and (played is None or not is_high(view, played)))
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #6d431d58
+@truth('last-trick')
+def is_last_trick(view, game, best, played=None):
+    "The last trick left to another seat, or, with two cards, the lower one kept for it."
+    hand, f = view['hand'], TrickFacts(view)
+    if not getattr(game, 'last_trick_penalty', 0) or not isinstance(best, Card): return False
+    if len(hand) == 1: return bool(f.cards) and not f.wins(best)
+    return len(hand) == 2 and [c for c in hand if c != best][0].rank < best.rank
+@truth('win-safely')
+def is_win_safely(view, game, best, played=None):
+    "Playing last, `best` wins a trick with no penalty card in it and carries none (the move played did not win it, or was lower)."
+    f = _card_on_trick(view, best)
+    return (f is not None and f.last and f.wins(best) and not sum(map(game.card_penalty, f.cards)) and not game.card_penalty(best)
+            and (played is None or not f.wins(played) or played.rank < best.rank))
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #c4404033
+def _shown_void(view, suit) -> bool:
+    voids = shown_voids(view)
+    return any(suit in voids[s] for s in voids if s != view['seat'])
+def _alternatives(view, best, played): return [played] if played is not None else [a for a in view.get('legal', ()) if a != best]
+@truth('no-void-lead')
+def is_no_void_lead(view, game, best, played=None):
+    "A lead of a suit nobody has shown void in, where an alternative (the move played) leads into a shown void."
+    return (isinstance(best, Card) and not view['trick'] and not _shown_void(view, best.suit)
+            and any(isinstance(a, Card) and _shown_void(view, a.suit) for a in _alternatives(view, best, played)))
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #39eaf15f
+@truth('void')
+def is_void_lead(view, game, best, played=None):
+    "A lead of the seat's only card of its suit, with cards of that suit still out (the move played was no singleton)."
+    one = lambda c: isinstance(c, Card) and sum(x.suit == c.suit for x in view['hand']) == 1
+    return not view['trick'] and one(best) and bool(still_out(view, best.suit)) and (played is None or not one(played))
+@truth('keep-guard')
+def is_keep_guard(view, game, best, played=None):
+    "On a lead, `best` keeps a low card beside a penalty card, a card still out ranks above it, and the alternative spends it."
+    return isinstance(best, Card) and not view['trick'] and guard_of(view, game, best, _alternatives(view, best, played)) is not None
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #c12453fc
+@truth('pass-danger')
+def is_pass_danger(view, game, best, played=None):
+    "`best` passes at least one penalty or high card (and the move played passes other cards)."
+    return (isinstance(best, Move) and best.verb == 'pass' and any(game.card_penalty(c) or is_high(view, c) for c in best.cards)
+            and (played is None or set(getattr(played, 'cards', ())) != set(best.cards)))
+@truth('name-trump')
+def is_name_trump(view, game, best, played=None):
+    "`best` names a trump suit the seat holds cards of (more than of the suit the move played named)."
+    n = lambda m: sum(c.suit == m.arg for c in view['hand'])
+    return isinstance(best, Move) and best.verb == 'trump' and n(best) > 0 and (played is None or n(best) > n(played))
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #07547b56
+def _verb_is(*verbs):
+    return lambda view, game, best, played=None: isinstance(best, Move) and best.verb in verbs and (played is None or played != best)
+for _t, _v in [('pick-blind', 'pick'), ('pass-blind', 'pass'), ('bury-points', 'bury'), ('beg-odds', 'beg'), ('stand-odds', 'pass')]:
+    TRUE[_t] = _verb_is(_v)
+TRUE['compare'] = lambda view, game, best, played=None: True  # the numbers themselves
+TRUE['forced'] = lambda view, game, best, played=None: len(view.get('legal', [best])) == 1
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #88f71b50
+@truth('collect-centre')
+def is_collect_centre(view, game, best, played=None):
+    "The seat is on one and `best` wins the trick (or leads); in a review, the move played did not win it."
+    f = TrickFacts(view)
+    if game.collector(view) != view['seat'] or not isinstance(best, Card): return False
+    if played is None: return not f.cards or f.wins(best)
+    return bool(f.cards) and f.wins(best) and not f.wins(played) and not game.side_known(view, f.top_seat)
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #b366330b
+@truth('stop-on-one')
+def is_stop_on_one(view, game, best, played=None):
+    "Another seat, not known to be a partner, is on one, and `best` wins the trick (the move played did not)."
+    f, on = _card_on_trick(view, best), game.collector(view)
+    return (f is not None and on is not None and on != view['seat'] and not game.side_known(view, on) and f.wins(best)
+            and (played is None or (not f.wins(played) and not game.side_known(view, f.top_seat))))
+@truth('win-trick')
+def is_win_trick(view, game, best, played=None):
+    "`best` wins the trick, the move played left it to a seat not known to be a partner."
+    f = _card_on_trick(view, best)
+    return f is not None and played is not None and f.wins(best) and not f.wins(played) and not game.side_known(view, f.top_seat)
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #01623e67
+@truth('ten-on-partner')
+def is_ten_on_partner(view, game, best, played=None):
+    "A known partner is winning the trick, and `best`, a ten, goes into it without winning (the move played gave no ten to it)."
+    f = _card_on_trick(view, best)
+    return (f is not None and game.side_known(view, f.top_seat) and bool(game.prize_word(best)) and not f.wins(best)
+            and (played is None or not game.prize_word(played) or f.wins(played)))
+@truth('keep-ten')
+def is_keep_ten(view, game, best, played=None):
+    "The other side is winning; `best` does not win and keeps a ten that could be played now and go to them (the move played gave it)."
+    f = _card_on_trick(view, best)
+    if f is None or game.side_known(view, f.top_seat) or f.wins(best) or game.prize_word(best): return False
+    if played is not None: return bool(game.prize_word(played)) and not f.wins(played)
+    return any(game.prize_word(c) and c != best and not f.wins(c) for c in view['legal'])
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #785ebd6d
+@truth('points-on-partner')
+def is_points_on_partner(view, game, best, played=None):
+    "A known partner is winning; `best` does not win and carries points (more than the move played, or it won the trick)."
+    f, pts = _card_on_trick(view, best), lambda c: game.card_points(c, view)
+    return (f is not None and game.side_known(view, f.top_seat) and not f.wins(best) and pts(best) > 0
+            and (played is None or f.wins(played) or pts(played) < pts(best)))
+@truth('take-points')
+def is_take_points(view, game, best, played=None):
+    "`best` wins a trick with points in it (the move played did not win it)."
+    f = _card_on_trick(view, best)
+    return (f is not None and f.wins(best) and sum(game.card_points(c, view) for c in f.cards) > 0
+            and (played is None or not f.wins(played)))
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #f513ac98
+@truth('leaster-trick')
+def is_leaster_trick(view, game, best, played=None):
+    "In a Leaster: `best` takes a first trick cheaply, or sheds points onto another's trick (and the move played did not)."
+    f, pts = _card_on_trick(view, best), lambda c: game.card_points(c, view)
+    if f is None or view.get('role') != 'leaster': return False
+    if f.wins(best): return not view['tricks_won'][view['seat']] and (played is None or not f.wins(played))
+    return pts(best) > 0 and (played is None or f.wins(played) or pts(played) < pts(best))
+
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #bf0432d4
 TACTICS = {'penalty': penalty_reasons, 'capture': capture_reasons, 'points': points_reasons, 'odds': odds_reasons}  # a game's `coach_tactics` -> its sentences
 
@@ -235,23 +449,27 @@ def reasons_for(view:dict, game, ranked:list, measure, played=None) -> list:
     "One to three `Reason`s for `ranked[0]`, the coach's choice, in this position; in a review, set against the action `played`."
     best = ranked[0].action
     if len(ranked) == 1:
-        return [Reason('forced', f"{action_text(best)} is your only legal action here.")]
+        return [Reason('forced', f"{act_words(best, game.pack)} is your only legal action here.")]
+    if played is not None and played != best: ranked = [ranked[0]] + [r for r in ranked if r.action == played]  # the tactics set it against the move played
     tactics = TACTICS[game.coach_tactics](view, game, ranked) if game.coach_tactics else []
     if played is not None and played != best: tactics = played_facts(view, game, best, played) + tactics
-    return tactics[:2] + [compare(ranked, measure, played)]
+    else: played = None
+    if all(r.stats == ranked[0].stats for r in ranked): tactics = []  # no action is better: no tactic to teach
+    tactics = list(dict.fromkeys(r for r in tactics if is_true(r, view, game, best, played)))
+    return tactics[:2] + [compare(ranked, measure, played, game.pack)]
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #93501cfc
 def _on_trick(view, game, f, played, best) -> list:
     "duck, or win-trick (collect-centre, stop-on-one): the move played took the trick and the coach's did not, or the other way."
-    x, y, me, stake = played.symbol, best.symbol, view['seat'], game.stake(f.cards, view)
+    x, y, me, stake = card_words(played), card_words(best), view['seat'], game.stake(f.cards, view)
     if f.wins(played) and not f.wins(best):
-        return [Reason('duck', f"You played {x}, which takes the trick from Seat {f.top_seat}'s {f.top.symbol}{stake}; {y} would have left it to them.")]
-    if f.wins(best) and not f.wins(played):
+        return [Reason('duck', f"You played {x}, which takes the trick from Seat {f.top_seat}'s {card_words(f.top)}{stake}; {y} would have left it to them.")]
+    if f.wins(best) and not f.wins(played) and not game.side_known(view, f.top_seat):  # left to a known partner is no loss
         on = game.collector(view)
         if on == me: tactic, why = 'collect-centre', " and, on one, collected the centre"
         elif on is not None and not game.side_known(view, on): tactic, why = 'stop-on-one', f" and stopped Seat {on}, on one, from collecting"
         else: tactic, why = 'win-trick', ''
-        return [Reason(tactic, f"You played {x} and left the trick to Seat {f.top_seat}'s {f.top.symbol}{stake}; {y} would have won it{why}.")]
+        return [Reason(tactic, f"You played {x} and left the trick to Seat {f.top_seat}'s {card_words(f.top)}{stake}; {y} would have won it{why}.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #f11881d9
@@ -261,19 +479,19 @@ def _on_lead(view, played, best) -> list:
     into = [(s, voids[s][played.suit]) for s in voids if s != me and played.suit in voids[s]]
     if into and not any(best.suit in voids[s] for s in voids if s != me):
         s, n = into[0]
-        return [Reason('no-void-lead', f"You led {played.symbol}, though Seat {s} showed void in {suit_word(played)} in trick {n}; {best.symbol} leads a suit nobody has shown void in.")]
+        return [Reason('no-void-lead', f"You led {card_words(played)}, though Seat {s} showed void in {suit_word(played)} in trick {n}; {card_words(best)} leads a suit nobody has shown void in.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #0bca77fb
 def _given_up(view, game, f, played, best) -> list:
     "keep-ten, throw-penalty: the move played gave up a card the coach's choice kept."
     word = game.prize_word(played)
-    if word and not game.prize_word(best) and not (f.cards and f.wins(played)):
-        return [Reason('keep-ten', f"You gave up your {word}, {played.symbol}, to a trick you were not winning; {best.symbol} would have kept it in your hand.")]
+    if word and not game.prize_word(best) and f.cards and not f.wins(played) and not game.side_known(view, f.top_seat):
+        return [Reason('keep-ten', f"You gave up your {word}, {card_words(played)}, to a trick the other side was winning; {card_words(best)} would have kept it in your hand.")]
     if f.cards and not f.wins(best) and not f.wins(played):
         pb, pp = game.card_penalty(best), game.card_penalty(played)
         if pb > pp and best.suit != f.led:
-            return [Reason('throw-penalty', f"You played {played.symbol} and kept {best.symbol} ({_pts(pb)}), which could have gone into Seat {f.top_seat}'s trick now.")]
+            return [Reason('throw-penalty', f"You played {card_words(played)} and kept {card_words(best)} ({_pts(pb)}), which could have gone into Seat {f.top_seat}'s trick now.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #c2b10002

@@ -6,18 +6,20 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach/coach.html.md"""
 
 # %% ../../nbs/coach/40_coach.ipynb #0fd2933b
 from __future__ import annotations
-import math, random
+import math, random, hashlib, threading
+from collections import OrderedDict
 from typing import NamedTuple, Any
 from ..core.engine import Game, HandState, Move, action_text
 from ..core.match import Match
 from ..core.records import load
 from .deals import sample_hand
-from .reasons import reasons_for, stat_text
+from .reasons import reasons_for, stat_text, act_words, within_noise
 
 # %% auto #0
 __all__ = ['PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES', 'DEFAULT_BUDGET', 'Z_RACE',
-           'RACE_FROM', 'RACE_EVERY', 'Z_PRIOR', 'fork', 'bot_playout', 'ActionValue', 'candidates', 'evaluate', 'Hint',
-           'hint', 'hint_text', 'Mistake', 'review', 'review_text']
+           'RACE_FROM', 'RACE_EVERY', 'Z_PRIOR', 'HINT_CACHE', 'fork', 'bot_playout', 'ActionValue', 'candidates',
+           'evaluate', 'Hint', 'searched', 'hint_key', 'cached', 'hint', 'hint_text', 'Mistake', 'review',
+           'review_text']
 
 # %% ../../nbs/coach/40_coach.ipynb #3b9e6184
 def fork(hand:HandState) -> HandState:
@@ -134,19 +136,10 @@ def _choose(ranked:list, ref) -> list:
     pick = next((r for r in ranked if r.value - ref.value > Z_PRIOR * r.noise), ref)
     return [pick] + [r for r in ranked if r is not pick]
 
-# %% ../../nbs/coach/40_coach.ipynb #8806e121
-def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
-         game:Game, seed=0, # the same view, game and seed give the same hint
-         budget:float=DEFAULT_BUDGET, # seconds of playouts, counted as work (see above)
-         include=()) -> Hint|None: # actions to compare as well (a review adds the one played)
-    "What the seat to act should do, and why; None if the view's seat is not to act."
-    seat, legal = view.get('seat'), view.get('legal') or []
-    if seat is None or view.get('to_act') != seat or not legal: return None
+# %% ../../nbs/coach/40_coach.ipynb #79c42497
+def searched(view:dict, game:Game, seed, budget:float, actions:list) -> Hint:
+    "The hint for `view` over `actions` (the candidates), searched now."
     measure, search = game.coach_measure, game.coach_search
-    if len(legal) == 1 and not include:
-        only = ActionValue(legal[0], 0.0, {})
-        return Hint(seat, legal[0], [only], reasons_for(view, game, [only], measure), measure.label, measure.main, 0)
-    actions = candidates(view, game, include)
     prior = game.bot(view, random.Random(seed)) if search.prior else None
     if prior is not None: actions = [prior] + [a for a in actions if a != prior]  # the reference comes first
     groups = search.same(view, actions) if search.same else [[a] for a in actions]
@@ -156,17 +149,55 @@ def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
     every = [v._replace(action=a) for v, g in zip(values, groups) for a in [v.action] + [a for a in g if a != v.action]]
     ranked = sorted(every, key=lambda r: -r.value)  # stable: ties keep the order above
     if prior is not None: ranked = _choose(ranked, every[0])
-    return Hint(seat, ranked[0].action, ranked, reasons_for(view, game, ranked, measure), measure.label, measure.main, deals)
+    return Hint(view['seat'], ranked[0].action, ranked, reasons_for(view, game, ranked, measure), measure.label, measure.main, deals)
+
+# %% ../../nbs/coach/40_coach.ipynb #90c7357c
+HINT_CACHE = 4096  # hints kept, least recently used dropped first
+_hints, _lock = OrderedDict(), threading.Lock()
+def hint_key(view:dict, game:Game, seed, budget:float, actions) -> str:
+    "What a hint depends on, as a short key: the game, the view (its event sentences aside), the seed, the budget, the actions."
+    seen = sorted((k, v) for k, v in view.items() if k != 'events')
+    return hashlib.sha256(repr((repr(game), seen, seed, budget, [str(a) for a in actions])).encode()).hexdigest()
+
+# %% ../../nbs/coach/40_coach.ipynb #65eafccc
+def cached(key:str, make):
+    "The hint kept under `key`, else `make()`, kept (the oldest dropped past `HINT_CACHE`)."
+    with _lock:
+        if key in _hints:
+            _hints.move_to_end(key)
+            return _hints[key]
+    out = make()
+    with _lock:
+        _hints[key] = out
+        while len(_hints) > HINT_CACHE: _hints.popitem(last=False)
+    return out
+
+# %% ../../nbs/coach/40_coach.ipynb #8806e121
+def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
+         game:Game, seed=0, # the same view, game and seed give the same hint
+         budget:float=DEFAULT_BUDGET, # seconds of playouts, counted as work (see above)
+         include=()) -> Hint|None: # actions to compare as well (a review adds the one played)
+    "What the seat to act should do, and why; None if the view's seat is not to act."
+    seat, legal = view.get('seat'), view.get('legal') or []
+    if seat is None or view.get('to_act') != seat or not legal: return None
+    measure = game.coach_measure
+    if len(legal) == 1 and not include:
+        only = ActionValue(legal[0], 0.0, {})
+        return Hint(seat, legal[0], [only], reasons_for(view, game, [only], measure), measure.label, measure.main, 0)
+    actions = candidates(view, game, include)
+    return cached(hint_key(view, game, seed, budget, actions), lambda: searched(view, game, seed, budget, actions))
 
 # %% ../../nbs/coach/40_coach.ipynb #09b2e000
 def hint_text(view:dict, game:Game, seed=0, budget:float=DEFAULT_BUDGET) -> str:
     "The hint for the seat to act, as lines of text (the command line's `hint`)."
-    h = hint(view, game, seed, budget)
+    h, w = hint(view, game, seed, budget), lambda a: act_words(a, game.pack)
     if h is None: return "No hint: it is not your turn."
-    lines = [f"Hint: {action_text(h.best)}" + (f" ({stat_text(h.ranked[0].stats)}; {h.deals} sampled deals)" if h.deals else '')]
+    said = [w(h.best)] if w(h.best) != action_text(h.best) else []  # the move as typed, then in words where they differ
+    said += [f"{stat_text(h.ranked[0].stats)}; {h.deals} sampled deals"] if h.deals else []
+    lines = [f"Hint: {action_text(h.best)}" + (f" ({'; '.join(said)})" if said else '')]
     lines += [f"  - {r.text} [{r.tactic}]" for r in h.reasons]
     if len(h.ranked) > 1:
-        lines.append("  Every action tried: " + '; '.join(f"{action_text(r.action)} {stat_text(r.stats)}" for r in h.ranked))
+        lines.append("  Every action tried: " + '; '.join(f"{w(r.action)} {stat_text(r.stats)}" for r in h.ranked))
     return '\n'.join(lines)
 
 # %% ../../nbs/coach/40_coach.ipynb #f9921854
@@ -182,7 +213,7 @@ class Mistake(NamedTuple):
 # %% ../../nbs/coach/40_coach.ipynb #f6332341
 def review(source, # a finished `Match`, or a hand record (file, text or dict) for `records.load`
            seat:int=0, hand_no:int|None=None, # the hand to review (None: every hand)
-           seed=0, budget:float=0.25, top:int=5, min_cost:float=0.05) -> list:
+           seed=0, budget:float=DEFAULT_BUDGET, top:int=5, min_cost:float=0.05) -> list:
     "The `seat`'s decisions that cost the most against the coach's choice, worst first (at most `top`)."
     match = source if isinstance(source, Match) else load(source)
     if seat not in range(match.game.n_seats()):
@@ -194,20 +225,22 @@ def review(source, # a finished `Match`, or a hand record (file, text or dict) f
         if s == seat and (hand_no is None or h + 1 == hand_no) and len(again.legal_actions()) > 1:
             view = again.view(seat)
             advice = hint(view, game, seed, budget, include=[action])
-            cost = advice.ranked[0].value - advice.value_of(action).value
-            if advice.best != action and cost >= min_cost:  # its reasons set the move played beside the coach's choice
+            got = advice.value_of(action)
+            cost = advice.ranked[0].value - got.value
+            if advice.best != action and cost >= min_cost and not within_noise(advice.ranked[0], got):  # inside the noise: no mistake  # its reasons set the move played beside the coach's choice
                 advice = advice._replace(reasons=reasons_for(view, game, advice.ranked, game.coach_measure, played=action))
                 out.append(Mistake(index, h + 1, action, advice.best, cost, advice))
         again.apply(action)
     return sorted(out, key=lambda x: -x.cost)[:top]
 
 # %% ../../nbs/coach/40_coach.ipynb #02646323
-def review_text(source, seat:int=0, hand_no:int|None=None, seed=0, budget:float=0.25, top:int=5) -> str:
+def review_text(source, seat:int=0, hand_no:int|None=None, seed=0, budget:float=DEFAULT_BUDGET, top:int=5) -> str:
     "The review of `seat`'s play in a match or hand record, as text (the command line's `review`)."
-    items = review(source, seat, hand_no, seed, budget, top)
+    match = source if isinstance(source, Match) else load(source)
+    items, w = review(match, seat, hand_no, seed, budget, top), lambda a: act_words(a, match.game.pack)
     if not items: return f"Review of Seat {seat}: no decision cost anything noticeable against the coach's choice. Well played."
     lines = [f"Review of Seat {seat}: the {len(items)} costliest {'decision' if len(items) == 1 else 'decisions'}, worst first."]
     for k, x in enumerate(items, 1):
-        lines.append(f"{k}. Hand {x.hand_no}, action {x.index}: you played {action_text(x.played)}; the coach prefers {action_text(x.best)}.")
+        lines.append(f"{k}. Hand {x.hand_no}, action {x.index}: you played {w(x.played)}; the coach prefers {w(x.best)}.")
         lines += [f"   - {r.text} [{r.tactic}]" for r in x.hint.reasons]
     return '\n'.join(lines)

@@ -12,34 +12,36 @@ from matplotlib.figure import Figure
 import ipywidgets as W
 from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.engine import action_text
+from ..core.engine import action_text, Move
 from ..coach.search import hint, review, Hint
-from ..coach.reasons import bot_reason
+from ..coach.reasons import bot_reason, act_words
+from .drawing import running_loop
 
 # %% auto #0
-__all__ = ['chart_label', 'hint_chart', 'hint_words', 'png', 'HintBox', 'ReviewList', 'bot_reasons', 'PanelCoach']
+__all__ = ['THINKING', 'REVIEWING', 'chart_label', 'hint_chart', 'hint_words', 'png', 'HintBox', 'ReviewList', 'bot_reasons',
+           'PanelCoach', 'ring_of']
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #43b39c93
 def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #40483433
-def chart_label(action) -> str:
-    "An action as the chart writes it: suit signs its font lacks (Kočka's 🍃 🌰 🔔) become the suit's name."
-    text = action_text(action)
+def chart_label(action, pack=None) -> str:
+    "An action as the chart writes it, in words (`act_words`): suit signs its font lacks (Kočka's 🍃 🌰 🔔) become the suit's name."
+    text = act_words(action, pack)
     for card in ([action] if isinstance(action, Card) else getattr(action, 'cards', ())):
         name, sign = card.pack.suits[card.suit][:2]
         if ord(sign[0]) > 0xFFFF: text = text.replace(card.symbol, card.symbol.replace(sign, f" {name}"))
     return text
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #865d657b
-def hint_chart(h:Hint) -> 'matplotlib.figure.Figure':
+def hint_chart(h:Hint, pack=None) -> 'matplotlib.figure.Figure':
     "A horizontal bar chart of each compared action's expected result (a plain `Figure`, nothing kept open by pyplot)."
     rows = h.ranked[::-1]
     fig = Figure(figsize=(5.5, 0.6 + 0.28 * len(rows)), layout='constrained')
     ax = fig.add_subplot()
     values = [r.stats.get(h.main, 0) for r in rows]
     colours = ['#2e7d32' if r.action == h.best else '#4c78a8' for r in rows]
-    ax.barh([chart_label(r.action) for r in rows], values, color=colours)
+    ax.barh([chart_label(r.action, pack) for r in rows], values, color=colours)
     percent = h.main in ('lose', 'win')
     for y, v in enumerate(values): ax.text(v, y, f" {v:.0%}" if percent else f" {v:.1f}", va='center', fontsize=8)
     ax.set_xlabel(h.label + f" ({h.deals} sampled deals)", fontsize=9)
@@ -47,10 +49,10 @@ def hint_chart(h:Hint) -> 'matplotlib.figure.Figure':
     return fig
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #ed656dfb
-def hint_words(h:Hint) -> str:
+def hint_words(h:Hint, pack=None) -> str:
     "What the hint's chart shows, in a sentence: each compared action's expected result, the coach's choice first."
     percent = h.main in ('lose', 'win')
-    said = [f"{action_text(r.action)} {r.stats.get(h.main, 0):.0%}" if percent else f"{action_text(r.action)} {r.stats.get(h.main, 0):.1f}"
+    said = [f"{act_words(r.action, pack)} {r.stats.get(h.main, 0):.0%}" if percent else f"{act_words(r.action, pack)} {r.stats.get(h.main, 0):.1f}"
             for r in h.ranked]
     return f"Chart of the {h.label} over {h.deals} sampled deals: {said[0]} (the coach's choice), " + ', '.join(said[1:]) + '.'
 
@@ -93,19 +95,22 @@ def clear(self:HintBox):
 # %% ../../nbs/ui/25_coach_widgets.ipynb #56715dab
 @patch
 def put(self:HintBox, h:Hint|None):
-    "Show the hint `h` (None: say it is not the learner's turn)."
+    "Show the hint `h` (None: say it is not the learner's turn); no chart when every action gives the same (its bars would be an empty axis)."
     self.hint = h
     if h is None:
         self.text.value = "<i>No hint: it is not your turn.</i>"
         return self.picture()
     reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in h.reasons)
-    self.text.value = f"<b>Hint: {escape(action_text(h.best))}</b><ul>{reasons}</ul>"
-    self.picture(*((png(hint_chart(h)), hint_words(h)) if len(h.ranked) > 1 else ()))
+    self.text.value = f"<b>Hint: {escape(act_words(h.best, self.game.pack))}</b><ul>{reasons}</ul>"
+    differ = len({tuple(sorted(r.stats.items())) for r in h.ranked}) > 1
+    self.picture(*((png(hint_chart(h, self.game.pack)), hint_words(h, self.game.pack)) if differ else ()))
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #7228a9e3
+THINKING = "<i>Thinking... (the coach is playing out sampled deals)</i>"
 @patch
 def show(self:HintBox):
-    "Ask the coach now and show its answer."
+    "Ask the coach now and show its answer (a 'thinking' line while it searches)."
+    self.text.value = THINKING
     self.put(hint(self.get_view(), self.game, self.seed, self.budget))
     if self.hint is not None and self.on_suggest: self.on_suggest(self.hint.best)
 
@@ -120,7 +125,7 @@ def refresh(self:HintBox):
 class ReviewList(W.VBox):
     "The review of a finished hand: the costliest decisions, each with a jump to that moment."
     def __init__(self, on_jump=None): # called with the action index of the chosen moment
-        self.on_jump, self.items = on_jump, []
+        self.on_jump, self.items, self.pack = on_jump, [], None  # pack: the game's, to write moves in words
         super().__init__([])
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #8f85d8a6
@@ -128,8 +133,8 @@ class ReviewList(W.VBox):
 def _row(self:ReviewList, k:int, x) -> W.VBox:
     "The `k`th costly decision `x`: what was played, what the coach prefers and why, and a jump to that moment."
     reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in x.hint.reasons)
-    text = W.HTML(f"{k}. Hand {x.hand_no}: you played <b>{escape(action_text(x.played))}</b>; "
-                  f"the coach prefers <b>{escape(action_text(x.best))}</b>.<ul>{reasons}</ul>")
+    text = W.HTML(f"{k}. Hand {x.hand_no}: you played <b>{escape(act_words(x.played, self.pack))}</b>; "
+                  f"the coach prefers <b>{escape(act_words(x.best, self.pack))}</b>.<ul>{reasons}</ul>")
     jump = W.Button(description='go to this moment', tooltip=f"action {x.index}", layout=_whole_layout())
     jump.on_click(lambda _, i=x.index: self.on_jump and self.on_jump(i))
     return W.VBox([text, jump])
@@ -146,9 +151,11 @@ def show(self:ReviewList, items:list):
     self.children = rows + [self._row(k, x) for k, x in enumerate(items, 1)]
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #b8947b17
+REVIEWING = "<i>Reviewing the hand... (the coach looks at each of your decisions)</i>"
 @patch
 def review(self:ReviewList, match, seat:int=0, hand_no:int|None=None, **kw):
-    "Review `seat`'s play in `match` (hand `hand_no`, 1 for the first; None: every hand) and show it."
+    "Review `seat`'s play in `match` (hand `hand_no`, 1 for the first; None: every hand) and show it (a 'reviewing' line while it works)."
+    self.pack, self.children = match.game.pack, [W.HTML(REVIEWING)]
     self.show(review(match, seat, hand_no, **kw))
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #c2c10001
@@ -169,9 +176,10 @@ class PanelCoach:
     "The coach wired into a `Tutor`: a hint box and a hand review in a row of the panel."
     def __init__(self, tutor, # a `cardgames_tutor.ui.panel.Tutor`
                  budget:float=0.5, # seconds of playouts per hint (counted as work: the same on any machine)
-                 review_budget:float=0.25, # per decision reviewed
+                 review_budget:float|None=None, # per decision reviewed (None: the hint's, so the review and the hint agree)
                  auto:bool=False): # show the hint at every turn of the learner
-        self.tutor, self.review_budget, self._moment, self._reviewed, self._told = tutor, review_budget, None, None, None
+        self.tutor, self._moment, self._reviewed, self._told = tutor, None, None, None
+        self.review_budget = budget if review_budget is None else review_budget
         self.hint_box = HintBox(lambda: tutor.session.view(tutor.seat), tutor.game, on_suggest=lambda _: tutor.render(),
                                 seed=tutor.seed, budget=budget, auto=auto, guard=tutor.guarded)
         self.review_button = W.Button(description='review this hand', tooltip="the coach's review of your play in the hand on the table",
@@ -201,17 +209,27 @@ def finished_hand(self:PanelCoach) -> int|None:
 # %% ../../nbs/ui/25_coach_widgets.ipynb #e3d2fb5f
 @patch
 def react(self:PanelCoach, tutor):
-    "After an event: a new moment clears the old hint; with the box ticked, the coach is asked for the turn that arrived."
+    "After an event: a new moment clears the old hint; with the box ticked, the coach is asked for the turn that arrived (after the update, in a kernel)."
     s, box = tutor.session, self.hint_box
     box.game, box.seed = tutor.game, tutor.seed
     if self._moment != self.moment():
         self._moment = self.moment()
         box.clear()
         if box.auto.value and s.live and s.review is None and not s.match.over and s.match.to_act == tutor.seat:
-            box.put(hint(s.view(tutor.seat), tutor.game, tutor.seed, box.budget))
-    if self._reviewed is not None and self._reviewed[0] != s.generation: self._reviewed, self.reviews.children = None, []
+            loop = running_loop()  # in a kernel: the card is drawn first, the hint follows
+            if loop is None: self.auto_hint(self._moment)
+            else: loop.call_later(0.01, tutor.guarded(self.auto_hint), self._moment)
+    if self._reviewed is not None and (self._reviewed[0] != s.generation or s.shown_hand() + 1 != self._reviewed[1]):
+        self._reviewed, self.reviews.children, self.reviews.items = None, [], []  # the next hand (or match) began
     hand_no = self.finished_hand()
     if box.auto.value and hand_no and s.live and self._reviewed != (s.generation, hand_no): self.review()
+
+# %% ../../nbs/ui/25_coach_widgets.ipynb #66542c17
+@patch
+def auto_hint(self:PanelCoach, moment):
+    "The hint for the learner's turn at `moment` (nothing if the panel shows another moment now), then the ring drawn."
+    if moment != self.moment(): return
+    self.hint_box.show()
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #ceba978b
 @patch
@@ -225,7 +243,13 @@ def draw(self:PanelCoach, tutor):
         self._told, why = told, (bot_reasons(s.shown(), tutor.seat) if tutor.teach.value else [])
         self.bot_why.value = (f"<small><b>Why the bots played so</b> (teaching view)</small><ul>"
                               + ''.join(f"<li>{escape(x)}</li>" for x in why) + "</ul>") if why else ''
-    tutor.ring(box.hint.best if box.hint is not None else None)
+    tutor.ring(ring_of(box.hint.best, tutor) if box.hint is not None else None)
+
+# %% ../../nbs/ui/25_coach_widgets.ipynb #12e41e3f
+def ring_of(best, tutor):
+    "What to ring for the coach's choice `best`: for a move whose cards the learner picks (`tutor._choosing`), only its cards."
+    if isinstance(best, Move) and best.cards and best.verb in getattr(tutor, '_choosing', ()): return Move('', best.cards)
+    return best
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #51c7e3a3
 @patch
@@ -234,7 +258,7 @@ def review(self:PanelCoach):
     hand_no, s = self.finished_hand(), self.tutor.session
     if hand_no is None: return
     self._reviewed = (s.generation, hand_no)
-    self.reviews.show(review(s.match, self.tutor.seat, hand_no, seed=self.tutor.seed, budget=self.review_budget))
+    self.reviews.review(s.match, self.tutor.seat, hand_no, seed=self.tutor.seed, budget=self.review_budget)
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #218c9605
 @patch
