@@ -69,8 +69,9 @@ MAX_HEARD = 8  # log lines read out after one drawing; more are in the log
 
 def heard(message, log:list, before:int) -> tuple:
     "(what to read out, the log's length now): the new `message` (a session `Message`, or None), then the `log` rows after the first `before`."
-    said = [f"Not allowed: {message.text} (rule {message.rule})" if message.kind == 'refused' else message.text] if message and message.text else []
-    if len(log) > before: said += [e.text for _, e, _ in log[before:][-MAX_HEARD:]]
+    said = [f"Not allowed: {message.text} (rule {message.rule})" if message and message.kind == 'refused' else message.text] if message and message.text else []
+    new = log[before:]
+    if new: said += [e.text for h, e, _ in new if h == new[-1][0]][-MAX_HEARD:]  # of the newest hand: an earlier one's deal is gone
     return ' '.join(said), len(log)
 
 # %% ../../nbs/ui/27_access.ipynb #56dff29a
@@ -78,12 +79,15 @@ def attach(tutor) -> Access:
     "Give the panel `tutor` its live region and keyboard keeper (see `Access`), spoken to at every drawing (once: a second call gives the same)."
     if getattr(tutor, 'access', None) is not None: return tutor.access
     tutor.hand_box.add_class('cgt-hand'); tutor.move_box.add_class('cgt-moves')
-    tutor.access, tutor._heard, tutor._told = Access(), 0, None
+    tutor.access, tutor._heard, tutor._told, tutor._hand = Access(), 0, None, 1
     def draw(t):
         s = t.session
         new = s.message if s.message is not t._told else None  # a message is said once, when it comes
         words, t._heard = heard(new, s.log(None if t.teach.value else t.seat), t._heard)
         t._told = s.message
         if words: t.access.say(words)
-    tutor.add_row([tutor.access], draw=draw)
+        elif len(s.match.hands) != t._hand: t.access.said = ''  # a new deal: the last hand's words are not kept
+        t._hand = len(s.match.hands)
+    tutor.children = (*tutor.children, tutor.access)  # last, taking no room; drawn with the rest
+    tutor._draws.append(draw)
     return tutor.access

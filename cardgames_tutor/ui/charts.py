@@ -13,7 +13,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from .session import tally_number
 
 # %% auto #0
-__all__ = ['tally_table', 'tally_chart', 'chart_png', 'tally_words', 'chart_html']
+__all__ = ['tally_table', 'tally_chart', 'chart_png', 'tally_words', 'png_html', 'chart_html']
 
 # %% ../../nbs/ui/21_charts.ipynb #539e62cb
 def tally_table(match) -> tuple:
@@ -62,7 +62,10 @@ def tally_words(match) -> str:
             + (f" Goal: {goal.outcome} at {goal.value} {goal.measure}." if goal is not None else ''))
 
 # %% ../../nbs/ui/21_charts.ipynb #f4427ffb
+def png_html(data:bytes, words:str) -> str:
+    "PNG `data` as an HTML `<img>` that holds it, with `words` as its text alternative (a screen reader reads them)."
+    return f'<img class="cgt-chart" alt="{escape(words)}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
+
 def chart_html(match, **kwargs) -> str:
-    "The tally chart as an HTML `<img>` with the picture inside it, for static pages."
-    data = base64.b64encode(chart_png(match, **kwargs)).decode()
-    return f'<img class="cgt-chart" alt="{escape(tally_words(match))}" src="data:image/png;base64,{data}">'
+    "The tally chart as an HTML `<img>` with the picture inside it (static pages, the live panel), its words as its text alternative."
+    return png_html(chart_png(match, **kwargs), tally_words(match))

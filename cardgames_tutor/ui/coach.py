@@ -15,6 +15,7 @@ from ..core.cards import Card
 from ..core.engine import action_text, Move
 from ..coach.search import hint, review, Hint
 from ..coach.reasons import bot_reason, act_words
+from .charts import png_html
 from .drawing import running_loop
 
 # %% auto #0
@@ -73,7 +74,7 @@ class HintBox(W.VBox):
         self.get_view, self.game, self.on_suggest, self.seed, self.budget = get_view, game, on_suggest, seed, budget
         self.button = W.Button(description='Hint', tooltip="What would the coach play here, and why?", layout=_whole_layout())
         self.auto = W.Checkbox(value=auto, description='show the hint every turn', indent=False)
-        self.text, self.chart = W.HTML(), W.Image(format='png', layout=W.Layout(display='none'))
+        self.text, self.chart = W.HTML(), W.HTML(layout=W.Layout(display='none'))  # the chart: an <img> with its words
         self.hint = None
         self.button.on_click(guard(lambda _: self.show()))
         self.auto.observe(guard(lambda ch: ch['new'] and self.show()), 'value')
@@ -83,7 +84,7 @@ class HintBox(W.VBox):
 @patch
 def picture(self:HintBox, data:bytes=b'', words:str=''):
     "Show the chart's PNG `data` with its text alternative `words`; none (b''): hide it, for a browser draws an empty picture as a broken-image icon."
-    self.chart.value, self.chart.tooltip, self.chart.layout.display = data, words, (None if data else 'none')
+    self.chart.value, self.chart.layout.display = (png_html(data, words), None) if data else ('', 'none')
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #f75e13f5
 @patch

@@ -13,7 +13,7 @@ import ipywidgets as widgets
 from ipywidgets.widgets.widget_string import HTMLStyle
 from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
-from .charts import chart_png, chart_html
+from .charts import chart_html
 from .table import direction_of, table_html, cards_text_html, MINI_STYLE, SUIT_LABELS, ink, THEME_CSS
 from .session import Message
 
@@ -112,7 +112,7 @@ NEXT_HAND, NEW_MATCH = 'next hand', 'new match'  # the move row's two buttons th
 def _move_items(self:PanelDrawing, controls) -> list:
     "(label, item) for each move button: moves, verbs with chosen cards, or next hand / new match."
     s = self.session
-    if s.live and s.match.over: return [("new match (next seed)", NEW_MATCH)]
+    if s.live and s.match.over: return [("new match (next seed)", NEW_MATCH)] if s.solo else []  # a table's match is the table's
     if s.live and s.review is not None: return [("next hand ▶", NEXT_HAND)]
     items = [(move_label(m, self.game.pack), m) for m in controls.plain]
     for verb, moves in controls.choose.items():
@@ -344,7 +344,7 @@ def _draw_scores(self:PanelDrawing):
 def _draw_chart(self:PanelDrawing, shown, key=None):
     if self._closed or (key is not None and key != self._chart_key): return  # a newer state has been drawn meanwhile
     with self.chart.hold_sync():
-        self.chart.value = chart_png(shown) if shown.tallies else b''
+        self.chart.value = chart_html(shown) if shown.tallies else ''  # a picture with its words for a screen reader
         self.chart.layout.display = None if shown.tallies else 'none'  # no picture before the first hand ends
 
 

@@ -20,10 +20,11 @@ from .table import direction_of, seat_positions
 from .session import Session, Message, sort_actions, parse_link
 from .drawing import PANEL_CSS, PanelDrawing, Looks, NEXT_HAND, NEW_MATCH, running_loop, widget_tree
 from .coach import PanelCoach
+from .access import attach
 
 
 # %% auto #0
-__all__ = ['IN_PROGRESS', 'Tutor']
+__all__ = ['AT_A_TABLE_HIDDEN', 'IN_PROGRESS', 'Tutor']
 
 # %% ../../nbs/ui/24_panel.ipynb #411f4ce6
 _log = logging.getLogger(__name__)
@@ -43,10 +44,11 @@ class Tutor(PanelDrawing, widgets.VBox):
                  teach:bool=False, # show every hand (the teaching view)
                  match:Match|None=None, # a match to show (e.g. a loaded hand record)
                  coach:bool=True, # the coach's hint button and hand review (`coach_widgets.PanelCoach`)
+                 session:Session|None=None, # a session to draw instead (`ui.seat.SeatSession`: a seat at a table)
                  **options): # the game's options, e.g. players=3
         super().__init__(layout=widgets.Layout(max_width='100%'))
         self.add_class('cgt-tutor')
-        self.session = Session(game, seat, seed, match, **options)
+        self.session = session or Session(game, seat, seed, match, **options)
         self._chart_key, self._closed, self._drawing, self._download_key, self._draws, self._pending = None, False, False, None, [], None
         self._reacts = []  # `add_row`'s
         self.looks = Looks()  # layouts and styles, shared by the widgets that look alike
@@ -57,6 +59,8 @@ class Tutor(PanelDrawing, widgets.VBox):
         self.coach = None
         if coach:
             self.coach = PanelCoach(self)
+        if not self.session.solo: self._at_a_table()
+        attach(self)  # the live region and keyboard keeper (`ui.access`)
 
     match = property(lambda self: self.session.match, doc="The match being played (the session's).")
     game = property(lambda self: self.session.game)
@@ -133,7 +137,7 @@ def _fill_setup(self:Tutor):
         self.players_choice.value = self.game.n_seats()
         self.seat_choice.options = list(range(self.game.n_seats()))
         self.seat_choice.value = self.seat
-        self.seed_box.value = self.seed
+        if self.seed is not None: self.seed_box.value = self.seed  # a table's seed is its own: never shown
     finally: self._drawing = False
 
 # %% ../../nbs/ui/24_panel.ipynb #5b7a4d2d
@@ -179,7 +183,7 @@ def _build(self:Tutor, pace, teach):
     self.log_view.add_class('cgt-log')  # the newest row at the bottom, in view, as the log grows
     self.hand_box, self.move_box = looks.row([]), looks.row([])
     self.card_slots, self.move_slots, self._slot_cards, self._slot_moves = [], [], [], []
-    self.scores, self.chart = html(max_width='100%'), W.Image(format='png', layout=W.Layout(max_width='100%', width='520px'))
+    self.scores, self.chart = html(max_width='100%'), html(max_width='100%', width='520px')  # the chart: an <img> with its words
     self._build_steps(teach)
     self._build_setup(pace)
     self._wire()
@@ -214,6 +218,15 @@ def _bots(self:Tutor):
         self._pending = self.session.generation
         loop.call_later(self.pace.value, self.guarded(self._bot_step), self.session.generation)
     self.update()
+
+# %% ../../nbs/ui/24_panel.ipynb #f1a1add9
+AT_A_TABLE_HIDDEN = ('undo_button', 'deal_button', 'upload', 'seed_box', 'game_choice', 'players_choice', 'seat_choice')
+
+@patch
+def _at_a_table(self:Tutor):
+    "Hide what a seat at a shared table may not do, and lock the teaching view off."
+    self.teach.value, self.teach.disabled = False, True
+    for name in AT_A_TABLE_HIDDEN: getattr(self, name).layout.display = 'none'
 
 # %% ../../nbs/ui/24_panel.ipynb #422f2490
 @patch

@@ -58,6 +58,7 @@ def _n_events(match) -> int: return sum(len(h.events) for h in match.hands)
 # %% ../../nbs/ui/22_session.ipynb #fe20946a
 class Session:
     "One learner's game: `game` played from `seat`, bots at the other seats, without widgets."
+    solo = True  # one learner's own match (a seat at a shared table is `ui.seat.SeatSession`: False)
     def __init__(self, game:str|Game='begga-kaat', # a game name (`begga-kaat`, `kocka`...) or a `Game`
                  seat:int=0, # the learner's seat
                  seed:int|None=None, # the deal's seed: the same seed gives everyone the same deal

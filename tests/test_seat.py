@@ -1,0 +1,380 @@
+"""A student's seat at a table as a session (ui/seat.py): in every game and variant, the seats' sessions play whole
+hands through the session API only, as a panel presses (cards clicked, cards chosen for a pass or a bury, moves,
+next hand), with double presses, presses out of turn, resent requests, a leave and a return; at every step each
+session's view, log, message, status and record are scanned for cards its seat may not see (the independent
+`may_see`), and the sessions agree on the public state."""
+import inspect, json, random, re
+import pytest
+from cardgames_tutor.core.cards import Card
+from cardgames_tutor.core.engine import Move, games, get_game
+from cardgames_tutor.core.records import to_record
+from cardgames_tutor.core.tables import Tables, TableError
+from cardgames_tutor.ui.seat import SeatSession, TEACH_AT_TABLE, new_request_id
+from cardgames_tutor.ui.session import Session
+from helpers import cards_in, may_see
+
+SETUPS = [(name, n) for name, info in games().items() for n in info.players]  # all five games, every variant
+NAMES = ['Asha', 'Bo', '<b>Chidi</b>', 'Dana']
+
+def options(name, n) -> dict: return {'players': n} if len(games()[name].players) > 1 else {}
+
+class Clock:
+    def __init__(self): self.t = 1000.0
+    def __call__(self): return self.t
+
+def at_end(hand) -> set:
+    "Cards buried face down that the count at a finished hand's end shows (see tests/test_tables.py)."
+    if hand.phase != 'over': return set()
+    return {c for _, a in hand.history if isinstance(a, Move) and a.verb == 'bury' for c in a.cards}
+
+def allowed(hand, seat) -> set: return may_see(hand, seat) | at_end(hand)
+
+def called(view, pack) -> set: return cards_in([m for m in view.get('legal') or () if isinstance(m, Move) and m.verb == 'call'], pack)
+
+def one_line(text):
+    assert text and '\n' not in text and len(text) < 240, repr(text)
+
+
+# ---------------------------------------------------------------- the scan of one session
+
+def assert_session_clean(s:SeatSession):
+    """Everything the session would hand a panel names no card its seat may not see: the view and controls of the
+    moment shown (against that moment's hand), each log row (against its own hand), the message and the status line."""
+    seat, pack, match = s.seat, s.game.pack, s.match
+    shown, i = s.shown(), s.shown_hand()
+    hand = shown.hands[i]
+    view = s.view(seat)
+    assert view['seat'] == seat
+    rest = {k: v for k, v in view.items() if k not in ('table', 'events')}
+    rest['events'] = [e.text for e in hand.events if e.seen_by(seat) and e.kind != 'dealer']  # the lot: a public shuffle
+    leaked = cards_in(rest, pack) - allowed(hand, seat) - called(view, pack)
+    assert not leaked, f"Seat {seat}'s session view leaks {sorted(map(str, leaked))} ({hand.phase})"
+    controls = s.controls()
+    leaked = cards_in(list(controls), pack) - allowed(hand, seat) - called(view, pack)
+    assert not leaked, f"Seat {seat}'s controls leak {sorted(map(str, leaked))}"
+    for h, e, _ in s.log(None):
+        assert e.seen_by(seat), f"Seat {seat}'s log holds an event it may not see: {e.text}"
+        if e.kind == 'dealer': continue
+        leaked = cards_in([e.text, e.data], pack) - allowed(match.hands[h - 1], seat) - called(view, pack)
+        assert not leaked, f"Seat {seat}'s log row {e.text!r} leaks {sorted(map(str, leaked))}"
+    names = cards_in(NAMES, pack)  # a name may read as a card: it names none of the deal
+    recent = [match.hands[-1]] + ([match.hands[-2]] if len(match.hands) > 1 else [])  # the message: this hand or the one just over
+    mine = set().union(*(allowed(h, seat) for h in recent)) | called(view, pack) | names
+    words = [re.sub(r'\bas\b', '', x) for x in (s.message.text, s.status().text)]  # the word 'as' ("as you left it"), not the ace of spades
+    leaked = cards_in(words, pack) - mine
+    assert not leaked, f"Seat {seat}'s message or status leaks {sorted(map(str, leaked))}: {s.message.text!r}"
+    assert 'seed' not in s.status().text and 'seed' not in repr(s)
+
+
+def assert_record_clean(s:SeatSession):
+    "The record offered holds exactly the finished hands of the match, without the seed; None before one is finished."
+    done = sum(h.is_over for h in s.match.hands)
+    text = s.record_json(every_hand=True)
+    if not done: assert text is None; return
+    record, whole = json.loads(text), json.loads(json.dumps(to_record(s.match), default=str))
+    assert 'seed' not in record and len(record['hands']) == done
+    assert record['hands'] == whole['hands'][:done]
+
+
+PUBLIC = ('to_act', 'phase', 'dealer', 'trick', 'trick_no', 'hand_sizes', 'standing', 'hand_no', 'match_over', 'players')
+
+def assert_agree(sessions, away=None):
+    "The live sessions with a page open agree on the public state: the table's facts (but whom each is told it waits for) and the view's public parts."
+    live = [s for s in sessions if s.live and s.review is None and s is not away]
+    facts = [{k: v for k, v in s.latest['table'].items() if k not in ('waiting', 'seats')} for s in live]
+    for f, s in zip(facts, live): f['seats'] = [{k: v for k, v in x.items() if k != 'you'} for x in s.latest['table']['seats']]
+    assert all(f == facts[0] for f in facts), [repr(f) for f in facts]
+    public = [{k: repr(s.view(s.seat).get(k)) for k in PUBLIC} for s in live]
+    assert all(p == public[0] for p in public), public
+
+
+def test_the_scan_catches_a_leak():
+    "The scan is not blind: another seat's card in the message, or another seat's view, is caught."
+    tables = Tables()
+    a = tables.open('begga-kaat', 'Asha', seed=3)
+    s = SeatSession(tables, a.token)
+    assert_session_clean(s)
+    other = s.match.hand.deal['hands'][1][0]
+    s.say('info', f"Seat 1 holds {other}.")
+    with pytest.raises(AssertionError, match='leaks'): assert_session_clean(s)
+    s.say('info', '')
+    s.latest = tables.find(a.code)._view(1) | {'seat': 0}  # another seat's cards in the view
+    with pytest.raises(AssertionError, match='leaks'): assert_session_clean(s)
+
+
+# ---------------------------------------------------------------- whole hands, pressed as a panel presses
+
+def press(s:SeatSession, rng) -> bool:
+    "One press of the student at `s`, as the panel would: next hand, a card, cards chosen then their verb, or a move."
+    if s.review is not None: return s.next_hand()
+    c = s.controls()
+    if c.choose:
+        verb = rng.choice(sorted(c.choose))
+        move = rng.choice(c.choose[verb])
+        for card in list(s.selected): s.click_card(card)  # put back what was chosen before
+        for card in move.cards: assert s.click_card(card)
+        assert set(s.selected) == set(move.cards)
+        return s.choose(verb)
+    options_ = c.cards + c.plain
+    if not options_: return False
+    item = rng.choice(options_)
+    return s.click_card(item) if isinstance(item, Card) else s.act(item)
+
+
+def play(name, players, seed, hands=2):
+    rng, clock = random.Random(seed), Clock()
+    tables = Tables(hold=30, now=clock)
+    n = get_game(name, **options(name, players)).n_seats()
+    students = min(n, 4)
+    host = tables.open(name, NAMES[0], seed=seed, **options(name, players))
+    tickets = [host] + [tables.join(host.code, NAMES[k]) for k in range(1, students)]
+    table = tables.find(host.code)
+    sessions = [SeatSession(tables, t.token) for t in tickets]
+    told = [0] * students
+    for k, s in enumerate(sessions): s.on_change(lambda _, k=k: told.__setitem__(k, told[k] + 1))
+    if not table.started:
+        assert not sessions[1].act(sessions[1].controls().hand[0]) and sessions[1].message.rule == 'table/not-started'
+        assert table.start(host.token).ok
+    counts = {'double': 0, 'out_of_turn': 0, 'resent': 0, 'away': 0, 'stepped': 0}
+    away = None
+    for step in range(5000):
+        if table.match.over or (sum(h.is_over for h in table.match.hands) >= hands and step >= 40): break  # short hands: play on
+        table.run_bots()  # the server plays the seats without a student
+        for s in sessions:
+            if s is not away: assert_session_clean(s)  # a closed page: nothing is drawn
+        assert_agree(sessions, away)
+        if step % 7 == 0:
+            for s in sessions: assert_record_clean(s)
+        to = table.match.to_act
+        waiting = [s for s in sessions if s.seat != to and s.review is None and s.controls().hand]
+        before = len(table.match.actions)
+        r = rng.random()
+        if r < 0.1 and waiting:  # a press out of turn: refused in one line, naming whom the table waits for
+            s = rng.choice(waiting)
+            assert not s.click_card(rng.choice(s.controls().hand))
+            one_line(s.message.text)
+            assert s.message.kind == 'refused' and s.message.rule in ('table/turn', 'match-over'), s.message
+            if table.bot_due is None and to < students: assert f"Seat {to}" in s.message.text and 'to play' in s.message.text
+            assert len(table.match.actions) == before
+            counts['out_of_turn'] += 1
+            continue
+        if r < 0.14 and away is None and to < students and sessions[to].review is None:  # the student to act leaves
+            away = sessions[to]
+            assert away.leave()
+            assert all(x.latest['table']['seats'][to]['state'] == 'away' for x in sessions if x is not away)
+            if rng.random() < 0.5: clock.t += 31  # the hold runs out: a bot plays the seat
+            counts['away'] += 1
+            continue
+        if away is not None and rng.random() < 0.3:  # ... and comes back: the seat is theirs, the session up to date
+            assert away.back() and away.latest['table']['seats'][away.seat]['state'] == 'here'
+            assert away.latest == table.view(away.token)
+            away = None
+            continue
+        if r < 0.2:  # looking back one move, then back to play: a press while looking back is refused
+            s = rng.choice(sessions)
+            if s is not away and s.review is None and table.match.actions:
+                s.step_by('back')
+                assert not s.live and not s.click_card((s.controls().hand or [None])[0])
+                assert s.message.text.startswith('You are looking back')
+                assert_session_clean(s)
+                s.step_by('last')
+                counts['stepped'] += 1
+            continue
+        if to >= students or sessions[to] is away: continue
+        s = sessions[to]
+        if s.review is not None: s.next_hand(); continue
+        if r < 0.3:  # a resent request: applied once
+            c = s.controls()
+            action = rng.choice(c.cards + c.plain + [m for ms in c.choose.values() for m in ms])
+            rid = new_request_id()
+            assert s.act(action, rid)
+            s.act(action, rid)
+            assert len(table.match.actions) == before + 1
+            counts['resent'] += 1
+            continue
+        done = press(s, rng)
+        assert done, s.message
+        assert len(table.match.actions) == before + 1 and table.match.actions[-1][1] == s.seat
+        if rng.random() < 0.3 and table.match.actions and isinstance(table.match.actions[-1][2], Card):
+            again = table.match.actions[-1][2]  # a double click on the card just played
+            n_now = len(table.match.actions)
+            if s.review is None and not s.controls().choose:  # (a finished hand on screen, or a pass to choose: the click does something else)
+                assert not s.click_card(again) and s.message.kind == 'refused', s.message  # played already: refused, by the rules or the turn
+                one_line(s.message.text)
+                assert len(table.match.actions) == n_now
+                counts['double'] += 1
+    else: pytest.fail("the hands did not finish")
+    if away is not None: assert away.back()  # a closed page is drawn again only once it is back
+    for s in sessions: assert_session_clean(s); assert_record_clean(s)
+    assert all(told), "a session was never told of a change"
+    assert sum(h.is_over for h in table.match.hands) >= min(hands, len(table.match.hands))
+    return counts
+
+
+@pytest.mark.parametrize('name,players', SETUPS)
+def test_seats_play_whole_hands_through_their_sessions(name, players):
+    total = {}
+    for seed in (1, 2, 3):
+        for k, v in play(name, players, seed).items(): total[k] = total.get(k, 0) + v
+    assert total['away'] and total['out_of_turn'] + total['stepped'] >= 2, total  # the seeds reach the odd presses
+    assert total['double'] or name == 'maghe-satra', total  # Maghe Satra plays no card to a trick
+
+
+# ---------------------------------------------------------------- what a seat cannot do
+
+def test_a_session_acts_for_its_own_seat_only():
+    "No press names a seat or a token: the session's token is its seat; a made-up or taken-over token holds nothing."
+    for fn in (SeatSession.act, SeatSession.click_card, SeatSession.choose, SeatSession.play_for_me):
+        assert not {'seat', 'token'} & set(inspect.signature(fn).parameters)
+    clock = Clock()
+    tables = Tables(hold=5, now=clock)
+    a = tables.open('kocka', 'Asha', seed=4)
+    with pytest.raises(TableError, match='join the table again'): SeatSession(tables, 'x' * 32)
+    with pytest.raises(TableError): SeatSession(tables, None)
+    b = tables.join(a.code, 'Bo')
+    sb = SeatSession(tables, b.token)
+    assert sb.leave()
+    clock.t += 6  # Bo's hold runs out; Chidi takes the seat
+    c = tables.join(a.code, 'Chidi', seat=b.seat)
+    table = tables.find(a.code)
+    table.start(a.token)
+    n = len(table.match.actions)
+    assert not sb.act('pass 2H 3H 4H') and sb.message.rule == 'table/token'
+    assert not sb.back() and sb.message.rule == 'table/token'
+    assert len(table.match.actions) == n and table.seat_of(c.token) == b.seat
+
+
+def test_undo_deal_teach_and_bots_are_refused_in_one_line():
+    tables = Tables()
+    a = tables.open('begga-kaat', 'Asha', seed=5)
+    s = SeatSession(tables, a.token)
+    table = tables.find(a.code)
+    table.start(a.token)
+    table.run_bots()
+    state = (len(table.match.actions), table.version)
+    for fn, rule in ((s.undo, 'table/undo'), (lambda: s.deal(9), 'table/deal'), (lambda: s.load_record('{}'), 'table/record')):
+        assert fn() is False and s.message.rule == rule and s.message.kind == 'refused'
+        one_line(s.message.text)
+    assert s.view(None)['seat'] == 0 and s.message.text == TEACH_AT_TABLE  # the teaching view: the seat's own all the same
+    assert s.log(None) == s.log(0) and all(e.seen_by(0) for _, e, _ in s.log(1))
+    assert (s.bot_due, s.run_bots(), s.bot_step(s.generation)) == (False, 0, False)
+    assert (len(table.match.actions), table.version) == state
+
+
+def test_the_status_names_the_table_and_the_students_never_the_seed():
+    tables = Tables()
+    a = tables.open('kocka', '<b>Asha</b>', seed=123456789)
+    b = tables.join(a.code, 'Bo')
+    sa, sb = SeatSession(tables, a.token), SeatSession(tables, b.token)
+    assert 'Waiting for' not in sa.status().turn and 'Start the match' in sa.status().turn
+    assert sb.status().turn == 'Waiting for <b>Asha</b> (Seat 0) to start the match.'
+    tables.find(a.code).start(a.token)
+    st = sa.status()
+    assert f"table {a.code}" in st.facts and 'you are <b>Asha</b> (Seat 0)' in st.facts
+    assert '<b>Asha</b> (Seat 0, you), Bo (Seat 1), Seat 2 (bot), Seat 3 (bot)' in st.notes
+    to = tables.find(a.code).match.to_act
+    assert sb.status().turn == {0: 'Waiting for <b>Asha</b> (Seat 0) to play.', 1: 'Your turn.'}.get(to, f"Seat {to} (bot) is playing.")
+    assert all('123456789' not in x for x in (st.text, sb.status().text, repr(sa), sa.record_name()))
+    assert sa.seed is None
+
+
+def test_a_change_at_the_table_reaches_every_session():
+    "Another student's move, a join, away and back: each session keeps the latest view and tells its listeners."
+    tables = Tables()
+    a = tables.open('begga-kaat', 'Asha', seed=8, players=3)
+    sa = SeatSession(tables, a.token)
+    seen = []
+    sa.on_change(lambda s: seen.append(s.latest['table']['version']))
+    b = tables.join(a.code, 'Bo')
+    assert seen[-1] == tables.find(a.code).version and sa.latest['table']['seats'][1]['name'] == 'Bo'
+    sb = SeatSession(tables, b.token)
+    sb.leave()
+    assert sa.latest['table']['seats'][1]['state'] == 'away'
+    sb.back()
+    assert sa.latest['table']['seats'][1]['state'] == 'here'
+    sa.on_change(lambda s: 1 / 0)  # a listener that fails is dropped, the others still told
+    tables.join(a.code, 'Chidi')
+    assert len(sa.listeners) == 1 and seen[-1] == tables.find(a.code).version
+    assert sa.latest == tables.find(a.code).view(a.token)
+
+
+def test_a_solo_session_is_unchanged():
+    "The solo session keeps its bots, undo and seed: the seat session overrides, it does not change `Session`."
+    s = Session('begga-kaat', seed=3)
+    assert s.solo and not SeatSession.solo and s.seed == 3
+    assert s.run_bots() == len(s.match.actions) and s.match.to_act == s.seat
+    assert s.act(s.controls().cards[0] if s.controls().cards else s.controls().plain[0])
+    assert s.undo() and 'seed 3' in s.status().text
+
+
+# ---------------------------------------------------------------- four panels at one table
+
+def page(tables, ticket):
+    "A tutor panel drawing the seat's session, redrawn at every change of the table (the server's part: here, in the same thread)."
+    from cardgames_tutor.ui.panel import Tutor
+    t = Tutor(session=SeatSession(tables, ticket.token))
+    assert t.teach.disabled and t.undo_button.layout.display == 'none' and t.seed_box.layout.display == 'none'
+    t.session.on_change(lambda s: t.render())
+    t.render()
+    return t
+
+def page_state(t, hand_no) -> str:
+    "Every synced trait of every widget of the page `t`, past hands' log rows left out (as tests/test_panel.py does)."
+    from ipywidgets.widgets import widget as widget_module
+    from cardgames_tutor.ui.drawing import widget_tree
+    from test_panel import _DATA, _PAST, _PICTURE
+    parts = []
+    for w in widget_tree([t, *t.card_slots, *t.move_slots]):
+        for k, v in w.get_state().items():
+            if isinstance(v, (bytes, memoryview)): continue
+            if isinstance(v, str):
+                v = _PAST.sub(lambda m: '' if int(m.group(2)) < hand_no or m.group(3) == 'dealer' else m.group(0), _DATA.sub('data:', _PICTURE.sub('data:image/png', v)))
+            parts.append(f"{k}={v}")
+    return '\n'.join(parts)
+
+def panel_press(t, rng) -> bool:
+    "The student's press through the page's widgets: next hand, a lit card, cards chosen then the verb, or a move button."
+    s, before = t.session, len(t.session.match.actions)
+    if s.review is not None: t.move_button('next hand').click(); return False
+    c = s.controls()
+    if c.choose:
+        verb = sorted(c.choose)[0]
+        for card in rng.choice(c.choose[verb]).cards: t.card_button(card).click()
+        t.move_button(verb).click()
+    elif c.cards: t.card_button(rng.choice(c.cards)).click()
+    elif c.plain: t.move_button(str(rng.choice(c.plain))).click()
+    return len(s.match.actions) == before + 1
+
+
+@pytest.mark.parametrize('name,players', [('begga-kaat', 4), ('beggars-and-thieves', 3), ('beggars-and-thieves', 5),
+                                          ('dehla-pakad', 4), ('kocka', 4), ('maghe-satra', 4)])
+def test_four_pages_at_one_table_hold_only_their_own_seat(name, players):
+    "Each page's widget state names no card its seat may not see, at every step of whole hands pressed through the widgets."
+    from test_panel import _leaks, _hidden_beyond_view
+    rng = random.Random(11)
+    tables = Tables()
+    host = tables.open(name, 'Asha', seed=11, **options(name, players))
+    tickets = [host] + [tables.join(host.code, x) for x in ('Bo', 'Chidi', 'Dana')[:min(players, 4) - 1]]
+    table = tables.find(host.code)
+    if not table.started: table.start(host.token)
+    pages = [page(tables, k) for k in tickets]
+    moves = 0
+    for step in range(400):
+        if table.match.over or (sum(h.is_over for h in table.match.hands) >= 1 and step >= 30): break
+        table.run_bots()
+        for t in pages:
+            leaks = _leaks(page_state(t, t.session.shown_hand() + 1), _hidden_beyond_view(t))
+            assert not leaks, f"{name}: Seat {t.seat}'s page holds {leaks}"
+            assert 'seed' not in t.status.value and host.code in t.status.value
+        mover = [t for t in pages if t.session.review is not None or t.session.latest['to_act'] == t.seat]
+        others = [t for t in pages if t not in mover and t.session.controls().hand]
+        if others and step % 5 == 0:  # a click out of turn: refused on that page, in one line
+            t = rng.choice(others)
+            t.card_button(rng.choice(t.session.controls().hand)).click()
+            assert t.session.message.rule == 'table/turn' and 'cgt-refused' in t.message.value
+        if mover: moves += panel_press(rng.choice(mover), rng)
+    assert moves >= 5 and sum(h.is_over for h in table.match.hands) >= 1
+    t = pages[0]
+    t.teach.value = True  # the teaching toggle at a table: refused, the page still shows only its seat
+    assert t.session.message.rule == 'table/teach'
+    assert not _leaks(page_state(t, t.session.shown_hand() + 1), _hidden_beyond_view(t))
