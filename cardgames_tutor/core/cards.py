@@ -198,7 +198,8 @@ def in_order(cards) -> list:
 _ORDER = attrgetter('order')
 
 class Hand(list):
-    "A list of cards that shows itself as cards in a notebook."
+    "A list of cards that shows itself as cards in a notebook, as symbols in a sentence (`f'{hand}'`), as codes for a program."
     def _repr_html_(self): return cards_html(self)
-    def __repr__(self): return ' '.join(map(str, self))
+    def __repr__(self): return ' '.join(c.code for c in self)
+    def __str__(self): return ' '.join(c.symbol for c in self)  # what a learner reads: `9♥ A♥ 9🍃`, never `9H AH 9L`
 
