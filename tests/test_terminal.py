@@ -8,6 +8,7 @@ from cardgames_tutor.core.engine import Move, get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.core.records import load, to_record
 from cardgames_tutor.term.terminal import replay_text, help_text, turn_text
+from cardgames_tutor.coach.reasons import card_words
 
 VARIANTS = [('begga-kaat', {'players': 3}), ('begga-kaat', {'players': 4}), ('kocka', {}), ('dehla-pakad', {}),
             ('maghe-satra', {'players': 3}), ('maghe-satra', {'players': 7}),
@@ -32,29 +33,32 @@ def cards_of(action) -> list:
 
 class Learner:
     "A scripted learner: at each turn checks what was printed, asks for help once, then plays a random legal action."
-    def __init__(self, match, seed, leaster=False):
+    def __init__(self, match, seed, leaster=False, helped=False, pick=False, pause=None):
         self.match, self.rng, self.out, self.mark, self.turns, self.leaster = match, random.Random(seed), [], 0, 0, leaster
-        self.helped, self.missing = False, []
+        self.helped, self.missing, self.pick, self.pause, self.asked, self.blocks = helped, [], pick, pause, [], []
 
     def output(self, text): self.out.append(str(text))
 
     def input(self, prompt):
         m = self.match
         if prompt != '> ':  # between hands: one hand is enough once the learner has played in it
+            self.asked.append((prompt, len(self.out)))
+            if self.pause is not None: return self.pause.pop(0) if self.pause else 'quit'  # the words a test types there
             return 'quit' if self.turns else ''
         shown = '\n'.join(self.out[self.mark:]).rsplit('You may', 1)[0]  # the table, before what may be typed
+        self.blocks.append(('\n'.join(self.out[self.mark:]), list(m.hand.points) if hasattr(m.hand, 'points') else None))
         self.mark = len(self.out)
-        tokens = set(TOKENS.split(shown))
         view = m.view(0)
         for action in view['legal']:
-            self.missing += [f"hand {view['hand_no']}, {view['phase']}: {c.symbol} ({c}) not shown"
-                             for c in cards_of(action) if c.symbol not in tokens]
+            self.missing += [f"hand {view['hand_no']}, {view['phase']}: {card_words(c)} ({c}) not shown"
+                             for c in cards_of(action) if not re.search(rf"(?<![\w]){re.escape(card_words(c))}(?![\w])", shown)]
         self.turns += 1
         if not self.helped: self.helped = True; return 'help'
         if len(m.hands) > 1: return 'quit'
         legal = view['legal']
         if self.leaster:
             legal = [a for a in legal if str(a) != 'pick'] or legal
+        if self.pick and any(str(a) == 'pick' for a in legal): return 'pick'
         return str(self.rng.choice(legal))
 
 def run(name, options, seed, leaster=False):
@@ -95,7 +99,7 @@ def test_snear_shows_both_face_up_rows():
     text, view = turn_text(match, 0), match.view(0)
     for seat, owner in ((0, 'Your face-up cards:'), (1, "Seat 1's face-up cards:")):
         line = next(l for l in text.splitlines() if l.startswith(owner))
-        assert all(c.symbol in line for c in view['face_up'][seat])
+        assert all(card_words(c) in line for c in view['face_up'][seat])
     assert any(c in view['face_up'][0] for c in view['legal']) or view['trick']
 
 def test_help_gives_the_rows_of_the_phase_and_the_notation():
@@ -126,3 +130,104 @@ def test_the_table_lines_are_the_games_own():
     assert text.index(f"A line of the game's own for seat {m.to_act}.") == len(text) - 3  # then the cards, then 'You may'
     plain = turn_text(Match(get_game('begga-kaat'), seed=3), m.to_act)
     assert "A line of the game's own" not in plain and 'Penalty points in the match:' in plain
+
+
+# Issue 36 (LEARNER_NOTES Round 3, "Terminal", and "one notation on a screen"), driven as a learner through `play`
+
+def run_learner(name, options, seed, **kw):
+    match = Match(get_game(name, **options), seed=seed)
+    learner = Learner(match, seed, **kw)
+    play(match, input=learner.input, output=learner.output)
+    return match, learner
+
+@pytest.mark.parametrize('players', [3, 4])
+@pytest.mark.parametrize('seed', range(1, 4))
+def test_begga_kaat_shows_the_hands_penalty_points_at_every_turn(players, seed):
+    "The fault: only the match totals were shown. Now every turn of the play shows each seat's points of this hand, as the engine counts them."
+    match, learner = run_learner('begga-kaat', {'players': players}, seed, helped=True)
+    plays = [(b, pts) for b, pts in learner.blocks if '-- Hand 1: the play' in b]
+    assert len(plays) >= 5
+    for block, pts in plays:
+        line = next((l for l in block.splitlines() if l.startswith('Penalty points this hand: ')), None)
+        assert line is not None, block
+        assert line == 'Penalty points this hand: ' + ', '.join(f"{'you' if s == 0 else f'Seat {s}'} {p}" for s, p in enumerate(pts)) + '.'
+    assert any(sum(pts) for _, pts in plays), "no penalty point taken in the hand: the check never saw a non-zero count"
+
+@pytest.mark.parametrize('name, options', VARIANTS, ids=[f"{n}-{o.get('players', '')}" for n, o in VARIANTS])
+def test_the_goal_is_said_once_in_a_sentence_of_its_own(name, options):
+    "The fault: '(first to reach 20 points (alone in the lead) and you win wins)' at every turn. The goal, from its fields, once."
+    match, learner = run_learner(name, options, 2, helped=True)
+    goal, lines = match.game.goal, '\n'.join(learner.out).splitlines()
+    said = [l for l in lines if f"{goal.value} {goal.measure}" in l]
+    assert len(said) == 1 and said[0] is lines[0], said[:3]
+    verb = 'wins the match' if goal.outcome == 'win' else 'loses the match'
+    assert f"{goal.value} {goal.measure} {verb}." in lines[0], lines[0]
+    assert not any(str(goal) in l or 'you win wins' in l or 'you lose loses' in l for l in lines)
+    assert learner.blocks, "the learner never got a turn"
+
+def test_the_declaration_choices_are_said_plainly():
+    "The fault: 'You may partner (the holder of the six of Thieves), alone.' Now each choice is named, then what it does."
+    for seed in range(1, 40):
+        match, learner = run_learner('beggars-and-thieves', {}, seed, helped=True, pick=True)
+        at = [b for b, _ in learner.blocks if '-- Hand 1: the partner (declaring)' in b]
+        if at: break
+    else: pytest.fail("the learner never declared")
+    text = '\n'.join(learner.out)
+    assert 'You may partner (' not in text
+    lines = text[text.index('-- Hand 1: the partner (declaring)'):].splitlines()
+    offer = next(i for i, l in enumerate(lines) if l.startswith('You may choose one: '))
+    words = lines[offer].removeprefix('You may choose one: ').rstrip('.').replace(' or ', ', ').split(', ')
+    assert words[:2] == ['partner', 'alone'] and all(w in ('partner', 'alone') or w.startswith('call T') for w in words)
+    for k, w in enumerate(words, 1):
+        assert lines[offer + k].startswith(f"  {w}: ") and len(lines[offer + k]) > len(w) + 20, lines[offer + k]
+
+@pytest.mark.parametrize('name, options', [('begga-kaat', {}), ('kocka', {}), ('maghe-satra', {'players': 3}),
+                                           ('beggars-and-thieves', {'players': 2}), ('dehla-pakad', {})])
+def test_between_hands_only_enter_or_next_deals_the_next_hand(name, options):
+    "The fault: typing anything at 'Press Enter for hand 2' started the hand. A card, help and hint are answered; next goes on."
+    game = get_game(name, **options)
+    card = game.pack.cards[-1].code
+    match = Match(game, seed=3)
+    learner = Learner(match, 3, helped=True, pause=[card, 'help', 'hint', 'next', 'quit'])
+    play(match, input=learner.input, output=learner.output)  # the learner stops at its first turn of hand 2
+    first = [(p, at) for p, at in learner.asked if 'for hand 2' in p]
+    assert len(first) == 4, learner.asked  # the card, help and hint did not deal hand 2
+    said = learner.out[first[0][1]:first[-1][1]]
+    assert len(said) == 3 and said[0].startswith(f"Refused: '{card}' (as typed)") and '[between-hands]' in said[0]
+    assert 'press Enter (or type next) to deal hand 2' in said[1] and 'nothing to advise on' in said[2]
+    after = learner.out[first[-1][1]:]
+    assert after and after[0].startswith('Hand 2: '), after[:2]
+    assert len(match.hands) >= 2
+
+def code_tokens(text, pack) -> list:
+    "Cards of `pack` written as codes where the table writes them otherwise (symbols, or number and suit)."
+    codes = {c.code for c in pack if card_words(c) != c.code}
+    return [t for t in re.findall(r"(?<![\w'])[0-9A-Z]{2,3}(?![\w'])", text) if t in codes]
+
+@pytest.mark.parametrize('name, options', VARIANTS, ids=[f"{n}-{o.get('players', '')}" for n, o in VARIANTS])
+@pytest.mark.parametrize('seed', [1, 4])
+def test_one_notation_where_the_learner_reads(name, options, seed):
+    "Every line a learner reads (deal, pass, table, trick, log) writes cards as the table does; codes only where one types."
+    match, learner = run_learner(name, options, seed, helped=True, pick=seed == 4)
+    found = []
+    for line in '\n'.join(learner.out).splitlines():
+        if line.startswith('You may') or line.startswith('Refused:'): continue  # what to type (the e.g. hints, a choice's word)
+        if line.startswith('  '): line = line.split(': ', 1)[-1]  # a choice: its word is typed, its meaning read
+        found += [(t, line) for t in code_tokens(line, match.game.pack)]
+    assert not found, found[:8]
+    account = replay_text(load(to_record(match)))
+    bad = [(t, l) for l in account.splitlines() if not l.startswith('(The record stops') for t in code_tokens(l, match.game.pack)]
+    assert not bad, bad[:8]
+
+@pytest.mark.parametrize('name', ['begga-kaat', 'kocka', 'beggars-and-thieves'])
+def test_help_shows_every_card_in_both_notations(name):
+    match = Match(get_game(name), seed=1)
+    while match.to_act != 0: match.apply(match.game.bot(match.view(match.to_act), random.Random(0)))
+    lines = help_text(match, 0).splitlines()
+    for c in match.game.pack:
+        assert any(re.search(rf"(?<!\S){re.escape(c.code)} +{re.escape(card_words(c))} +{re.escape(c.name)}(?!\S| of)", l) for l in lines), c
+
+def test_the_check_for_codes_catches_the_fault():
+    from cardgames_tutor.core.cards import FRENCH, BEGGARS
+    assert code_tokens("Seat 0 is dealt 4S 5S 8S", FRENCH) == ['4S', '5S', '8S'] and code_tokens("bury G1 R7", BEGGARS) == ['G1', 'R7']
+    assert not code_tokens("Seat 0 is dealt 4♠ 5♠; 6 Thief, 5 green; KOČKA", FRENCH) and not code_tokens("'T6' as typed", BEGGARS)

@@ -14,7 +14,7 @@ from ..coach.search import hint_text, review_text
 from ..practice.drills import drill_set, BadDrill, MAX_DRILLS
 from ..practice.exercises import exercise, EXERCISES
 from ..practice.progress import Progress, DATA_ENV
-from .terminal import Narrator, header_text, help_text, turn_text, replay_text as _replay_text
+from .terminal import Narrator, header_text, help_text, turn_text, read_cards, replay_text as _replay_text
 
 # %% auto #0
 __all__ = ['MAX_ERROR', 'MAX_LINE', 'CommandError', 'make_game', 'describe_turn', 'play', 'replay_text', 'drill', 'drill_command',
@@ -73,7 +73,7 @@ def _typed(match:Match, seat:int, line:str, narrator, output) -> bool:
         return True
     if not line: return True
     try: match.apply(line, seat)
-    except IllegalAction as e: output(f"Refused: {e.verdict.text} [{e.verdict.rule}]")
+    except IllegalAction as e: output(read_cards(f"Refused: {e.verdict.text} [{e.verdict.rule}]", match.game.pack))
     return True
 
 # %% ../../nbs/term/30_cli.ipynb #31d531cc
@@ -84,8 +84,9 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
     watch = None if bots_all else seat
     output(header_text(game, match.seed, watch, coach and not bots_all))
     narrator = Narrator(match, watch, output, None if bots_all else input)
+    stopped = False
     while not match.over:
-        if not narrator.flush(): output("Stopped."); break
+        if not narrator.flush(): output("Stopped."); stopped = True; break
         if bots_all or match.to_act != seat:
             match.apply(game.bot(match.view(match.to_act), rng))
             continue
@@ -93,8 +94,8 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
         if coach: output(_hint(match, seat))
         try: line = input('> ').strip()
         except EOFError: line = 'quit'
-        if not _typed(match, seat, line, narrator, output): break
-    narrator.flush()
+        if not _typed(match, seat, line, narrator, output): stopped = True; break
+    if not stopped: narrator.flush()  # the last hand's events (after a quit: nothing more)
     if save_to: output(f"Hand record saved to {save(match, save_to)}.")
     return match
 

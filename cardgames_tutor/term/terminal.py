@@ -6,16 +6,19 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/terminal.html.md"""
 
 # %% ../../nbs/term/31_terminal.ipynb #9f128725
 from __future__ import annotations
-import random, re
+import random, re, unicodedata
+from functools import lru_cache
 from ..core.cards import Card, Pack
-from ..core.engine import Event, Game, plural
+from ..core.engine import Event, Game, Goal, Move, plural, short_repr
 from ..core.match import Match
 from ..core.contracts import cards_text, who
+from ..coach.reasons import card_words
 from .quickref import rows_for
 
 # %% auto #0
-__all__ = ['PHASE_WORDS', 'legend_text', 'options_text', 'header_text', 'trick_lines', 'view_text', 'you_may', 'turn_text',
-           'event_text', 'draw_events', 'open_rows', 'replay_text', 'help_text', 'Narrator']
+__all__ = ['PHASE_WORDS', 'legend_text', 'read_cards', 'notation_table', 'options_text', 'goal_text', 'without_goal',
+           'header_text', 'trick_lines', 'hand_points_line', 'view_text', 'you_may', 'turn_text', 'event_text',
+           'draw_events', 'open_rows', 'replay_text', 'help_text', 'between_hands', 'Narrator']
 
 # %% ../../nbs/term/31_terminal.ipynb #b658a752
 _PACK_NOTES = {
@@ -37,6 +40,38 @@ def legend_text(pack:Pack) -> str:
     if pack.name in _PACK_NOTES: lines.append(_PACK_NOTES[pack.name])
     return '\n'.join(lines)
 
+# %% ../../nbs/term/31_terminal.ipynb #17b8f77b
+@lru_cache(maxsize=None)
+def _cards_pattern(pack:Pack) -> re.Pattern:
+    "A run of cards of `pack` in a text, each written as its code or its symbol, one space between them."
+    one = '(?:' + '|'.join(map(re.escape, sorted({w for c in pack for w in (c.code, c.symbol)}, key=len, reverse=True))) + ')'
+    return re.compile(rf"(?<![\w/#&;'-]){one}(?: {one})*(?![\w/'-])")
+
+# %% ../../nbs/term/31_terminal.ipynb #65b9bbdb
+def read_cards(text, pack:Pack|None) -> str:
+    "`text` with every card of `pack` in it as a learner reads it: `9♥ A♥ 9🍃`; where a code is all a card has, `6 Thief, 5 green`."
+    if pack is None: return str(text)
+    def said(m):
+        words = [card_words(pack.parse(w)) for w in m.group(0).split(' ')]
+        return (', ' if any(' ' in w for w in words) else ' ').join(words)
+    return _cards_pattern(pack).sub(said, str(text))
+
+# %% ../../nbs/term/31_terminal.ipynb #aa579ced
+def _width(text:str) -> int: return sum(2 if unicodedata.east_asian_width(c) in 'WF' else 1 for c in text)
+def _pad(text:str, n:int) -> str: return text + ' ' * max(0, n - _width(text))
+
+def notation_table(pack:Pack, columns:int=2) -> str:
+    "Every card of `pack`: the code you type, the card as the table shows it, and its name, in `columns` side by side."
+    rows = [(c.code, card_words(c), c.name) for c in pack]
+    head = ('type', 'shown', 'name')
+    w = [max(_width(r[k]) for r in rows + [head]) for k in range(3)]
+    cell = lambda r: '  '.join(_pad(x, n) for x, n in zip(r, w))
+    head = cell(head)
+    tall = -(-len(rows) // columns)
+    lines = ['    '.join([head] * columns).rstrip()]
+    lines += ['    '.join(cell(rows[k]) for k in range(i, len(rows), tall)).rstrip() for i in range(tall)]
+    return '\n'.join(lines)
+
 # %% ../../nbs/term/31_terminal.ipynb #914e3cfc
 def options_text(game:Game) -> str:
     "The table: the number of players, then the options set to other than the game's defaults, in words."
@@ -47,13 +82,29 @@ def options_text(game:Game) -> str:
         said.append(f"{o.name.replace('_', ' ')} {({True: 'on', False: 'off'}[v]) if isinstance(v, bool) else v}")
     return ', '.join(said)
 
+# %% ../../nbs/term/31_terminal.ipynb #65d50c43
+def goal_text(goal:Goal|None) -> str:
+    "The game's goal as one sentence, from its fields: 'The first to reach 20 points wins the match.'"
+    if goal is None: return ''
+    if goal.outcome == 'win': return f"The first to reach {goal.value} {goal.measure} wins the match."
+    return f"Whoever reaches {goal.value} {goal.measure} loses the match."
+
+_RESTATED = re.compile(r" \(((?:[^()]|\([^()]*\))*)\)(?=\.?$)")
+
+def without_goal(line:str, goal:Goal|None) -> str:
+    "`line` without a closing remark that restates the goal ('(first to 20 wins)'): the terminal says the goal once."
+    if goal is None: return line
+    def cut(m): return '' if re.search(rf"\b{goal.value}\b", m[1]) and re.search(r"\b(win|wins|lose|loses|losing)\b", m[1]) else m[0]
+    return _RESTATED.sub(cut, line)
+
 # %% ../../nbs/term/31_terminal.ipynb #2d74274b
 def header_text(game:Game, seed:int, seat:int|None, coach:bool=False) -> str: # coach: the hint is shown at every turn
-    "The first line of a terminal game."
+    "The first line of a terminal game, with the goal of the match (said here once, not at every turn)."
     you = ("Bots play every seat." if seat is None else
            f"You are Seat {seat}. At your turn type a card or an action; hint, help, undo or quit."
            + (" The coach's hint is shown at every turn." if coach else ''))
-    return f"{game.title} ({options_text(game)}), seed {seed}. {you}"
+    goal = goal_text(game.goal)
+    return read_cards(f"{game.title} ({options_text(game)}), seed {seed}. {goal + ' ' if goal else ''}{you}", game.pack)
 
 # %% ../../nbs/term/31_terminal.ipynb #a6e77577
 PHASE_WORDS = {'pass': 'the exchange (passing three cards)', 'trump': 'naming trump', 'blind': 'the blind (pick it up or pass)',
@@ -66,7 +117,8 @@ def trick_lines(view:dict, game:Game, me:int) -> list:
     if view.get('trump') in game.pack.suits:
         name, sign = game.pack.suits[view['trump']][:2]
         lines.append(f"Trump: {name}" + (f" {sign}" if sign != view['trump'] else '') + '.')
-    played = lambda seats, cards: ', '.join(f"{who(s, me)} {c.symbol}" for s, c in zip(seats, cards))
+    played = lambda seats, cards: ', '.join(f"{who(s, me)} {'led' if k == 0 else 'played'} {c.symbol}"
+                                            for k, (s, c) in enumerate(zip(seats, cards)))
     if view.get('trick'):
         seats, cards = zip(*view['trick'])
         lines.append(f"Trick {view['trick_no']} so far: {played(seats, cards)}.")
@@ -80,6 +132,15 @@ def trick_lines(view:dict, game:Game, me:int) -> list:
                      + ". Tricks won: " + ', '.join(f"{who(s, me)} {n}" for s, n in enumerate(won)) + '.')
     return lines
 
+# %% ../../nbs/term/31_terminal.ipynb #60095706
+_HAND_POINTS = "Penalty points this hand: "
+
+def hand_points_line(view:dict, game:Game, me:int) -> list:
+    "In a game of penalty cards, during the play: each seat's penalty points in the tricks it has won this hand."
+    if view['phase'] != 'play' or view.get('tricks') is None or not any(map(game.card_penalty, game.deck())): return []
+    pts = [sum(game.card_penalty(c) for t in view['tricks'] if t.winner == s for c in t.cards) for s in range(view['players'])]
+    return [_HAND_POINTS + ', '.join(f"{who(s, me)} {p}" for s, p in enumerate(pts)) + '.']
+
 # %% ../../nbs/term/31_terminal.ipynb #34c87c51
 def view_text(view:dict, game:Game) -> str:
     "Everything `view` (one seat's view) shows, as lines of text: the table, the seat's cards, the game's own facts."
@@ -87,14 +148,28 @@ def view_text(view:dict, game:Game) -> str:
     lines = [f"-- Hand {view['hand_no']}: {PHASE_WORDS.get(view['phase'], view['phase'])}; Seat {view['dealer']} dealt"
              + (', you play' if view['to_act'] == me else f", Seat {view['to_act']} to act" if view['to_act'] is not None else '')
              + ' --']
-    lines += trick_lines(view, game, me) + game.table_lines(view, me) + game.hand_lines(view)
-    return '\n'.join(lines)
+    own = [without_goal(l, game.goal) for l in game.table_lines(view, me)]
+    said = any(l.startswith(_HAND_POINTS) for l in own)  # the game tells the hand's points itself
+    lines += trick_lines(view, game, me) + ([] if said else hand_points_line(view, game, me)) + own + game.hand_lines(view)
+    return read_cards('\n'.join(lines), game.pack)
 
 # %% ../../nbs/term/31_terminal.ipynb #b4d7c43e
+def _choices(match:Match, legal:list) -> str:
+    "Actions with a word each (partner, alone, call T7): the words to type, then each one's meaning, a line each."
+    words = [str(a) for a in legal]
+    lines = [f"You may choose one: {', '.join(words[:-1])} or {words[-1]}."]
+    said = [re.sub(rf"^{re.escape(w)}: ", '', match.hand.explain(a).text, flags=re.I) for w, a in zip(words, legal)]  # 'Beg: ...'
+    return '\n'.join(lines + [f"  {w}: {read_cards(t[:1].upper() + t[1:], match.game.pack)}" for w, t in zip(words, said)])
+
 def you_may(match:Match, seat:int) -> str:
-    "What `seat` may do now: the legal cards, sorted, or the game's own words for its actions."
-    legal = match.view(seat)['legal']
-    if legal and all(isinstance(a, Card) for a in legal): return f"You may play: {cards_text(legal)}"
+    "What `seat` may do now: the legal cards, sorted (codes to type beside them where the table writes words), or its choices."
+    legal, pack = match.view(seat)['legal'], match.game.pack
+    if legal and all(isinstance(a, Card) for a in legal):
+        if not pack.suit_first: return f"You may play: {cards_text(legal)}"
+        first = min(legal, key=lambda c: c.order)
+        return f"You may play: {read_cards(cards_text(legal), pack)} (type e.g. {first.code} for {card_words(first)})"
+    verbs = [a.verb for a in legal if isinstance(a, Move) and not a.cards]
+    if len(legal) > 1 and len(verbs) == len(legal) == len(set(verbs)): return _choices(match, legal)
     return f"You may {match.hand.action_help()}."
 
 def turn_text(match:Match, seat:int) -> str:
@@ -104,9 +179,9 @@ def turn_text(match:Match, seat:int) -> str:
 # %% ../../nbs/term/31_terminal.ipynb #b2059f10
 _ONE = re.compile(r"(?<!Seat )(?<!Seats )(?<![\d.,])\b1 (point|card|trick|deal|letter|ten)s\b")
 
-def event_text(event:Event) -> str:
-    "The sentence of `event`: '1 point', never '1 points'."
-    return _ONE.sub(r"1 \1", event.text)
+def event_text(event:Event, pack:Pack|None=None) -> str:
+    "The sentence of `event`: '1 point', never '1 points'; the cards of `pack` in it written as the table shows them."
+    return read_cards(_ONE.sub(r"1 \1", event.text), pack)
 
 # %% ../../nbs/term/31_terminal.ipynb #bdf66b2a
 def draw_events(match:Match) -> list:
@@ -124,33 +199,48 @@ def open_rows(match:Match, i:int) -> list:
 # %% ../../nbs/term/31_terminal.ipynb #e03b4400
 def replay_text(match:Match) -> str:
     "A readable account of everything in `match`, every hand open, other seats' private lines in the third person."
-    lines = [f"{match.game.title} ({options_text(match.game)})"]
+    pack = match.game.pack
+    lines = [read_cards(f"{match.game.title} ({options_text(match.game)})", pack)]
     for i, hand in enumerate(match.hands):
         events = list(hand.events)
         if i == 0: events[1:1] = draw_events(match)
         last_deal = max((k for k, e in enumerate(events) if e.kind == 'deal'), default=-1)
         for k, e in enumerate(events):
-            lines.append(event_text(e))
-            if k == last_deal: lines += open_rows(match, i)
+            lines.append(event_text(e, pack))
+            if k == last_deal: lines += [read_cards(l, pack) for l in open_rows(match, i)]
     if not match.over:
         lines.append(f"(The record stops here. Seat {match.to_act} is to act, and may {match.hand.action_help()}.)")
     return '\n'.join(lines)
 
 # %% ../../nbs/term/31_terminal.ipynb #3b069963
 def help_text(match:Match, seat:int) -> str:
-    "What `help` prints at `seat`'s turn: the quick-reference rows for this phase, how to write a move, the card notation."
+    "What `help` prints at `seat`'s turn: the goal, the quick-reference rows for this phase, how to write a move, the card notation and every card in both notations."
     game, view = match.game, match.view(seat)
     phase = PHASE_WORDS.get(view['phase'], view['phase'])
-    lines = [f"{game.title}, {phase}: the quick reference"]
+    lines = [f"{game.title}, {phase}: the quick reference"] + ([goal_text(game.goal)] if game.goal else [])
     lines += [f"  {label}: {text}" for label, text in rows_for(game, view)]
-    lines += [you_may(match, seat), legend_text(game.pack),
+    lines += [you_may(match, seat), legend_text(game.pack), "Every card: type it as on the left; the table shows it as in the middle.",
+              notation_table(game.pack),
               "hint asks the coach what to play here, and why (`play ... --coach` shows it at every turn).",
               "undo takes back your last move (and the bots' replies); quit stops the game."]
     return '\n'.join(lines)
 
+# %% ../../nbs/term/31_terminal.ipynb #b7ca8d91
+_GO_ON, _STOP = ('', 'next', 'n'), ('quit', 'q', 'exit')
+
+def between_hands(answer:str, done:int) -> tuple:
+    "What a word typed after hand `done` does: ('go', None), ('stop', None), or ('ask', the line to print, then ask again)."
+    word = answer.strip().lower()
+    if word in _GO_ON: return 'go', None
+    if word in _STOP: return 'stop', None
+    nxt = f"press Enter (or type next) to deal hand {done + 1}, or type quit to stop"
+    if word == 'help': return 'ask', f"Hand {done} is over: {nxt}. At your turn, help shows the rules of the moment and every card."
+    if word in ('hint', 'undo'): return 'ask', f"There is nothing to {'advise on' if word == 'hint' else 'undo'} between hands: {nxt}."
+    return 'ask', f"Refused: {short_repr(answer.strip(), 40)} (as typed) is not an answer between hands: {nxt}; help and hint are answered too. [between-hands]"
+
 # %% ../../nbs/term/31_terminal.ipynb #e21a0759
 class Narrator:
-    "Prints the events a seat may see as they happen; after each finished hand it waits for Enter."
+    "Prints the events a seat may see as they happen; after each finished hand it waits for Enter (or next)."
     def __init__(self, match:Match, seat:int|None, output=print, # the seat whose events are shown (None: all)
                  input=None): # asks the learner to press Enter between hands; None: no pause
         self.match, self.seat, self.output, self.input = match, seat, output, input
@@ -162,16 +252,22 @@ class Narrator:
 
     def _events(self, i): return [e for e in self.match.hands[i].events if e.seen_by(self.seat)]
 
+    def pause(self, done:int) -> bool:
+        "Wait after hand `done` until the learner presses Enter (True) or types quit (False); any other word is answered."
+        while True:
+            try: answer = self.input(f"Hand {done} is over. Press Enter (or type next) for hand {done + 1}, or type quit: ")
+            except EOFError: return False
+            what, line = between_hands(answer, done)
+            if what != 'ask': return what == 'go'
+            self.output(line)
+
     def flush(self) -> bool:
         "Print the new events; between hands, wait for Enter. False if the learner typed quit there."
         while True:
             i, k = self.at
-            for e in self._events(i)[k:]: self.output(event_text(e))
+            for e in self._events(i)[k:]: self.output(event_text(e, self.match.game.pack))
             if i + 1 >= len(self.match.hands):
                 self.at = (i, len(self._events(i)))
                 return True
             self.at = (i + 1, 0)
-            if self.input is not None:
-                try: answer = self.input(f"Hand {i + 1} is over. Press Enter for hand {i + 2} (or type quit): ")
-                except EOFError: answer = 'quit'
-                if answer.strip().lower() in ('quit', 'q', 'exit'): return False
+            if self.input is not None and not self.pause(i + 1): return False
