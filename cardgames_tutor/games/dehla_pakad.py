@@ -149,7 +149,7 @@ def _verdict(self:DehlaPakadHand, action, seat):
     maker = self.trump_maker
     if self.phase == 'trump' and isinstance(action, Card):
         return Verdict(False, 'dehla-pakad/trump-first', f"No card may be played before trump is named: Seat {maker}, "
-                       f"on the dealer's right, first names trump (e.g. 'trump H').")
+                       f"on the dealer's right, first names trump (e.g. trump H, for ♥ hearts).")
     if self.phase == 'play' and not isinstance(action, Card):
         if isinstance(action, Move) and action.verb == 'trump':
             return Verdict(False, 'dehla-pakad/trump-once', f"Trump is already named ({suit_name(FRENCH, self.trump)}, "
@@ -174,10 +174,10 @@ def _legal_trump(self:DehlaPakadHand): return list(TRUMP_MOVES)
 @patch
 def _explain_trump(self:DehlaPakadHand, action) -> Verdict:
     if not (isinstance(action, Move) and action.verb == 'trump'):
-        return Verdict(False, 'dehla-pakad/trump-first', "Name trump first, e.g. 'trump H'.")
+        return Verdict(False, 'dehla-pakad/trump-first', "Name trump first, e.g. trump H, for ♥ hearts.")
     if not (isinstance(action.arg, str) and len(action.arg) == 1 and action.arg in 'SHDC') or action.cards:
         return Verdict(False, 'dehla-pakad/suit', f"{(action.arg if len(str(action.arg)) < 20 else quoted(action.arg)) if action.arg else 'Nothing'} is not a suit: name S (spades), "
-                       f"H (hearts), D (diamonds) or C (clubs), e.g. 'trump H'.")
+                       f"H (hearts), D (diamonds) or C (clubs), e.g. trump H, for ♥ hearts.")
     return Verdict(True, 'dehla-pakad/trump', f"Seat {self.trump_maker}, the dealer's right-hand neighbour, names "
                    f"{suit_name(FRENCH, action.arg)} trump after seeing only five cards.")
 
@@ -611,7 +611,7 @@ def table_lines(self:DehlaPakad, view:dict, me:int) -> list:
     if view['phase'] == 'play': lines += centre_lines(view, me)
     st = view['standing']
     if st['deals']:
-        lines.append("Deals won: " + ', '.join(f"{seats_text(t, me)} {n}" for t, n in zip(view['teams'], st['deals_won']))
+        lines.append("Deals won so far (a count only: no number of deals wins; a kot does): " + ', '.join(f"{seats_text(t, me)} {n}" for t, n in zip(view['teams'], st['deals_won']))
                      + f"; {seats_text(view['teams'][st['streak_team']], me)} on a streak of {st['streak']} (7 in a row is a kot).")
     return lines
 

@@ -451,9 +451,9 @@ Kocka.QUICKREF = [
     Row('Win', "the highest card of the led suit takes the trick (štych); its winner leads the next", PLAY),
     Row('Penalty points', "Hejma (upper jack of leaves, `QL`) 10; ace of hearts 5, king 4, upper jack 3, lower jack 2, "
         "10 9 8 7 of hearts 1 each; the last trick 5 more: 33 a hand", ('pass', 'play'), page=False),
-    Row('End of a hand', "after 8 tricks, or earlier once one player is certain to lose: 17 points or more, or more than any "
-        "other player's points plus all the points still to take (option `early_end`, on by default; the tutor says when "
-        "and why)", PLAY),
+    Row('End of a hand', "after 8 tricks, or earlier once one player is certain to lose: 17 points or more; more points than "
+        "every other player's points plus all the points still to take; or exactly as many, for the player who took the "
+        "Hejma, who loses any tie (table option *early end*, on by default; the tutor says when and why)", PLAY),
     Row('Who loses the hand', "the most penalty points. Tied: the tied player who took the Hejma loses; if none of them "
         "took it, nobody loses and the same dealer deals again", PLAY),
     Row('Letters', "the loser takes one letter of the playing word (default `KOČKA`); points are not carried over", PLAY),
