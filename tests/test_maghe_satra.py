@@ -239,7 +239,7 @@ def test_bad_actions_are_refused_and_change_nothing():
     state = (h.dealt, h.to_act, list(h.status), len(h.events), len(m.actions))
     cases = [(('beg', 0), 'Seat 0 has passed: the turn is over'), (('pass', 0), 'Seat 0 has passed'),
              (('beg', 1), 'Seat 1 went over 17, so its turn ended'),
-             (('beg', 3), "It is Seat 2's turn; Seat 3 plays later"), (('beg', 9), "It is Seat 2's turn, not Seat 9's"),
+             (('beg', 3), "It is Seat 2's turn; Seat 3 plays later"), (('beg', 9), "There is no Seat 9 at this table: its seats are 0 to 3."),
              (('fold', 2), "'fold' is not an action here: the actions are beg, pass"),
              (('', 2), 'empty action'), (('beg KS', 2), "'beg' takes nothing after it"),
              ((FRENCH.parse('KS'), 2), 'K♠ is not an action in Maghe Satra'), ((Move('beg', (), 'X'), 2), 'not an action')]

@@ -400,7 +400,10 @@ def _verdict(self:HandState, action, seat) -> Verdict:
 
 @patch
 def _explain_turn(self:HandState, seat) -> Verdict:
-    "The verdict for `seat` acting out of turn (games may say more, e.g. that the seat has passed)."
+    "The verdict for `seat` acting out of turn (games may say more, e.g. that the seat has passed), or for no seat of this table."
+    n = self.game.n_seats()
+    if not (type(seat) is int and 0 <= seat < n):
+        return Verdict(False, 'turn', f"There is no Seat {short_repr(seat)} at this table: its seats are 0 to {n - 1}.")
     return Verdict(False, 'turn', f"It is Seat {self.to_act}'s turn, not Seat {short_repr(seat)}'s.")
 
 

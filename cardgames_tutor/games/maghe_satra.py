@@ -540,13 +540,14 @@ _SAID = {'waiting': 'not played yet', 'playing': 'to play', 'passed': 'passed', 
 @patch
 def drill_situation(self:MagheSatraHand, seat:int) -> str:
     "The position in words for a drill's question, from `seat`'s view: the seats that have played or play now, in turn order."
-    view = self.view(seat if seat in range(self.n) else self.to_act, text=False)  # a seat not at the table: what all see
+    at = seat in range(self.n)
+    view = self.view(seat if at else self.to_act, text=False)  # a seat not at the table: what all see (the one to act's own card hidden)
     status, down = view['status'], view['face_down']
     later = [s for s in self.order if status[s] == 'waiting' and s != seat]
     lines = []
     for s in self.order:
         if s in later: continue
-        mine = f"face down {down[s][0].symbol}, " if down[s] else ''
+        mine = f"face down {down[s][0].symbol}, " if down[s] and (at or s != view['seat']) else ''
         lines.append(f"Seat {s}{' (dealer)' if s == self.dealer else ''}: {mine}face up {played_text(self.up[s])} ({_SAID[status[s]]})")
     if later: lines.append(f"{', '.join(f'Seat {s}' for s in later)} still to play")
     return f"Turns go from the dealer's right to the dealer (Seat {self.dealer}). " + '; '.join(lines) + '.'

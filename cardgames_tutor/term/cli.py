@@ -228,6 +228,13 @@ def _save_path(text):
     except OSError as e: raise CommandError(f"--save {shown}: {e.strerror or type(e).__name__}") from None
     return path
 
+# %% ../../nbs/term/30_cli.ipynb #fa646656
+def _tolerant_streams():
+    "Any bytes typed in are read (bad ones as �), and a line the terminal cannot show never stops the program."
+    for stream, errors in ((sys.stdin, 'replace'), (sys.stdout, 'replace')):
+        try: stream.reconfigure(errors=errors)
+        except (AttributeError, ValueError, OSError): pass  # not a text stream of a console (e.g. under test)
+
 # %% ../../nbs/term/30_cli.ipynb #e7a1c005
 _STOP_SIGNALS = tuple(getattr(signal, n) for n in ('SIGTERM', 'SIGHUP') if hasattr(signal, n))  # Windows has no SIGHUP
 
@@ -257,13 +264,6 @@ def _stopped(match, save_to, out, signum:int) -> int:
             with contextlib.suppress(OSError): out(said)
         with contextlib.suppress(OSError): print("Stopped.", file=sys.stderr)
     return 128 + signum
-
-# %% ../../nbs/term/30_cli.ipynb #fa646656
-def _tolerant_streams():
-    "Any bytes typed in are read (bad ones as �), and a line the terminal cannot show never stops the program."
-    for stream, errors in ((sys.stdin, 'replace'), (sys.stdout, 'replace')):
-        try: stream.reconfigure(errors=errors)
-        except (AttributeError, ValueError, OSError): pass  # not a text stream of a console (e.g. under test)
 
 # %% ../../nbs/term/30_cli.ipynb #1d387584
 class _Parser(argparse.ArgumentParser):
