@@ -150,3 +150,45 @@ def test_the_panel_reads_in_light_and_dark_themes(theme):
             assert len(texts) > 30, texts  # the seats, the log, the cards, the buttons, the message
             faint = [t for t in texts if t['ratio'] < t['need']]
             assert not faint, f"{len(faint)} texts too faint in the {theme} theme: {faint[:8]}"
+
+
+OVERLAPS = r"""() => {  // each played card's box against each seat box: any overlap, and the rows the trick takes
+  const r = e => e.getBoundingClientRect(), out = [];
+  const played = [...document.querySelectorAll('.cgt-trick .cgt-played')], seats = [...document.querySelectorAll('.cgt-seat')];
+  for (const c of played) for (const b of seats) {
+    const a = r(c), d = r(b);
+    if (a.left < d.right && d.left < a.right && a.top < d.bottom && d.top < a.bottom) out.push([c.dataset.seat, b.dataset.seat]);
+  }
+  return {overlaps: out, cards: played.length, rows: new Set(played.map(c => Math.round(r(c).top))).size,
+          wide: document.documentElement.scrollWidth};
+}"""
+
+def _five_card_tricks():
+    "Beggars and Thieves for five, seed 4: the views (the learner's and the teaching view) with a whole trick of five cards on the table, and with four."
+    from cardgames_tutor.ui.session import Session
+    s, out = Session('beggars-and-thieves', seed=4, players=5), {}
+    for _ in range(400):
+        h = s.match.hand
+        if h.phase == 'play' and len(h.trick) == 4 and 4 not in out: out[4] = (s.view(0), s.view(None))
+        if h.phase == 'play' and not h.trick and h.tricks and 5 not in out: out[5] = (s.view(0), s.view(None))
+        if len(out) == 2: return out, s
+        if s.review is not None: s.next_hand()
+        elif s.match.to_act == s.seat: s.play_for_me(bots=False)
+        else: s.bot_move()
+    raise AssertionError("no trick of five in 400 moves")
+
+def test_a_five_player_trick_never_wraps_under_a_seat_box():
+    "At 1366x768 (the table at its 520 px and at its narrowest 300 px) and on a 390 px phone, a trick of four or five cards lies on one row and no card overlaps a seat box."
+    from cardgames_tutor.ui.table import table_html, direction_of
+    tricks, s = _five_card_tricks()
+    with browser_page() as page:
+        for width, height, box in ((1366, 768, 520), (1366, 768, 300), (390, 844, 374)):
+            page.set_viewport_size({'width': width, 'height': height})
+            for k, views in tricks.items():
+                for view in views:
+                    html = table_html(view, 0, direction_of(s.game), s.game.title, s.game.pack)
+                    page.set_content(f'<body style="margin:8px"><div style="width:{box}px;max-width:100%">{html}</div></body>')
+                    got = page.evaluate(OVERLAPS)
+                    assert got['cards'] == k and got['overlaps'] == [], (width, box, k, got)
+                    assert got['rows'] == 1, f"a trick of {k} wraps onto {got['rows']} rows in a {box} px table"
+                    assert got['wide'] <= width, (width, got)

@@ -627,3 +627,57 @@ def test_the_download_holds_only_what_the_seat_has_seen(name, players):
         if t.match.over: break
         press_one(t, step)
     assert finished_seen >= 1  # a hand ended on the way, and its record was offered
+
+
+def test_snear_face_up_row_stays_and_is_ringed_after_a_jump():
+    "Snear: at a moment gone back to (the review's “go to this moment” steps the panel there), the face-up row is still drawn and the coach's ring lands on a face-up card."
+    t = Tutor('beggars-and-thieves', seed=3, players=2, coach=False)
+    for _ in range(4): t.play_for_me()
+    mine = [k for k, (_, seat, _a) in enumerate(t.match.actions) if seat == t.seat]
+    t.step(mine[-1])  # just before the learner's last card, as the review's jump does
+    m = t.session.shown()
+    up = [c for c in m.hand.playable(t.seat) if c not in m.hand.hands[t.seat]]
+    assert up and set(up) <= {c for _, c in t._hand_pairs()}
+    t.ring(up[0])
+    assert 'cgt-hint' in t.card_button(up[0])._dom_classes
+    assert [c for b, c in t._hand_pairs() if 'cgt-hint' in b._dom_classes] == [up[0]]
+
+
+def test_the_leaster_is_explained_under_the_pass_button():
+    "Beggars and Thieves: the line under the move buttons says what each does; the last pass says it makes a Leaster."
+    for seed in range(60):
+        t = make('beggars-and-thieves', players=4, seed=seed, coach=False)
+        if t.match.hand.phase == 'blind' and len(t.match.hand.passed) == 3: break
+    notes = html.unescape(re.sub(r'<[^>]+>', '', t.move_notes.value))
+    assert 'pass: Everyone has passed: the hand is a Leaster.' in notes and 'pick: ' in notes
+    assert 'Leaster' in t.move_button('pass').tooltip
+    t.move_button('pass').click()
+    assert t.match.hands[0].leaster and 'Leaster' in html.unescape(re.sub(r'<[^>]+>', '', t.message.value))
+    assert t.move_notes.value == '' or 'Leaster' not in t.move_notes.value  # the choice is made: no stale note
+
+
+def _visible(h):
+    return html.unescape(re.sub(r'<[^>]+>', ' ', re.sub(r'<(style|script)[^>]*>.*?</\1>', '', h, flags=re.S)))
+
+def _code_shapes(pack):
+    "A card's code (where it is not the card's sign) or a bare suit letter after a verb: what a learner must never read."
+    codes = sorted({c.code for c in pack if pack.suit_first or c.code != c.symbol}, key=len, reverse=True)
+    return re.compile(r'(?<![\w/#&;-])(' + '|'.join(map(re.escape, codes)) + r'|(?:trump|call|calls|names|suit)\s+[A-Z])(?![\w/-])')
+
+
+@pytest.mark.parametrize('name,players', _setups(every_size=True))
+def test_one_notation_in_everything_the_learner_reads(name, players):
+    "Every message, log line, button, status, table, score line and live-region text of a seeded match writes cards as signs and words, never as codes."
+    t = Tutor(name, seed=2, coach=False, **({'players': players} if players else {}))
+    pattern, said, found = _code_shapes(t.game.pack), [], []
+    t.access.observe(lambda change: said.append(change['new']), 'said')
+    for step in range(120):
+        texts = {'status': t.status.value, 'message': t.message.value, 'log': ''.join(p.value for p in t.log_parts),
+                 'table': t.table.value, 'scores': t.scores.value, 'notes': getattr(t, 'move_notes', t.css).value}
+        texts = {k: _visible(v) for k, v in texts.items()}
+        texts['buttons'] = ' | '.join(b.description + ' ' + b.tooltip for b in [*t.move_box.children, *t.hand_box.children])
+        texts['heard'] = ' | '.join(said)
+        said.clear()
+        found += [(step, k, v[max(0, m.start() - 30):m.end() + 10]) for k, v in texts.items() for m in pattern.finditer(v)]
+        if t.match.over or not t.play_for_me(): break
+    assert step > 10 and not found, found[:5]

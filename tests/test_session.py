@@ -87,3 +87,69 @@ def test_a_record_loads_and_continues():
     assert u.live and not u.match.over  # 20 moves into a match: it goes on from the record
     assert u.play_for_me(3) == 3 and u.match.actions[:len(s.match.actions)] == s.match.actions
     assert len(u.match.actions) > len(s.match.actions)
+
+
+def test_a_hand_over_as_dealt_is_shown_before_play():
+    "Maghe Satra for seven, seed 1: hands 1 and 2 end as dealt (a 17 shown); each is told and waits for “next hand”."
+    s = Session('maghe-satra', seed=1, players=7)
+    assert [h.is_over for h in s.match.hands] == [True, True, False] and not s.match.actions  # the deal's own doing
+    assert s.review == 0 and s.message.kind == 'result' and s.message.text.startswith('Hand 1 is over.') and not s.bot_due
+    assert s.next_hand() and s.review == 1 and s.message.text.startswith('Hand 2 is over.')
+    assert s.next_hand() and s.review is None and s.message.text == 'Hand 3 is dealt.'
+    assert s.deal(seed=1) and s.review == 0 and 'Hand 1 is over.' in s.message.text  # a new deal says it too
+
+
+def test_every_hand_over_before_the_learners_turn_is_shown():
+    "Over many seeds of Maghe Satra for seven, no finished hand passes without the learner seeing it."
+    for seed in range(40):
+        s, seen = Session('maghe-satra', seed=seed, players=7), set()
+        for _ in range(200):
+            if s.match.over: break
+            if s.review is not None: seen.add(s.review); s.next_hand(); continue
+            if s.bot_due: s.bot_move(); continue
+            s.act(s.game.bot(s.match.view(s.seat), s.rng))
+        if s.review is not None: seen.add(s.review)  # on screen when the loop stopped
+        done = [i for i, h in enumerate(s.match.hands) if h.is_over]
+        assert set(done) <= seen | ({done[-1]} if s.match.over else set()), (seed, done, seen)
+
+
+def test_snear_face_up_row_stays_when_looking_back():
+    "Snear: the learner's face-up cards are in the row of cards at every moment, stepped back or not, its turn or not."
+    s = Session('beggars-and-thieves', seed=3, players=2)
+    for _ in range(6): s.play_for_me()
+    for k in range(len(s.match.actions) + 1):
+        s.step(k)
+        m = s.shown()
+        up = [c for c in m.hand.playable(0) if c not in m.hand.hands[0]]
+        assert up and set(up) <= set(s.controls().hand), (k, up, s.controls().hand)
+    s.step(None)
+
+
+def test_the_leaster_is_told_before_the_last_pass():
+    "Beggars and Thieves: when everyone else has passed, the learner's pass says it makes a Leaster; pressed, it does."
+    for seed in range(60):
+        s = Session('beggars-and-thieves', seed=seed, players=3)
+        s.run_bots()
+        if s.match.hand.phase == 'blind' and len(s.match.hand.passed) == 2: break
+    notes = dict(s.move_notes())
+    assert 'Leaster' in notes['pass'] and 'Leaster' not in notes['pick']
+    pass_move = next(m for m in s.controls().plain if m.verb == 'pass')
+    assert s.act(pass_move) and s.match.hand.leaster and 'Leaster' in s.message.text
+
+
+def test_the_sessions_own_words_write_cards_as_the_buttons_do():
+    "“You played …” and “Chosen: …” name cards as `card_label` writes them, a suit with its sign and name."
+    s = Session('beggars-and-thieves', seed=5, players=3)
+    pick = next(m for m in s.controls().plain if m.verb == 'pick')
+    assert s.act(pick) and s.message.text.startswith('You played pick:')
+    card = s.controls().hand[0]
+    s.click_card(card)
+    assert s.message.text.startswith(f"Chosen: {card.rank} ") and card.code not in s.message.text.split()
+    d = Session('dehla-pakad', seed=9)
+    d.run_bots()
+    for _ in range(60):
+        trump = [m for m in d.controls().plain if getattr(m, 'verb', '') == 'trump']
+        if trump: break
+        d.play_for_me(bots=True)
+    assert trump  # seed 9: Seat 0 names trump in its first hand
+    assert d.act(trump[0]) and f"trump {d.game.pack.suits[trump[0].arg][1]} " in d.message.text

@@ -8,6 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/access.html.md"""
 from __future__ import annotations
 import anywidget, traitlets
 from fastcore.basics import patch
+from .table import cards_text_words
 
 # %% auto #0
 __all__ = ['LIVE_JS', 'KEEP_JS', 'ACCESS_JS', 'MAX_HEARD', 'Access', 'heard', 'attach']
@@ -67,12 +68,12 @@ def say(self:Access, words:str):
 # %% ../../nbs/ui/27_access.ipynb #a50c52c0
 MAX_HEARD = 8  # log lines read out after one drawing; more are in the log
 
-def heard(message, log:list, before:int) -> tuple:
+def heard(message, log:list, before:int, pack=None) -> tuple: # pack: the game's, to say its cards in words
     "(what to read out, the log's length now): the new `message` (a session `Message`, or None), then the `log` rows after the first `before`."
     said = [f"Not allowed: {message.text} (rule {message.rule})" if message and message.kind == 'refused' else message.text] if message and message.text else []
     new = log[before:]
     if new: said += [e.text for h, e, _ in new if h == new[-1][0]][-MAX_HEARD:]  # of the newest hand: an earlier one's deal is gone
-    return ' '.join(said), len(log)
+    return cards_text_words(' '.join(said), pack), len(log)
 
 # %% ../../nbs/ui/27_access.ipynb #56dff29a
 def attach(tutor) -> Access:
@@ -83,7 +84,7 @@ def attach(tutor) -> Access:
     def draw(t):
         s = t.session
         new = s.message if s.message is not t._told else None  # a message is said once, when it comes
-        words, t._heard = heard(new, s.log(None if t.teach.value else t.seat), t._heard)
+        words, t._heard = heard(new, s.log(None if t.teach.value else t.seat), t._heard, t.game.pack)
         t._told = s.message
         if words: t.access.say(words)
         elif len(s.match.hands) != t._hand: t.access.said = ''  # a new deal: the last hand's words are not kept

@@ -14,29 +14,12 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
 from .charts import chart_html
-from .table import direction_of, table_html, cards_text_html, MINI_STYLE, SUIT_LABELS, ink, THEME_CSS
+from .table import direction_of, table_html, cards_text_html, cards_text_words, card_label, move_label, MINI_STYLE, SUIT_LABELS, ink, THEME_CSS
 from .session import Message
 
 # %% auto #0
-__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'card_label', 'move_label', 'whole_button', 'wrap_row',
-           'Looks', 'running_loop', 'widget_tree', 'PanelDrawing', 'in_voila']
-
-# %% ../../nbs/ui/23_drawing.ipynb #5a7892c4
-def card_label(card:Card) -> str:
-    "A card as a button's text: `Q♥`, `10🍃`, `8 Thief`."
-    return f"{card.rank} {SUIT_LABELS[card.suit]}" if card.pack.suit_first else card.symbol
-
-# %% ../../nbs/ui/23_drawing.ipynb #195d1087
-def move_label(move, pack) -> str:
-    "A move as a button's text, its cards (and a card or suit in its argument) written as `card_label` does."
-    if isinstance(move, Card): return card_label(move)
-    words = [move.verb, *map(card_label, move.cards)]
-    arg = getattr(move, 'arg', '')
-    if arg in pack.suits: words.append(' '.join(dict.fromkeys(pack.suits[arg][1::-1])))  # its sign and name
-    elif arg:
-        try: words.append(card_label(pack.parse(arg)))
-        except ValueError: words.append(str(arg))
-    return ' '.join(words)
+__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'whole_button', 'wrap_row', 'Looks', 'running_loop',
+           'widget_tree', 'PanelDrawing', 'in_voila']
 
 # %% ../../nbs/ui/23_drawing.ipynb #13813e80
 _ROW = dict(flex_flow='row wrap', align_items='center', grid_gap='4px', max_width='100%')
@@ -173,6 +156,7 @@ def _draw_all(self:PanelDrawing, view:dict, controls, viewer):
     self.message.value = _message_html(self.session.message, self.game.pack)
     self._draw_hand(controls)
     self._draw_moves(controls)
+    self.move_notes.value = self._notes_html()
     self._draw_log(viewer)
     self._draw_steps()
     self._draw_scores()
@@ -250,6 +234,15 @@ def _draw_moves(self:PanelDrawing, controls):
     for b, (label, _) in zip(self.move_slots, items + [('', None)] * (len(self.move_slots) - len(items))):
         b.description, b.tooltip = label, label
     self.move_box.children = self.move_slots[:len(items)]
+
+# %% ../../nbs/ui/23_drawing.ipynb #61bc2fe3
+@patch
+def _notes_html(self:PanelDrawing) -> str:
+    "What each move button does, as a line under the buttons (empty when the learner's choice is a card)."
+    notes = self.session.move_notes()
+    for b, (label, text) in zip(self.move_box.children, notes): b.tooltip = cards_text_words(text, self.game.pack)
+    said = " · ".join(f"<b>{escape(label)}</b>: {cards_text_html(text, self.game.pack)}" for label, text in notes)
+    return f'<div class="cgt-move-notes" style="font:12px/1.4 sans-serif;color:{ink("muted")}">{said}</div>' if said else ''
 
 # %% ../../nbs/ui/23_drawing.ipynb #5c627f8d
 @patch
@@ -371,7 +364,7 @@ def snapshot_html(self:PanelDrawing, chart:bool=False) -> str: # with the tally 
     return (f'<div class="cgt-snapshot" style="border:1px solid {ink("edge")};padding:6px;border-radius:6px;max-width:100%;box-sizing:border-box">'
             f'{self.status.value}<div style="display:flex;gap:8px;flex-wrap:wrap">{self.table.value}'
             f'<div style="flex:1 1 260px;max-width:420px">{self._log_html(None if self.teach.value else self.seat)}</div></div>'
-            f'{self.message.value}<div>{cards}</div><div>{moves}</div>'
+            f'{self.message.value}<div>{cards}</div><div>{moves}</div>{self.move_notes.value}'
             f'<div style="display:flex;gap:8px;flex-wrap:wrap">{self.scores.value}{chart}</div></div>')
 
 # %% ../../nbs/ui/23_drawing.ipynb #fe7fbedd

@@ -15,6 +15,7 @@ from ..core.match import Match
 from ..core import records
 from ..practice.exercises import exercise, EXERCISES
 from ..core.contracts import start_standing
+from .table import card_label, move_label
 from fastcore.basics import patch
 
 # %% auto #0
@@ -80,6 +81,9 @@ class Session:
         replay = match.replayed([])
         self.marks = [_n_events(replay)]
         for *_, action in match.actions: self.marks.append(_n_events(replay.apply(action)))
+        if self.solo and not match.actions and match.hands[0].is_over:  # over as dealt (e.g. a 17 shown): told before play
+            self.review = 0
+            self.say('result', self.hand_over_text(0))
 
 # %% ../../nbs/ui/22_session.ipynb #1f437ba8
 @patch
@@ -135,7 +139,15 @@ def controls(self:Session) -> Controls:
     hand = list(mine.get('hand') or [])
     legal = mine['legal'] if self.live and self.review is None else []
     cards, plain, choose = sort_actions(legal, hand)
-    return Controls(hand + [c for c in cards if c not in hand], cards, plain, choose)
+    shown = self.shown().hands[self.shown_hand()]  # cards of the seat's own besides its hand (Snear's face-up row), at any moment
+    own = [c for c in getattr(shown, 'playable', lambda seat: [])(self.seat) if c not in hand] if self.solo or not self.live else []  # a table's live view is its own
+    return Controls(hand + own + [c for c in cards if c not in hand + own], cards, plain, choose)
+
+# %% ../../nbs/ui/22_session.ipynb #f4371009
+@patch
+def move_notes(self:Session) -> list:
+    "(label, what it does) for each plain move the learner may make now, in the engine's words."
+    return [(move_label(m, self.game.pack), self.match.explain(m, self.seat).text) for m in self.controls().plain]
 
 # %% ../../nbs/ui/22_session.ipynb #b82c4049
 class Status(NamedTuple):
@@ -188,7 +200,7 @@ def act(self:Session, action) -> bool:
     verdict = self.match.explain(action, self.seat)
     if not verdict.legal: return self.say('refused', verdict.text, verdict.rule)
     self.selected = []
-    self.say('ok', f"You played {action}: {verdict.text}")
+    self.say('ok', f"You played {move_label(action, self.game.pack)}: {verdict.text}")  # as the button writes it
     self._apply(action, self.seat)
     return True
 
@@ -226,6 +238,10 @@ def bot_step(self:Session, generation:int) -> bool:
 def next_hand(self:Session) -> bool:
     "Move on from a finished hand to the hand the engine has dealt."
     if self.review is None: return self.say('info', "No finished hand is waiting: play on.")
+    later = [j for j in range(self.review + 1, len(self.match.hands)) if self.solo and self.match.hands[j].is_over]  # a table's: `_sync`
+    if later:  # a hand over as it was dealt: shown too, before play goes on
+        self.review, self.selected = later[0], []
+        return self.say('result', self.hand_over_text(later[0])) or True
     if self.match.over: return self.say('info', "The match is over: press “new match” to play again.")
     self.review, self.selected = None, []
     self.say('info', f"Hand {len(self.match.hands)} is dealt.")
@@ -241,7 +257,7 @@ def click_card(self:Session, card:Card) -> bool:
     if controls.choose:
         if card in self.selected: self.selected.remove(card)
         else: self.selected.append(card)
-        chosen = ' '.join(c.code for c in self.selected) or 'nothing yet'
+        chosen = ' '.join(map(card_label, self.selected)) or 'nothing yet'
         self.say('info', f"Chosen: {chosen}. Click a card again to put it back.")
         return True
     if card in controls.cards: return self.act(card)
@@ -394,7 +410,8 @@ def deal(self:Session, seed:int|None=None, game:str|None=None, players:int|None=
     except (BadOption, ValueError) as e: return self.say('error', one_line(e))
     self.seat = min(max(self.seat if seat is None else seat, 0), g.n_seats() - 1)
     self.restart(Match(g, seed=seed))
-    self.say('info', f"A new deal of {g.title} with seed {seed}.")
+    said = f"A new deal of {g.title} with seed {seed}."
+    self.say(*(('result', f"{said} {self.message.text}") if self.review is not None else ('info', said)))  # a hand over as dealt
     return True
 
 

@@ -14,7 +14,7 @@ from ..core.engine import Game, plural
 
 # %% auto #0
 __all__ = ['PALETTE', 'THEME_CSS', 'SUIT_LABELS', 'MINI_STYLE', 'direction_of', 'seat_positions', 'ink', 'mini_card',
-           'cards_text_html', 'facts_html', 'table_html']
+           'cards_text_html', 'card_label', 'move_label', 'cards_text_words', 'facts_html', 'table_html']
 
 # %% ../../nbs/ui/20_table.ipynb #e624b0e2
 def direction_of(game:Game) -> str:
@@ -78,6 +78,29 @@ def cards_text_html(text:str, pack=None, styled:bool=True) -> str:
     html = escape(str(text))
     if pack is None: return html
     return _card_pattern(pack).sub(lambda m: mini_card(pack.parse(m.group(1)), styled), html)
+
+# %% ../../nbs/ui/20_table.ipynb #5a7892c4
+def card_label(card:Card) -> str:
+    "A card as a button's text: `Q♥`, `10🍃`, `8 Thief`."
+    return f"{card.rank} {SUIT_LABELS[card.suit]}" if card.pack.suit_first else card.symbol
+
+# %% ../../nbs/ui/20_table.ipynb #195d1087
+def move_label(move, pack) -> str:
+    "A move as a button's text, its cards (and a card or suit in its argument) written as `card_label` does."
+    if isinstance(move, Card): return card_label(move)
+    words = [move.verb, *map(card_label, move.cards)]
+    arg = getattr(move, 'arg', '')
+    if arg in pack.suits: words.append(' '.join(dict.fromkeys(pack.suits[arg][1::-1])))  # its sign and name
+    elif arg:
+        try: words.append(card_label(pack.parse(arg)))
+        except ValueError: words.append(str(arg))
+    return ' '.join(words)
+
+# %% ../../nbs/ui/20_table.ipynb #e90946f6
+def cards_text_words(text:str, pack=None) -> str:
+    "`text` with every card of `pack` written in it as `card_label` writes it (`QS` -> `Q♠`, `T6` -> `6 Thief`)."
+    if pack is None: return str(text)
+    return _card_pattern(pack).sub(lambda m: card_label(pack.parse(m.group(1))), str(text))
 
 # %% ../../nbs/ui/20_table.ipynb #625e7076
 _KNOWN = {'game', 'phase', 'seat', 'to_act', 'dealer', 'players', 'legal', 'events', 'result', 'standing', 'hand_no',
@@ -190,12 +213,14 @@ def table_html(view:dict, me:int, direction:str='clockwise', title:str='', pack=
     "The table of `view`: seats on four sides in `direction` (seat `me` at the bottom), the trick in the middle."
     n, extras = view['players'], _per_seat(view, n := view['players'])
     flow = {'top': 'row', 'bottom': 'row', 'left': 'column', 'right': 'column'}
+    areas = ("'top top top' 'left . right' 'mid mid mid' 'bottom bottom bottom'" if n > 4  # five cards or more: a row of their own
+             else "'top top top' 'left mid right' 'bottom bottom bottom'")
     cells = ''.join(f'<div class="cgt-side-{side}" style="grid-area:{side};display:flex;flex-direction:{flow[side]};'
                     f'justify-content:space-around;align-items:center;gap:4px;flex-wrap:wrap;min-width:0">'
                     + ''.join(_seat_box(view, seat, me, extras, pack) for seat in seats) + '</div>'
                     for side, seats in _sides(n, me, direction).items())
     return ('<div class="cgt-table-wrap" style="width:100%;max-width:520px;box-sizing:border-box">'
             '<div class="cgt-table" style="display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.5fr) minmax(0,1fr);'
-            "grid-template-areas:'top top top' 'left mid right' 'bottom bottom bottom';gap:6px;padding:8px;"
+            f"grid-template-areas:{areas};gap:6px;padding:8px;"
             f'box-sizing:border-box;background:{ink("felt")};border-radius:28px;border:1px solid {ink("felt-edge")};margin:4px 0">'
             + cells + _middle(view, me, direction, title, pack) + '</div>' + facts_html(view, extras, pack) + '</div>')
