@@ -17,7 +17,7 @@ SLOW = ('test_2000_', 'random_games', 'random_hands', 'random_deals', 'views_nev
         'test_verdicts_agree_with_the_legal_actions', 'test_beggars_and_thieves_score_leaster', 'test_kocka_loser_tie',
         'test_review_worst_first', 'test_nothing_leaks_to_the_browser', 'test_cards_drawn_as_cards', 'test_review_reasons_set',
         'test_hint_text_and_chart_show_no_hidden_card', 'test_any_json_anywhere', 'damaged_records',
-        'wheel', 'test_commands_import_no')
+        'wheel', 'test_commands_import_no', 'test_the_live_panel_comes_first', 'test_a_tutorial_fits')
 
 # seconds per file under `make test` on a loaded 2-core machine (from `--durations`); a file not listed weighs 10
 WEIGHTS = {'test_engine_rules.py': 165, 'test_classroom.py': 110, 'test_drills.py': 77, 'test_panel.py': 60,
@@ -25,7 +25,10 @@ WEIGHTS = {'test_engine_rules.py': 165, 'test_classroom.py': 110, 'test_drills.p
            'test_engine_contracts.py': 24, 'test_docs.py': 20, 'test_coach.py': 15, 'test_records_cli.py': 13,
            'test_fuzz_cli.py': 11, 'test_session.py': 9, 'test_exercises.py': 9, 'test_fuzz_records.py': 9,
            'test_beggars_and_thieves.py': 8, 'test_dehla_pakad.py': 7, 'test_fuzz_continuation.py': 7,
-           'test_wheel.py': 60, 'test_light_core.py': 15, 'test_record_schema.py': 15}
+           'test_wheel.py': 60, 'test_light_core.py': 15, 'test_record_schema.py': 15,
+           'test_hub.py': 100, 'test_drill_truth.py': 90, 'test_drill_truth_more.py': 60, 'test_access.py': 60,
+           'test_seat.py': 40, 'test_tutorials.py': 40, 'test_drill_sentences.py': 40, 'test_tables.py': 30,
+           'test_coach_truth.py': 20}
 
 def pytest_addoption(parser):
     parser.addoption('--shard', default=None, metavar='K/N', help='run only the K-th of N shares of the test files (1-based)')
