@@ -96,3 +96,25 @@ def test_saving_in_jupyterlab_changes_the_copy_not_the_project(lab):
     with urllib.request.urlopen(f'{lab}/api/contents/tutorials/kocka.ipynb', timeout=30) as r:
         assert 'my own note' in json.dumps(json.load(r)['content'])  # saved where JupyterLab serves it from
     assert project.read_bytes() == before  # the project's notebook is untouched
+
+AXE = ROOT / 'tests' / 'node_modules' / 'axe-core' / 'axe.min.js'
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd tests && npm install --no-save axe-core)")
+def test_the_panel_in_jupyterlab_has_no_serious_accessibility_problem(lab):
+    "The start page run in JupyterLab as a learner runs it (Run > Run All Cells): axe-core finds nothing serious in its panel."
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            page = browser.new_page(viewport={'width': 1366, 'height': 900})
+            page.goto(f'{lab}/lab/tree/tutorials/start.ipynb', timeout=90_000)
+            page.wait_for_selector('.jp-Notebook .jp-Cell', timeout=180_000)
+            page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"], .jp-Toolbar-kernelStatus', timeout=180_000)
+            page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
+            page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
+            page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal', timeout=180_000)
+            page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor button.cgt-card')].every(b => b.getAttribute('aria-label'))", timeout=60_000)
+            page.add_script_tag(path=str(AXE))
+            found = page.evaluate("""async () => (await axe.run('.cgt-tutor')).violations
+                .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")
+            assert not found, found
+        finally: browser.close()
