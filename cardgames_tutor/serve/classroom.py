@@ -6,17 +6,19 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/classroom.html.md"
 
 # %% ../../nbs/serve/33_classroom.ipynb #c002
 from __future__ import annotations
-import argparse, asyncio, contextlib, ctypes, ctypes.util, functools, gc, hashlib, hmac, importlib, ipaddress, json, os, platform
-import secrets, socket, struct, sys, tempfile, warnings
+import argparse, asyncio, collections, contextlib, ctypes, ctypes.util, dataclasses, functools, gc, hashlib, hmac, importlib, ipaddress
+import json, math, os, platform, re, secrets, socket, struct, sys, tempfile, time, warnings
 from html import escape
 from http.cookies import SimpleCookie
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'ASK_PAGE', 'STATIC', 'START', 'PAGE_JS', 'PAGE_CSS', 'new_code',
-           'is_loopback', 'code_proof', 'frame_ok', 'ClassroomGate', 'StaticCache', 'start_words', 'start_html',
-           'page_assets', 'make_app', 'warm_up', 'lan_address', 'address', 'serve', 'main']
+__all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE', 'MAX_CODE', 'PROXY_HEADERS', 'ASK_PAGE', 'SESSION',
+           'HIDDEN', 'CLOSE', 'STATIC', 'START', 'PAGE_JS', 'PAGE_CSS', 'new_code', 'is_loopback', 'code_proof',
+           'frame_ok', 'Bucket', 'Limits', 'WrongCodes', 'checked_code', 'host_name', 'own_headers', 'local_location',
+           'ClassroomGate', 'StaticCache', 'start_words', 'start_html', 'page_assets', 'make_app', 'warm_up',
+           'lan_address', 'address', 'allowed_hosts', 'serve', 'main']
 
 # %% ../../nbs/serve/33_classroom.ipynb #c006
 CODE_SIGNS = 'abcdefghjkmnpqrstuvwxyz23456789'
@@ -55,7 +57,7 @@ def _header(scope, name:bytes) -> str|None:
 
 # %% ../../nbs/serve/33_classroom.ipynb #c012
 MAX_PARTS = 64              # a widget message with more binary buffers than this is not one our panel sends
-MAX_MESSAGE = 4 * 2**20     # bytes in one websocket message (an uploaded hand record is a few kB)
+MAX_MESSAGE = 2**20         # bytes in one websocket message: an uploaded record of a 1,000-hand match (a hand is about 1 kB)
 
 def frame_ok(data:bytes, max_parts:int=MAX_PARTS) -> bool:
     "Whether `data` is a well-formed binary kernel message (count, offsets, parts), safe to hand to Solara."
@@ -65,6 +67,109 @@ def frame_ok(data:bytes, max_parts:int=MAX_PARTS) -> bool:
     offsets = struct.unpack('!' + 'I' * n, data[4:4 * (n + 1)])
     return offsets[0] == 4 * (n + 1) and all(a <= b for a, b in zip(offsets, offsets[1:])) and offsets[-1] <= len(data)
 
+# %% ../../nbs/serve/33_classroom.ipynb #8264c814
+def _address(scope) -> str:
+    "Who sent a request, by network: the client's address (an IPv6 one's /64 network)."
+    host = (scope.get('client') or ('?', 0))[0]
+    with contextlib.suppress(ValueError):
+        ip = ipaddress.ip_address(host)
+        if ip.version == 6 and not ip.ipv4_mapped: return str(ipaddress.ip_network(f'{host}/64', strict=False))
+    return host
+
+# %% ../../nbs/serve/33_classroom.ipynb #6857a58c
+class Bucket:
+    "A token bucket: `burst` at once, then `rate` a second; `take(n)` says how many seconds to wait before going on (0: at once)."
+    def __init__(self, burst:float, rate:float, clock=time.monotonic):
+        self.burst, self.rate, self.clock = burst, rate, clock
+        self.tokens, self.when = float(burst), clock()
+
+    def take(self, n:float=1) -> float:
+        now = self.clock()
+        self.tokens, self.when = min(self.burst, self.tokens + (now - self.when) * self.rate) - n, now
+        return max(0.0, -self.tokens / self.rate)
+
+# %% ../../nbs/serve/33_classroom.ipynb #b46eb625
+def _limit(default, help:str): return dataclasses.field(default=default, metadata={'help': help})
+
+@dataclasses.dataclass
+class Limits:
+    "What one visitor may use of the classroom server (each an option of `cardgames-classroom`)."
+    sockets_per_address:int = _limit(90, 'open websockets from one network address (a whole class may share one: 30 students, 3 tabs each)')
+    sockets_per_visitor:int = _limit(6, "open websockets from one browser (Solara's session cookie)")
+    sessions_per_address:int = _limit(120, 'sessions (a tutor panel each, kept --cull after its tab closes) from one address')
+    sessions_per_visitor:int = _limit(12, 'sessions from one browser')
+    new_session_burst:int = _limit(30, 'new sessions one address may start at once (a class arriving)...')
+    new_sessions_per_second:float = _limit(1.0, '...and then per second')
+    message_burst:int = _limit(200, 'messages one websocket may send at once (a page loading)...')
+    messages_per_second:float = _limit(20.0, '...and then per second (a click is one message)')
+    address_message_burst:int = _limit(1000, 'messages all websockets from one address may send at once...')
+    address_messages_per_second:float = _limit(100.0, '...and then per second')
+    upload_bytes_per_second:int = _limit(256 * 1024, 'bytes of messages per second from one address, after one whole message')
+    requests_per_address:int = _limit(32, 'HTTP requests from one address answered at once (more wait their turn)')
+    wrong_codes:int = _limit(10, 'wrong class codes one address may try in --wrong-code-window seconds')
+    wrong_code_window:float = _limit(60.0, 'seconds a wrong code counts against its address')
+    wrong_code_hold:float = _limit(1.0, 'seconds the answer to a code tried while its address waits is held back')
+    max_wait:float = _limit(30.0, 'seconds a new session may wait its turn, or a websocket be held back on end; beyond, it is closed')
+
+# %% ../../nbs/serve/33_classroom.ipynb #23bde411
+class WrongCodes:
+    "Wrong codes typed from each address: after `limit` of them within `window` s, none is tried until the oldest is `window` s old."
+    def __init__(self, limit:int=10, window:float=60, clock=time.monotonic):
+        self.limit, self.window, self.clock, self.seen = limit, window, clock, {}
+
+    def wait(self, addr:str) -> float:
+        "Seconds before a code from `addr` is tried (0: now)."
+        times, now = self.seen.get(addr), self.clock()
+        while times and times[0] <= now - self.window: times.popleft()
+        if not times: self.seen.pop(addr, None); return 0.0
+        return times[0] + self.window - now if len(times) >= self.limit else 0.0
+
+    def wrong(self, addr:str):
+        "Count a wrong code from `addr` (and forget the addresses whose wrong codes are all old, when there are many)."
+        if len(self.seen) > 10_000: [self.wait(a) for a in list(self.seen)]
+        self.seen.setdefault(addr, collections.deque()).append(self.clock())
+
+# %% ../../nbs/serve/33_classroom.ipynb #32bb89a4
+MIN_CODE, MAX_CODE = 8, 64
+
+def checked_code(code:str|None) -> str|None:
+    "`code` if it is long enough to withstand guessing (None: none given); a one-line `SystemExit` if not."
+    if code is None: return None
+    signs = len(re.sub(r'[\s-]', '', code))
+    if not MIN_CODE <= signs <= MAX_CODE:
+        raise SystemExit(f"cardgames-classroom: a class code needs {MIN_CODE} to {MAX_CODE} letters or digits (this one has {signs}); "
+                         "leave --code out to have one made up.")
+    return code
+
+# %% ../../nbs/serve/33_classroom.ipynb #d07d6c39
+def host_name(scope) -> str|None:
+    "The name a request was sent to: its `Host` header without the port, in lower case (None: no `Host`)."
+    host = (_header(scope, b'host') or '').strip().lower()
+    if host.startswith('['): return host[1:host.index(']')] if ']' in host else None
+    return (host.rsplit(':', 1)[0] if host.count(':') == 1 else host) or None
+
+# %% ../../nbs/serve/33_classroom.ipynb #84019a8b
+PROXY_HEADERS = {b'script-name', b'x-script-name', b'x-forwarded-prefix', b'x-forwarded-host', b'x-forwarded-proto', b'x-forwarded-port',
+                 b'x-forwarded-for', b'x-forwarded-server', b'x-forwarded-path', b'forwarded', b'x-real-ip', b'x-original-url', b'x-rewrite-url'}
+
+def own_headers(scope, root_path:str='') -> dict:
+    "`scope` with the server's own root path and without the headers a proxy would set (none may come from a visitor)."
+    return {**scope, 'root_path': root_path, 'headers': [(k, v) for k, v in scope.get('headers', []) if k.lower() not in PROXY_HEADERS]}
+
+# %% ../../nbs/serve/33_classroom.ipynb #e64f5d8e
+def local_location(root_path:str, path:str, query:str='') -> bytes:
+    "Where to send a browser on to: `path` on this server only (one leading '/', no host), percent-encoded ASCII."
+    here = quote(root_path.rstrip('/') + '/' + path.lstrip('/\\'), safe="/-._~!$&'()*+,;=:@")
+    return (here + (f'?{query}' if query else '')).encode('ascii')
+
+# %% ../../nbs/serve/33_classroom.ipynb #b41a3b8e
+async def _say(send, status:int, line:str, *headers):
+    "Answer a request with `status` and one line of plain text."
+    body = (line + '\n').encode()
+    await send({'type': 'http.response.start', 'status': status, 'headers': [(b'content-type', b'text/plain; charset=utf-8'),
+        (b'content-length', str(len(body)).encode()), (b'cache-control', b'no-store'), *headers]})
+    await send({'type': 'http.response.body', 'body': body})
+
 # %% ../../nbs/serve/33_classroom.ipynb #c015
 ASK_PAGE = '''<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>Card games tutor: class code</title>
@@ -72,26 +177,23 @@ ASK_PAGE = '''<!doctype html><html lang="en"><meta charset="utf-8"><meta name="v
 <h1 style="font-size:1.4em">Card games tutor</h1><p>{note}</p>
 <form method="get">{hidden}<label>Class code <input name="code" autocomplete="off" autofocus size="10"></label>
 <button>Enter</button></form></body></html>'''
+SESSION = 'solara-session-id'  # Solara's session cookie: one per browser
+HIDDEN = ('/resourcez',)        # Solara's report of the host's CPU, memory, threads and sessions: not for visitors
+CLOSE = '/_solara/api/close/'   # a tab that closes asks Solara to close its session here
 
 class ClassroomGate:
-    "ASGI middleware in front of the classroom app: access code, same-site websockets, well-formed messages."
-    def __init__(self, app, code:str|None=None, max_message:int=MAX_MESSAGE):
-        self.app, self.code, self.max_message = app, code, max_message
+    "ASGI middleware in front of the classroom app: this server's names, access code, a share per visitor, well-formed messages."
+    def __init__(self, app, code:str|None=None, max_message:int=MAX_MESSAGE, root_path:str='', hosts:set|None=None,
+                 limits:Limits|None=None, live=tuple, clock=time.monotonic):
+        "`hosts`: the names answered to (None: any); `live()`: the ids of the sessions still kept (Solara's)."
+        self.app, self.code, self.max_message, self.root_path, self.hosts = app, code, max_message, root_path.rstrip('/'), hosts
+        self.limits, self.live, self.clock = limits or Limits(), live, clock
         self.proof = code_proof(code, secrets.token_bytes(32)) if code else None
+        self.wrong = WrongCodes(self.limits.wrong_codes, self.limits.wrong_code_window, clock)
+        self.owners, self.open, self.buckets, self.turns = {}, collections.Counter(), {}, {}  # session id: (address, browser)
 
     def admitted(self, scope) -> bool:
         return self.proof is None or hmac.compare_digest(_cookies(scope).get(COOKIE, ''), self.proof)
-
-# %% ../../nbs/serve/33_classroom.ipynb #9e1ae6ab
-@patch
-async def __call__(self:ClassroomGate, scope, receive, send):
-    kind = scope['type']
-    if kind == 'http' and not self.admitted(scope): return await self._ask(scope, send)
-    if kind == 'websocket':
-        if not self.admitted(scope) or not _same_origin(scope):
-            return await send({'type': 'websocket.close', 'code': 1008})
-        receive = self._checked(receive, send)
-    await self.app(scope, receive, send)
 
 # %% ../../nbs/serve/33_classroom.ipynb #c016
 def _same_origin(scope) -> bool:
@@ -100,6 +202,94 @@ def _same_origin(scope) -> bool:
     if origin is None: return True  # not a browser: nothing of a student's to misuse
     return host is not None and origin.split('://', 1)[-1].rstrip('/').lower() == host.lower()
 
+# %% ../../nbs/serve/33_classroom.ipynb #7a369cfa
+@patch
+def _bucket(self:ClassroomGate, key, burst:float, rate:float) -> Bucket:
+    "The token bucket for `key` (such as `('messages', address)`), made full when first asked for."
+    if key not in self.buckets and len(self.buckets) >= 10_000:
+        self.buckets = {k: b for k, b in self.buckets.items() if b.take(0) > 0 or b.tokens < b.burst}
+    return self.buckets.setdefault(key, Bucket(burst, rate, self.clock))
+
+# %% ../../nbs/serve/33_classroom.ipynb #7cfa8d66
+@patch
+def _full(self:ClassroomGate, addr:str, browser:str, new:bool) -> bool:
+    "Whether one more websocket (of a new session if `new`) would take `browser` or `addr` over its limits."
+    L = self.limits
+    if self.open['address', addr] >= L.sockets_per_address or self.open['browser', browser] >= L.sockets_per_visitor: return True
+    if not new: return False
+    live = self.live()
+    for k in [k for k in self.owners if k not in live and not self.open['session', k]]: del self.owners[k]  # freed
+    here = [b for a, b in self.owners.values() if a == addr]
+    return len(here) >= L.sessions_per_address or sum(b == browser for _, b in self.owners.values()) >= L.sessions_per_visitor
+
+# %% ../../nbs/serve/33_classroom.ipynb #8cc59d86
+@patch
+@contextlib.asynccontextmanager
+async def _turn(self:ClassroomGate, addr:str):
+    "Wait until `addr` has fewer than `requests_per_address` requests being answered (the turns of an address are forgotten when it has none)."
+    sem, waiting = self.turns.setdefault(addr, [asyncio.Semaphore(self.limits.requests_per_address), 0])
+    self.turns[addr][1] += 1
+    try:
+        async with sem: yield
+    finally:
+        self.turns[addr][1] -= 1
+        if not self.turns[addr][1]: del self.turns[addr]
+
+# %% ../../nbs/serve/33_classroom.ipynb #f916c7bb
+def _session_of(scope) -> str:
+    "The session a websocket is for: the kernel id in Solara's `/jupyter/api/kernels/{id}/channels`."
+    parts = scope['path'].split('/kernels/', 1)
+    return parts[1].split('/', 1)[0] if len(parts) == 2 else scope['path']
+
+async def _close(send, code:int): await send({'type': 'websocket.close', 'code': code})
+
+# %% ../../nbs/serve/33_classroom.ipynb #4878ed9a
+@patch
+async def _http(self:ClassroomGate, scope, receive, send):
+    path = scope['path']
+    if path.rstrip('/') in HIDDEN: return await _say(send, 404, 'Not found.')
+    if not self.admitted(scope): return await self._ask(scope, send)
+    if path.startswith(CLOSE) and self.owners.get(path[len(CLOSE):], (None, None))[1] != _cookies(scope).get(SESSION, ''):
+        return await _say(send, 403, 'Only the browser whose session it is may close it.')
+    await self.app(scope, receive, send)
+
+# %% ../../nbs/serve/33_classroom.ipynb #51a2c588
+@patch
+async def _websocket(self:ClassroomGate, scope, receive, send):
+    addr, browser, session = _address(scope), _cookies(scope).get(SESSION), _session_of(scope)
+    if not self.admitted(scope) or not _same_origin(scope) or not browser: return await _close(send, 1008)
+    owner = self.owners.get(session)
+    if owner is not None and owner[1] != browser: return await _close(send, 1008)  # another browser's session
+    if self._full(addr, browser, new=owner is None): return await _close(send, 1013)  # 1013: try again later
+    keys = [('address', addr), ('browser', browser), ('session', session)]
+    self.open.update(keys)
+    try:
+        if owner is None:
+            self.owners[session] = (addr, browser)
+            L = self.limits
+            turns = self._bucket(('sessions', addr), L.new_session_burst, L.new_sessions_per_second)
+            if (wait := turns.take()) > L.max_wait:
+                turns.tokens += 1  # refused: it takes no turn
+                return await _close(send, 1013)
+            await asyncio.sleep(wait)
+        await self.app(scope, self._checked(receive, send, addr), send)
+    finally:
+        self.open.subtract(keys)
+        for k in keys:
+            if self.open[k] <= 0: del self.open[k]
+
+# %% ../../nbs/serve/33_classroom.ipynb #9e1ae6ab
+@patch
+async def __call__(self:ClassroomGate, scope, receive, send):
+    kind = scope['type']
+    if kind not in ('http', 'websocket'): return await self.app(scope, receive, send)  # the server's start and stop
+    if self.hosts is not None and host_name(scope) not in self.hosts:
+        if kind == 'websocket': return await _close(send, 1008)
+        return await _say(send, 400, "This server is not reached by that name (its Host header): open the address your teacher gave.")
+    scope = own_headers(scope, self.root_path)
+    if kind == 'websocket': return await self._websocket(scope, receive, send)
+    async with self._turn(_address(scope)): await self._http(scope, receive, send)
+
 # %% ../../nbs/serve/33_classroom.ipynb #a6042c32
 def _query(scope) -> list:
     return parse_qsl(scope.get('query_string', b'').decode('latin-1'), keep_blank_values=True)
@@ -107,16 +297,20 @@ def _query(scope) -> list:
 # %% ../../nbs/serve/33_classroom.ipynb #6fb4a725
 @patch
 async def _ask(self:ClassroomGate, scope, send):
-    "Check a `?code=` against the class's code: set the cookie and go on to the page, or ask (again)."
-    q = _query(scope)
+    "Check a `?code=` against the class's code: set the cookie and go on to the page, or ask (again), or say when to try again."
+    q, addr = _query(scope), _address(scope)
     typed = next((v for k, v in q if k == 'code'), None)
+    if typed is not None and (wait := self.wrong.wait(addr)):
+        await asyncio.sleep(min(wait, self.limits.wrong_code_hold))  # a script guessing on goes no faster for it
+        return await _say(send, 429, f"Too many wrong class codes from your network: try again in {math.ceil(wait)} s.",
+                          (b'retry-after', str(math.ceil(wait)).encode()))
     if typed is not None and hmac.compare_digest(_plain(typed), _plain(self.code)):
-        rest = urlencode([(k, v) for k, v in q if k != 'code'])
-        where = scope.get('root_path', '') + scope['path'] + (f'?{rest}' if rest else '')
-        cookie = f'{COOKIE}={self.proof}; Path=/; HttpOnly; SameSite=Lax'
-        headers = [(b'location', where.encode('latin-1')), (b'set-cookie', cookie.encode()), (b'content-length', b'0')]
+        where = local_location(self.root_path, scope['path'], urlencode([(k, v) for k, v in q if k != 'code']))
+        cookie = f'{COOKIE}={self.proof}; Path={self.root_path or "/"}; HttpOnly; SameSite=Lax'
+        headers = [(b'location', where), (b'set-cookie', cookie.encode()), (b'content-length', b'0')]
         await send({'type': 'http.response.start', 'status': 303, 'headers': headers})
         return await send({'type': 'http.response.body', 'body': b''})
+    if typed is not None: self.wrong.wrong(addr)
     note = ("That is not this class's code. Ask your teacher for it." if typed is not None else
             "Type the class code your teacher gave you.")
     hidden = ''.join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in q if k != 'code')
@@ -128,16 +322,25 @@ async def _ask(self:ClassroomGate, scope, send):
 
 # %% ../../nbs/serve/33_classroom.ipynb #0b9d5e6a
 @patch
-def _checked(self:ClassroomGate, receive, send):
-    "`receive`, but a malformed or oversized message closes this websocket (and never reaches the app)."
+def _checked(self:ClassroomGate, receive, send, addr:str='?'):
+    "`receive`, but a malformed or oversized message closes this websocket (never reaching the app), and a flood is slowed."
+    L, own = self.limits, Bucket(self.limits.message_burst, self.limits.messages_per_second, self.clock)
+    held = [None]  # since when this websocket's messages have been held back, one after the other
     async def checked():
         message = await receive()
         if message['type'] != 'websocket.receive': return message
         data, text = message.get('bytes'), message.get('text')
         size = len(data) if data is not None else len((text or '').encode())
         if size > self.max_message or (data is not None and not frame_ok(data)):
-            await send({'type': 'websocket.close', 'code': 1009 if size > self.max_message else 1003})
+            await _close(send, 1009 if size > self.max_message else 1003)
             return {'type': 'websocket.disconnect', 'code': 1003}
+        wait = max(own.take(), self._bucket(('messages', addr), L.address_message_burst, L.address_messages_per_second).take(),
+                   self._bucket(('bytes', addr), self.max_message, L.upload_bytes_per_second).take(size))
+        held[0] = None if not wait else held[0] if held[0] is not None else self.clock()
+        if wait > L.max_wait or (held[0] is not None and self.clock() - held[0] > L.max_wait):  # a flood, not a student
+            await _close(send, 1008)
+            return {'type': 'websocket.disconnect', 'code': 1008}
+        await asyncio.sleep(wait)
         return message
     return checked
 
@@ -171,7 +374,7 @@ def _keep(self:StaticCache, key, sent):
 @patch
 async def __call__(self:StaticCache, scope, receive, send):
     if not _cacheable(scope): return await self.app(scope, receive, send)
-    key = (scope['path'], scope.get('query_string', b''), 'gzip' in (_header(scope, b'accept-encoding') or ''))
+    key = (scope['path'], 'gzip' in (_header(scope, b'accept-encoding') or ''))  # not the query: the same file whatever `?v=` says
     if key not in self.kept and key in self.making: await self.making[key].wait()  # a class arriving at once: made once
     if key in self.kept:
         for message in self.kept[key]: await send(message)
@@ -277,21 +480,25 @@ def page_assets() -> tempfile.TemporaryDirectory:
 
 
 # %% ../../nbs/serve/33_classroom.ipynb #d2652430
-def make_app(code:str|None=None, cull:str='60s'):
+def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|None=None, limits:Limits|None=None,
+             max_message:int=MAX_MESSAGE):
     "The classroom app: Solara serving `Page`, its files kept by a `StaticCache`, behind a `ClassroomGate` (asking for `code` if given)."
     if solara is None: raise SystemExit("The classroom server needs Solara: pip install -e '.[classroom]' (make install does it).")
     from solara.server import settings
     settings.telemetry.mixpanel_enable = False   # no usage reports sent anywhere
     settings.kernel.cull_timeout = cull          # a closed tab's session is freed after this
     settings.session.http_only = True            # the session cookie is out of scripts' reach
+    settings.main.root_path = root_path.rstrip('/')  # set: Solara never takes it from a visitor's X-Script-Name
     settings.theme.show_banner, settings.theme.title = False, 'Card games tutor'
     settings.assets.extra_locations = [page_assets().name]  # `PAGE_JS` and `PAGE_CSS` in every page
     os.environ['SOLARA_APP'] = 'cardgames_tutor.serve.classroom:Page'
     warnings.filterwarnings('ignore', 'Cookies with samesite=none')  # said on every page over plain http
     from solara.server.starlette import app
+    from solara.server import kernel_context
     _few_malloc_arenas()
     warm_up()
-    return ClassroomGate(StaticCache(_on_start(app, _give_back_memory)), code)
+    return ClassroomGate(StaticCache(_on_start(app, _give_back_memory)), code, max_message, root_path, hosts, limits,
+                         live=lambda: kernel_context.contexts)
 
 # %% ../../nbs/serve/33_classroom.ipynb #c9cb3d05
 def warm_up():
@@ -400,6 +607,16 @@ def address(host:str, port:int, code:str|None=None) -> str:
     if ':' in shown: shown = f'[{shown}]'
     return f"http://{shown}:{port}/" + (f"?{urlencode({'code': code})}" if code else '')
 
+# %% ../../nbs/serve/33_classroom.ipynb #bb8c5bf2
+def allowed_hosts(host:str, more=()) -> set:
+    "The names a server bound to `host` answers to (`more`: a reverse proxy's, from `--allowed-host`)."
+    names = {host, *more}
+    if is_loopback(host) or host in ('0.0.0.0', '::', ''): names |= {'localhost', '127.0.0.1', '::1'}
+    if host in ('0.0.0.0', '::', ''):
+        names |= {lan_address(), socket.gethostname(), socket.getfqdn()}
+        with contextlib.suppress(OSError): names |= {a[4][0] for a in socket.getaddrinfo(socket.gethostname(), None)}
+    return {n.strip().strip('[]').lower() for n in names if n and n.strip() not in ('0.0.0.0', '::')}
+
 # %% ../../nbs/serve/33_classroom.ipynb #c028
 def _on_system_malloc(env=os.environ):
     """Start this command again on the C library's allocator (`PYTHONMALLOC=malloc`): on glibc, unless PYTHONMALLOC is set.
@@ -410,24 +627,36 @@ def _on_system_malloc(env=os.environ):
     os.execve(sys.executable, sys.orig_argv, {**env, 'PYTHONMALLOC': 'malloc'})
 
 # %% ../../nbs/serve/33_classroom.ipynb #ca209fc6
-def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s'):
+def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s', root_path:str='', allowed=(),
+          behind_proxy:str|None=None, limits:Limits|None=None, max_message:int=MAX_MESSAGE, max_connections:int=1000):
     "Run the classroom server until Ctrl-C; on a network address it asks for `code` (a new one if not given)."
+    code = checked_code(code)
     if not code and not is_loopback(host): code = new_code()
-    app = make_app(code, cull)
+    app = make_app(code, cull, root_path, allowed_hosts(host, allowed), limits, max_message)
     import uvicorn
     print(f"Card games tutor for a class at {address(host, port)}")
     if code: print(f"Class code: {code}   (a link with it: {address(host, port, code)})\n"
                    "Anyone with the code can play here; over the internet, put it behind HTTPS (see README).")
     print("Ctrl-C stops the server.", flush=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_MESSAGE + 1024, log_level='warning')
+    uvicorn.run(app, host=host, port=port, ws_max_size=max_message + 1024, log_level='warning', proxy_headers=bool(behind_proxy),
+                forwarded_allow_ips=behind_proxy, timeout_keep_alive=5, limit_concurrency=max_connections)
 
+# %% ../../nbs/serve/33_classroom.ipynb #73ab28b7
 def main(argv=None):
-    "`cardgames-classroom [--host H] [--port P] [--code C]`: the classroom server (`make classroom`)."
+    "`cardgames-classroom [--host H] [--port P] [--code C] ...`: the classroom server (`make classroom`)."
     if argv is None: _on_system_malloc()
     ap = argparse.ArgumentParser(prog='cardgames-classroom', description='The card games tutor for a whole class (Solara).')
     ap.add_argument('--host', default='127.0.0.1', help='address to listen on: 0.0.0.0 for a classroom network (then a code is asked)')
     ap.add_argument('--port', type=int, default=8866)
-    ap.add_argument('--code', default=os.environ.get('CLASS_CODE') or None, help='the class code (default: made up on a network)')
+    ap.add_argument('--code', default=os.environ.get('CLASS_CODE') or None, help='the class code, 8 letters or digits at least (default: made up on a network)')
     ap.add_argument('--cull', default='60s', help="how long a closed tab's session is kept (e.g. 60s, 5m)")
+    ap.add_argument('--root-path', default='', help='the path a reverse proxy serves the classroom under (it takes it off), e.g. /class')
+    ap.add_argument('--allowed-host', action='append', default=[], metavar='NAME', help="a name the server is reached by (a proxy's), besides its own")
+    ap.add_argument('--behind-proxy', metavar='IPS', help="the reverse proxy's address(es): only then are its X-Forwarded-For/-Proto trusted")
+    ap.add_argument('--max-message', type=int, default=MAX_MESSAGE, metavar='BYTES', help='the largest websocket message (an uploaded record)')
+    ap.add_argument('--max-connections', type=int, default=1000, metavar='N', help='connections the server holds at once')
+    for f in dataclasses.fields(Limits):
+        ap.add_argument('--' + f.name.replace('_', '-'), type=type(f.default), default=f.default, metavar='N', help=f.metadata['help'])
     a = ap.parse_args(argv)
-    serve(a.host, a.port, a.code, a.cull)
+    limits = Limits(**{f.name: getattr(a, f.name) for f in dataclasses.fields(Limits)})
+    serve(a.host, a.port, a.code, a.cull, a.root_path, a.allowed_host, a.behind_proxy, limits, a.max_message, a.max_connections)
