@@ -153,3 +153,13 @@ def test_the_sessions_own_words_write_cards_as_the_buttons_do():
         d.play_for_me(bots=True)
     assert trump  # seed 9: Seat 0 names trump in its first hand
     assert d.act(trump[0]) and f"trump {d.game.pack.suits[trump[0].arg][1]} " in d.message.text
+
+def test_a_hand_with_one_loser_says_who_lost_not_who_did_best():
+    "Kočka gives one letter a hand: the end of a hand names the loser ('Only Seat 2 added to the letters'), not a 'best'."
+    import random
+    s = Session('kocka', seed=3)
+    while not s.match.tallies: s.match.apply(s.game.bot(s.match.view(s.match.to_act), random.Random(1)))
+    loser = next(i for i, (a, b) in enumerate(zip(s.match.tallies[0], [0] * 4)) if a)
+    words = s.best_words(0)
+    assert words.startswith(f"Only Seat {loser}") and 'added to the letters this hand (1); everyone else added nothing.' in words
+    assert 'Best this hand' not in words

@@ -323,6 +323,9 @@ def best_words(self:Session, i:int) -> str:
     label = game.tally(m.standing)[0]
     added = ', '.join(f"Seat {s} {g:g}" for s, g in enumerate(gains))
     if len(set(gains)) == 1: return f"Nobody did better than the others this hand (each adds {gains[0]:g} to the {label})."
+    took = [s for s, g in enumerate(gains) if g]
+    if fewer and len(took) == 1:  # a game with one loser a hand (Kočka's letter): say who, not who did 'best'
+        return f"Only {_seats(took, self.seat)} added to the {label} this hand ({gains[took[0]]:g}); everyone else added nothing."
     best = min(gains) if fewer else max(gains)
     return (f"Best this hand: {_seats([s for s, g in enumerate(gains) if g == best], self.seat)}. "
             f"Added to the {label}: {added} ({'fewer' if fewer else 'more'} is better).")
