@@ -502,3 +502,20 @@ def test_the_floor_page_plays_as_the_benchmark_expects():
     hand, status, table, clicks, name, renamed, names = after
     assert (hand, status, clicks) == (10, '<b>your turn</b>', 1) and 'Seat 3 played' in table
     assert renamed != name and names == 10  # the benchmark times a click until the name clicked has gone from the page
+
+AXE = ROOT / 'tests' / 'node_modules' / 'axe-core' / 'axe.min.js'
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd tests && npm install --no-save axe-core)")
+@pytest.mark.parametrize('viewport', [(1366, 768), (390, 844)])
+def test_the_classroom_page_has_no_serious_accessibility_problem(server, viewport):
+    "axe-core over a student's page (the start page's words and the panel), on a laptop and a phone: nothing serious."
+    addr, _ = server
+    with student(addr, query='?seed=1&pace=0') as (page, _):
+        page.set_viewport_size({'width': viewport[0], 'height': viewport[1]})
+        page.locator('button.cgt-card.cgt-illegal').first.click()  # a refusal on the screen too
+        page.wait_for_selector('.cgt-refused', timeout=20_000)
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate("""async () => (await axe.run('.cgt-start, .cgt-tutor')).violations
+            .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")
+        assert not found, found
+        assert '.ipynb' not in page.inner_html('.cgt-start')  # the classroom serves no notebook: no link to one

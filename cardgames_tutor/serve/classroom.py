@@ -15,10 +15,10 @@ from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE', 'MAX_CODE', 'PROXY_HEADERS', 'ASK_PAGE', 'SESSION',
-           'HIDDEN', 'CLOSE', 'STATIC', 'START', 'PAGE_JS', 'PAGE_CSS', 'new_code', 'is_loopback', 'code_proof',
-           'frame_ok', 'Bucket', 'Limits', 'WrongCodes', 'checked_code', 'host_name', 'own_headers', 'local_location',
-           'ClassroomGate', 'StaticCache', 'start_words', 'start_html', 'page_assets', 'make_app', 'warm_up',
-           'lan_address', 'address', 'allowed_hosts', 'serve', 'main']
+           'HIDDEN', 'CLOSE', 'STATIC', 'START', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'new_code', 'is_loopback',
+           'code_proof', 'frame_ok', 'Bucket', 'Limits', 'WrongCodes', 'checked_code', 'host_name', 'own_headers',
+           'local_location', 'ClassroomGate', 'StaticCache', 'start_words', 'start_html', 'page_assets', 'make_app',
+           'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'main']
 
 # %% ../../nbs/serve/33_classroom.ipynb #c006
 CODE_SIGNS = 'abcdefghjkmnpqrstuvwxyz23456789'
@@ -418,11 +418,15 @@ def start_words(path:Path=START) -> list:
     return words if isinstance(words, list) and all(isinstance(w, str) for w in words) else ['# Card games tutor']
 
 # %% ../../nbs/serve/33_classroom.ipynb #b0ce80f5
+NOTEBOOK_LINK = re.compile(r'\[([^\]]+)\]\((?![a-z]+:)[^)\s]*\.ipynb(?:#[^)\s]*)?\)')  # [words](path.ipynb)
+
 @functools.lru_cache(maxsize=1)
 def start_html(path:Path=START) -> str:
-    "The start page's words as HTML, made once for every student (Solara's `Markdown` would load a 3 MB diagram library into each page)."
+    """The start page's words as HTML, made once for every student (Solara's `Markdown` would load a 3 MB diagram library
+    into each page). The classroom serves no notebook, so a link to one (a tutorial, a rulebook) is left as its words."""
     import markdown
-    return markdown.markdown('\n\n'.join(start_words(path)), extensions=['tables', 'fenced_code'])
+    words = [NOTEBOOK_LINK.sub(r'\1', w) for w in start_words(path)]
+    return markdown.markdown('\n\n'.join(words), extensions=['tables', 'fenced_code'])
 
 # %% ../../nbs/serve/33_classroom.ipynb #0064935b
 PAGE_JS = r"""// cardgames_tutor's classroom page: each panel update is handed to the widgets whole, so it is drawn in one frame.
