@@ -77,12 +77,12 @@ def test_a_whole_hand_with_the_keyboard_alone():
             before = page.eval_on_selector_all('.cgt-hand button.cgt-card', 'bs => bs.filter(b => b.offsetParent).length')
             page.keyboard.press('Enter')
             page.wait_for_function("n => [...document.querySelectorAll('.cgt-hand button.cgt-card')].filter(b => b.offsetParent).length < n",
-                                   arg=before, timeout=30_000)
+                                   arg=before, timeout=120_000)  # a loaded machine answers late, not never
             played += 1
             if played == 13: break
-            page.wait_for_function("() => document.querySelector('.cgt-status').textContent.includes('your turn')", timeout=30_000)
+            page.wait_for_function("() => document.querySelector('.cgt-status').textContent.includes('your turn')", timeout=120_000)
             # the focus did not fall back to the page: the next card is a Tab or two away, not the whole page
-            page.wait_for_function("() => document.activeElement && document.activeElement.closest('.cgt-hand, .cgt-moves')", timeout=15_000)
+            page.wait_for_function("() => document.activeElement && document.activeElement.closest('.cgt-hand, .cgt-moves')", timeout=60_000)
         page.wait_for_function("() => document.querySelector('.cgt-live').textContent.match(/penalty points|Hand 1 is over|hand over/i)", timeout=60_000)
         assert played == 13
 

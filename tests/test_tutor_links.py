@@ -71,9 +71,9 @@ def test_clicking_a_rulebook_link_opens_it(lab):
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         try:
-            page = browser.new_page(viewport={'width': 1300, 'height': 1000})
+            page = browser.new_page(viewport={'width': 1300, 'height': 4000})  # tall: JupyterLab draws only the cells in view
             page.goto(f'{lab}/lab/tree/tutorials/begga_kaat.ipynb', timeout=90_000)
-            link = page.locator('.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]').first
+            link = page.locator('.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]:visible').first  # the start page, open behind, links it too
             link.wait_for(timeout=180_000)
             link.click()
             page.wait_for_selector('.lm-TabBar-tab:has-text("10_begga_kaat.ipynb")', timeout=180_000)  # JupyterLab is slow on a loaded machine
