@@ -107,11 +107,11 @@ def test_the_panel_in_jupyterlab_has_no_serious_accessibility_problem(lab):
         try:
             page = browser.new_page(viewport={'width': 1366, 'height': 900})
             page.goto(f'{lab}/lab/tree/tutorials/start.ipynb', timeout=90_000)
-            page.wait_for_selector('.jp-Notebook .jp-Cell', timeout=180_000)
-            page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"], .jp-Toolbar-kernelStatus', timeout=180_000)
+            page.wait_for_selector('.jp-Notebook .jp-Cell:visible', timeout=180_000)  # the tab in view (others may be open behind)
+            page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"], .jp-Toolbar-kernelStatus', state='attached', timeout=180_000)
             page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
             page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
-            page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal', timeout=180_000)
+            page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal:visible', timeout=180_000)
             page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor button.cgt-card')].every(b => b.getAttribute('aria-label'))", timeout=60_000)
             page.add_script_tag(path=str(AXE))
             found = page.evaluate("""async () => (await axe.run('.cgt-tutor')).violations
