@@ -75,7 +75,7 @@ def test_clicking_a_rulebook_link_opens_it(lab):
             page.goto(f'{lab}/lab/tree/tutorials/begga_kaat.ipynb', timeout=90_000)
             link = page.locator('.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]:visible').first  # the start page, open behind, links it too
             link.wait_for(timeout=180_000)
-            link.click()
+            link.click(timeout=120_000)  # a loaded machine may still be laying the page out: wait for the link to settle
             page.wait_for_selector('.lm-TabBar-tab:has-text("10_begga_kaat.ipynb")', timeout=180_000)  # JupyterLab is slow on a loaded machine
             # the rulebook's title (the tutorial's is another): in the page, though JupyterLab may hide cells scrolled out of view
             page.wait_for_selector('.jp-RenderedMarkdown h1[data-jupyter-id="Begga-Kaat"]', state='attached', timeout=180_000)
