@@ -12,7 +12,7 @@ import itertools, random, re
 import pytest
 from cardgames_tutor.core.cards import Card, in_order
 from cardgames_tutor.core.engine import game_class, Move
-from cardgames_tutor.practice.drills import DRILLS, MAX_HANDS, Question, positions, drills_for, drill_set
+from cardgames_tutor.practice.drills import DRILLS, MAX_HANDS, Question, asked, positions, drills_for, drill_set
 from helpers import may_see, cards_in
 
 for _game in ('begga-kaat', 'kocka'): drills_for(_game)  # the drills modules loaded: DRILLS holds every game's drills
@@ -21,15 +21,8 @@ for _game in ('begga-kaat', 'kocka'): drills_for(_game)  # the drills modules lo
 
 def asked_at(d, seed):
     "What `question(d, seed)` does: (the position, the random state `d.ask` was called with, the question)."
-    rng = random.Random(seed)
-    game = game_class(d.game)(**rng.choice(d.options))
-    for _ in range(MAX_HANDS):
-        for pos in positions(game, rng):
-            if not pos.is_over and rng.random() < 0.7: continue
-            state = rng.getstate()
-            fields = d.ask(pos, rng)
-            if fields: return pos, state, Question(d.game, d.rule, d.level, seed=seed, **fields)
-    raise AssertionError(f"no position for {d.rule} (seed {seed})")
+    pos, state, fields = asked(d, seed)
+    return pos, state, Question(d.game, d.rule, d.level, seed=seed, **fields)
 
 def viewer(q):
     "The seat a question is asked of (its facts say), or None: a question about what the whole table sees."

@@ -5,7 +5,7 @@ import copy, os, random, re
 import pytest
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.engine import game_class
-from cardgames_tutor.practice.drills import drills_for, question, positions, MAX_HANDS, DRILLS
+from cardgames_tutor.practice.drills import asked, drills_for, question, positions, MAX_HANDS, DRILLS
 from cardgames_tutor.games import dehla_pakad as dp, beggars_and_thieves as bt
 from helpers import may_see, cards_in
 
@@ -13,16 +13,9 @@ GAMES = ('dehla-pakad', 'maghe-satra', 'beggars-and-thieves')
 SEEDS = int(os.environ.get('TRUTH_SEEDS', 40))
 
 def asked_at(d, seed):
-    "The hand (at its position) and the fields of the question `question(d, seed)` asks, made the way it makes them."
-    rng = random.Random(seed)
-    game = game_class(d.game)(**rng.choice(d.options))
-    for _ in range(MAX_HANDS):
-        for pos in positions(game, rng):
-            if not pos.is_over and rng.random() < 0.7: continue
-            state = rng.getstate()
-            fields = d.ask(pos, rng)
-            if fields: return pos, fields, state
-    raise AssertionError(f"{d.rule}: no position")
+    "The hand (at its position) and the fields of the question `question(d, seed)` asks, and the random state it asked with."
+    pos, state, fields = asked(d, seed)
+    return pos, fields, state
 
 def said(fields, rule) -> list:
     "Everything a question shows a learner (a notation question's help names an example card of the pack: left out)."

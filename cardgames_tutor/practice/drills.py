@@ -18,8 +18,8 @@ from ..core.match import Match
 
 # %% auto #0
 __all__ = ['DRILLS', 'MAX_HANDS', 'MISSPELT', 'YES_NO', 'PLAY_ON', 'GAME_DRILLS', 'MAX_DRILLS', 'Grade', 'Question', 'Drill',
-           'add_drill', 'positions', 'question', 'held', 'trick_text', 'situation', 'own_action', 'doing', 'tries',
-           'card_question', 'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices',
+           'add_drill', 'positions', 'asked', 'question', 'held', 'trick_text', 'situation', 'own_action', 'doing',
+           'tries', 'card_question', 'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices',
            'finishing_trick', 'trick_shown', 'trick_facts', 'trick_drill', 'points_drill', 'settled', 'standing_at',
            'next_dealer_drill', 'match_end_drill', 'match_over_drill', 'BadDrill', 'drill_rules', 'drills_for',
            'drill_set']
@@ -115,21 +115,24 @@ def positions(game:Game, rng):
         hand.apply(game.bot(view, rng) if rng.random() < 0.8 else rng.choice(view['legal']))
 
 # %% ../../nbs/practice/41_drills.ipynb #58e6eef4
-def question(d:Drill, seed:int, hand:HandState|None=None) -> Question:
-    "The question `d` asks for `seed`: at the given `hand` (a prepared position), or at a position of seeded play."
+def asked(d:Drill, seed:int) -> tuple:
+    """Where `question(d, seed)` asks: (the position, the random state `d.ask` was called with, the question's fields).
+    A test of what a question says reads the position here, and asks again from that state."""
     rng = random.Random(seed)
-    def made(fields): return Question(d.game, d.rule, d.level, seed=seed, **fields)
-    if hand is not None:
-        fields = d.ask(hand, rng)
-        if fields is None: raise ValueError(f"this position has nothing to ask about {d.rule}")
-        return made(fields)
     game = game_class(d.game)(**rng.choice(d.options))
     for _ in range(MAX_HANDS):
         for pos in positions(game, rng):
             if not pos.is_over and rng.random() < 0.7: continue  # pass over some positions, so that questions vary
+            state = rng.getstate()
             fields = d.ask(pos, rng)
-            if fields: return made(fields)
+            if fields: return pos, state, fields
     raise RuntimeError(f"no position for {d.rule} in {MAX_HANDS} hands (seed {seed})")
+
+def question(d:Drill, seed:int, hand:HandState|None=None) -> Question:
+    "The question `d` asks for `seed`: at the given `hand` (a prepared position), or at a position of seeded play."
+    if hand is None: fields = asked(d, seed)[2]
+    elif (fields := d.ask(hand, random.Random(seed))) is None: raise ValueError(f"this position has nothing to ask about {d.rule}")
+    return Question(d.game, d.rule, d.level, seed=seed, **fields)
 
 # %% ../../nbs/practice/41_drills.ipynb #d7bfbdb6
 def held(hand, seat) -> list:
