@@ -138,7 +138,7 @@ def test_the_leaster_is_told_before_the_last_pass():
 
 
 def test_the_sessions_own_words_write_cards_as_the_buttons_do():
-    "“You played …” and “Chosen: …” name cards as `card_label` writes them, a suit with its sign and name."
+    "“You played …” and “Chosen: …” name cards as their `words` read, a suit with its sign and name."
     s = Session('beggars-and-thieves', seed=5, players=3)
     pick = next(m for m in s.controls().plain if m.verb == 'pick')
     assert s.act(pick) and s.message.text.startswith('You played pick:')

@@ -19,10 +19,11 @@ __all__ = ['FRENCH', 'MARIAS', 'BEGGARS', 'PACKS', 'SUIT_COLOURS', 'Card', 'Unkn
 # %% ../../nbs/core/00_cards.ipynb #62e890ad
 class Card:
     "One card of a pack; made once per pack and compared by identity."
-    __slots__ = ('pack', 'suit', 'rank', 'code', 'order', 'symbol', 'name')
-    def __init__(self, pack, suit, rank, code, order, symbol, name):
+    __slots__ = ('pack', 'suit', 'rank', 'code', 'order', 'symbol', 'name', 'words')
+    def __init__(self, pack, suit, rank, code, order, symbol, name, words=None):
         self.pack, self.suit, self.rank, self.code, self.order, self.symbol, self.name = (
             pack, suit, rank, code, order, symbol, name)
+        self.words = words or symbol  # as a learner reads it: `Q♥`; `6 Thief` where the symbol is a code
     def __repr__(self): return self.code
     __str__ = __repr__
     def __reduce__(self): return (card_of, (self.pack.name, self.code))  # copies stay the one card
@@ -40,8 +41,10 @@ class Pack:
                  ranks:dict, # rank number -> (written rank, English rank name)
                  suit_first=False, # Beggars and Thieves write the suit first (`T6`)
                  aliases:dict|None=None, # extra input spellings -> canonical text
-                 ranks_of:dict|None=None): # suit letter -> the ranks it has, when suits differ
+                 ranks_of:dict|None=None, # suit letter -> the ranks it has, when suits differ
+                 suit_words:dict|None=None): # suit letter -> the word read after a rank, where a card's symbol is its code
         self.name, self.title, self.suits, self.ranks, self.suit_first = name, title, suits, ranks, suit_first
+        self.suit_words = suit_words or {}
         self.aliases = {k.upper(): v for k, v in (aliases or {}).items()}
         self.symbols = {v[1]: s for s, v in suits.items() if v[1] != s}  # suit signs accepted as input
         cards = []
@@ -64,7 +67,8 @@ def make_card(self:Pack, suit:str, rank:int, order:int) -> Card:
     suit_name, symbol = self.suits[suit][:2]
     code = f"{suit}{written}" if self.suit_first else f"{written}{suit}"
     symbol = code if self.suit_first else f"{written}{symbol}"
-    return Card(self, suit, rank, code, order, symbol, f"{rank_name} of {suit_name}")
+    words = f"{written} {self.suit_words[suit]}" if suit in self.suit_words else symbol
+    return Card(self, suit, rank, code, order, symbol, f"{rank_name} of {suit_name}", words)
 
 
 # %% ../../nbs/core/00_cards.ipynb #8d089881
@@ -127,7 +131,8 @@ BEGGARS = Pack('beggars38', 'Beggars and Thieves 38-card pack',
     {'T': ('Thieves', 'T', 'black'), 'G': ('green Beggars', 'G', 'green'),
      'B': ('blue Beggars', 'B', 'blue'), 'R': ('red Beggars', 'R', 'red')},
     {n: (str(n), str(n)) for n in range(1, 15)},
-    suit_first=True, ranks_of={'T': range(1, 15), 'G': range(1, 9), 'B': range(1, 9), 'R': range(1, 9)})
+    suit_first=True, ranks_of={'T': range(1, 15), 'G': range(1, 9), 'B': range(1, 9), 'R': range(1, 9)},
+    suit_words={'T': 'Thief', 'G': 'green', 'B': 'blue', 'R': 'red'})
 
 
 # %% ../../nbs/core/00_cards.ipynb #7620d260

@@ -12,7 +12,6 @@ from ..core.cards import Card, Pack
 from ..core.engine import Event, Game, Goal, Move, plural, short_repr
 from ..core.match import Match
 from ..core.contracts import cards_text, who
-from ..coach.reasons import card_words
 from .quickref import rows_for
 
 # %% auto #0
@@ -52,7 +51,7 @@ def read_cards(text, pack:Pack|None) -> str:
     "`text` with every card of `pack` in it as a learner reads it: `9♥ A♥ 9🍃`; where a code is all a card has, `6 Thief, 5 green`."
     if pack is None: return str(text)
     def said(m):
-        words = [card_words(pack.parse(w)) for w in m.group(0).split(' ')]
+        words = [pack.parse(w).words for w in m.group(0).split(' ')]
         return (', ' if any(' ' in w for w in words) else ' ').join(words)
     return _cards_pattern(pack).sub(said, str(text))
 
@@ -62,7 +61,7 @@ def _pad(text:str, n:int) -> str: return text + ' ' * max(0, n - _width(text))
 
 def notation_table(pack:Pack, columns:int=2) -> str:
     "Every card of `pack`: the code you type, the card as the table shows it, and its name, in `columns` side by side."
-    rows = [(c.code, card_words(c), c.name) for c in pack]
+    rows = [(c.code, c.words, c.name) for c in pack]
     head = ('type', 'shown', 'name')
     w = [max(_width(r[k]) for r in rows + [head]) for k in range(3)]
     cell = lambda r: '  '.join(_pad(x, n) for x, n in zip(r, w))
@@ -167,7 +166,7 @@ def you_may(match:Match, seat:int) -> str:
     if legal and all(isinstance(a, Card) for a in legal):
         if not pack.suit_first: return f"You may play: {cards_text(legal)}"
         first = min(legal, key=lambda c: c.order)
-        return f"You may play: {read_cards(cards_text(legal), pack)} (type e.g. {first.code} for {card_words(first)})"
+        return f"You may play: {read_cards(cards_text(legal), pack)} (type e.g. {first.code} for {first.words})"
     verbs = [a.verb for a in legal if isinstance(a, Move) and not a.cards]
     if len(legal) > 1 and len(verbs) == len(legal) == len(set(verbs)): return _choices(match, legal)
     return f"You may {match.hand.action_help()}."

@@ -14,7 +14,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
 from .charts import chart_html
-from .table import direction_of, table_html, cards_text_html, cards_text_words, card_label, move_label, MINI_STYLE, SUIT_LABELS, ink, THEME_CSS
+from .table import direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
 from .session import Message
 
 # %% auto #0
@@ -100,7 +100,7 @@ def _move_items(self:PanelDrawing, controls) -> list:
     items = [(move_label(m, self.game.pack), m) for m in controls.plain]
     for verb, moves in controls.choose.items():
         sizes = ' or '.join(str(k) for k in sorted({len(m.cards) for m in moves}))
-        chosen = ' '.join(map(card_label, s.selected))
+        chosen = ' '.join(c.words for c in s.selected)
         items.append((f"{verb} {chosen}" if chosen else f"{verb}: choose {sizes} cards", verb))
     return items
 
@@ -217,7 +217,7 @@ def _draw_hand(self:PanelDrawing, controls):
         if card is None: b.description, b.tooltip, b._dom_classes = '', '', ('cgt-card', 'cgt-empty'); continue
         state = ('cgt-chosen' if card in s.selected else 'cgt-legal' if card in controls.lit else
                  'cgt-idle' if not controls.lit and s.live else 'cgt-illegal')
-        b.description, b.tooltip, b._dom_classes = card_label(card), card.name, _card_classes(card, state)
+        b.description, b.tooltip, b._dom_classes = card.words, card.name, _card_classes(card, state)
     where = {c: i for i, c in enumerate(hand)}
     self.hand_box.children = [self.card_slots[i] for i in sorted((i for i, c in enumerate(self._slot_cards) if c is not None),
                                                                  key=lambda i: where[self._slot_cards[i]])]

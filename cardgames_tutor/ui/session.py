@@ -15,7 +15,7 @@ from ..core.match import Match
 from ..core import records
 from ..practice.exercises import exercise, EXERCISES
 from ..core.contracts import start_standing
-from .table import card_label, move_label
+from .table import move_label
 from fastcore.basics import patch
 
 # %% auto #0
@@ -257,7 +257,7 @@ def click_card(self:Session, card:Card) -> bool:
     if controls.choose:
         if card in self.selected: self.selected.remove(card)
         else: self.selected.append(card)
-        chosen = ' '.join(map(card_label, self.selected)) or 'nothing yet'
+        chosen = ' '.join(c.words for c in self.selected) or 'nothing yet'
         self.say('info', f"Chosen: {chosen}. Click a card again to put it back.")
         return True
     if card in controls.cards: return self.act(card)

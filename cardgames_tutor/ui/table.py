@@ -13,8 +13,8 @@ from ..core.cards import Card, card_html, SUIT_COLOURS
 from ..core.engine import Game, plural
 
 # %% auto #0
-__all__ = ['PALETTE', 'THEME_CSS', 'SUIT_LABELS', 'MINI_STYLE', 'direction_of', 'seat_positions', 'ink', 'mini_card',
-           'cards_text_html', 'card_label', 'move_label', 'cards_text_words', 'facts_html', 'table_html']
+__all__ = ['PALETTE', 'THEME_CSS', 'MINI_STYLE', 'direction_of', 'seat_positions', 'ink', 'mini_card', 'cards_text_html',
+           'move_label', 'cards_text_words', 'facts_html', 'table_html']
 
 # %% ../../nbs/ui/20_table.ipynb #e624b0e2
 def direction_of(game:Game) -> str:
@@ -49,15 +49,13 @@ def ink(name:str) -> str:
 THEME_CSS = 'body[data-jp-theme-light="false"]{' + ''.join(f'--cgt-{k}:{dark};' for k, (_, dark) in PALETTE.items()) + '}'
 
 # %% ../../nbs/ui/20_table.ipynb #9b31e9f6
-SUIT_LABELS = {'T': 'Thief', 'G': 'green', 'B': 'blue', 'R': 'red'}  # the Beggars and Thieves suits, as card_html draws them
-
 MINI_STYLE = ('display:inline-block;background:#fff;border:1px solid #aaa;border-radius:3px;padding:0 2px;margin:1px;'
               'font-weight:bold;line-height:1.25;white-space:nowrap')  # a mini card's look, but its colour
 
 def mini_card(card:Card, styled:bool=True) -> str:
     "`card` drawn small enough to sit in a line of text (marked with its code, like the big cards); unstyled: its colour only, the rest from a stylesheet's `.cgt-mini`."
     colour = SUIT_COLOURS[card.pack.suits[card.suit][2]]
-    face = (f'{card.rank}<span style="font-size:0.8em"> {SUIT_LABELS[card.suit]}</span>' if card.pack.suit_first
+    face = (f'{card.rank}<span style="font-size:0.8em"> {card.pack.suit_words[card.suit]}</span>' if card.suit in card.pack.suit_words
             else escape(card.symbol))
     look = MINI_STYLE.replace(';', f';color:{colour};', 1) if styled else f'color:{colour}'
     return f'<span class="cgt-mini" data-card="{card.code}" title="{escape(card.name)}" style="{look}">{face}</span>'
@@ -79,28 +77,23 @@ def cards_text_html(text:str, pack=None, styled:bool=True) -> str:
     if pack is None: return html
     return _card_pattern(pack).sub(lambda m: mini_card(pack.parse(m.group(1)), styled), html)
 
-# %% ../../nbs/ui/20_table.ipynb #5a7892c4
-def card_label(card:Card) -> str:
-    "A card as a button's text: `Q♥`, `10🍃`, `8 Thief`."
-    return f"{card.rank} {SUIT_LABELS[card.suit]}" if card.pack.suit_first else card.symbol
-
 # %% ../../nbs/ui/20_table.ipynb #195d1087
 def move_label(move, pack) -> str:
-    "A move as a button's text, its cards (and a card or suit in its argument) written as `card_label` does."
-    if isinstance(move, Card): return card_label(move)
-    words = [move.verb, *map(card_label, move.cards)]
+    "A move as a button's text, its cards (and a card or suit in its argument) written as the card's `words`."
+    if isinstance(move, Card): return move.words
+    words = [move.verb, *(c.words for c in move.cards)]
     arg = getattr(move, 'arg', '')
     if arg in pack.suits: words.append(' '.join(dict.fromkeys(pack.suits[arg][1::-1])))  # its sign and name
     elif arg:
-        try: words.append(card_label(pack.parse(arg)))
+        try: words.append(pack.parse(arg).words)
         except ValueError: words.append(str(arg))
     return ' '.join(words)
 
 # %% ../../nbs/ui/20_table.ipynb #e90946f6
 def cards_text_words(text:str, pack=None) -> str:
-    "`text` with every card of `pack` written in it as `card_label` writes it (`QS` -> `Q♠`, `T6` -> `6 Thief`)."
+    "`text` with every card of `pack` written in it as its `words` (`QS` -> `Q♠`, `T6` -> `6 Thief`)."
     if pack is None: return str(text)
-    return _card_pattern(pack).sub(lambda m: card_label(pack.parse(m.group(1))), str(text))
+    return _card_pattern(pack).sub(lambda m: pack.parse(m.group(1)).words, str(text))
 
 # %% ../../nbs/ui/20_table.ipynb #625e7076
 _KNOWN = {'game', 'phase', 'seat', 'to_act', 'dealer', 'players', 'legal', 'events', 'result', 'standing', 'hand_no',
