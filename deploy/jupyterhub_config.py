@@ -38,12 +38,31 @@ A school's own logins instead of the class list: an LTI 1.3 tool in the school's
 or OAuth with the school's accounts (`pip install oauthenticator`, e.g. 'google' or 'generic-oauth', with its client
 id and secret). Those names are not accounts on the machine: give each student a container (DockerSpawner) or make
 the accounts (`c.LocalAuthenticator.create_system_users`, the authenticator a LocalAuthenticator).
+
+The class's classroom (students at tables together, each on their own device): HUB_CLASSROOM=1 adds the classroom
+server as the hub's service, one for the class, at http://HUB:8000/services/classroom/, and students land there when
+they log in (their own server, with the tutor and the notebooks, is one click away on the hub's home page):
+
+    sudo HUB_ROSTER=class.txt HUB_CLASSROOM=1 HUB_TEACHERS=mrsrao .venv/bin/jupyterhub -f deploy/jupyterhub_config.py
+
+The hub starts it (`python -m cardgames_tutor.serve.hub_service`, the `cardgames-classroom-service` command) as its
+own account, `cardgames-classroom` (made here, no login, its home 0700: the service's token is out of the students'
+reach), and restarts it if it stops. The hub's login is the classroom's door (the hub's OAuth): whoever the
+authenticator lets in may enter, nobody else, and there is no class code to hand out. That holds for any
+authenticator: with LTI as above, the tool's link in the school's platform logs the student in to the hub and they
+land in the classroom, with nothing else to change here (students need no account on this machine for the classroom;
+only their own servers do). Let the platform open the tool in a window of its own, not in a frame of its page: the
+browser keeps the hub's cookies from a frame of another site. HUB_CLASSROOM_PORT (default 10101) is the loopback
+port the hub's proxy reaches it on. HUB_TEACHERS: names on the class list who teach (comma between; the hub group
+`teachers`, which the classroom records with each login; an authenticator that sets the hub's groups,
+`c.Authenticator.manage_groups`, can fill it instead). One hub is one class: for another class, another hub (its
+own HUB_STATE and ports), or another service entry below with its own name and port.
 """
 import os, pathlib, pwd, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from roster import RosterAuthenticator, read_roster, roster_secret, state_dir, student_account, students_cannot_run  # noqa: E402
+from roster import RosterAuthenticator, read_roster, roster_secret, service_account, state_dir, student_account, students_cannot_run  # noqa: E402
 
 PROJECT = HERE.parent
 BIN = pathlib.Path(sys.executable).parent
@@ -60,7 +79,10 @@ if not os.environ.get('HUB_ROSTER'):
     sys.exit("Set HUB_ROSTER to the class list (one student's name a line); `python deploy/roster.py LIST` prints each "
              "student's code" + (" (CLASS_CODE is no longer used: one shared code let anyone log in as anyone)"
                                  if os.environ.get('CLASS_CODE') else ''))
-try: read_roster(os.environ['HUB_ROSTER'])
+CLASSROOM = os.environ.get('HUB_CLASSROOM', '') == '1'
+SERVICE_ACCOUNT = 'cardgames-classroom'  # the classroom service's own account (not a student's: never in the class list)
+if CLASSROOM and not TRUSTED: service_account(SERVICE_ACCOUNT)  # before the class list is read: no student can take its name
+try: CLASS = read_roster(os.environ['HUB_ROSTER'])
 except ValueError as e: sys.exit(f"HUB_ROSTER: {e}")
 if not TRUSTED:
     why = students_cannot_run(sys.executable)
@@ -117,3 +139,28 @@ c.Spawner.args = [
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 if not SERVER.exists(): sys.exit(f"{SERVER} is missing: install the hub extra (pip install -e '.[dev,hub]')")
+
+# the class's classroom, as the hub's service (HUB_CLASSROOM=1; see the docstring): one classroom server for the class,
+# behind the hub's login, on a loopback port only the hub's proxy is sent to
+if CLASSROOM:
+    teachers = [n.strip() for n in os.environ.get('HUB_TEACHERS', '').split(',') if n.strip()]
+    if any(n not in CLASS for n in teachers):
+        sys.exit(f"HUB_TEACHERS: {next(n for n in teachers if n not in CLASS)[:40]!r} is not on the class list (HUB_ROSTER)")
+    if teachers: c.JupyterHub.load_groups = {'teachers': {'users': teachers}}
+    try: import solara  # noqa: F401 (the classroom's server)
+    except ImportError: sys.exit("HUB_CLASSROOM=1 needs the classroom's server in the hub's Python: pip install -e '.[hub]'")
+    port = int(os.environ.get('HUB_CLASSROOM_PORT', '10101'))
+    classroom = {
+        'name': 'classroom',
+        'url': f'http://127.0.0.1:{port}',  # where the hub's proxy sends /services/classroom/ (the prefix left on)
+        'command': [sys.executable, '-m', 'cardgames_tutor.serve.hub_service', '--teachers-group', 'teachers'],
+        'environment': {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"},
+        'oauth_no_confirm': True,  # the school's own service: no "allow this service?" page at each login
+        'oauth_client_allowed_scopes': ['read:users:groups!user'],  # so the classroom sees who is in `teachers`
+        'display': True, 'info': {'description': 'The class at the card tables'},
+    }
+    if not TRUSTED:  # as its own account, never root nor a student (HUB_TRUSTED_LAB: as the hub's user)
+        classroom.update(user=SERVICE_ACCOUNT, cwd=pwd.getpwnam(SERVICE_ACCOUNT).pw_dir)
+    c.JupyterHub.services = [classroom]
+    c.JupyterHub.extra_user_scopes = {'access:services!service=classroom'}  # every user the hub logs in may use it
+    c.JupyterHub.default_url = '/services/classroom/'  # where a student lands after logging in

@@ -162,6 +162,21 @@ def student_account(name:str) -> pwd.struct_passwd:
     if foreign_account(name): raise ValueError(f"{name!r} is not a student's account: its server is not started")
     return entry
 
+def service_account(name:str) -> pwd.struct_passwd:
+    """The system account a service of the hub runs as (`deploy/jupyterhub_config.py`'s classroom), made if missing: no
+    password, no login shell, a home folder only it can open, in no students' group. Never a student's account."""
+    try: entry = pwd.getpwnam(name)
+    except KeyError:
+        done = subprocess.run(['useradd', '--system', '--create-home', '--home-dir', f'/var/lib/{name}', '--user-group',
+                               '--shell', '/usr/sbin/nologin', '--comment', 'cardgames_tutor hub service', name],
+                              capture_output=True, text=True)
+        if done.returncode: raise SystemExit(f"could not make the account {name!r} for the hub's service: {done.stderr.strip()[:200]}")
+        entry = pwd.getpwnam(name)
+    if entry.pw_uid == 0 or not foreign_account(name):
+        raise SystemExit(f"{name!r} is root or a student's account: the hub's service does not run as it")
+    os.chmod(entry.pw_dir, 0o700)
+    return entry
+
 def closed_folder(path) -> str:
     "The first folder on the way to `path` that accounts other than its owner cannot pass through ('' if none)."
     for folder in reversed(pathlib.Path(os.path.realpath(path)).parents):

@@ -15,7 +15,7 @@ skipped with a message naming what is missing. Students' accounts must be able t
 project's .venv is closed to them (a Python under /root), a venv of a system Python with the hub extra is made once in
 /var/tmp (pip) and the hub runs from it, as a teacher would install it. The students' accounts are removed at the end.
 """
-import asyncio, grp, hashlib, os, pathlib, pwd, re, secrets, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import asyncio, contextlib, grp, hashlib, os, pathlib, pwd, re, secrets, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
 import pytest
 
 from helpers import ROOT, no_chromium, free_port, served, browser_page
@@ -87,8 +87,15 @@ def _nobody_runs(python) -> bool:
     return bool(python) and os.path.exists(python) and not roster.students_cannot_run(python)
 
 def _deps() -> list:
+    "The core dependencies and the hub extra's, the project's own extras it names (`cardgames_tutor[classroom]`) spelled out."
     project = tomllib.loads((ROOT / 'pyproject.toml').read_text())['project']
-    return [*project['dependencies'], *project['optional-dependencies']['hub']]
+    extras, todo, deps = project['optional-dependencies'], ['hub'], list(project['dependencies'])
+    while todo:
+        for req in extras[todo.pop()]:
+            own = re.fullmatch(r'cardgames[-_]tutor\[([a-z0-9_,-]+)\]', req.replace(' ', ''))
+            if own: todo += own.group(1).split(',')
+            elif req not in deps: deps.append(req)
+    return deps
 
 def student_python() -> str:
     """A Python with the project and the hub extra that an account with no rights can run: this one, or a venv of a
@@ -188,15 +195,26 @@ def as_process(pid, *argv):
 
 def process_uid(pid) -> int: return pathlib.Path(f'/proc/{pid}').stat().st_uid
 
-@pytest.fixture(scope='module')
-def hub(tmp_path_factory):
-    if _hub_missing(): pytest.skip(_hub_missing())
+def _kill_account_processes(name):
+    "Stop every process of account `name` (one the test made), by its process id."
+    try: uid = pwd.getpwnam(name).pw_uid
+    except KeyError: return
+    for pid in filter(str.isdigit, os.listdir('/proc')):
+        try:
+            if pathlib.Path(f'/proc/{pid}').stat().st_uid == uid: os.kill(int(pid), 9)
+        except (OSError, ProcessLookupError): pass
+
+@contextlib.contextmanager
+def running_hub(work:pathlib.Path, first_names=('asha', 'bram'), **settings):
+    """A real hub (`deploy/jupyterhub_config.py`, as root) on a free loopback port, its state in `work`, the students
+    `first_names` (each with a tag of this run) on its class list; `settings`: more of its environment (HUB_CLASSROOM...).
+    The students' accounts (and their group, if this made it) are removed on the way out."""
     python = student_python()
     tag = secrets.token_hex(2)
-    names = [f'asha{tag}', f'bram{tag}']
-    work = tmp_path_factory.mktemp('hub')
+    names = [f'{n}{tag}' for n in first_names]
     (work / 'class.txt').write_text('\n'.join(names) + '\n')
-    env = {**os.environ, 'HUB_ROSTER': str(work / 'class.txt'), 'HUB_STATE': str(work / 'state'), 'CLASS_CODE': CLASS_CODE}
+    env = {**os.environ, 'HUB_ROSTER': str(work / 'class.txt'), 'HUB_STATE': str(work / 'state'), 'CLASS_CODE': CLASS_CODE,
+           **{k: v.format(*names) for k, v in settings.items()}}
     printed = subprocess.run([python, str(ROOT / 'deploy' / 'roster.py'), str(work / 'class.txt')], env=env, capture_output=True, text=True, timeout=60)
     codes = dict(line.split('\t') for line in printed.stdout.splitlines())
     had_group = subprocess.run(['getent', 'group', roster.GROUP], capture_output=True).returncode == 0
@@ -208,14 +226,14 @@ def hub(tmp_path_factory):
             yield Hub(python, port, names, codes, work / 'state')
     finally:
         for name in names:
-            try: uid = pwd.getpwnam(name).pw_uid
-            except KeyError: continue
-            for pid in filter(str.isdigit, os.listdir('/proc')):  # anything of the test's own students still running
-                try:
-                    if pathlib.Path(f'/proc/{pid}').stat().st_uid == uid: os.kill(int(pid), 9)
-                except (OSError, ProcessLookupError): pass
+            _kill_account_processes(name)  # anything of the test's own students still running
             subprocess.run(['userdel', '--remove', name], capture_output=True)
         if not had_group: subprocess.run(['groupdel', roster.GROUP], capture_output=True)
+
+@pytest.fixture(scope='module')
+def hub(tmp_path_factory):
+    if _hub_missing(): pytest.skip(_hub_missing())
+    with running_hub(tmp_path_factory.mktemp('hub')) as hub: yield hub
 
 @pytest.fixture(scope='module')
 def servers(hub):
