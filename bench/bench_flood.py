@@ -78,14 +78,17 @@ class Student(WireStudent):
 async def clicking(student, n, every=0.5) -> tuple:
     "`n` clicks `every` s apart (waiting for a lit card first): (latencies in ms, clicks lost)."
     times, lost = [], 0
-    for _ in range(n):
+    for i in range(n):
         await asyncio.sleep(every)
         try:
+            stage = 'waiting for a lit card'
             await student.wait_lit(20)
+            stage = 'waiting for the answer to a click'
             ms = await student.click(20)
-            if ms is None: lost += 1
+            if ms is None: lost += 1; say(f'  click {i + 1}: no lit card')
             else: times.append(ms)
-        except (asyncio.TimeoutError, websockets.ConnectionClosed): lost += 1
+        except (asyncio.TimeoutError, websockets.ConnectionClosed) as e:
+            lost += 1; say(f'  click {i + 1} lost {stage}: {type(e).__name__} {e}; t={time.perf_counter():.1f}')
     return times, lost
 
 # ------------------------------------------------------------------ the attacks: each runs until `stop` is set
@@ -108,7 +111,9 @@ async def panels(port, stop, entry):
         s = Student(port, ATTACKER)
         try: await s.start(60); return s
         except Exception: await s.close(); return None
+    t = time.perf_counter()
     made = await asyncio.gather(*[one() for _ in range(60)])
+    say(f'  60 panels: from t={t:.1f} to t={time.perf_counter():.1f}')
     await stop.wait()
     await asyncio.gather(*[s.close() for s in made if s])
     return f'{sum(s is not None for s in made)} of 60 pages working'

@@ -99,6 +99,20 @@ def test_the_first_visitors_headers_do_not_choose_where_pages_load_scripts_from(
         assert Hostile.asked == [], Hostile.asked[:3]
     finally: hostile.shutdown()
 
+def test_under_a_root_path_files_load_and_the_gates_checks_hold_whether_the_proxy_strips_it_or_not():
+    """`--root-path /class`, as behind a reverse proxy serving the class under /class: the page's scripts are under /class;
+    each is served whether the proxy takes /class off (nginx's `proxy_pass .../`) or keeps it; the host's report stays
+    hidden both ways (before the fix, a stripped path gave 404 for every script, a kept one showed `/class/resourcez`)."""
+    with classroom('--root-path', '/class') as (addr, _):
+        status, body, _ = ask(addr, '/', source='127.0.0.1')
+        scripts = [s.split('"')[0] for s in body.decode().split('src="')[1:] if s.startswith('/class/')]
+        assert status == 200 and scripts and not [s for s in body.decode().split('src="')[1:] if s.startswith('/static/')], scripts[:3]
+        script = scripts[0].split('?')[0]
+        for path in (script, script[len('/class'):]):
+            assert ask(addr, path, source='127.0.0.1')[0] == 200, path
+        for path in ('/resourcez', '/class/resourcez', '/class/resourcez?verbose'):
+            assert ask(addr, path, source='127.0.0.1')[0] == 404, path
+
 # ------------------------------------------------------------------ Medium: one visitor slows the whole class
 
 def test_one_visitors_idle_websockets_are_capped(server):

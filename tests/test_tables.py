@@ -479,7 +479,8 @@ def test_the_view_is_the_matchs_view_plus_public_facts():
     a = t.join('Asha'); t.start(a.token)
     v = t.view(a.token)
     assert {k: x for k, x in v.items() if k != 'table'} == t.match.view(0)
-    assert set(v['table']) == {'code', 'seats', 'host', 'started', 'closed', 'waiting', 'finished_hands', 'version'}
+    assert set(v['table']) == {'code', 'seats', 'host', 'started', 'closed', 'waiting', 'finished_hands', 'paused', 'work',
+                               'version'}
     assert str(t.match.seed) not in json.dumps(v, default=str)  # the seed would tell every deal
 
 
@@ -559,3 +560,151 @@ def test_tokens_find_their_table_and_sweep_closes_empty_tables():
     assert tables.sweep() == [a.code] and t.closed
     assert 'no open table has the code' in refusal(lambda: tables.join(a.code, 'Cy', client='pc3'))
     assert tables.close(b.code) and not tables.close(b.code)
+
+
+# ---------------------------------------------------------------- the teacher: pause, resume, set the work
+
+def _seated(game='kocka', seed=4, students=(0, 2), **kw):
+    "A started table with students at `students` and a listener on each page: (table, tickets by seat, heard by seat)."
+    t = Table('tttttt', game, seed=seed, **kw)
+    tickets = {s: t.join(f"Student {chr(65 + s)}", seat=s) for s in students}
+    heard = {s: [] for s in students}
+    for s, k in tickets.items(): t.subscribe(k.token, heard[s].append)
+    t.start(tickets[students[0]].token)
+    return t, tickets, heard
+
+@pytest.mark.parametrize('name,players', SETUPS)
+def test_a_paused_table_refuses_every_act_moves_no_bot_and_plays_on_as_it_was(name, players):
+    t, tickets, heard = _seated(name, seed=11, students=(0, 1), **options(name, players))
+    twin, twin_tickets, _ = _seated(name, seed=11, students=(0, 1), **options(name, players))
+    for _ in range(3): t.bot_move(); twin.bot_move()
+    assert t.pause('Look at the board').ok
+    before = snapshot(t)
+    for seat, k in tickets.items():
+        for i, action in enumerate(t.match.legal_actions()[:3] or ['QH']):
+            r = t.act(k.token, action, f"p{seat}-{i}")
+            assert (r.ok, r.rule) == (False, 'table/paused') and 'teacher paused the table' in r.text, r
+            one_line_under_200(r.text)
+        last = heard[seat][-1]
+        assert last['legal'] == [] and last['table']['paused'] == 'Look at the board'
+        assert last['table']['waiting'] == "Your teacher paused the table: Look at the board. Wait until they resume it."
+        assert t.waiting_text(seat) == last['table']['waiting']
+    assert (t.bot_due, t.bot_move(), t.run_bots()) == (None, False, 0)
+    assert snapshot(t) == before  # nothing moved while paused
+    assert t.resume().ok and t.paused is None
+    assert all(h[-1]['table']['paused'] is None for h in heard.values())
+    for step in range(40):  # from here the paused table plays exactly as its twin that was never paused
+        if t.match.over: break
+        to = t.match.to_act
+        if to in tickets:
+            action = t.match.legal_actions()[0]
+            assert t.act(tickets[to].token, action, f"a{step}").ok and twin.act(twin_tickets[to].token, action, f"a{step}").ok
+        else: assert t.bot_move() and twin.bot_move()
+    assert t.match.actions == twin.match.actions
+
+def test_a_pause_before_the_start_refuses_the_start_and_a_bad_reason_changes_nothing():
+    t = Table('tttttt', 'begga-kaat', seed=2)
+    a = t.join('Asha')
+    assert t.pause().ok and t.paused == ''
+    r = t.start(a.token)
+    assert (r.ok, r.rule, t.started) == (False, 'table/paused', False)
+    assert t.waiting_text(0) == "Your teacher paused the table. Wait until they resume it."
+    before = snapshot(t)
+    for bad in ('x' * 121, 7, None, 'y' * 10_000):
+        r = t.pause(bad)
+        assert (r.ok, r.rule) == (False, 'table/reason'), r
+        one_line_under_200(r.text)
+    assert snapshot(t) == before and t.paused == ''
+    assert t.pause('<b>Wait</b>\x1b[31m\u202e now').ok and t.paused == '<b>Wait</b>[31m now'  # plain text, kept as typed
+    assert t.resume().ok and t.start(a.token).ok
+    assert t.close() and t.pause('late').rule == 'table/closed'
+
+def _works():
+    "Work of every kind a teacher sets: (match, title)."
+    record = EXERCISES['dehla-pakad-centre-three'].record
+    played = Match(get_game('kocka'), seed=21)
+    for _ in range(9): played.apply(played.legal_actions()[0])
+    from cardgames_tutor.core.records import to_record
+    deal = Match(get_game('begga-kaat'), seed=1).hand.deal
+    return [(Match(get_game('kocka'), seed=42), 'Kočka, seed 42'),
+            (load(json.loads(json.dumps(record))), 'the exercise: the centre holds three tricks'),
+            (load(to_record(played)), 'a hand record'),
+            (Match(get_game('begga-kaat'), seed=3, deals=[{'hands': [[str(c) for c in p] for p in deal['hands']]}]),
+             'a deal your teacher wrote')]
+
+@pytest.mark.parametrize('i', range(4))
+def test_the_work_the_teacher_sets_is_a_copy_from_its_start_told_to_every_seat(i):
+    match, title = _works()[i]
+    t, tickets, heard = _seated('kocka', seed=3)
+    for _ in range(5): t.bot_move()
+    kept = {s: k.token for s, k in tickets.items()}
+    assert t.set_work(match, title).ok
+    assert t.match is not match and t.match.actions == match.actions and t.match.game == match.game
+    assert [h.deal for h in t.match.hands] == [h.deal for h in match.hands]
+    assert {s: t.seats[s].token for s in tickets} == kept  # the students keep their seats
+    for seat, k in tickets.items():
+        v = heard[seat][-1]
+        assert v['table']['work'] == {'title': title, 'note': match.note or '', 'text': f"Your teacher set this work: {title}."}
+        assert v == t.view(k.token)
+        assert_view_clean(t, seat, v)
+    if not t.match.over and t.match.legal_actions():  # the teacher's own match is not the table's
+        n = len(t.match.actions)
+        match.apply(match.legal_actions()[0])
+        assert len(t.match.actions) == n
+
+def test_work_for_more_players_adds_bots_and_for_fewer_is_refused_where_a_student_sits():
+    t, tickets, heard = _seated('begga-kaat', seed=3, students=(0, 1), players=3)
+    assert t.set_work(Match(get_game('begga-kaat', players=4), seed=1), 'Begga Kaat for four').ok
+    assert len(t.seats) == 4 and t.states() == ['here', 'here', 'empty', 'empty'] and t.host == 0
+    assert t.set_work(Match(get_game('kocka'), seed=1), 'Kočka').ok and len(t.seats) == 4
+    t2, _, _ = _seated('begga-kaat', seed=3, students=(3,))
+    before, work = snapshot(t2), t2.work
+    r = t2.set_work(Match(get_game('begga-kaat', players=3), seed=1), 'Begga Kaat for three')
+    assert (r.ok, r.rule) == (False, 'table/work-seats') and 'Seat 3' in r.text and 'for 3 players' in r.text, r
+    assert snapshot(t2) == before and t2.work is work and t2.match.game.n_seats() == 4
+    t3 = Table('uuuuuu', 'begga-kaat', seed=3)
+    a = t3.join('Asha', seat=1)
+    assert t3.set_work(Match(get_game('begga-kaat', players=3), seed=1), 'three').ok and t3.host == 1
+    assert t3.seat_of(a.token) == 1
+
+def test_bad_work_is_refused_in_one_line_and_a_paused_table_stays_paused():
+    t, tickets, heard = _seated('kocka', seed=3)
+    t.pause('wait')
+    before = snapshot(t)
+    for match, title in [('kocka', 'x'), (None, 'x'), (Match(get_game('kocka'), seed=1), ''),
+                         (Match(get_game('kocka'), seed=1), 'y' * 121), (Match(get_game('kocka'), seed=1), 3)]:
+        r = t.set_work(match, title)
+        assert not r.ok and r.rule == 'table/work', r
+        one_line_under_200(r.text)
+    assert snapshot(t) == before
+    assert t.set_work(Match(get_game('kocka'), seed=1), 'new deal').ok and t.paused == 'wait'
+    assert t.act(tickets[0].token, 'pass QL', 'z').rule == 'table/paused'
+
+@pytest.mark.parametrize('name,players', SETUPS)
+def test_pauses_and_new_work_in_the_middle_of_play_keep_every_view_clean(name, players):
+    "Random play with the teacher pausing, resuming and setting new work (a constrained deal too): every view heard is clean."
+    from cardgames_tutor.core.deals import constrained_deal
+    rng = random.Random(f"teacher {name} {players}")
+    t, tickets, heard = _seated(name, seed=rng.randrange(1000), students=(0, 1), **options(name, players))
+    game = t.match.game
+    seen = {seat: 0 for seat in heard}
+    for step in range(120):
+        r = rng.random()
+        if r < 0.05: t.pause(rng.choice(['', 'look', 'Seat 2 played well']))
+        elif r < 0.10: t.resume()
+        elif r < 0.13:
+            card = rng.choice(game.deck())
+            work = constrained_deal(game, f"seat 1 holds {card.code}", seed=step).match
+            assert t.set_work(work, f"a prepared deal of {game.title}").ok
+            assert card in {c for k, v in t.match.hands[0].deal.items() if not isinstance(game.deal_shape()[k], int) for c in v[1]}
+        elif t.match.over: break
+        else:
+            to = t.match.to_act
+            if to in tickets:
+                reply = t.act(tickets[to].token, rng.choice(t.match.legal_actions()), f"s{step}")
+                assert reply.ok == (t.paused is None), reply
+            else: assert t.bot_move() == (t.paused is None)
+        for seat, views in heard.items():
+            if len(views) > seen[seat]: assert_view_clean(t, seat, views[-1])  # the view of the table as it is now
+            seen[seat] = len(views)
+    assert all(len(v) for v in heard.values())

@@ -16,8 +16,8 @@ from .match import Match
 from .records import to_record, load, RecordError
 
 # %% auto #0
-__all__ = ['LINE', 'CODE_SIGNS', 'CODE_LENGTH', 'MAX_NAME', 'KEPT_REFUSALS', 'TableError', 'Reply', 'refused', 'new_table_code',
-           'read_code', 'clean_name', 'Seat', 'Table', 'Ticket', 'Tables']
+__all__ = ['LINE', 'CODE_SIGNS', 'CODE_LENGTH', 'MAX_NAME', 'KEPT_REFUSALS', 'MAX_REASON', 'MAX_TITLE', 'TableError', 'Reply',
+           'refused', 'new_table_code', 'read_code', 'plain_text', 'clean_name', 'Seat', 'Table', 'Ticket', 'Tables']
 
 # %% ../../nbs/core/06_tables.ipynb #638d5dac
 LINE = 199  # the longest refusal, in characters
@@ -58,12 +58,16 @@ MAX_NAME = 24
 _SEAT_LIKE = re.compile(r'seat\s*\d', re.I)
 _NAME_HELP = f"a name is 1 to {MAX_NAME} characters of plain text (control characters are taken out)"
 
+def plain_text(text:str) -> str:
+    "`text` as plain text: NFC, control and format characters out, spaces made single, trimmed."
+    kept = (' ' if c.isspace() else c for c in unicodedata.normalize('NFC', text))
+    return ' '.join(''.join(c for c in kept if unicodedata.category(c)[0] != 'C').split())
+
 def clean_name(name) -> str:
-    "`name` as plain text: NFC, control and format characters out, spaces made single, trimmed; `TableError` unless 1 to 24 characters."
+    "`name` as plain text (`plain_text`); `TableError` unless 1 to 24 characters."
     if not isinstance(name, str): raise TableError(f"{_NAME_HELP}, not {type(name).__name__}")
     if len(name) > 40 * MAX_NAME: raise TableError(f"{_NAME_HELP}; this one has {len(name):,}")
-    kept = (' ' if c.isspace() else c for c in unicodedata.normalize('NFC', name))
-    text = ' '.join(''.join(c for c in kept if unicodedata.category(c)[0] != 'C').split())
+    text = plain_text(name)
     if not 1 <= len(text) <= MAX_NAME: raise TableError(f"{_NAME_HELP}; this one has {len(text):,}")
     if _SEAT_LIKE.match(text): raise TableError(f"a name may not look like a seat's label ({short_repr(text)}): the table names seats itself")
     return text
@@ -115,6 +119,7 @@ class Table:
         self.seats = [Seat() for _ in range(self.match.game.n_seats())]
         self.tokens = {}  # seat token -> seat number
         self.host, self.started, self.closed, self.version = None, False, False, 0
+        self.paused, self.work = None, None  # the teacher's pause (its reason, '' for none) and the work they set
         self.rng = random.Random(f"bots {self.match.seed}")  # the bots' own stream: their choices tell nothing of the deals' stream
         self.lock = threading.RLock()  # one request at a time: the server serves students from threads
 
@@ -194,6 +199,7 @@ def start(self:Table, token) -> Reply:
         if seat is None: return refused(_BAD_TOKEN, 'table/token')
         if self.closed: return refused(f"Table {self.code} is closed.", 'table/closed')
         if self.started: return refused("The match has already started.", 'table/started')
+        if self.paused is not None: return refused(_paused_text(self.paused), 'table/paused')
         if seat != self.host: return refused(f"Only {self.label(self.host)}, who opened the table, starts the match.", 'table/host')
         self.started = True
         self._changed()
@@ -262,6 +268,7 @@ def _remember(self:Seat, request_id:str, reply:Reply) -> Reply:
 def _not_now(self:Table, seat:int) -> Reply|None:
     "Why `seat` may not act now (a refusal), or None."
     if self.closed: return refused(f"Table {self.code} is closed: no more moves.", 'table/closed')
+    if self.paused is not None: return refused(_paused_text(self.paused), 'table/paused')
     if not self.started:
         who = 'press start when everyone is seated' if seat == self.host else f"{self.label(self.host)}, who opened the table, starts it"
         return refused(f"The match has not started yet: {who}.", 'table/not-started')
@@ -305,7 +312,7 @@ def act(self:Table, token, action, request_id) -> Reply:
 @patch(as_prop=True)
 def bot_due(self:Table) -> int|None:
     "The seat a bot plays next, if one is to play now (started, not over, and the seat to act has no student)."
-    if self.closed or not self.started or self.match.over: return None
+    if self.closed or self.paused is not None or not self.started or self.match.over: return None
     seat = self.match.to_act
     return seat if self.seats[seat].state(self.now(), self.hold) in ('empty', 'gone') else None
 
@@ -333,6 +340,7 @@ def run_bots(self:Table, limit:int=10_000) -> int:
 def waiting_text(self:Table, seat:int|None=None) -> str:
     "Whom the table is waiting for, told to `seat` (None: an onlooker)."
     if self.closed: return "The table is closed."
+    if self.paused is not None: return _paused_text(self.paused)
     if self.match.over: return "The match is over."
     if not self.started:
         if seat is not None and seat == self.host: return "Start the match when everyone is seated: empty seats are played by bots."
@@ -356,13 +364,13 @@ def facts(self:Table, seat:int|None=None) -> dict:
              for i, (s, st) in enumerate(zip(self.seats, states))]
     return {'code': self.code, 'seats': seats, 'host': self.host, 'started': self.started, 'closed': self.closed,
             'waiting': self.waiting_text(seat), 'finished_hands': sum(h.is_over for h in self.match.hands),
-            'version': self.version}
+            'paused': self.paused, 'work': dict(self.work) if self.work else None, 'version': self.version}
 
 # %% ../../nbs/core/06_tables.ipynb #413adc47
 @patch
 def _view(self:Table, seat:int) -> dict:
     v = self.match.view(seat)
-    if self.closed or not self.started: v['legal'] = []
+    if self.closed or not self.started or self.paused is not None: v['legal'] = []
     v['table'] = self.facts(seat)
     return v
 
@@ -415,6 +423,62 @@ def close(self:Table) -> bool:
         self.closed = True
         self._changed()
         return True
+
+# %% ../../nbs/core/06_tables.ipynb #2ab404a2
+MAX_REASON = 120
+
+def _paused_text(reason:str) -> str:
+    return f"Your teacher paused the table{': ' + reason if reason else ''}. Wait until they resume it."
+
+@patch
+def pause(self:Table, reason:str='') -> Reply:
+    "The teacher pauses the table: acts refused, no bot moves, every page told (with `reason`, plain text)."
+    if not isinstance(reason, str) or len(reason) > 40 * MAX_REASON or len(reason := plain_text(reason)) > MAX_REASON:
+        return refused(f"A reason for a pause is plain text of at most {MAX_REASON} characters, or nothing.", 'table/reason')
+    with self.lock:
+        if self.closed: return refused(f"Table {self.code} is closed: there is nothing to pause.", 'table/closed')
+        self.paused = reason
+        self._changed()
+        return Reply(True, f"Table {self.code} is paused: no moves until you resume it.", 'table/pause')
+
+@patch
+def resume(self:Table) -> Reply:
+    "Play on from where the table was paused, and tell every page."
+    with self.lock:
+        if self.paused is None: return refused(f"Table {self.code} is not paused.", 'table/not-paused')
+        self.paused = None
+        self._changed()
+        return Reply(True, f"Table {self.code} plays on.", 'table/resume')
+
+# %% ../../nbs/core/06_tables.ipynb #8a50f981
+MAX_TITLE = 120
+
+@patch
+def _resize(self:Table, n:int) -> str|None:
+    "Make the table `n` seats, keeping every student's; why it cannot be, or None."
+    held = [i for i, st in enumerate(self.states()) if st in ('here', 'away')]
+    if held and held[-1] >= n:
+        return f"Table {self.code} has a student at Seat {held[-1]}: this work is for {plural(n, 'player')}"
+    for s in self.seats[n:]: self.tokens.pop(s.token, None)
+    self.seats = self.seats[:n] + [Seat() for _ in range(n - len(self.seats))]
+    if self.host is not None and self.host >= n: self.host = held[0] if held else None
+
+@patch
+def set_work(self:Table, match:Match, # the work: a copy of it, from its start, is the table's match
+             title:str) -> Reply: # what the work is, in words every seat reads (no cards)
+    "The teacher sets the table's work: a fresh copy of `match`; every seat is told that the teacher set it."
+    if not isinstance(match, Match): return refused(f"The work is a match to play, not {short_repr(match)}.", 'table/work')
+    if not isinstance(title, str) or not 1 <= len(title := plain_text(title[:40 * MAX_TITLE])) <= MAX_TITLE:
+        return refused(f"The work's title is plain text of 1 to {MAX_TITLE} characters.", 'table/work')
+    with self.lock:
+        if self.closed: return refused(f"Table {self.code} is closed: open another for this work.", 'table/closed')
+        copy = match.replayed(match.actions)  # its own: nothing shared with the teacher's or another table's
+        if (why := self._resize(copy.game.n_seats())) is not None: return refused(why + '.', 'table/work-seats')
+        self.match.__dict__.update(copy.__dict__)  # the same object, the new match: whoever holds the table's match sees it
+        self.rng = random.Random(f"bots {copy.seed}")
+        self.work = {'title': title, 'note': copy.note or '', 'text': f"Your teacher set this work: {title}."}
+        self._changed()
+        return Reply(True, f"Table {self.code} now plays {title}.", 'table/work')
 
 # %% ../../nbs/core/06_tables.ipynb #bc180675
 class Tables:

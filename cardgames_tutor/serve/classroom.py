@@ -7,7 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/classroom.html.md"
 # %% ../../nbs/serve/33_classroom.ipynb #c002
 from __future__ import annotations
 import argparse, asyncio, collections, contextlib, ctypes, ctypes.util, dataclasses, functools, gc, hashlib, hmac, importlib, ipaddress
-import json, math, os, platform, re, secrets, socket, struct, sys, tempfile, time, warnings
+import json, math, os, platform, re, secrets, socket, struct, sys, tempfile, threading, time, warnings
 from html import escape
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, quote, urlencode
@@ -16,9 +16,9 @@ from fastcore.basics import patch
 # %% auto #0
 __all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE', 'MAX_CODE', 'PROXY_HEADERS', 'ASK_PAGE', 'SESSION',
            'HIDDEN', 'CLOSE', 'STATIC', 'START', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'new_code', 'is_loopback',
-           'code_proof', 'frame_ok', 'Bucket', 'Limits', 'WrongCodes', 'checked_code', 'host_name', 'own_headers',
-           'local_location', 'ClassroomGate', 'StaticCache', 'start_words', 'start_html', 'page_assets', 'make_app',
-           'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'main']
+           'code_proof', 'frame_ok', 'Bucket', 'Limits', 'WrongCodes', 'checked_code', 'host_name', 'off_root',
+           'own_headers', 'local_location', 'under_root', 'ClassroomGate', 'StaticCache', 'start_words', 'start_html',
+           'page_assets', 'make_app', 'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'main']
 
 # %% ../../nbs/serve/33_classroom.ipynb #c006
 CODE_SIGNS = 'abcdefghjkmnpqrstuvwxyz23456789'
@@ -152,6 +152,13 @@ def host_name(scope) -> str|None:
 PROXY_HEADERS = {b'script-name', b'x-script-name', b'x-forwarded-prefix', b'x-forwarded-host', b'x-forwarded-proto', b'x-forwarded-port',
                  b'x-forwarded-for', b'x-forwarded-server', b'x-forwarded-path', b'forwarded', b'x-real-ip', b'x-original-url', b'x-rewrite-url'}
 
+def off_root(scope, root_path:str) -> dict:
+    "`scope` with `root_path` taken off the front of its path, where a proxy left it on: the gate's checks see the classroom's own paths."
+    path, root = scope.get('path', ''), root_path.rstrip('/')
+    if not root or not (path == root or path.startswith(root + '/')): return scope
+    raw = scope.get('raw_path')
+    return {**scope, 'path': path[len(root):] or '/', 'raw_path': raw[len(root):] or b'/' if raw and raw.startswith(root.encode()) else raw}
+
 def own_headers(scope, root_path:str='') -> dict:
     "`scope` with the server's own root path and without the headers a proxy would set (none may come from a visitor)."
     return {**scope, 'root_path': root_path, 'headers': [(k, v) for k, v in scope.get('headers', []) if k.lower() not in PROXY_HEADERS]}
@@ -161,6 +168,22 @@ def local_location(root_path:str, path:str, query:str='') -> bytes:
     "Where to send a browser on to: `path` on this server only (one leading '/', no host), percent-encoded ASCII."
     here = quote(root_path.rstrip('/') + '/' + path.lstrip('/\\'), safe="/-._~!$&'()*+,;=:@")
     return (here + (f'?{query}' if query else '')).encode('ascii')
+
+# %% ../../nbs/serve/33_classroom.ipynb #5c052a71
+def under_root(app, root_path:str):
+    """`app` (Solara's) handed every path with `root_path` in front again: Starlette, as ASGI now says, expects the path
+    *with* the root path and takes it off itself (handed `/static/main.js` under the root path `/class`, it finds no file).
+    The gate takes the root path off for its own checks (`off_root`); below it and its file cache, this puts it back, once."""
+    root = root_path.rstrip('/')
+    if not root: return app
+    async def rooted(scope, receive, send):
+        if scope['type'] in ('http', 'websocket'):
+            path = scope.get('path', '')
+            if not (path == root or path.startswith(root + '/')):
+                scope = {**scope, 'path': root + path}
+                if scope.get('raw_path') is not None: scope['raw_path'] = root.encode() + scope['raw_path']
+        await app(scope, receive, send)
+    return rooted
 
 # %% ../../nbs/serve/33_classroom.ipynb #b41a3b8e
 async def _say(send, status:int, line:str, *headers):
@@ -286,7 +309,7 @@ async def __call__(self:ClassroomGate, scope, receive, send):
     if self.hosts is not None and host_name(scope) not in self.hosts:
         if kind == 'websocket': return await _close(send, 1008)
         return await _say(send, 400, "This server is not reached by that name (its Host header): open the address your teacher gave.")
-    scope = own_headers(scope, self.root_path)
+    scope = off_root(own_headers(scope, self.root_path), self.root_path)
     if kind == 'websocket': return await self._websocket(scope, receive, send)
     async with self._turn(_address(scope)): await self._http(scope, receive, send)
 
@@ -397,6 +420,7 @@ except ImportError: solara = None  # the `classroom` extra is not installed: `se
 import importlib.resources
 from pathlib import Path
 from ..ui.panel import Tutor
+from .room import Lobby, TableOptions, classroom, use_classroom
 from ..ui.table import cards_text_html
 
 START = importlib.resources.files('cardgames_tutor.serve') / 'start_page.json'  # package data: read where the package is installed
@@ -404,11 +428,37 @@ START = importlib.resources.files('cardgames_tutor.serve') / 'start_page.json'  
 if solara is not None:
     @solara.component
     def Page():
-        "One student's page: the start page's words and a tutor panel set up from the link (`?game=kocka&seed=12`)."
+        """One student's page: the choice of playing alone, opening a table or joining one (`serve.room.Lobby`); alone,
+        the start page's words and a tutor panel set up from the link (`?game=kocka&seed=12`); `?table=CODE` opens the
+        join form with the code filled in (or, in a browser that holds a seat there, the seat)."""
         router = solara.use_router()
-        tutor = solara.use_memo(lambda: Tutor.from_query(router.search or '', game='begga-kaat', seed=1), [])
-        solara.HTML('div', unsafe_innerHTML=start_html(), classes=['cgt-start', 'rendered_html', 'jp-RenderedHTMLCommon'])  # our own text
-        solara.display(tutor)
+        lobby = solara.use_memo(lambda: _lobby(router.search or ''), [])
+        mode, set_mode = solara.use_state(lobby.mode)
+        lobby.on_mode = set_mode  # the lobby's buttons change what the page shows
+        lobby.on_seated = lambda code: router.push(f"{router.path}?table={code}")  # a reload comes back to the seat
+        solara.display(lobby.modes)
+        if mode == 'solo':
+            solara.HTML('div', unsafe_innerHTML=start_html(), classes=['cgt-start', 'rendered_html', 'jp-RenderedHTMLCommon'])  # our own text
+        solara.display(lobby)
+
+_BUILDING = threading.Lock()
+
+def _lobby(query:str) -> Lobby:
+    """The page's `Lobby`, bound to its Solara kernel context and to its thread's event loop (where another student's
+    move has the page redrawn); it leaves its table when the context closes (the tab closed, or culled).
+    Pages are built one at a time (`_BUILDING`): when one visitor opened 60 pages at once, their panels built side by
+    side in 60 threads, and another student's click was sometimes never answered (1 of 12 clicks, in each of 5 runs of
+    `bench/bench_flood.py --phases panels`; none in 3 runs built one at a time). A class arriving waits as long in all."""
+    import solara.lab
+    from solara.server import kernel_context, settings
+    context = kernel_context.get_current_context()
+    try: loop = asyncio.get_running_loop()
+    except RuntimeError: loop = None
+    headers = solara.lab.headers.value or {}
+    host = (headers.get('host') or [''])[0] + settings.main.root_path
+    with _BUILDING: lobby = Lobby(classroom(), solara.get_session_id(), query, context.id, context, loop, host)
+    context.on_close(lobby.close)
+    return lobby
 
 # %% ../../nbs/serve/33_classroom.ipynb #61eb18cf
 def start_words(path:Path=START) -> list:
@@ -485,8 +535,9 @@ def page_assets() -> tempfile.TemporaryDirectory:
 
 # %% ../../nbs/serve/33_classroom.ipynb #d2652430
 def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|None=None, limits:Limits|None=None,
-             max_message:int=MAX_MESSAGE):
-    "The classroom app: Solara serving `Page`, its files kept by a `StaticCache`, behind a `ClassroomGate` (asking for `code` if given)."
+             max_message:int=MAX_MESSAGE, tables:TableOptions|None=None):
+    """The classroom app: Solara serving `Page`, its files kept by a `StaticCache`, behind a `ClassroomGate` (asking for
+    `code` if given); the class's tables (`serve.room.Classroom`) made afresh with the options `tables`, their bots paced."""
     if solara is None: raise SystemExit("The classroom server needs Solara: pip install -e '.[classroom]' (make install does it).")
     from solara.server import settings
     settings.telemetry.mixpanel_enable = False   # no usage reports sent anywhere
@@ -500,8 +551,9 @@ def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|Non
     from solara.server.starlette import app
     from solara.server import kernel_context
     _few_malloc_arenas()
+    use_classroom(tables)
     warm_up()
-    return ClassroomGate(StaticCache(_on_start(app, _give_back_memory)), code, max_message, root_path, hosts, limits,
+    return ClassroomGate(StaticCache(under_root(_on_start(app, _give_back_memory), root_path)), code, max_message, root_path, hosts, limits,
                          live=lambda: kernel_context.contexts)
 
 # %% ../../nbs/serve/33_classroom.ipynb #c9cb3d05
@@ -632,11 +684,12 @@ def _on_system_malloc(env=os.environ):
 
 # %% ../../nbs/serve/33_classroom.ipynb #ca209fc6
 def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s', root_path:str='', allowed=(),
-          behind_proxy:str|None=None, limits:Limits|None=None, max_message:int=MAX_MESSAGE, max_connections:int=1000):
+          behind_proxy:str|None=None, limits:Limits|None=None, max_message:int=MAX_MESSAGE, max_connections:int=1000,
+          tables:TableOptions|None=None):
     "Run the classroom server until Ctrl-C; on a network address it asks for `code` (a new one if not given)."
     code = checked_code(code)
     if not code and not is_loopback(host): code = new_code()
-    app = make_app(code, cull, root_path, allowed_hosts(host, allowed), limits, max_message)
+    app = make_app(code, cull, root_path, allowed_hosts(host, allowed), limits, max_message, tables)
     import uvicorn
     print(f"Card games tutor for a class at {address(host, port)}")
     if code: print(f"Class code: {code}   (a link with it: {address(host, port, code)})\n"
@@ -659,8 +712,9 @@ def main(argv=None):
     ap.add_argument('--behind-proxy', metavar='IPS', help="the reverse proxy's address(es): only then are its X-Forwarded-For/-Proto trusted")
     ap.add_argument('--max-message', type=int, default=MAX_MESSAGE, metavar='BYTES', help='the largest websocket message (an uploaded record)')
     ap.add_argument('--max-connections', type=int, default=1000, metavar='N', help='connections the server holds at once')
-    for f in dataclasses.fields(Limits):
+    for f in [*dataclasses.fields(Limits), *dataclasses.fields(TableOptions)]:
         ap.add_argument('--' + f.name.replace('_', '-'), type=type(f.default), default=f.default, metavar='N', help=f.metadata['help'])
     a = ap.parse_args(argv)
     limits = Limits(**{f.name: getattr(a, f.name) for f in dataclasses.fields(Limits)})
-    serve(a.host, a.port, a.code, a.cull, a.root_path, a.allowed_host, a.behind_proxy, limits, a.max_message, a.max_connections)
+    tables = TableOptions(**{f.name: getattr(a, f.name) for f in dataclasses.fields(TableOptions)})
+    serve(a.host, a.port, a.code, a.cull, a.root_path, a.allowed_host, a.behind_proxy, limits, a.max_message, a.max_connections, tables)

@@ -14,8 +14,7 @@ from fastcore.basics import patch
 from . import classroom
 
 # %% auto #0
-__all__ = ['NEEDED', 'HUB_USER', 'log', 'TABLES', 'HubSettings', 'HubUnreachable', 'HubClient', 'HubUser', 'HubGate',
-           'solara_under', 'serve', 'main']
+__all__ = ['NEEDED', 'HUB_USER', 'log', 'HubSettings', 'HubUnreachable', 'HubClient', 'HubUser', 'HubGate', 'serve', 'main']
 
 # %% ../../nbs/serve/35_hub_service.ipynb #h006
 NEEDED = ('JUPYTERHUB_SERVICE_NAME', 'JUPYTERHUB_API_TOKEN', 'JUPYTERHUB_API_URL', 'JUPYTERHUB_CLIENT_ID',
@@ -257,34 +256,13 @@ async def __call__(self:HubGate, scope, receive, send):
         return await _say(send, 403, f"Log in to the hub first: open {prefix}")
     await self.app(self._inner(scope, user), receive, send)
 
-# %% ../../nbs/serve/35_hub_service.ipynb #h033
-def solara_under(app, base:str):
-    "`app` (Solara's), handed paths with `base` in front again, as Starlette expects under a root path (a path that has it already, as is)."
-    base = base.rstrip('/')
-    async def prefixed(scope, receive, send):
-        path = scope.get('path', '')
-        if base and scope['type'] in ('http', 'websocket') and not (path == base or path.startswith(base + '/')):
-            scope = {**scope, 'path': base + path}
-            if scope.get('raw_path') is not None: scope['raw_path'] = base.encode() + scope['raw_path']
-        await app(scope, receive, send)
-    return prefixed
-
-def _prefix_for_solara(gate, base:str):
-    "Put `solara_under` below the classroom's middleware in `gate` (`make_app`'s: a `ClassroomGate` over a `StaticCache`)."
-    holder = gate.app if isinstance(getattr(gate, 'app', None), classroom.StaticCache) else gate
-    holder.app = solara_under(holder.app, base)
-    return gate
-
 # %% ../../nbs/serve/35_hub_service.ipynb #h036
-TABLES = getattr(classroom, 'TableOptions', None)  # the class's tables' options, where the classroom has tables
-
 def serve(settings:HubSettings, teachers:str|None=None, cull:str='60s', limits:classroom.Limits|None=None,
           max_message:int=classroom.MAX_MESSAGE, max_connections:int=1000, tables=None):
     "Run the classroom as the hub's service `settings.name` until stopped (`tables`: a `classroom.TableOptions`)."
     base = settings.prefix.rstrip('/')
-    inner = classroom.make_app(code=None, cull=cull, root_path=base, hosts=None, limits=limits, max_message=max_message,
-                               **({'tables': tables} if tables is not None else {}))
-    app = HubGate(_prefix_for_solara(inner, base), settings, teachers=teachers)
+    inner = classroom.make_app(code=None, cull=cull, root_path=base, hosts=None, limits=limits, max_message=max_message, tables=tables)
+    app = HubGate(inner, settings, teachers=teachers)
     import uvicorn
     print(f"Card games tutor for a class: the hub's service {settings.name!r} at {settings.prefix} (listening on "
           f"{settings.host}:{settings.port})" + (f"; teachers: the hub group {teachers!r}" if teachers else ''), flush=True)
@@ -302,7 +280,7 @@ def main(argv=None):
     ap.add_argument('--cull', default='60s', help="how long a closed tab's session is kept (e.g. 60s, 5m)")
     ap.add_argument('--max-message', type=int, default=classroom.MAX_MESSAGE, metavar='BYTES', help='the largest websocket message (an uploaded record)')
     ap.add_argument('--max-connections', type=int, default=1000, metavar='N', help='connections the server holds at once')
-    for f in [*dataclasses.fields(classroom.Limits), *(dataclasses.fields(TABLES) if TABLES else ())]:
+    for f in [*dataclasses.fields(classroom.Limits), *dataclasses.fields(classroom.TableOptions)]:
         ap.add_argument('--' + f.name.replace('_', '-'), type=type(f.default), default=f.default, metavar='N', help=f.metadata['help'])
     a = ap.parse_args(argv)
     settings = HubSettings.from_env()
@@ -311,7 +289,7 @@ def main(argv=None):
     said.setFormatter(logging.Formatter('[classroom %(asctime)s] %(message)s'))
     log.addHandler(said); log.setLevel(logging.INFO); log.propagate = False
     limits = classroom.Limits(**{f.name: getattr(a, f.name) for f in dataclasses.fields(classroom.Limits)})
-    tables = TABLES(**{f.name: getattr(a, f.name) for f in dataclasses.fields(TABLES)}) if TABLES else None
+    tables = classroom.TableOptions(**{f.name: getattr(a, f.name) for f in dataclasses.fields(classroom.TableOptions)})
     serve(settings, a.teachers_group, a.cull, limits, a.max_message, a.max_connections, tables)
 
 # %% ../../nbs/serve/35_hub_service.ipynb #h039

@@ -35,6 +35,7 @@ class SeatSession(Session):
         with self.table.lock:
             self.restart(self.table.match)
             self.finished, self.latest = self._finished(), self.table.view(token)
+            self._work = self.latest['table'].get('work')
             self.table.subscribe(token, self._heard)
 
     def on_change(self, listener):
@@ -63,8 +64,13 @@ def lock(self:SeatSession): return self.table.lock
 # %% ../../nbs/ui/22a_seat.ipynb #372caa23
 @patch
 def _sync(self:SeatSession):
-    "Catch up with the table's match: the new moves' places in the log, and a hand that has just finished."
-    m = self.match
+    "Catch up with the table's match: the new moves' places in the log, a hand that has just finished, new work set by the teacher."
+    m, work = self.match, self.latest['table'].get('work')
+    if work != getattr(self, '_work', None):  # the teacher set the table new work (the same match object, a new match in it)
+        self._work = work
+        self.restart(m); self.finished = self._finished()
+        if work: self.say('info', work['text'])
+        return
     if len(self.marks) == len(m.actions): self.marks.append(sum(len(h.events) for h in m.hands))
     elif len(self.marks) != len(m.actions) + 1: self.restart(m)  # moves missed while away: count again
     done = self._finished()

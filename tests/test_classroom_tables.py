@@ -1,0 +1,348 @@
+"""Tables in the classroom server (serve/room.py behind serve/classroom.py): students at one table, each in their own
+browser, play each other through real pages.
+
+The registry (`Classroom`) is tried first without a browser. The browser tests start a real `cardgames-classroom` on a
+free loopback port (its own process group, killed in a `finally`) and drive headless Chromium: each student is a browser
+context of their own (their own cookies: another student). Every wait is on the page's state (the table bar's
+`data-moves`, whom it waits for), with generous timeouts for a loaded machine; nothing is timed.
+
+Reusable for more games and more pages (helper T2): `classroom`, `Student`, `open_table`, `join_pages`, `play_hand`.
+"""
+import contextlib, importlib.util, json, re, subprocess, sys, time, urllib.error, urllib.request
+import pytest
+from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.match import Match
+from cardgames_tutor.core.tables import TableError
+from cardgames_tutor.serve.room import Classroom, TableOptions, StudentPage
+from cardgames_tutor.ui.session import Session
+from cardgames_tutor.ui.seat import SeatSession
+from helpers import CHROMIUM, FLAGS, no_chromium, free_port, served
+
+
+# ---------------------------------------------------------------- the registry, without a browser
+
+class Clock:
+    def __init__(self): self.t = 1000.0
+    def __call__(self): return self.t
+
+def beats(room, clock, seconds, every=0.05):
+    "The pacer's beats over `seconds` of the test's clock."
+    for _ in range(round(seconds / every)): clock.t += every; room.step()
+
+def test_the_registry_knows_every_table_and_solo_student():
+    clock = Clock()
+    room = Classroom(TableOptions(bot_pace=0.6, seat_hold=30), now=clock)
+    a = room.open_table('br-a', 'kocka', 'Asha', seed=4)
+    b = room.join_table('br-b', a.code, 'Bo')
+    room.add_page(StudentPage('k9:solo', 'br-s', 'solo', Session('begga-kaat', seed=2), name=None))
+    glance = room.snapshot()
+    json.dumps(glance)  # plain data
+    (t,), (s,) = glance['tables'], glance['solo']
+    assert (t['code'], t['game'], t['hand'], t['started'], t['host']) == (a.code, 'kocka', 1, False, 0)
+    assert [x['state'] for x in t['seats']] == ['here', 'here', 'bot', 'bot'] and t['seats'][1]['name'] == 'Bo'
+    assert (t['score_label'], t['scores']) == ('letters', ['', '', '', '']) and t['to_act_label'] is not None  # Kočka counts letters
+    assert (s['id'], s['game'], s['hand'], s['connected'], s['name']) == ('k9:solo', 'begga-kaat', 1, True, None)
+    assert 'token' not in json.dumps(glance) and a.token not in json.dumps(glance) and b.token not in json.dumps(glance)
+
+def test_tokens_stay_on_the_server_and_a_browser_holds_one_seat_per_table():
+    room = Classroom()
+    a = room.open_table('br-a', 'begga-kaat', 'Asha')
+    assert room.token('br-a', a.code) == a.token and room.token('br-x', a.code) is None
+    assert room.join_table('br-a', a.code, 'Asha again') == a  # the same browser: its own seat again, not a second one
+    with pytest.raises(TableError, match='no open table has the code'): room.join_table('br-b', 'zzzzzz' if a.code != 'zzzzzz' else 'yyyyyy', 'Bo')
+    with pytest.raises(TableError, match='a name is 1 to 24'): room.join_table('br-b', a.code, '')
+    assert room.close_table(a.code) and room.token('br-a', a.code) is None and room.seats == {}
+
+def test_the_pacer_plays_bots_at_their_pace_and_never_for_a_student():
+    clock = Clock()
+    room = Classroom(TableOptions(bot_pace=0.6, seat_hold=5), now=clock)
+    a = room.open_table('br-a', 'begga-kaat', 'Asha', seed=8)
+    t = room.table(a.code)
+    beats(room, clock, 3)
+    assert t.match.actions == []  # not started: no bot moves
+    t.start(a.token)
+    played_at = []
+    while t.bot_due is not None:
+        n = len(t.match.actions); clock.t += 0.05; room.step()
+        if len(t.match.actions) > n: played_at.append(clock.t)
+    gaps = [b - a for a, b in zip(played_at, played_at[1:])]
+    assert all(g >= 0.6 - 1e-9 for g in gaps), gaps  # the test's own clock: at least the pace between bot moves
+    n = len(t.match.actions)
+    beats(room, clock, 4)
+    assert len(t.match.actions) == n and t.match.to_act == a.seat  # the student's turn: the bots wait, however long
+    t.left(a.token)
+    beats(room, clock, 4)
+    assert len(t.match.actions) == n  # away: the seat is held
+    beats(room, clock, 2)
+    assert len(t.match.actions) > n  # the hold ran out: a bot plays the seat
+
+def test_the_sweep_closes_tables_nobody_sits_at_and_forgets_their_seats():
+    clock = Clock()
+    room = Classroom(TableOptions(seat_hold=5, sweep_every=10), now=clock)
+    a = room.open_table('br-a', 'kocka', 'Asha')
+    keep = room.open_table('br-b', 'kocka', 'Bo')
+    room.table(a.code).left(a.token)
+    beats(room, clock, 11)
+    assert set(room.tables.tables) == {keep.code} and room.token('br-a', a.code) is None
+
+def test_watchers_hear_of_changes_at_most_ten_times_a_second():
+    clock = Clock()
+    room = Classroom(TableOptions(bot_pace=0), now=clock)
+    heard = []
+    room.watch(lambda: heard.append(clock.t))
+    a = room.open_table('br-a', 'begga-kaat', 'Asha', seed=3)
+    room.table(a.code).start(a.token)
+    beats(room, clock, 2)
+    assert heard and all(b - a >= 0.1 - 1e-9 for a, b in zip(heard, heard[1:]))
+    n = len(heard); beats(room, clock, 1)
+    assert len(heard) == n  # nothing changed (the student's turn): nobody told
+
+
+# ---------------------------------------------------------------- real pages
+
+def _missing() -> str:
+    for mod, what in (('solara', "Solara (pip install -e '.[classroom]')"), ('playwright', 'Python playwright (never run `playwright install`)')):
+        if importlib.util.find_spec(mod) is None: return f"{what} is not installed"
+    return no_chromium()
+
+def browser_test(test):
+    "A test with real pages: marked `browser` (as tests/test_classroom.py is), skipped with the reason when something is missing."
+    return pytest.mark.browser(pytest.mark.skipif(bool(_missing()), reason=_missing() or 'ready')(test))
+
+@contextlib.contextmanager
+def classroom(*args):
+    "The classroom server on a free loopback port, with `args` (e.g. '--seat-hold', '3'); yields its address."
+    port = free_port()
+    with served([sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()', '--host', '127.0.0.1',
+                 '--port', str(port), *args], port, 'the classroom server', wait=90,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True):
+        yield f'127.0.0.1:{port}'
+
+@contextlib.contextmanager
+def chromium():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try: yield browser
+        finally: browser.close()
+
+WAIT = 90_000  # ms: a loaded machine's page may take a while; a server that never answers fails here
+
+class Student:
+    """One student: a browser context of their own (their own cookies), one page, and every websocket text frame the
+    page received (the widget state the browser was sent), kept from `mark()` on (the tests mark it as the student sits)."""
+    def __init__(self, browser, addr, query='', name=None, viewport=(1100, 1000)):
+        self.addr, self.name, self.seat, self.code = addr, name, None, None
+        self.context = browser.new_context(viewport={'width': viewport[0], 'height': viewport[1]})
+        self.page, self.frames, self.dialogs = self.context.new_page(), [], []
+        self.page.on('websocket', lambda ws: ws.on('framereceived', lambda data: self.frames.append(data) if isinstance(data, str) else None))
+        self.page.on('dialog', lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.goto(f'http://{addr}/{query}', timeout=WAIT)
+        self.page.wait_for_selector('.cgt-modes, .cgt-table-info', state='attached', timeout=WAIT)
+
+    def mark(self): self.frames.clear()
+
+    def said(self) -> str:
+        "The page's one-line refusal, once there is one."
+        self.page.wait_for_selector('.cgt-said-line', timeout=WAIT)
+        return self.page.inner_text('.cgt-said-line')
+
+    def seated(self):
+        "Wait until the page shows its seat; note the code and the seat."
+        self.page.wait_for_selector('.cgt-table-code', timeout=WAIT)
+        self.code = self.page.inner_text('.cgt-table-code')
+        seats = self.page.inner_text('.cgt-seats')
+        self.seat = int(re.search(r'\(Seat (\d+), you', seats).group(1))
+        return self
+
+    def moves(self) -> int: return int(self.page.get_attribute('.cgt-table-info', 'data-moves'))
+
+    def wait_moves(self, n:int, at_least=False):
+        "Wait until the page's table bar counts `n` moves (or more, `at_least`)."
+        test = '>=' if at_least else '=='
+        self.page.wait_for_function(f"n => {{ const e = document.querySelector('.cgt-table-info'); return e && +e.dataset.moves {test} n; }}",
+                                    arg=n, timeout=WAIT)
+
+    def waiting(self) -> str: return self.page.inner_text('.cgt-waiting')
+
+    def wait_waiting(self, text:str):
+        self.page.wait_for_function("t => { const e = document.querySelector('.cgt-waiting'); return e && e.innerText.includes(t); }",
+                                    arg=text, timeout=WAIT)
+
+    def hand(self) -> list:
+        "The titles (card names) of the cards in the page's hand."
+        return [t for t in self.page.eval_on_selector_all('button.cgt-card:not(.cgt-empty)', 'bs => bs.map(b => b.title)') if t]
+
+    def close(self): self.context.close()
+
+
+def open_table(browser, addr, name='Asha', game=None, players=None, seed=None, query='') -> Student:
+    "A student opens a table from the start page (\"Open a table\"): seated as its host."
+    s = Student(browser, addr, query, name)
+    p = s.page
+    p.click('.cgt-mode-open'); p.wait_for_selector('.cgt-name input', timeout=WAIT)
+    if game: p.select_option('.cgt-game select', label=game)
+    if players: p.select_option('.cgt-players select', label=str(players))
+    if seed is not None: p.fill('.cgt-seed input', str(seed))
+    p.fill('.cgt-name input', name)
+    s.mark()  # from here on the page holds the table's widgets only (before: the solo tutor's own game)
+    p.click('.cgt-open')
+    return s.seated()
+
+def join_pages(browser, addr, code, names) -> list:
+    "Students who follow the table's link (`?table=CODE`: the code filled in), type their names and join."
+    out = []
+    for name in names:
+        s = Student(browser, addr, f'?table={code}', name)
+        assert s.page.input_value('.cgt-code input', timeout=WAIT) == code
+        s.page.fill('.cgt-name input', name); s.mark(); s.page.click('.cgt-join')
+        out.append(s.seated())
+    return out
+
+
+_WORD = re.compile(r'[\w♠♥♦♣🍃🌰🔔]+')
+_DEALER_ROW = re.compile(r'<(div|p) class="cgt-(?:event|last)[^"]*" data-hand="\d+" data-kind="dealer".*?</\1>', re.S)
+_LOT = re.compile(r'Cards dealt face up to find the first dealer:.*?\.')  # the lot's sentence, as the live region reads it out
+
+def _public(text:str) -> str:
+    "`text` without the first-dealer lot (its cards come from a separate, public shuffle: tests/helpers.py)."
+    return _LOT.sub('', _DEALER_ROW.sub('', text))
+
+def _plain(frame:str) -> str:
+    "A websocket frame as text a person reads (JSON's escapes undone), the first-dealer lot's rows (a separate, public shuffle) left out."
+    with contextlib.suppress(ValueError): frame = json.dumps(json.loads(frame), ensure_ascii=False)
+    return _public(frame.replace('\\"', '"'))
+
+def cards_named(text:str, cards) -> set:
+    "The cards of `cards` written in `text`: by code ('QH'), sign ('Q♥') or name ('queen of hearts')."
+    words = set(_WORD.findall(text))
+    return {c for c in cards if c.code in words or c.symbol in words or c.name in text}
+
+def leaks(student:Student, hidden) -> dict:
+    "The cards of `hidden` in the page's DOM and in the widget state it was sent since `mark()`: {'dom': ..., 'state': ...}."
+    dom = _public(student.page.content())
+    return {'dom': cards_named(dom, hidden), 'state': cards_named('\n'.join(map(_plain, student.frames)), hidden)}
+
+def hidden_from(mirror:Match, seat:int) -> set:
+    "The cards still in the other seats' hands (a trick game's hands), which `seat` may not see."
+    return {c for s, cards in enumerate(mirror.hand.hands) if s != seat for c in cards}
+
+def play_hand(students, mirror:Match, scan=True):
+    """Play the match's first hand to its end from the pages: whoever is to act clicks a lit card; after every move every
+    page shows it (its move count), and (`scan`) each page's DOM and the widget state it was sent hold no card of another
+    seat's hand. `mirror` is the same match (same game and seed) played alongside, to know what each seat may see."""
+    by_seat = {s.seat: s for s in students}
+    assert set(by_seat) == set(range(mirror.game.n_seats())), 'every seat a student (no bots: the test plays every move)'
+    if scan:  # the scan is not blind: it finds each page's own cards on its page
+        for s in students:
+            own = set(mirror.hand.hands[s.seat])
+            found = leaks(s, own)
+            assert found['dom'] == own and found['state'] == own, f"the scan does not see Seat {s.seat}'s own cards on its page: {found}"
+    while not mirror.hands[0].is_over:
+        to = mirror.to_act
+        s = by_seat[to]
+        s.wait_waiting('Your turn.')
+        card = s.page.locator('button.cgt-card.cgt-legal').first
+        title = card.get_attribute('title')
+        played = next(c for c in mirror.legal_actions() if c.name == title)
+        card.click()
+        mirror.apply(played, to)
+        for t in students: t.wait_moves(len(mirror.actions))
+        if scan and not mirror.hands[0].is_over:
+            for t in students:
+                found = leaks(t, hidden_from(mirror, t.seat))
+                assert not found['dom'] and not found['state'], f"Seat {t.seat}'s page holds another seat's cards: {found}"
+    return mirror
+
+
+@browser_test
+def test_four_students_play_a_whole_hand_each_page_holding_only_its_own_seat():
+    with classroom('--bot-pace', '0.3') as addr, chromium() as browser:
+        host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=12)
+        assert host.seat == 0 and 'Start the match' in host.waiting()
+        assert host.page.is_visible('.cgt-start')  # the host may start with bots in the empty seats
+        others = join_pages(browser, addr, host.code, ['Bo', 'Chidi', 'Dana'])
+        assert [s.seat for s in others] == [1, 2, 3]
+        students = [host] + others
+        host.page.wait_for_selector('.cgt-start', state='hidden', timeout=WAIT)
+        assert 'Start the match' not in host.waiting()  # every seat taken: it started by itself
+        for s in students:
+            seats = s.page.inner_text('.cgt-seats')
+            assert all(f"{n} (Seat {i}" in seats for i, n in enumerate(['Asha', 'Bo', 'Chidi', 'Dana']))
+        mirror = play_hand(students, Match(get_game('begga-kaat', players=4), seed=12))
+        assert len(mirror.hands[0].history) == 52
+        for s in students:  # the hand is over on every page, with its result and the student's own review
+            s.page.wait_for_selector('.cgt-message.cgt-result', timeout=WAIT)
+            assert 'Hand 1 is over' in s.page.inner_text('.cgt-message')
+
+
+@browser_test
+def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays():
+    with classroom('--seat-hold', '8', '--cull', '2s', '--bot-pace', '0.2') as addr, chromium() as browser:
+        host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=5)
+        (bo,) = join_pages(browser, addr, host.code, ['Bo'])
+        host.wait_waiting('Start the match')
+        host.page.click('.cgt-start')
+        host.wait_waiting('Your turn.')
+        assert f'?table={host.code}' in host.page.url  # the page's link is the table's now
+        hand, moves = host.hand(), host.moves()
+        host.page.reload()
+        host.page.wait_for_selector('.cgt-table-code', timeout=WAIT)
+        host.wait_waiting('Your turn.')
+        assert (host.hand(), host.moves(), host.page.inner_text('.cgt-table-code')) == (hand, moves, bo.code)
+        assert 'Asha (Seat 0, you)' in host.page.inner_text('.cgt-seats')
+        # a double click plays one card
+        host.page.locator('button.cgt-card.cgt-legal').first.dblclick()
+        host.wait_moves(moves + 1, at_least=True)
+        bo.wait_waiting('Your turn.')  # the bots have played on to Bo
+        assert len(host.hand()) == len(hand) - 1
+        # a click from a page whose turn it is not: refused in one line, nothing played
+        n = host.moves()
+        host.page.locator('button.cgt-card').first.click()
+        host.page.wait_for_selector('.cgt-message.cgt-refused', timeout=WAIT)
+        said = host.page.inner_text('.cgt-message')
+        assert 'Not your turn' in said and 'Bo (Seat 1)' in said and '\n' not in said.strip()
+        assert host.moves() == n and len(host.hand()) == len(hand) - 1
+        # Bo's page closes while it is his turn: away for the others, then a bot plays his seat
+        bo.close()
+        host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Bo (Seat 1, away)')", timeout=WAIT)
+        assert 'Waiting for Bo (Seat 1' in host.waiting()
+        host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Seat 1 (bot)')", timeout=WAIT)
+        host.wait_moves(n + 1, at_least=True)  # the bot played for Bo
+        assert host.page.url.endswith(f'?table={host.code}')
+
+
+@browser_test
+def test_hostile_names_full_tables_wrong_codes_and_a_flood_of_joins():
+    with classroom('--max-joins', '6') as addr, chromium() as browser:
+        host = open_table(browser, addr, '<script>f()</script>', game='Begga Kaat', players=3)
+        script, img = '<script>f()</script>', '<img src=x onerror=f()>'
+        (second,) = join_pages(browser, addr, host.code, [img])
+        for s in (host, second):  # a name is shown as its characters: no element made of it, nothing run
+            s.page.wait_for_function("n => document.querySelector('.cgt-seats').innerText.includes(n)", arg=img, timeout=WAIT)
+            seats = s.page.inner_text('.cgt-seats')
+            assert script in seats and img in seats
+            assert s.page.eval_on_selector_all('.cgt-lobby img, .cgt-lobby script, .cgt-tutor img[src=x]', 'es => es.length') == 0
+            assert s.dialogs == []
+        (third,) = join_pages(browser, addr, host.code, ['Cy'])  # three players: the table is full, and started
+        late = Student(browser, addr, f'?table={host.code}', 'Dee')
+        late.page.fill('.cgt-name input', 'Dee'); late.page.click('.cgt-join')
+        said = late.said()
+        assert f'table {host.code} is full' in said and '\n' not in said
+        late.page.fill('.cgt-code input', 'zz zz zz' if host.code != 'zzzzzz' else 'yyyyyy'); late.page.click('.cgt-join')
+        late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('no open table has the code')", timeout=WAIT)
+        for _ in range(6):  # a flood of joins from one browser: held back after --max-joins
+            late.page.click('.cgt-join')
+        late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('too many joins from your device')", timeout=WAIT)
+        assert '\n' not in late.page.inner_text('.cgt-said-line')
+        assert not late.page.is_visible('.cgt-table-info')
+
+
+@browser_test
+def test_the_class_code_covers_a_table_link():
+    "With a class code, a table's link asks for the class code first, keeping the table's code for the join form."
+    with classroom('--code', 'kq7m-x2pd-tables') as addr:
+        try:
+            with urllib.request.urlopen(f'http://{addr}/?table=abcdef', timeout=30) as r: status, body = r.status, r.read()
+        except urllib.error.HTTPError as e: status, body = e.code, e.read()
+        assert status == 401 and b'class code' in body and b'name="table" value="abcdef"' in body
