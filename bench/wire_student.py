@@ -16,6 +16,7 @@ import websockets
 
 class WireStudent:
     "One student's session over the websocket: `await start()`, then `await click()` as often as wanted, then `await close()`."
+    path = ''  # the page's path and query the app is run for, e.g. '?game=dehla-pakad&seed=9' (set before `start`)
     def __init__(self, port:int, host:str='127.0.0.1'):
         self.port, self.host, self.session = port, host, uuid.uuid4().hex
         self.models = {}  # comm id -> widget state (only the keys this client reads)
@@ -41,7 +42,7 @@ class WireStudent:
         control = uuid.uuid4().hex
         await self.ws.send(self._message('comm_open', {'comm_id': control, 'target_name': 'solara.control', 'data': {}}))
         await self.ws.send(self._message('comm_msg', {'comm_id': control, 'data': {
-            'method': 'run', 'args': {'path': '', 'appName': '__default__'}}}))
+            'method': 'run', 'args': {'path': self.path, 'appName': '__default__'}}}))
         await asyncio.wait_for(self._until(lambda: self.lit()), timeout)
 
     async def _read(self):
@@ -79,6 +80,25 @@ class WireStudent:
         await self.ws.send(self._message('comm_msg', {'comm_id': button, 'data': {'method': 'custom', 'content': {'event': 'click'}}}))
         gone = lambda: 'cgt-empty' in self.models.get(button, {}).get('_dom_classes', ()) or not self._rows(button)
         await asyncio.wait_for(self._until(gone), timeout)
+        return (time.perf_counter() - start) * 1000
+
+    def button(self, description:str) -> str|None:
+        "The comm id of the button shown with `description` (e.g. 'Hint'), if there is one."
+        return next((i for i, m in self.models.items() if m.get('description') == description and m.get('_view_name') == 'ButtonView'), None)
+
+    def hint_shown(self) -> str|None:
+        "The hint box's text once it holds a hint (or says there is none), else None."
+        return next((m['value'] for m in self.models.values() if isinstance(m.get('value'), str)
+                     and (m['value'].startswith('<b>Hint:') or m['value'].startswith('<i>No hint'))), None)
+
+    async def hint(self, timeout:float=120) -> float:
+        "Press Hint at a moment with no hint shown yet: ms until the hint's text has arrived (searched, or from the shared cache)."
+        button = self.button('Hint')
+        if button is None: raise RuntimeError("no Hint button on the page")
+        if self.hint_shown() is not None: raise RuntimeError("a hint is already shown: press Hint after a move")
+        start = time.perf_counter()
+        await self.ws.send(self._message('comm_msg', {'comm_id': button, 'data': {'method': 'custom', 'content': {'event': 'click'}}}))
+        await asyncio.wait_for(self._until(lambda: self.hint_shown() is not None), timeout)
         return (time.perf_counter() - start) * 1000
 
     async def wait_lit(self, timeout:float=30):

@@ -25,23 +25,24 @@ __all__ = ['PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS
 def fork(hand:HandState) -> HandState:
     "A copy of `hand` to play on: its lists copied two levels deep, its past events left behind."
     new = object.__new__(type(hand))
-    d = {k: ([list(x) if isinstance(x, list) else x for x in v] if isinstance(v, list) else v)
-         for k, v in hand.__dict__.items()}
-    d['events'] = []
-    new.__dict__.update(d)
+    d = new.__dict__
+    d.update(hand.__dict__)
+    for k, v in d.items():
+        if isinstance(v, list) and k != 'events': d[k] = [x.copy() if isinstance(x, list) else x for x in v]
+    d['events'] = []  # (not copied first: a hand's events are its longest list)
     return new
 
 # %% ../../nbs/coach/40_coach.ipynb #3cae4bd6
 def bot_playout(hand:HandState, rng) -> HandState:
-    "Let the house bot play every seat of `hand` to the end of the hand (views without event sentences: bots never read them)."
-    bot = hand.game.bot
-    while not hand.is_over: hand.apply(bot(hand.view(hand.to_act, text=False), rng))
+    "Let the house bot play every seat of `hand` to the end of the hand, by `bot_move` (the bot reads only what it needs)."
+    apply, move = hand.apply, hand.bot_move
+    while not hand.is_over: apply(move(rng))
     return hand
 
 PLAYOUT = bot_playout  # swap in a faster playout here
 
 # %% ../../nbs/coach/40_coach.ipynb #7a8c1de4
-ACTIONS_PER_SECOND = 25_000  # playout actions per second of budget (one core, house bots, views without text)
+ACTIONS_PER_SECOND = 25_000  # playout actions per second of budget: a fixed unit of work (one core with full views; lean playouts run 1.8-2x faster)
 DEAL_COST = 20  # sampling one deal costs about as much as this many playout actions
 MIN_DEALS, MAX_DEALS, MAX_CANDIDATES = 6, 3000, 10
 DEFAULT_BUDGET = 0.5  # seconds: a hint within a second, with room for a busy machine
@@ -93,7 +94,7 @@ def _still_in(vals:list, alive:list) -> list:
 # %% ../../nbs/coach/40_coach.ipynb #a5f803bb
 def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BUDGET, race:bool=False) -> tuple:
     "(each of `actions` as an `ActionValue`, the number of deals) over sampled deals that fit `view` (see the method above)."
-    measure, seat = game.coach_measure, view['seat']
+    measure, seat, draws = game.coach_measure, view['seat'], game.bot_draws
     rng, work, done, deals = random.Random(f"coach {seed}"), budget * ACTIONS_PER_SECOND * game.coach_speed, 0, 0
     sums, vals, alive = [{} for _ in actions], [[] for _ in actions], list(range(len(actions)))
     while deals < MAX_DEALS and (deals < MIN_DEALS or done < work):
@@ -103,7 +104,7 @@ def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BU
         for i in alive:
             hand = fork(base)
             hand.apply(actions[i])
-            PLAYOUT(hand, random.Random(play_seed))
+            PLAYOUT(hand, random.Random(play_seed) if draws else None)  # (a generator is made only for a bot that draws)
             done += len(hand.history) - len(base.history)
             stats = measure.stats(hand, seat)
             for k, v in stats.items(): sums[i][k] = sums[i].get(k, 0) + v
@@ -160,17 +161,28 @@ def hint_key(view:dict, game:Game, seed, budget:float, actions) -> str:
     return hashlib.sha256(repr((repr(game), seen, seed, budget, [str(a) for a in actions])).encode()).hexdigest()
 
 # %% ../../nbs/coach/40_coach.ipynb #65eafccc
+_making = {}  # key -> a threading.Event set when the search under way for it ends
+
 def cached(key:str, make):
-    "The hint kept under `key`, else `make()`, kept (the oldest dropped past `HINT_CACHE`)."
-    with _lock:
-        if key in _hints:
-            _hints.move_to_end(key)
-            return _hints[key]
-    out = make()
-    with _lock:
-        _hints[key] = out
-        while len(_hints) > HINT_CACHE: _hints.popitem(last=False)
-    return out
+    "The hint kept under `key`, else `make()`, kept (the oldest dropped past `HINT_CACHE`); a search under way for `key` is waited for, not repeated."
+    while True:
+        with _lock:
+            if key in _hints:
+                _hints.move_to_end(key)
+                return _hints[key]
+            under_way = _making.get(key)
+            if under_way is None:
+                _making[key] = threading.Event()
+                break
+        under_way.wait()  # another session is searching this moment: its answer will be kept (or, if it failed, try again)
+    try:
+        out = make()
+        with _lock:
+            _hints[key] = out
+            while len(_hints) > HINT_CACHE: _hints.popitem(last=False)
+        return out
+    finally:
+        with _lock: _making.pop(key).set()
 
 # %% ../../nbs/coach/40_coach.ipynb #8806e121
 def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read

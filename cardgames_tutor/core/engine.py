@@ -341,6 +341,12 @@ class HandState:
     def result(self, value): self._result = value
 
 
+# %% ../../nbs/core/01_engine.ipynb #76cc4d2e
+@patch(as_prop=True)
+def outcome(self:HandState) -> dict|None:
+    "The hand's result as kept, its `text` left unwritten (maybe a function): what a program counts (the coach reads thousands a hint)."
+    return self._result
+
 # %% ../../nbs/core/01_engine.ipynb #3a98de64
 @patch
 def legal_actions(self:HandState) -> list:
@@ -481,6 +487,17 @@ def view(self:HandState, seat:int|None=None, text:bool=True) -> dict:
     self._public(v, seat)
     return v
 
+
+# %% ../../nbs/core/01_engine.ipynb #52b0635a
+@patch
+def bot_view(self:HandState, seat:int) -> dict:
+    "What the house bot reads of `view(seat)`, for playouts (a game may give fewer keys, from the hand, not copied): by default the view without events."
+    return self.view(seat, text=False)
+
+@patch
+def bot_move(self:HandState, rng):
+    "The house bot's action for the seat to act, for playouts: `game.bot` on `bot_view` (a game may decide from the hand directly)."
+    return self.game.bot(self.bot_view(self.to_act), rng)
 
 # %% ../../nbs/core/01_engine.ipynb #8d076df5
 import re

@@ -202,6 +202,12 @@ def coach_speed(self:Game) -> float:
     "How fast the game's playouts and sampling run against the coach's work count (2: twice as many actions a second)."
     return 1
 
+# %% ../../nbs/core/05_sampling.ipynb #9276125f
+@patch(as_prop=True)
+def bot_draws(self:Game) -> bool:
+    "Does the house bot draw random numbers (False: it decides from the position alone, so a playout needs no random generator)?"
+    return True
+
 # %% ../../nbs/core/05_sampling.ipynb #81ee4596
 @patch(as_prop=True)
 def coach_search(self:Game) -> Search:

@@ -14,8 +14,8 @@ from ..core.match import Match
 from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
-__all__ = ['OPTIONS', 'PENALTY', 'GAME', 'penalty', 'BeggaKaat', 'play_text', 'BeggaKaatHand', 'next_dealer', 'places', 'bot',
-           'BeggaKaatView', 'BeggaKaatResult', 'BeggaKaatStanding']
+__all__ = ['OPTIONS', 'PENALTY', 'GAME', 'penalty', 'BeggaKaat', 'play_text', 'BeggaKaatHand', 'next_dealer', 'places',
+           'bot_card', 'bot', 'BeggaKaatView', 'BeggaKaatResult', 'BeggaKaatStanding']
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #3082fb81
 def _is_target(v): return isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 1000
@@ -214,19 +214,23 @@ def settle(self:BeggaKaat, hand, match):
 
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #aa33d953
-def bot(view:dict, rng) -> object:
-    "A simple Begga Kaat player: duck under the winning card, kaat the worst penalty card when void."
-    legal = view['legal']
+_RANK = attrgetter('rank')  # a card's number, read in C (the coach's playouts call the bot thousands of times)
+
+def bot_card(legal:list, trick:list, rng) -> object:
+    "The simple bot's card from the `legal` cards and the cards of the chaal so far (`trick`, in the order played)."
     if len(legal) == 1: return legal[0]
-    trick = [c for _, c in view['trick']]
     if not trick:  # leading: a low card, avoiding penalty cards
-        return min(legal, key=lambda c: (penalty(c) > 0, c.rank, rng.random()))
+        return min(legal, key=lambda c: (PENALTY[c] > 0, c.rank, rng.random()))
     led = trick[0].suit
     if legal[0].suit != led:  # void: the kaat
-        return max(legal, key=lambda c: (penalty(c), c.rank))
+        return max(legal, key=lambda c: (PENALTY[c], c.rank))
     top = max(c.rank for c in trick if c.suit == led)
     under = [c for c in legal if c.rank < top]
-    return max(under or legal, key=lambda c: c.rank)
+    return max(under or legal, key=_RANK)
+
+def bot(view:dict, rng) -> object:
+    "A simple Begga Kaat player: duck under the winning card, kaat the worst penalty card when void."
+    return bot_card(view['legal'], [c for _, c in view['trick']], rng)
 
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #6c0fea5f
@@ -237,6 +241,12 @@ def bot(self:BeggaKaat, view:dict, rng) -> object:
 
 GAME = BeggaKaat
 
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #b3af945e
+@patch
+def bot_move(self:BeggaKaatHand, rng) -> object:
+    "The bot's card for the seat to act, for the coach's playouts: `bot_card` from the hand's legal cards and trick, no view made."
+    return bot_card(self._legal_now(), self.trick, rng)
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #7270ce89
 from typing import TypedDict

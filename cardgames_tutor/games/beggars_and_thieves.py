@@ -11,15 +11,16 @@ from fastcore.basics import patch
 from ..core.cards import BEGGARS, Card, Hand, shuffled, in_order
 from ..core.engine import Game, Option, Event, Move, moves, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, quoted, plural
 from ..core.tricks import TrickHand, Trick, trick_winner, trick_rules
-from .beggars_and_thieves_bot import bot
+from .beggars_and_thieves_bot import bot, SETUP_PHASES
 
 # %% auto #0
 __all__ = ['RECONSTRUCTED', 'POINTS_NOTE', 'VARIANTS', 'REMOVED', 'SHAPES', 'T6', 'OPTIONS', 'VERBS', 'PICK', 'PASS', 'PARTNER',
            'ALONE', 'PHASE_VERBS', 'GAME', 'ROLE_WORDS', 'BadPoints', 'point_table', 'points_by_suit', 'points_text',
            'BeggarsAndThieves', 'draw_rank', 'ThievesTricks', 'ThievesHand', 'bury_problem', 'points_view',
-           'leaster_winners', 'winner_score', 'side_scores', 'match_winner', 'ThievesView', 'BeggarsAndThievesSeatView',
-           'BeggarsAndThievesView', 'ThievesResult', 'BeggarsAndThievesResultKeys', 'BeggarsAndThievesResult',
-           'BeggarsAndThievesStanding', 'sides_known', 'match_line', 'blind_lines', 'snear_lines', 'side_at_end']
+           'leaster_winners', 'winner_score', 'side_scores', 'match_winner', 'bot_points', 'ThievesView',
+           'BeggarsAndThievesSeatView', 'BeggarsAndThievesView', 'ThievesResult', 'BeggarsAndThievesResultKeys',
+           'BeggarsAndThievesResult', 'BeggarsAndThievesStanding', 'sides_known', 'match_line', 'blind_lines',
+           'snear_lines', 'side_at_end']
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #335273a8
 RECONSTRUCTED = {'T14': 4, 'T13': 3, 'T12': 3, 'T11': 3, 'T10': 2, 'T9': 2, 'T8': 2, 'T7': 2, 'T6': 11, 'T5': 10,
@@ -644,6 +645,28 @@ def bot(self:BeggarsAndThieves, view:dict, rng):
 
 GAME = BeggarsAndThieves
 
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #e0ce24a6
+def bot_points(hand) -> dict:
+    "The view's `point_table` for `hand`'s game, made once per game (the bot only reads it)."
+    game = hand.game
+    table = game.__dict__.get('_bot_points')
+    if table is None: table = points_by_suit(hand.points_of); object.__setattr__(game, '_bot_points', table)
+    return table
+
+@patch
+def bot_view(self:ThievesHand, seat:int) -> dict:
+    "What `bot` reads of the view, for the coach's playouts: the keys of `_public` the bot reads, on the same conditions."
+    known = seat == self.partner or self.revealed
+    hand = in_order(self.hands[seat]) if self.phase in SETUP_PHASES else self.hands[seat]  # in play the bot reads it as a set
+    v = {'phase': self.phase, 'legal': self._legal_now() if seat == self.to_act else [], 'seat': seat, 'players': self.n, 'hand': hand,
+         'trick': list(zip(self.trick_seats, self.trick)), 'tricks': self.tricks, 'point_table': bot_points(self), 'tricks_won': self.tricks_won,
+         'picker': self.picker, 'declaration': self.declaration, 'partner_thief': self.partner_card.rank if self.partner_card else None,
+         'partner': self.partner if known else None, 'revealed': self.revealed, 'role': self.role(seat)}
+    if seat == self.picker: v['buried'] = in_order(self.buried)
+    if (seat == self.picker and self.declaration) or (self.revealed and self.partner is None):
+        v['alone'] = self.declaration is not None and self.partner is None
+    return v
+
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #f51e7482
 from typing import TypedDict
 from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, ALL, who, seats_text, cards_text, played_text
@@ -860,7 +883,7 @@ def side_at_end(hand, seat) -> list:
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #a249ec71
 def _score_stats(hand, seat) -> dict:
-    r = hand.result
+    r = hand.outcome  # the numbers only: its text is not written
     if hand.n == 2: return {'points': r['points'][seat], 'margin': r['points'][seat] - r['points'][1 - seat]}
     return {'score': r['scores'][seat], 'side': sum(r['points'][s] for s in side_at_end(hand, seat)), 'win': float(r['scores'][seat] > 0)}
 

@@ -63,10 +63,12 @@ def friends(view:dict) -> set:
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #3acf2321
 def _outstanding(view) -> set:
     "The numbers of the Thieves that may still be played against this seat: not its own, not played yet."
-    seen = set(view['hand']) | set(view.get('buried', [])) | {c for _, c in view['trick']}
-    seen |= {c for t in view['tricks'] for c in t.cards}
-    if 'face_up' in view: seen |= set(view['face_up'][view['seat']])
-    return set(range(1, 15)) - {c.rank for c in seen if c.suit == 'T'}
+    gone = {c.rank for c in view['hand'] if c.suit == 'T'}  # only Thieves count: the others are left out at once
+    gone.update(c.rank for c in view.get('buried', ()) if c.suit == 'T')
+    gone.update(c.rank for _, c in view['trick'] if c.suit == 'T')
+    gone.update(c.rank for t in view['tricks'] for c in t.cards if c.suit == 'T')
+    if 'face_up' in view: gone.update(c.rank for c in view['face_up'][view['seat']] if c.suit == 'T')
+    return set(range(1, 15)) - gone
 
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #6cb562c4

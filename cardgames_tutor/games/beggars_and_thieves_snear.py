@@ -10,7 +10,7 @@ from fastcore.basics import patch
 from ..core.cards import Hand, in_order
 from ..core.engine import Verdict, Event, plural
 from ..core.tricks import TrickHand
-from .beggars_and_thieves import BeggarsAndThieves, ThievesTricks, points_view
+from .beggars_and_thieves import BeggarsAndThieves, ThievesTricks, points_view, bot_points
 
 # %% auto #0
 __all__ = ['SnearHand', 'SnearSeatView', 'SnearView', 'SnearResult']
@@ -87,6 +87,14 @@ def _public(self:SnearHand, view:dict, seat):
                 face_down=[sum(c is not None for c in r) for r in self.down], role='snear', partner=None)
     if seat is None: view['face_down_cards'] = [[c for c in r if c is not None] for r in self.down]  # teaching view
 
+
+# %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #9fbaa096
+@patch
+def bot_view(self:SnearHand, seat:int) -> dict:
+    "What `bot` reads of the view (the face-up rows, not what lies under them; the hand in any order: the bot reads it as a set), for the coach's playouts."
+    return {'phase': self.phase, 'legal': self._legal_now() if seat == self.to_act else [], 'seat': seat, 'players': self.n, 'hand': self.hands[seat],
+            'trick': list(zip(self.trick_seats, self.trick)), 'tricks': self.tricks, 'point_table': bot_points(self), 'tricks_won': self.tricks_won,
+            'face_up': [[c for c in r if c is not None] for r in self.up], 'role': 'snear', 'partner': None}
 
 # %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #ab643d1e
 @patch

@@ -441,22 +441,24 @@ def _seen(view) -> set:
 
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #3eb60f0b
+_ABOVE = {c: tuple(x for x in FRENCH if x.suit == c.suit and x.rank > c.rank) for c in FRENCH}  # kept: the coach asks often
+_SUIT = {s: tuple(x for x in FRENCH if x.suit == s) for s in 'SHDC'}
+
 def _boss(card, seen) -> bool:
     "No higher card of its suit is still out."
-    return all(x in seen for x in FRENCH if x.suit == card.suit and x.rank > card.rank)
+    return all(x in seen for x in _ABOVE[card])
 
 def _safe(card, seen, trump) -> bool:
     "Nobody can beat `card` any more: the highest trump left, or the highest of its suit with no trump left out."
     if not _boss(card, seen): return False
-    return card.suit == trump or all(x in seen for x in FRENCH if x.suit == trump)
+    return card.suit == trump or all(x in seen for x in _SUIT.get(trump, ()))
 
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #08112e38
 def _lead(view, legal, trump, stake, me) -> Card:
-    seen = _seen(view)
-    boss = lambda c: _boss(c, seen)
     if view['on_one'] == me and stake:
-        sure = [c for c in legal if boss(c) and c.suit != trump]
+        seen = _seen(view)
+        sure = [c for c in legal if c.suit != trump and _boss(c, seen)]
         if sure: return max(sure, key=lambda c: c.rank)
         trumps = [c for c in legal if c.suit == trump]
         if trumps: return max(trumps, key=lambda c: c.rank)
@@ -507,6 +509,14 @@ def bot(self:DehlaPakad, view:dict, rng):
 
 GAME = DehlaPakad
 
+
+# %% ../../nbs/games/12_dehla_pakad.ipynb #abd896bb
+@patch
+def bot_view(self:DehlaPakadHand, seat:int) -> dict:
+    "What `bot` reads of the view (the centre's tens only; the hand in any order: the bot counts it), for the coach's playouts."
+    return {'phase': self.phase, 'legal': self._legal_now() if seat == self.to_act else [], 'seat': seat, 'hand': self.hands[seat],
+            'trump': self.trump, 'trick': list(zip(self.trick_seats, self.trick)), 'trick_no': len(self.tricks) + 1, 'tricks': self.tricks,
+            'on_one': self.on_one, 'centre': {'tens': self.centre_tens}}
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #15649341
 from typing import TypedDict
@@ -629,7 +639,7 @@ def drill_phase_words(self:DehlaPakadHand) -> list:
 # %% ../../nbs/games/12_dehla_pakad.ipynb #187c21d4
 from ..core.sampling import Measure, Search, played_cards, trick_actions, replay, deal_hands, unseen_cards
 
-def _deal_stats(hand, seat) -> dict: return {'win': float(hand.result['winner'] == team(seat)), 'tens': hand.result['tens'][team(seat)]}
+def _deal_stats(hand, seat) -> dict: return {'win': float(hand.outcome['winner'] == team(seat)), 'tens': hand.outcome['tens'][team(seat)]}
 
 @patch(as_prop=True)
 def coach_measure(self:DehlaPakad) -> Measure:

@@ -7,6 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/kocka.html.md"""
 # %% ../../nbs/games/11_kocka.ipynb #2f15b072
 from __future__ import annotations
 from itertools import combinations
+from operator import attrgetter
 from fastcore.basics import patch
 from ..core.cards import MARIAS, Card, Hand, cards_html, in_order
 from ..core.engine import Game, Option, Event, Move, moves, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, quoted, plural
@@ -14,8 +15,8 @@ from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
 __all__ = ['SUIT_WORDS', 'FRENCH_SUIT', 'RANK_WORDS', 'HEJMA', 'PENALTY', 'LAST_TRICK', 'HAND_POINTS', 'OPTIONS', 'GAME',
-           'card_words', 'penalty', 'Kocka', 'play_text', 'KockaHand', 'hand_loser', 'certain_loser', 'bot',
-           'KockaView', 'KockaResult', 'KockaStanding', 'exchange_lines']
+           'card_words', 'penalty', 'Kocka', 'play_text', 'KockaHand', 'hand_loser', 'certain_loser', 'bot_pass',
+           'bot_card', 'bot', 'KockaView', 'KockaResult', 'KockaStanding', 'exchange_lines']
 
 # %% ../../nbs/games/11_kocka.ipynb #c5af8a04
 SUIT_WORDS = {'H': 'hearts (srdce, červené)', 'L': 'leaves (listy, zelené)', 'A': 'acorns (žaludy)', 'B': 'bells (kule)'}
@@ -384,21 +385,28 @@ def _danger(card) -> tuple:  # for passing: the Hejma and high hearts, then high
     big = penalty(card) >= 2
     return (big, penalty(card) if big else 0, card.rank)
 
-def bot(view:dict, rng):
-    "A simple Kočka player: pass the danger, duck under the led card, throw penalty cards when void."
-    legal = view['legal']
-    if view['phase'] == 'pass':
-        return Move('pass', tuple(in_order(sorted(view['hand'], key=_danger)[-3:])))
+def bot_pass(hand:list) -> Move:
+    "The simple bot's three cards to pass from `hand` (in pack order): the most dangerous."
+    return Move('pass', tuple(in_order(sorted(hand, key=_danger)[-3:])))
+
+_RANK = attrgetter('rank')  # a card's number, read in C (the coach's playouts call the bot thousands of times)
+
+def bot_card(legal:list, trick:list, rng):
+    "The simple bot's card from the `legal` cards and the cards of the trick so far (`trick`, in the order played)."
     if len(legal) == 1: return legal[0]
-    trick = [c for _, c in view['trick']]
-    if not trick: return min(legal, key=lambda c: (penalty(c) > 0, c.rank, rng.random()))
+    if not trick: return min(legal, key=lambda c: (PENALTY[c] > 0, c.rank, rng.random()))
     led = trick[0].suit
-    if legal[0].suit != led: return max(legal, key=lambda c: (penalty(c), c.rank))  # void: throw the worst
+    if legal[0].suit != led: return max(legal, key=lambda c: (PENALTY[c], c.rank))  # void: throw the worst
     top = max(c.rank for c in trick if c.suit == led)
     under = [c for c in legal if c.rank < top]
-    if under: return max(under, key=lambda c: c.rank)
+    if under: return max(under, key=_RANK)
     if len(trick) == 3: return max(legal, key=lambda c: (c is not HEJMA, c.rank))
-    return min(legal, key=lambda c: c.rank)
+    return min(legal, key=_RANK)
+
+def bot(view:dict, rng):
+    "A simple Kočka player: pass the danger, duck under the led card, throw penalty cards when void."
+    if view['phase'] == 'pass': return bot_pass(view['hand'])
+    return bot_card(view['legal'], [c for _, c in view['trick']], rng)
 
 
 # %% ../../nbs/games/11_kocka.ipynb #e2617444
@@ -409,6 +417,13 @@ def bot(self:Kocka, view:dict, rng):
 
 GAME = Kocka
 
+
+# %% ../../nbs/games/11_kocka.ipynb #a2903454
+@patch
+def bot_move(self:KockaHand, rng):
+    "The bot's action for the seat to act, for the coach's playouts: the same choice from the hand itself, no view made."
+    if self.phase == 'pass': return bot_pass(in_order(self.hands[self.to_act]))
+    return bot_card(self._legal_now(), self.trick, rng)
 
 # %% ../../nbs/games/11_kocka.ipynb #43b05acd
 from typing import Any, TypedDict
@@ -501,7 +516,7 @@ def drill_phase_words(self:KockaHand) -> list:
 # %% ../../nbs/games/11_kocka.ipynb #b778c9d3
 from ..core.sampling import Measure, played_cards, trick_actions, replay, deal_hands, unseen_cards
 
-def _loss_stats(hand, seat) -> dict: return {'lose': float(hand.result['loser'] == seat), 'penalty': hand.points[seat]}
+def _loss_stats(hand, seat) -> dict: return {'lose': float(hand.outcome['loser'] == seat), 'penalty': hand.points[seat]}
 
 @patch(as_prop=True)
 def coach_measure(self:Kocka) -> Measure:

@@ -405,6 +405,13 @@ def bot(self:MagheSatra, view:dict, rng) -> Move:
     return bot(view, rng)  # the module's function above: `@patch` leaves the module's name `bot` to it
 
 
+# %% ../../nbs/games/13_maghe_satra.ipynb #5e4a8483
+@patch
+def bot_view(self:MagheSatraHand, seat:int) -> dict:
+    "What `bot` reads of the view (the seats' states as `seat` may know them, its cards, the face-up cards), for the coach's playouts."
+    return {'seat': seat, 'to_act': self.to_act, 'players': self.n, 'status': [self.public_status(s, seat) for s in range(self.n)],
+            'hand': [self.down[seat], *self.up[seat]], 'face_up': self.up}
+
 # %% ../../nbs/games/13_maghe_satra.ipynb #6a478788
 @patch
 def new_standing(self:MagheSatra): return {'totals': [0] * self.players, 'hands': [], 'winner': None}
@@ -555,7 +562,7 @@ def drill_situation(self:MagheSatraHand, seat:int) -> str:
 # %% ../../nbs/games/13_maghe_satra.ipynb #9335da40
 from ..core.sampling import Measure, NoDeal, QUICK, unseen_cards
 
-def _win_stats(hand, seat) -> dict: return {'win': float(hand.result['winner'] == seat)}
+def _win_stats(hand, seat) -> dict: return {'win': float(hand.outcome['winner'] == seat)}
 
 @patch(as_prop=True)
 def coach_measure(self:MagheSatra) -> Measure:
@@ -564,6 +571,9 @@ def coach_measure(self:MagheSatra) -> Measure:
 
 @patch(as_prop=True)
 def coach_speed(self:MagheSatra) -> float: "Playouts run about twice the coach's measured pace."; return 2
+
+@patch(as_prop=True)
+def bot_draws(self:MagheSatra) -> bool: "The counting bot decides by the odds alone: it draws no random number."; return False
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #f51d27f4
 def _value_fits(v:int, up, playing:bool=False) -> bool:

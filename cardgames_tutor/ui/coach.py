@@ -6,7 +6,8 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/coach_widgets.html.md
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #e449a4a8
 from __future__ import annotations
-import io
+import io, threading
+from collections import OrderedDict
 from html import escape
 from matplotlib.figure import Figure
 import ipywidgets as W
@@ -19,8 +20,8 @@ from .charts import png_html
 from .drawing import running_loop
 
 # %% auto #0
-__all__ = ['THINKING', 'REVIEWING', 'chart_label', 'hint_chart', 'hint_words', 'png', 'HintBox', 'ReviewList', 'bot_reasons',
-           'PanelCoach', 'ring_of']
+__all__ = ['CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'hint_chart', 'hint_words', 'png', 'HintBox', 'chart_of',
+           'ReviewList', 'bot_reasons', 'PanelCoach', 'ring_of']
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #43b39c93
 def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
@@ -104,7 +105,25 @@ def put(self:HintBox, h:Hint|None):
     reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in h.reasons)
     self.text.value = f"<b>Hint: {escape(act_words(h.best, self.game.pack))}</b><ul>{reasons}</ul>"
     differ = len({tuple(sorted(r.stats.items())) for r in h.ranked}) > 1
-    self.picture(*((png(hint_chart(h, self.game.pack)), hint_words(h, self.game.pack)) if differ else ()))
+    self.picture(*(chart_of(h, self.game.pack) if differ else ()))
+
+# %% ../../nbs/ui/25_coach_widgets.ipynb #27083d88
+CHARTS = 64  # charts kept: a hint shared by a class (the coach's cache) is drawn once, not once per student
+_charts, _charts_lock = OrderedDict(), threading.Lock()
+
+def chart_of(h:Hint, pack) -> tuple:
+    "(the PNG of `h`'s chart, its words), drawn once per hint: drawing costs as much CPU as a search, and a class shares its hints."
+    key = (id(h), pack.name)
+    with _charts_lock:
+        kept = _charts.get(key)
+        if kept is not None and kept[0] is h:  # the very hint (kept alive here, so its id is not another's)
+            _charts.move_to_end(key)
+            return kept[1]
+    out = (png(hint_chart(h, pack)), hint_words(h, pack))
+    with _charts_lock:
+        _charts[key] = (h, out)
+        while len(_charts) > CHARTS: _charts.popitem(last=False)
+    return out
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #7228a9e3
 THINKING = "<i>Thinking... (the coach is playing out sampled deals)</i>"

@@ -1,0 +1,149 @@
+"""What a hint costs (not a test): playout speed, and the CPU time of a first-move hint per game at the shipped budget.
+
+- Playouts: house bots playing every seat to the end of fresh hands, in actions per CPU second, through the view each
+  bot would get from `HandState.view` (`--view`: what the coach did before issue 35) and through the lean entry the
+  coach uses now (`coach.PLAYOUT`, the game's `bot_view`), side by side, in turns so both meet the same load.
+- Hints: for --deals seeded deals per game and variant, the first decision of Seat 0 with a choice (house bots play
+  the seats before it), the hint searched afresh (the shared cache emptied), timed in CPU seconds of this process
+  (`time.process_time`: one core; other work on a shared machine disturbs it less than the wall clock). Median and
+  95th percentile per game. Target (issue 35): a median of at most 100 ms at the shipped budget.
+- The shared cache: the same position asked again, by another session on the same seed: the time of the second hint.
+- `--class N`: a `make classroom` server (Solara, started as `bench_classroom.py` starts it, on a free loopback port) and
+  N students without a browser (`wire_student.py`: the page's widget messages), all on one link (a class on one seed,
+  `--link`), pressing Hint together at each of their first --rounds turns (each then plays its first lit card, the
+  same for all, so the class stays at one position); the time from the press until the hint's text has arrived, median
+  and p95 per round and over all. Target (issue 35): p95 under 2 s. `--spread` adds a class where every student has a
+  seed of its own (no two share a position: the worst case for the shared cache).
+
+Run: `.venv/bin/python bench/bench_hints.py [--deals 40] [--budget 0.5] [--games kocka ...] [--seconds 2]`;
+`.venv/bin/python bench/bench_hints.py --class 30 [--link '?game=begga-kaat&seed=1'] [--rounds 3] [--spread]` (needs the
+`bench` extra: websockets, psutil).
+"""
+import argparse, asyncio, os, pathlib, random, statistics, sys, time
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # this checkout's package, not an installed one
+from cardgames_tutor.core.engine import get_game, deal_cards
+from cardgames_tutor.coach import search as coach
+
+VARIANTS = [('begga-kaat', {}), ('kocka', {}), ('dehla-pakad', {}), ('maghe-satra', {}),
+            *[('beggars-and-thieves', {'players': p}) for p in (5, 4, 3, 2)]]
+
+
+def view_playout(hand, rng):
+    "The playout before issue 35: a full view (events aside) built for every bot move."
+    bot = hand.game.bot
+    while not hand.is_over: hand.apply(bot(hand.view(hand.to_act, text=False), rng))
+    return hand
+
+
+def playout_rates(game, seconds) -> tuple:
+    "(actions per CPU second through full views, through the lean playout), played in turns of 5 hands."
+    spent, acts, i = [0.0, 0.0], [0, 0], 0
+    while min(spent) < seconds:
+        for j, play in enumerate((view_playout, coach.PLAYOUT)):
+            rng = random.Random(i)
+            for k in range(5):
+                hand = game.new_hand(deal_cards(game, rng), (i + k) % game.n_seats())
+                t = time.process_time(); play(hand, rng); spent[j] += time.process_time() - t
+                acts[j] += len(hand.history)
+        i += 1
+    return acts[0] / spent[0], acts[1] / spent[1]
+
+
+def first_view(game, i):
+    "Seat 0's view at its first decision with a choice in deal `i` (house bots before it)."
+    rng = random.Random(1_000_003 * i + 7)
+    hand = game.new_hand(deal_cards(game, rng), rng.randrange(game.n_seats()))
+    while not hand.is_over:
+        if hand.to_act == 0 and len(hand.legal_actions()) > 1: return hand.view(0)
+        hand.apply(game.bot(hand.view(hand.to_act, text=False), rng))
+    return None
+
+
+def med_p95(xs):
+    xs = sorted(xs)
+    return statistics.median(xs), xs[min(len(xs) - 1, int(0.95 * len(xs)))]
+
+
+async def one_class(port, n, links, rounds, bound=240):
+    "N wire students, student i on links[i]; every round they press Hint together. Latencies (ms) per round, and the hints' texts."
+    from wire_student import WireStudent
+    students = []
+    for link in links:
+        s = WireStudent(port); s.path = link; students.append(s)
+    t = time.perf_counter()
+    await asyncio.gather(*(s.start(timeout=bound) for s in students))
+    print(f"  {n} students working after {time.perf_counter() - t:.1f} s", flush=True)
+    per_round, texts = [], []
+    try:
+        for r in range(rounds):
+            await asyncio.gather(*(s.wait_lit(timeout=bound) for s in students))
+            await asyncio.sleep(0.5)  # the page settled (a new turn clears the hint box)
+            got = await asyncio.gather(*(s.hint(timeout=bound) for s in students))
+            per_round.append(got); texts.append({s.hint_shown() for s in students})
+            await asyncio.gather(*(s.click(timeout=bound) for s in students))
+    finally:
+        await asyncio.gather(*(s.close() for s in students), return_exceptions=True)
+    return per_round, texts
+
+
+def classroom(n, link, rounds, spread):
+    "The class benchmark (see the docstring): one server, a class on one link, then (with `spread`) a class on N seeds."
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+    from bench_classroom import server
+    classes = [('one seed', [link] * n)]
+    if spread: classes.append(('a seed each', [f"?game={dict(x.split('=') for x in link.lstrip('?').split('&')).get('game', 'begga-kaat')}&seed={100 + i}" for i in range(n)]))
+    with server('solara', 0) as (port, proc):
+        for what, links in classes:
+            load = os.getloadavg()[0]
+            print(f"class of {n} wire students, {what} ({links[0]}{' ...' if what != 'one seed' else ''}), load average {load:.1f}:", flush=True)
+            per_round, texts = asyncio.run(one_class(port, n, links, rounds))
+            every = [x for r in per_round for x in r]
+            for k, (r, tx) in enumerate(zip(per_round, texts), 1):
+                print(f"  round {k}: Hint pressed by {len(r)} together: median {statistics.median(r):.0f} ms, p95 {med_p95(r)[1]:.0f} ms,"
+                      f" max {max(r):.0f} ms ({len(tx)} different {'hint' if len(tx) == 1 else 'hints'})", flush=True)
+            m, p95 = med_p95(every)
+            print(f"  all rounds: median {m:.0f} ms, p95 {p95:.0f} ms over {len(every)} hints"
+                  f" (target p95 < 2000 ms: {'met' if p95 < 2000 else 'NOT met'})", flush=True)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    p.add_argument('--deals', type=int, default=40)
+    p.add_argument('--budget', type=float, default=coach.DEFAULT_BUDGET)
+    p.add_argument('--seconds', type=float, default=2.0, help="CPU seconds of playouts per game for the actions per second")
+    p.add_argument('--games', nargs='*')
+    p.add_argument('--before', action='store_true', help="also time each hint through full views (the playout before issue 35), in turn")
+    p.add_argument('--class', dest='n', type=int, default=0, help="N wire students on a classroom server pressing Hint together")
+    p.add_argument('--link', default='?game=begga-kaat&seed=1', help="the class's link (game and seed)")
+    p.add_argument('--rounds', type=int, default=3)
+    p.add_argument('--spread', action='store_true', help="also a class with a seed for each student")
+    a = p.parse_args(argv)
+    if a.n: return classroom(a.n, a.link, a.rounds, a.spread)
+    print(f"hint benchmark: {a.deals} first-move hints per game and variant at budget {a.budget} s "
+          f"(ACTIONS_PER_SECOND={coach.ACTIONS_PER_SECOND}), CPU seconds on one core; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'game':30} {'view acts/s':>12} {'lean acts/s':>12} {'x':>5}   {'hint median':>11} {'p95':>6}   {'deals':>5}  {'cached':>8}")
+    for name, opts in VARIANTS:
+        if a.games and name not in a.games: continue
+        game = get_game(name, **opts)
+        slow, fast = playout_rates(game, a.seconds)
+        cpu, deals, again, before = [], [], [], []
+        for i in range(a.deals):
+            view = first_view(game, i)
+            if view is None: continue
+            if a.before:  # the same hint through full views, timed just before, under the same load
+                coach._hints.clear(); lean, coach.PLAYOUT = coach.PLAYOUT, view_playout
+                t = time.process_time(); old = coach.hint(view, game, seed=0, budget=a.budget); before.append(time.process_time() - t)
+                coach.PLAYOUT = lean
+            coach._hints.clear()
+            t = time.process_time(); h = coach.hint(view, game, seed=0, budget=a.budget); cpu.append(time.process_time() - t)
+            if a.before: assert old.ranked == h.ranked, f"{name}: the lean playout changed a hint"
+            deals.append(h.deals)
+            t = time.process_time(); coach.hint(dict(view), game, seed=0, budget=a.budget); again.append(time.process_time() - t)
+        label = f"{name}{' ' + ','.join(f'{k}={v}' for k, v in opts.items()) if opts else ''}"
+        m, p95 = med_p95(cpu)
+        print(f"{label:30} {slow:12,.0f} {fast:12,.0f} {fast / slow:5.2f}   {m * 1000:9.0f}ms {p95 * 1000:4.0f}ms"
+              f"   {statistics.median(deals):5.0f}  {statistics.median(again) * 1000:6.2f}ms"
+              + (f"   (through full views: median {med_p95(before)[0] * 1000:.0f}ms p95 {med_p95(before)[1] * 1000:.0f}ms)" if before else ''), flush=True)
+
+
+if __name__ == '__main__': sys.exit(main())
