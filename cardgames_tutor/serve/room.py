@@ -16,6 +16,7 @@ from ..core.tables import Tables, Table, TableError, Ticket, read_code, clean_na
 from ..ui.session import Session
 from ..ui.seat import SeatSession
 from ..ui.panel import Tutor
+from ..ui.drawing import widget_tree
 from ..practice.exercises import exercises
 
 _log = logging.getLogger(__name__)
@@ -477,4 +478,7 @@ def close(self:Lobby):
     for suffix in (':solo', ':table'): self.room.drop_page(self.page_id + suffix)
     for t in (self.tutor, self.solo):
         if t is not None: t.close()
+    made = [w for w in vars(self).values() if isinstance(w, widgets.Widget)] + list(self.mode_buttons.values())
+    for w in widget_tree([self, *made]):  # every widget of the page (a form not shown now too): none left holding a closed one
+        if w is not self: w.close()
     super(Lobby, self).close()
