@@ -31,6 +31,17 @@ on a fresh server on a free loopback port:
   a click, then three paced updates of two lines of text). Its figures beside the tutor's, in the same run, tell how much of
   the cost of 30 Chromium pages on these cores is the panel's, and how much any ipywidgets page pays.
 
+- `--tables` (issue 33): instead, a class at tables of four. N students (32: 8 tables) arrive at the start page at once;
+  every fourth opens a table through the lobby's widgets (*Open a table*, seed and name typed, *Open the table*), the three
+  others join it with its code (*Join a table*, code and name typed), most without a browser (`wire_table.py`), --chromium
+  of them (one per table) in Chromium pages; a table starts when its four seats are taken, and every table plays its first
+  hand to the end (Begga Kaat, 52 moves), each student clicking a lit card at their turn after --think s. Printed: time
+  until all are seated; the fan-out of each move from the client side (from a wire student's click until every wire page
+  of its table had the table bar counting it: an upper bound on the server's part, which includes the click's way in and
+  this script reading every websocket; target p95 < 250 ms), split into moves made while others were still arriving and
+  after; the server's CPU for arriving and per move; its memory idle, at the peak and after the tabs closed (the server
+  holds a closed tab's seat 30 s here, so tables close within --settle), and what it still holds then.
+
 Targets (issue 13, this 2-core machine): N=30 all working, p95 click < 500 ms, memory back to the idle level
 within two minutes of the tabs closing. Voilà is tuned as a class would need it: --pool-size preheated kernels,
 idle kernels culled after 60 s (checked every 10 s), a 60 s IOPub timeout. Solara runs as `make classroom`
@@ -41,7 +52,8 @@ The server starts itself on glibc's allocator, as `make classroom` does; `PYTHON
 environment keeps Python's own (for a side-by-side run of the two).
 
 Run: `.venv/bin/python bench/bench_classroom.py [--n 30] [--servers solara,voila,floor] [--modes at-once,staggered]
-[--placements plain,server-first] [--links ',?pace=0'] [--wire 27] [--classes 2] [--warm 16] [--settle 130] [--profile /tmp/prof]`.
+[--placements plain,server-first] [--links ',?pace=0'] [--wire 27] [--classes 2] [--warm 16] [--settle 130] [--profile /tmp/prof]`;
+`.venv/bin/python bench/bench_classroom.py --tables [--n 32] [--chromium 4] [--think 0.3,1.0] [--settle 180]`.
 Needs Python playwright and Debian's Chromium (/usr/bin/chromium; never `playwright install`). Not a test.
 """
 import argparse, asyncio, collections, contextlib, itertools, os, pathlib, random, signal, socket, statistics, subprocess, sys, threading, time
@@ -72,15 +84,42 @@ SOLARA = """if True:
             from solara.toestand import KernelStore
             stale = sum(k != 'global' and k not in kernel_context.contexts for o in objects if isinstance(o, KernelStore)
                         for table in (o.listeners, o.listeners2) for k in table)
+            fan = globals().get('FAN')
             json.dump({'kernels': len(kernel_context.contexts), 'panels': sum(isinstance(o, Tutor) for o in objects),
-                       'objects': len(objects), 'stale': stale}, f)
+                       'objects': len(objects), 'stale': stale,
+                       **({'fanout': [[code, n, [v * 1000 for v in pages.values()]] for (code, n), pages in fan.items()]} if fan is not None else {})}, f)
     signal.signal(signal.SIGUSR1, held)
     from cardgames_tutor.serve.classroom import main
     main()"""
 
+# --tables only: the server-side fan-out, measured inside the server by wrapping two methods (nothing in the package changes):
+# `Table._changed` (a move accepted: its views go to the table's pages) stamps the move, and `Lobby._draw` notes, for each
+# page, when its first drawing after that move was done (its widget messages handed to the page's websocket).
+TABLES_HOOK = """if True:
+    import time
+    from cardgames_tutor.core import tables as _tables
+    from cardgames_tutor.serve import room as _room
+    FAN = {}  # (table code, move count) -> {page id: seconds from the move's acceptance to that page drawn}
+    _changed, _draw = _tables.Table._changed, _room.Lobby._draw
+    def changed(self):
+        n = len(self.match.actions)
+        if getattr(self, '_bench_moves', None) != n: self._bench_moves, self._bench_at = n, time.perf_counter()
+        return _changed(self)
+    def draw(self):
+        out = _draw(self)
+        s = self.session
+        if s is not None and getattr(s.table, '_bench_at', None) is not None and s.table.started:
+            FAN.setdefault((self.ticket.code, s.table._bench_moves), {}).setdefault(self.page_id, time.perf_counter() - s.table._bench_at)
+        return out
+    _tables.Table._changed, _room.Lobby._draw = changed, draw
+"""
+
 def server_command(kind, port, pool) -> list:
     if kind == 'solara':
         return [sys.executable, '-c', SOLARA, '--host', '127.0.0.1', '--port', str(port), '--cull', '60s']
+    if kind == 'tables':  # the class at tables: a closed tab's seat held 30 s (not 120), so tables close within --settle
+        return [sys.executable, '-c', SOLARA.replace('    signal.signal(', TABLES_HOOK + '    signal.signal(', 1), '--host', '127.0.0.1',
+                '--port', str(port), '--cull', '60s', '--seat-hold', '30']
     if kind == 'floor':  # not a tutor: the least any ipywidgets panel costs (floor_app.py)
         return [str(BIN / 'solara'), 'run', str(ROOT / 'bench' / 'floor_app.py'), '--production', '--no-open',
                 '--host', '127.0.0.1', f'--port={port}']
@@ -411,6 +450,169 @@ def report(kind, mode, n, idle, results, clicks, errors, with_sessions, after, a
     target = len(ready) + len(wired) == n and everyone and pct(everyone, .95) < 500 and back is not None and back <= 120
     print(f"  targets (all working, p95 < 500 ms, idle again within 120 s): {'met' if target else 'NOT met'}")
 
+# ---------------------------------------------------------------- --tables: a class at tables of four (issue 33)
+
+JS_TURN = """n => { const b = document.querySelector('.cgt-table-info'), w = document.querySelector('.cgt-waiting');
+  return (b && +b.dataset.moves >= n) || (w && w.innerText.startsWith('Your turn') && document.querySelector('button.cgt-card.cgt-legal')); }"""
+
+async def chromium_seat(browser, url, code_of, i, name, until, think, results):
+    """A student in a Chromium page at a table: the start page, then *Join a table* with the code typed (or, for a host,
+    *Open a table*), then a lit card clicked at each turn until the table has `until` moves."""
+    ctx = await browser.new_context(viewport={'width': 1100, 'height': 1000})
+    page = await ctx.new_page()
+    try:
+        await page.goto(url, timeout=180_000)
+        await page.wait_for_selector('.cgt-modes', timeout=180_000)
+        code = await code_of
+        await page.click('.cgt-mode-join')
+        await page.fill('.cgt-code input', code); await page.fill('.cgt-name input', name); await page.click('.cgt-join')
+        await page.wait_for_selector('.cgt-table-code', timeout=180_000)
+        results['seated'][i] = time.perf_counter()
+        while True:
+            await page.wait_for_function(JS_TURN, arg=until, timeout=300_000)
+            n = int(await page.get_attribute('.cgt-table-info', 'data-moves'))
+            if n >= until: break
+            await asyncio.sleep(think())
+            await page.click('button.cgt-card.cgt-legal', timeout=60_000)
+            await page.wait_for_function("n => +document.querySelector('.cgt-table-info').dataset.moves > n", arg=n, timeout=120_000)
+        results['done'][i] = time.perf_counter()
+    except Exception as e:
+        results['failed'][i] = f"Chromium student: {said(e)}"
+    return ctx, page
+
+async def wire_seat(port, code_of, host_code, i, name, seed, until, think, results):
+    "A student without a browser at a table (`wire_table.TableStudent`): the start page, open or join, then play."
+    from wire_table import TableStudent
+    s = TableStudent(port)
+    try:
+        await s.start(timeout=180)
+        if host_code is not None:  # the table's host: opens it, and tells its code (as a host reads it out to the others)
+            host_code.set_result(await s.open_table(name, seed))
+        else: await s.join_table(await code_of, name)
+        results['seated'][i] = time.perf_counter()
+        results['moves'][i] = await s.play(until, think)
+        results['done'][i] = time.perf_counter()
+    except Exception as e:
+        results['failed'][i] = f"wire student: {said(e)}"
+        if host_code is not None and not host_code.done(): host_code.set_exception(RuntimeError("the host failed"))
+    return s
+
+def cpu_s(pid) -> float:
+    "CPU seconds (user + system) of a process and its descendants so far."
+    import psutil
+    total = 0.0
+    with contextlib.suppress(psutil.NoSuchProcess):
+        p = psutil.Process(pid)
+        for q in [p, *p.children(recursive=True)]:
+            with contextlib.suppress(psutil.NoSuchProcess): t = q.cpu_times(); total += t.user + t.system
+    return total
+
+async def tables_class(port, pid, a, idle):
+    """`--tables`: N students (every 4 at a table; the table's first student opens it, the 3 others join with its code)
+    arriving at once; --chromium of them (one per table, from the first table on, in Seat 3) in Chromium pages, the others
+    without a browser. Every table plays its first hand (Begga Kaat for four: 52 moves) to the end."""
+    from playwright.async_api import async_playwright
+    n, per, until = a.n, 4, 52
+    tables = n // per
+    rng = random.Random(13)
+    think = lambda: rng.uniform(a.think_min, a.think_max)
+    results = {'seated': {}, 'done': {}, 'failed': {}, 'moves': {}}
+    peak = [rss_mb(pid)]
+    stop = asyncio.Event()
+    at_seated = []  # (when, server CPU s) once every student is seated: arriving before, playing after
+    async def watch_memory():
+        while not stop.is_set():
+            peak[0] = max(peak[0], rss_mb(pid))
+            if not at_seated and len(results['seated']) + len(results['failed']) >= n: at_seated.append((time.perf_counter(), cpu_s(pid)))
+            await asyncio.sleep(0.5)
+    watcher = asyncio.create_task(watch_memory())
+    loop = asyncio.get_running_loop()
+    codes = [loop.create_future() for _ in range(tables)]
+    chromium_at = {t * per + 3 for t in range(min(a.chromium, tables))}
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            cpu0, t0 = cpu_s(pid), time.perf_counter()
+            seats = []
+            for i in range(n):
+                t, name = i // per, f"Student {i + 1}"
+                if i in chromium_at: seats.append(chromium_seat(browser, f'http://127.0.0.1:{port}/', codes[t], i, name, until, think, results))
+                else: seats.append(wire_seat(port, codes[t], codes[t] if i % per == 0 else None, i, name, t + 1, until, think, results))
+            everyone = await asyncio.gather(*seats)
+            t_end, cpu1 = time.perf_counter(), cpu_s(pid)
+            with_sessions = rss_mb(pid)
+            inside = await asyncio.to_thread(held_by, pid)  # the server's own fan-out figures (TABLES_HOOK), with the pages open
+            for x in everyone:
+                if isinstance(x, tuple):
+                    with contextlib.suppress(Exception): await x[1].close(run_before_unload=True)
+                    with contextlib.suppress(Exception): await x[0].close()
+                else:
+                    with contextlib.suppress(Exception): await x.close()
+        finally:
+            await browser.close()
+    stop.set(); await watcher
+    after = []
+    for t in range(15, a.settle + 1, 15):
+        await asyncio.sleep(15)
+        after.append((t, rss_mb(pid)))
+    # the fan-out, from the wire students' side: for each move, from the mover's click (a wire mover's) until every wire
+    # page of its table had the table bar counting it (one clock: they all run in this process)
+    wired = {i: s for i, s in enumerate(everyone) if not isinstance(s, tuple)}
+    fan, spread = [], []
+    for t in range(tables):
+        pages = [wired[i] for i in range(t * per, t * per + per) if i in wired]
+        for i in range(t * per, t * per + per):
+            for move, clicked in results['moves'].get(i, []):
+                stamps = [p.arrived.get(move) for p in pages]
+                if None in stamps: continue
+                fan.append((clicked, (max(stamps) - clicked) * 1000))
+                spread.append((max(stamps) - min(stamps)) * 1000)
+    seated = list(results['seated'].values())
+    moves = sum(len(m) for m in results['moves'].values())
+    all_moves = until * tables
+    load = os.getloadavg()
+    print(f"\n== tables: {n} students at {tables} tables of {per} (Begga Kaat, 4 players), arriving at once; "
+          f"{len(chromium_at)} in Chromium pages, {n - len(chromium_at)} without a browser; think {a.think_min:g}-{a.think_max:g} s")
+    print(f"  seated: {len(seated)}/{n}" + (f", all seated {max(seated) - t0:.1f} s after arriving (median student {statistics.median(seated) - t0:.1f} s)" if seated else ''))
+    done = len(results['done'])
+    print(f"  tables that finished the hand: {sum(all(i in results['done'] for i in range(t * per, t * per + per)) for t in range(tables))}/{tables}"
+          f" ({done}/{n} students saw it end); the class took {t_end - t0:.0f} s")
+    for i, why in sorted(results['failed'].items()): print(f"  student {i + 1} failed: {why}")
+    (t_seated, cpu_seated), = at_seated or [(t_end, cpu1)]
+    server_fan = [max(ms) for code, moves, ms in inside.get('fanout', []) if len(ms) == per and 0 < moves <= until]
+    if server_fan:
+        print(f"  fan-out on the server side (from a move's acceptance until the last of its table's {per} pages had drawn it, its "
+              f"widget messages handed to the page's websocket): median {statistics.median(server_fan):.0f} ms, p95 "
+              f"{pct(server_fan, .95):.0f} ms (target < 250 ms), max {max(server_fan):.0f} ms over {len(server_fan)} moves")
+    for label, xs in (('every move', [ms for _, ms in fan]), ('moves while students were still arriving', [ms for c, ms in fan if c < t_seated]),
+                      ('moves once all were seated', [ms for c, ms in fan if c >= t_seated])):
+        if xs: print(f"  fan-out, {label}: median {statistics.median(xs):.0f} ms, p95 {pct(xs, .95):.0f} ms, max {max(xs):.0f} ms over {len(xs)} moves")
+    fan = [ms for _, ms in fan]
+    if fan:
+        print(f"  fan-out, measured on the client side (from a wire student's click until every wire page of its table had the "
+              f"move; includes the click's way in and this script's own event loop reading {len(wired)} websockets): median "
+              f"{statistics.median(fan):.0f} ms, p95 {pct(fan, .95):.0f} ms (target < 250 ms), max {max(fan):.0f} ms over {len(fan)} moves")
+        print(f"  spread between a table's first and last wire page receiving a move: median {statistics.median(spread):.0f} ms, "
+              f"p95 {pct(spread, .95):.0f} ms")
+    print(f"  server CPU ({os.cpu_count()} cores): arriving and sitting {cpu_seated - cpu0:.1f} s ({t_seated - t0:.0f} s wall, "
+          f"{(cpu_seated - cpu0) / n * 1000:.0f} ms per student); playing {cpu1 - cpu_seated:.1f} s ({t_end - t_seated:.0f} s wall), "
+          f"{(cpu1 - cpu_seated) / max(1, all_moves) * 1000:.0f} ms per move over the {all_moves} moves ({moves} made by wire students, "
+          f"the rest in Chromium pages; every move drawn for the 4 pages of its table)")
+    print(f"  server memory: idle {idle:.0f} MB, peak {peak[0]:.0f} MB, with the {n} pages open at the end {with_sessions:.0f} MB; after the tabs closed: "
+          + ', '.join(f"{t} s {m:.0f} MB" for t, m in after))
+    for when, h in (('idle, before the class', a.idle_held), (f'{a.settle} s after the tabs closed', held_by(pid))):
+        if h: print(f"  the server holds {when}: {h['kernels']} virtual kernels, {h['panels']} tutor panels, "
+                    f"{h['objects']} Python objects, {h.get('stale', '?')} Solara listener entries of closed sessions")
+    print(f"  load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (others share this machine)")
+
+def main_tables(a):
+    with server('tables', a.pool_size) as (port, proc):
+        idle = settle(proc.pid)
+        a.idle_held = held_by(proc.pid)
+        print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        asyncio.run(tables_class(port, proc.pid, a, idle))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--n', type=int, default=30, help='students (pages)')
@@ -435,7 +637,13 @@ def main():
                     "turn (default: the start page as it is; students without a browser open that); e.g. ',?pace=0' for the page "
                     "as it is, then with the bots playing at once")
     ap.add_argument('--profile', default=None, help='a folder: py-spy samples the server into it (one collapsed-stack file per run)')
+    ap.add_argument('--tables', action='store_true', help="a class at tables of four instead (issue 33): N students arrive at "
+                    "once, open (every fourth) or join tables through the lobby's widgets and play a whole hand; --chromium of them in "
+                    "Chromium pages (one per table), the others without a browser")
+    ap.add_argument('--chromium', type=int, default=4, help='--tables: students in Chromium pages (one at each of the first tables)')
+    ap.add_argument('--think', default='0.3,1.0', help='--tables: seconds a student thinks before a card, min,max')
     a = ap.parse_args()
+    a.think_min, a.think_max = map(float, a.think.split(','))
     try:
         import playwright, psutil  # noqa: F401
     except ImportError as e: return print(f"skipped: {e.name} is not installed")
@@ -443,6 +651,7 @@ def main():
     print(f"{os.cpu_count()} cores; {a.n} students; Voilà pool {a.pool_size} preheated kernels; clicks {a.clicks} each"
           f"{f' after {a.warm} untimed' if a.warm else ''}; "
           f"Solara's allocator: {os.environ.get('PYTHONMALLOC') or 'malloc (cardgames-classroom sets PYTHONMALLOC on glibc)'}")
+    if a.tables: return main_tables(a)
     everywhere = os.sched_getaffinity(0)
     for placement in a.placements.split(','):
         if placement == 'pinned' and len(everywhere) < 2: print("pinned: skipped (needs two cores)"); continue

@@ -226,7 +226,7 @@ AT_A_TABLE_HIDDEN = ('undo_button', 'deal_button', 'upload', 'seed_box', 'game_c
 def _at_a_table(self:Tutor):
     "Hide what a seat at a shared table may not do, and lock the teaching view off."
     self.teach.value, self.teach.disabled = False, True
-    for name in AT_A_TABLE_HIDDEN: getattr(self, name).layout.display = 'none'
+    for name in AT_A_TABLE_HIDDEN: getattr(self, name).layout = widgets.Layout(display='none')  # its own: buttons share one look's layout
 
 # %% ../../nbs/ui/24_panel.ipynb #422f2490
 @patch
