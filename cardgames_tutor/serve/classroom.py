@@ -421,25 +421,11 @@ import importlib.resources
 from pathlib import Path
 from ..ui.panel import Tutor
 from .room import Lobby, TableOptions, classroom, use_classroom
+from .teacher_page import ClassKeeper, drill_view, keep_reviews, teacher_app, teacher_gate, teacher_widget
+from ..core.engine import games
 from ..ui.table import cards_text_html
 
 START = importlib.resources.files('cardgames_tutor.serve') / 'start_page.json'  # package data: read where the package is installed
-
-if solara is not None:
-    @solara.component
-    def Page():
-        """One student's page: the choice of playing alone, opening a table or joining one (`serve.room.Lobby`); alone,
-        the start page's words and a tutor panel set up from the link (`?game=kocka&seed=12`); `?table=CODE` opens the
-        join form with the code filled in (or, in a browser that holds a seat there, the seat)."""
-        router = solara.use_router()
-        lobby = solara.use_memo(lambda: _lobby(router.search or ''), [])
-        mode, set_mode = solara.use_state(lobby.mode)
-        lobby.on_mode = set_mode  # the lobby's buttons change what the page shows
-        lobby.on_seated = lambda code: router.push(f"{router.path}?table={code}")  # a reload comes back to the seat
-        solara.display(lobby.modes)
-        if mode == 'solo':
-            solara.HTML('div', unsafe_innerHTML=start_html(), classes=['cgt-start', 'rendered_html', 'jp-RenderedHTMLCommon'])  # our own text
-        solara.display(lobby)
 
 _BUILDING = threading.Lock()
 
@@ -458,7 +444,68 @@ def _lobby(query:str) -> Lobby:
     host = (headers.get('host') or [''])[0] + settings.main.root_path
     with _BUILDING: lobby = Lobby(classroom(), solara.get_session_id(), query, context.id, context, loop, host)
     context.on_close(lobby.close)
+    _keep_reviews(lobby)
     return lobby
+
+# %% ../../nbs/serve/33_classroom.ipynb #5724ab80
+if solara is not None:
+    @solara.component
+    def Page():
+        """One student's page: the choice of playing alone, opening a table or joining one (`serve.room.Lobby`); alone,
+        the start page's words and a tutor panel set up from the link (`?game=kocka&seed=12`); `?table=CODE` opens the
+        join form with the code filled in (or, in a browser that holds a seat there, the seat)."""
+        router = solara.use_router()
+        return TeacherRoute() if router.path.rstrip('/').endswith('/teacher') else StudentRoute()  # the teacher's: its own gate and cookie
+
+    @solara.component
+    def StudentRoute():
+        "A student's page (see `Page`)."
+        router = solara.use_router()
+        lobby = solara.use_memo(lambda: _lobby(router.search or ''), [])
+        drills = solara.use_memo(lambda: _drills(router.search or ''), [])  # `?drill=kocka`: drills, their answers kept for the teacher
+        mode, set_mode = solara.use_state(lobby.mode)
+        lobby.on_mode = lambda m: (set_mode(m), _keep_reviews(lobby))  # the lobby's buttons change what the page shows
+        lobby.on_seated = lambda code: router.push(f"{router.path}?table={code}")  # a reload comes back to the seat
+        solara.display(lobby.modes)
+        if mode == 'solo':
+            solara.HTML('div', unsafe_innerHTML=start_html(), classes=['cgt-start', 'rendered_html', 'jp-RenderedHTMLCommon'])  # our own text
+            if drills is not None: solara.display(drills)
+        solara.display(lobby)
+
+    @solara.component
+    def TeacherRoute():
+        "The teacher's page (`serve.teacher_page`): drawn only for the teacher's cookie, as the page's websocket brought it."
+        solara.display(solara.use_memo(_teacher_page, []))
+
+    @solara.component
+    def Layout(children=[]):
+        "Each page alone: Solara's own layout (its scroller around the page: `PAGE_CSS`), without tabs between the two."
+        return solara.AppLayout(children=children, navigation=False)
+
+    routes = [solara.Route(path='/', component=Page, layout=Layout), solara.Route(path='teacher', component=TeacherRoute)]  # Solara's router: the two pages
+
+# %% ../../nbs/serve/33_classroom.ipynb #fe26a5fe
+def _results():
+    "The class's results (`practice.results.Results`), or None on a server without the teacher's page."
+    gate = teacher_gate()
+    return None if gate is None else gate.console.results
+
+def _keep_reviews(lobby):
+    "The reviews shown on the lobby's panels, kept in the class's results (`serve.teacher_page.keep_reviews`)."
+    if (results := _results()) is not None: keep_reviews(lobby, results)
+
+def _drills(query:str):
+    "The drills a link asks for (`?drill=kocka`, `&seed=`), their answers kept under the student's browser; None if it asks for none."
+    q, results = dict(parse_qsl(query.lstrip('?'))), _results()
+    if results is None or q.get('drill') not in games(): return None
+    seed = int(q['seed']) if q.get('seed', '').isdigit() and len(q['seed']) < 20 else None
+    return drill_view(q['drill'], solara.get_session_id(), results, seed)
+
+def _teacher_page():
+    import ipywidgets as widgets
+    gate = teacher_gate()
+    if gate is None: return widgets.HTML("<p>This server has no teacher's page.</p>")
+    return teacher_widget(gate, gate.console)
 
 # %% ../../nbs/serve/33_classroom.ipynb #61eb18cf
 def start_words(path:Path=START) -> list:
@@ -535,7 +582,9 @@ def page_assets() -> tempfile.TemporaryDirectory:
 
 # %% ../../nbs/serve/33_classroom.ipynb #d2652430
 def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|None=None, limits:Limits|None=None,
-             max_message:int=MAX_MESSAGE, tables:TableOptions|None=None):
+             max_message:int=MAX_MESSAGE, tables:TableOptions|None=None,
+             teacher_code:str|None=None, # the teacher's code (None: a new one, `teacher_gate().code`)
+             results=None): # the results file (None: `classroom.sqlite` in the data folder)
     """The classroom app: Solara serving `Page`, its files kept by a `StaticCache`, behind a `ClassroomGate` (asking for
     `code` if given); the class's tables (`serve.room.Classroom`) made afresh with the options `tables`, their bots paced."""
     if solara is None: raise SystemExit("The classroom server needs Solara: pip install -e '.[classroom]' (make install does it).")
@@ -546,15 +595,16 @@ def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|Non
     settings.main.root_path = root_path.rstrip('/')  # set: Solara never takes it from a visitor's X-Script-Name
     settings.theme.show_banner, settings.theme.title = False, 'Card games tutor'
     settings.assets.extra_locations = [page_assets().name]  # `PAGE_JS` and `PAGE_CSS` in every page
-    os.environ['SOLARA_APP'] = 'cardgames_tutor.serve.classroom:Page'
+    os.environ['SOLARA_APP'] = 'cardgames_tutor.serve.classroom'  # its `routes`: the students' page and the teacher's
     warnings.filterwarnings('ignore', 'Cookies with samesite=none')  # said on every page over plain http
     from solara.server.starlette import app
     from solara.server import kernel_context
     _few_malloc_arenas()
-    use_classroom(tables)
+    room = use_classroom(tables)
     warm_up()
-    return ClassroomGate(StaticCache(under_root(_on_start(app, _give_back_memory), root_path)), code, max_message, root_path, hosts, limits,
-                         live=lambda: kernel_context.contexts)
+    teacher = teacher_app(StaticCache(under_root(_on_start(app, _give_back_memory), root_path)), room, teacher_code, results, root_path)
+    ClassKeeper(room, teacher.console.results).start()  # each student's hands, once, in the results
+    return ClassroomGate(teacher, code, max_message, root_path, hosts, limits, live=lambda: kernel_context.contexts)
 
 # %% ../../nbs/serve/33_classroom.ipynb #c9cb3d05
 def warm_up():
@@ -685,15 +735,19 @@ def _on_system_malloc(env=os.environ):
 # %% ../../nbs/serve/33_classroom.ipynb #ca209fc6
 def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s', root_path:str='', allowed=(),
           behind_proxy:str|None=None, limits:Limits|None=None, max_message:int=MAX_MESSAGE, max_connections:int=1000,
-          tables:TableOptions|None=None):
+          tables:TableOptions|None=None, teacher_code:str|None=None, results=None):
     "Run the classroom server until Ctrl-C; on a network address it asks for `code` (a new one if not given)."
     code = checked_code(code)
     if not code and not is_loopback(host): code = new_code()
-    app = make_app(code, cull, root_path, allowed_hosts(host, allowed), limits, max_message, tables)
+    app = make_app(code, cull, root_path, allowed_hosts(host, allowed), limits, max_message, tables, teacher_code, results)
     import uvicorn
     print(f"Card games tutor for a class at {address(host, port)}")
     if code: print(f"Class code: {code}   (a link with it: {address(host, port, code)})\n"
                    "Anyone with the code can play here; over the internet, put it behind HTTPS (see README).")
+    gate = teacher_gate()
+    link = address(host, port).rstrip('/') + root_path.rstrip('/') + '/teacher?' + urlencode([('code', code)] if code else []) + ('&' if code else '') + urlencode([('teacher', gate.code)])
+    print(f"Teacher's code: {gate.code}   (the teacher's page: {link})\n"
+          f"Keep it to yourself: it opens every table and the class's results ({gate.console.results.path}).")
     print("Ctrl-C stops the server.", flush=True)
     uvicorn.run(app, host=host, port=port, ws_max_size=max_message + 1024, log_level='warning', proxy_headers=bool(behind_proxy),
                 forwarded_allow_ips=behind_proxy, timeout_keep_alive=5, limit_concurrency=max_connections)
@@ -706,6 +760,8 @@ def main(argv=None):
     ap.add_argument('--host', default='127.0.0.1', help='address to listen on: 0.0.0.0 for a classroom network (then a code is asked)')
     ap.add_argument('--port', type=int, default=8866)
     ap.add_argument('--code', default=os.environ.get('CLASS_CODE') or None, help='the class code, 8 letters or digits at least (default: made up on a network)')
+    ap.add_argument('--teacher-code', default=os.environ.get('TEACHER_CODE') or None, help="the teacher's code, 8 letters or digits at least (default: made up, printed)")
+    ap.add_argument('--results', default=os.environ.get('CLASS_RESULTS') or None, metavar='FILE', help="the class's results (SQLite; default: classroom.sqlite in the data folder)")
     ap.add_argument('--cull', default='60s', help="how long a closed tab's session is kept (e.g. 60s, 5m)")
     ap.add_argument('--root-path', default='', help='the path a reverse proxy serves the classroom under (it takes it off), e.g. /class')
     ap.add_argument('--allowed-host', action='append', default=[], metavar='NAME', help="a name the server is reached by (a proxy's), besides its own")
@@ -717,4 +773,6 @@ def main(argv=None):
     a = ap.parse_args(argv)
     limits = Limits(**{f.name: getattr(a, f.name) for f in dataclasses.fields(Limits)})
     tables = TableOptions(**{f.name: getattr(a, f.name) for f in dataclasses.fields(TableOptions)})
-    serve(a.host, a.port, a.code, a.cull, a.root_path, a.allowed_host, a.behind_proxy, limits, a.max_message, a.max_connections, tables)
+    try: serve(a.host, a.port, a.code, a.cull, a.root_path, a.allowed_host, a.behind_proxy, limits, a.max_message, a.max_connections, tables,
+               a.teacher_code, a.results)
+    except ValueError as e: raise SystemExit(f"cardgames-classroom: {' '.join(str(e).split())[:200]}") from None  # a short teacher code, a results file

@@ -265,6 +265,7 @@ def _connected(context):
     if context is None or not hasattr(context, 'page_status'): return None
     return lambda: any(getattr(status, 'name', '') == 'CONNECTED' for status in list(context.page_status.values()))
 
+# %% ../../nbs/serve/33a_room.ipynb #6689f41f
 MODES = (('solo', 'Play alone'), ('open', 'Open a table'), ('join', 'Join a table'))
 _SEED = re.compile(r'-?\d{1,30}')
 _LEAVE = "To leave the table, close this page: your seat is kept for {hold:g} s (the others see you away), then a bot plays it."
@@ -288,6 +289,33 @@ class Lobby(widgets.VBox):
         self.alive = _connected(context)
         self.show('join' if 'table' in self.query else 'solo')
         if 'table' in self.query and self.room.token(browser, self.query['table']) is not None: self._join()  # a reload: back to the seat
+
+# %% ../../nbs/serve/33a_room.ipynb #8b582060
+@patch
+def _fill_game(self:Lobby):
+    "The players and the exercises the chosen game offers."
+    name = self.game_choice.value
+    players = games()[name].players
+    self.players_choice.options = [(str(n), n) for n in players]
+    self.players_choice.value = 4 if 4 in players else players[0]
+    self.players_choice.layout.display = None if len(players) > 1 else 'none'
+    self.exercise_choice.options = [('none: a new deal', '')] + [(x.title, x.name) for x in exercises().values() if x.game == name]
+    self.exercise_choice.value = ''
+    self.exercise_choice.layout.display = None if len(self.exercise_choice.options) > 1 else 'none'
+
+@patch
+def _guard(self:Lobby, action):
+    "Run a button's `action`; whatever goes wrong is one line on the page, never a traceback."
+    try: action()
+    except TableError as e: self._say(str(e))
+    except Exception as e:
+        _log.exception("the classroom page failed")
+        self._say(f"Something went wrong there ({type(e).__name__}): try again.")
+
+@patch
+def _say(self:Lobby, text:str):
+    "One line under the form (escaped: it may hold a name or a code as typed)."
+    self.said.value = f'<div class="cgt-said-line" role="status" style="font:13px sans-serif;color:#b00020">{escape(text)}</div>' if text else ''
 
 # %% ../../nbs/serve/33a_room.ipynb #0d4cfc80
 @patch
@@ -321,32 +349,6 @@ def _build(self:Lobby):
     self.code_box.on_submit(lambda _: self._guard(self._join))
     self.start_button.on_click(lambda _: self._guard(self._start))
     self.children = [self.form, self.said, self.bar, self.start_button, self.body]
-
-@patch
-def _fill_game(self:Lobby):
-    "The players and the exercises the chosen game offers."
-    name = self.game_choice.value
-    players = games()[name].players
-    self.players_choice.options = [(str(n), n) for n in players]
-    self.players_choice.value = 4 if 4 in players else players[0]
-    self.players_choice.layout.display = None if len(players) > 1 else 'none'
-    self.exercise_choice.options = [('none: a new deal', '')] + [(x.title, x.name) for x in exercises().values() if x.game == name]
-    self.exercise_choice.value = ''
-    self.exercise_choice.layout.display = None if len(self.exercise_choice.options) > 1 else 'none'
-
-@patch
-def _guard(self:Lobby, action):
-    "Run a button's `action`; whatever goes wrong is one line on the page, never a traceback."
-    try: action()
-    except TableError as e: self._say(str(e))
-    except Exception as e:
-        _log.exception("the classroom page failed")
-        self._say(f"Something went wrong there ({type(e).__name__}): try again.")
-
-@patch
-def _say(self:Lobby, text:str):
-    "One line under the form (escaped: it may hold a name or a code as typed)."
-    self.said.value = f'<div class="cgt-said-line" role="status" style="font:13px sans-serif;color:#b00020">{escape(text)}</div>' if text else ''
 
 # %% ../../nbs/serve/33a_room.ipynb #6656da67
 @patch
@@ -393,31 +395,6 @@ def _join(self:Lobby):
     back = self.room.token(self.browser, self.code_box.value) is not None
     ticket = self.room.join_table(self.browser, self.code_box.value, None if back else self.name_box.value)
     self._sit(ticket, back)
-
-# %% ../../nbs/serve/33a_room.ipynb #62376631
-@patch
-def _sit(self:Lobby, ticket:Ticket, back:bool):
-    "Seated: the seat's session and panel, kept up with the table; the table's bar."
-    session = SeatSession(self.room.tables, ticket.token)
-    if back: session.back()  # one more page open on the seat: the student is here (a reload, a second tab)
-    self.ticket, self.session = ticket, session
-    self.tutor = TableTutor(session=session, pace=0)
-    session.on_change(lambda _: self.redraw())
-    name = session.latest['table']['seats'][session.seat]['name']
-    self.room.add_page(StudentPage(f"{self.page_id}:table", self.browser, 'table', session, name, ticket.code, self.redraw, alive=self.alive))
-    if self.solo is not None:  # at a table now: the solo game is over (the buttons to go back are hidden)
-        self.room.drop_page(f"{self.page_id}:solo")
-        self.solo.close(); self.solo = None
-    self.body.children = [self.tutor]
-    self.show('table')
-    self._draw()
-    if self.on_seated is not None: self.on_seated(ticket.code)  # the page's link becomes the table's: a reload comes back here
-
-@patch
-def _start(self:Lobby):
-    "The host starts the match."
-    reply = self.session.table.start(self.ticket.token)
-    self._say('' if reply.ok else reply.text)
 
 # %% ../../nbs/serve/33a_room.ipynb #030564b7
 @patch
@@ -466,6 +443,31 @@ def _redraw_solo(self:Lobby):
     if self.loop is not None:
         with contextlib.suppress(RuntimeError): return self.loop.call_soon_threadsafe(draw) and None
     draw()
+
+# %% ../../nbs/serve/33a_room.ipynb #62376631
+@patch
+def _sit(self:Lobby, ticket:Ticket, back:bool):
+    "Seated: the seat's session and panel, kept up with the table; the table's bar."
+    session = SeatSession(self.room.tables, ticket.token)
+    if back: session.back()  # one more page open on the seat: the student is here (a reload, a second tab)
+    self.ticket, self.session = ticket, session
+    self.tutor = TableTutor(session=session, pace=0)
+    session.on_change(lambda _: self.redraw())
+    name = session.latest['table']['seats'][session.seat]['name']
+    self.room.add_page(StudentPage(f"{self.page_id}:table", self.browser, 'table', session, name, ticket.code, self.redraw, alive=self.alive))
+    if self.solo is not None:  # at a table now: the solo game is over (the buttons to go back are hidden)
+        self.room.drop_page(f"{self.page_id}:solo")
+        self.solo.close(); self.solo = None
+    self.body.children = [self.tutor]
+    self.show('table')
+    self._draw()
+    if self.on_seated is not None: self.on_seated(ticket.code)  # the page's link becomes the table's: a reload comes back here
+
+@patch
+def _start(self:Lobby):
+    "The host starts the match."
+    reply = self.session.table.start(self.ticket.token)
+    self._say('' if reply.ok else reply.text)
 
 # %% ../../nbs/serve/33a_room.ipynb #b1fc17bb
 @patch

@@ -1,0 +1,119 @@
+"""The class's results (practice/results.py): counts per rule against the test's own count of random answers, threads
+writing at once, a restart, each student's own rows only, the review's tactics from a real review, CSV a spreadsheet
+cannot run, and keys that are not keys."""
+import csv, io, random, threading
+import pytest
+from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.match import Match, play_out, random_choice
+from cardgames_tutor.practice.results import Results, ResultsError, tactic_of
+
+RULES = ['kocka/follow', 'kocka/score', 'kocka/pass-hold']
+
+def _random_answers(db, rng, n=300, students=12) -> list:
+    rows = [(f"s{rng.randrange(students)}", rng.choice(RULES), rng.random() < 0.6) for _ in range(n)]
+    for s, rule, right in rows: db.answered(s, 'kocka', rule, right)
+    return rows
+
+def test_the_counts_per_rule_are_the_answers_counted(tmp_path):
+    db, rng = Results(tmp_path/'r.sqlite'), random.Random(3)
+    rows = _random_answers(db, rng)
+    got = {r.rule: r for r in db.by_rule()}
+    for rule in RULES:
+        mine = [(s, right) for s, r, right in rows if r == rule]
+        students, missed = {s for s, _ in mine}, {s for s, right in mine if not right}
+        assert got[rule][2:] == (len(students), len(missed), sum(r for _, r in mine), sum(not r for _, r in mine))
+        assert f"{len(missed)} of {len(students)} missed {rule} (" in got[rule].text
+    shares = [r.missed / r.students for r in db.by_rule()]
+    assert shares == sorted(shares, reverse=True)  # the most missed first
+    assert db.summary() == [r.text for r in db.by_rule()]
+
+def test_threads_writing_at_once_lose_nothing(tmp_path):
+    db = Results(tmp_path/'r.sqlite')
+    def student(k):
+        for i in range(60):
+            db.answered(f"t{k}", 'kocka', RULES[i % 3], i % 2 == 0)
+            if i % 20 == 0: db.played(f"t{k}", 'kocka', i // 20 + 1, 'abcdef', k % 4)
+            db.by_rule()
+    threads = [threading.Thread(target=student, args=(k,)) for k in range(8)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    assert sum(r.right + r.wrong for r in db.by_rule()) == 8 * 60
+    assert all(s.answers == 60 and s.right == 30 and s.hands == 3 for k, s in db.standings().items())
+
+def test_the_results_survive_a_restart(tmp_path):
+    db = Results(tmp_path/'class.sqlite')
+    rows = _random_answers(db, random.Random(5), n=50)
+    db.seen('s1', 'Asha'); db.played('s1', 'kocka', 1)
+    before, standings = db.by_rule(), db.standings()
+    db.close()
+    again = Results(tmp_path/'class.sqlite')
+    assert again.by_rule() == before and again.standings() == standings and again.names()['s1'] == 'Asha'
+    again.answered('s1', 'kocka', 'kocka/follow', False)
+    assert sum(r.right + r.wrong for r in again.by_rule()) == len(rows) + 1
+
+def test_a_student_reads_their_own_rows_only(tmp_path):
+    db = Results(tmp_path/'r.sqlite')
+    rows = _random_answers(db, random.Random(7), students=4)
+    mine = db.mine('s2')
+    own = [(r, right) for s, r, right in rows if s == 's2']
+    assert sum(r.right + r.wrong for r in mine.by_rule()) == len(own)
+    assert all(r.students == 1 and r.missed == any(not x for rr, x in own if rr == r.rule) for r in mine.by_rule())
+    mine.answered('kocka', 'kocka/follow', False)
+    assert db.by_rule('s2') == mine.by_rule() and db.by_rule('s3') != mine.by_rule()
+    assert not any(hasattr(mine, name) for name in ('summary', 'csv_text', 'names', 'standings', 'mine', 'db'))  # nothing reads the class
+    with pytest.raises(ResultsError): db.mine("s2' OR '1'='1")
+
+def test_keys_and_rules_that_are_not_are_refused_in_one_line(tmp_path):
+    db = Results(tmp_path/'r.sqlite')
+    for bad in ["x' OR 1=1 --", '', 'a' * 65, None, 7, 'Asha Rao']:
+        with pytest.raises(ResultsError) as e: db.answered(bad, 'kocka', 'kocka/follow', True)
+        assert '\n' not in str(e.value) and len(str(e.value)) < 200
+    with pytest.raises(ResultsError): db.answered('s1', 'kocka', 'begga-kaat/follow', True)
+    assert db.by_rule() == []
+
+def test_the_csv_names_each_student_and_holds_no_formula(tmp_path):
+    db = Results(tmp_path/'r.sqlite')
+    db.seen('s1', '=cmd|"/c calc"!A1'); db.seen('s2', 'Bo, "the" best')
+    db.answered('s1', 'kocka', 'kocka/follow', False); db.answered('s2', 'kocka', 'kocka/follow', True)
+    rows = list(csv.reader(io.StringIO(db.csv_text('answers'))))
+    assert rows[0] == ['name', 'student', 'game', 'rule', 'right', 'at']
+    assert [r[0] for r in rows[1:]] == ["'=cmd|\"/c calc\"!A1", 'Bo, "the" best']
+    assert not any(cell[:1] in '=+-@' for r in rows[1:] for cell in r if cell)
+    summary = list(csv.reader(io.StringIO(db.csv_text('summary'))))
+    assert summary[1][:2] == ['kocka', 'kocka/follow'] and summary[1][3:] == ['2', '1', '1', '1']
+    with pytest.raises(ResultsError): db.csv_text('students; DROP TABLE answers')
+
+def test_a_real_review_is_kept_by_its_tactics(tmp_path):
+    from cardgames_tutor.coach.search import review
+    db = Results(tmp_path/'r.sqlite')
+    m = play_out(Match(get_game('begga-kaat'), seed=4), random_choice, random.Random(1))  # every seat at random
+    items = review(m, seat=0, hand_no=1, budget=0.02, top=5)
+    assert items, 'a hand played at random has decisions the coach would make otherwise'
+    db.reviewed('s1', 'begga-kaat', items)
+    got = {r.tactic: r for r in db.by_tactic()}
+    want = {}
+    for x in items: want.setdefault(tactic_of(x), []).append(x.cost)
+    assert set(got) == set(want)
+    for t, costs in want.items(): assert got[t].decisions == len(costs) and abs(got[t].cost - sum(costs)) < 0.01
+    assert all(t != 'compare' or all(r.tactic == 'compare' for x in items if tactic_of(x) == 'compare' for r in x.hint.reasons)
+               for t in got)
+
+def test_a_file_that_cannot_be_used_is_said_in_one_line(tmp_path):
+    (tmp_path/'dir.sqlite').mkdir()
+    with pytest.raises(ResultsError) as e: Results(tmp_path/'dir.sqlite')
+    assert 'cannot be used' in str(e.value) and '\n' not in str(e.value)
+
+def test_a_students_drills_on_the_server_reach_the_class_results_and_write_no_file_of_theirs(tmp_path, monkeypatch):
+    from cardgames_tutor.practice.results import ClassProgress
+    from cardgames_tutor.ui.practice import Practice
+    monkeypatch.setenv('CARDGAMES_TUTOR_DATA', str(tmp_path/'learner'))
+    db = Results(tmp_path/'class.sqlite')
+    view = Practice('kocka', progress=ClassProgress(db.mine('s-asha')), seed=3)
+    grades = []
+    for _ in range(5):
+        grades.append(view.answer(0)); view.ask()
+    got = db.mine('s-asha').by_rule()
+    assert sum(r.right for r in got) == sum(g.right for g in grades) and sum(r.wrong for r in got) == sum(not g.right for g in grades)
+    assert {r.rule for r in got} == {g.rule for g in grades}
+    assert not (tmp_path/'learner').exists() and view.progress.problem is None
+    assert db.by_rule('s-bo') == []

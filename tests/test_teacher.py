@@ -1,0 +1,353 @@
+"""The teacher's console and page (serve/teacher.py, serve/teacher_page.py) without a browser: the gate as ASGI calls, tried as a hostile student would
+(every teacher route with no cookie, the class's cookie, a forged or another server's cookie, the class code, a flood of
+wrong codes); the class at a glance against the registry; the teaching view (every hand, stepping back to any moment,
+"what if" in a copy that leaves the table as it was); the work set for every table and every solo student at once;
+the page's buttons; the CSV route."""
+import asyncio, csv, io, json, threading
+import pytest
+from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.match import Match
+from cardgames_tutor.practice.exercises import EXERCISES
+from cardgames_tutor.practice.results import Results
+from cardgames_tutor.serve.room import Classroom, StudentPage
+from cardgames_tutor.serve.teacher import Console, Lesson, make_work
+from cardgames_tutor.serve.teacher_page import TEACHER_COOKIE, TeacherGate, TeacherPage, glance_html, new_teacher_code, page_for
+from cardgames_tutor.ui.session import Session
+
+class Clock:
+    def __init__(self): self.t = 1000.0
+    def __call__(self): return self.t
+
+async def _app(scope, receive, send):
+    "The classroom app behind the gate: it says which path it was asked for."
+    body = f"app:{scope['path']}".encode()
+    await send({'type': 'http.response.start', 'status': 200, 'headers': [(b'content-length', str(len(body)).encode())]})
+    await send({'type': 'http.response.body', 'body': body})
+
+def call(gate, path, query='', cookies='', client='10.1.1.1', kind='http'):
+    "One request through the gate: (status, headers, body)."
+    sent = []
+    async def send(m): sent.append(m)
+    async def receive(): return {'type': 'http.request'}
+    scope = {'type': kind, 'path': path, 'query_string': query.encode(), 'client': (client, 5000),
+             'headers': [(b'cookie', cookies.encode())] if cookies else []}
+    asyncio.run(gate(scope, receive, send))
+    head = sent[0]
+    return head['status'], dict(head['headers']), b''.join(m.get('body', b'') for m in sent[1:])
+
+def cookie_of(headers) -> str: return headers[b'set-cookie'].decode().split(';')[0]
+
+def a_class(results=None):
+    "A class: table A (Kočka) with Asha and Bo, table B (Begga Kaat) with Cy, two solo students."
+    room = Classroom()
+    a = room.open_table('b-asha', 'kocka', 'Asha', seed=3)
+    b = room.join_table('b-bo', a.code, 'Bo')
+    c = room.open_table('b-cy', 'begga-kaat', 'Cy', seed=5)
+    solos = [room.add_page(StudentPage(f"k{i}:solo", f"b-solo{i}", 'solo', Session(game, seed=i), name=name))
+             for i, (game, name) in enumerate([('kocka', 'Dee'), ('dehla-pakad', '<b>Eli</b>')])]
+    return room, {'asha': a, 'bo': b, 'cy': c}, solos
+
+TEACHER_ROUTES = ['/teacher', '/teacher/', '/teacher/results.csv', '/teacher/glance.json', '/teacher/anything/else']
+
+# ---------------------------------------------------------------- the gate
+
+def test_no_teacher_route_opens_without_the_teachers_cookie():
+    room, _, _ = a_class()
+    results = Results(':memory:'); results.seen('b-bo', 'Bo'); results.answered('b-bo', 'kocka', 'kocka/follow', False)
+    gate = TeacherGate(_app, 'kq7m-x2pd-9hte', Console(room, results))
+    other = TeacherGate(_app, 'kq7m-x2pd-9hte')  # the same code on another server: another secret
+    status, headers, _ = call(other, '/teacher', 'teacher=kq7m-x2pd-9hte')
+    hostile = ['', 'cgt-class=anything', f"{TEACHER_COOKIE}=", f"{TEACHER_COOKIE}={'0' * 64}", cookie_of(headers),
+               f"{TEACHER_COOKIE}={gate.proof[:-1]}", f"cgt-class={gate.proof}", f"{TEACHER_COOKIE}={gate.proof.upper()}"]
+    for path in TEACHER_ROUTES:
+        for cookies in hostile:
+            status, headers, body = call(gate, path, cookies=cookies)
+            assert status == 401, (path, cookies, status)
+            assert b'Bo' not in body and b'kocka/follow' not in body and b'set-cookie' not in headers
+        for code in ('', 'the class code', 'kq7m-x2pd-9htf', "' OR 1=1", 'kq7m'):
+            assert call(gate, path, f"teacher={code}", client=f"10.2.0.{len(code)}")[0] == 401
+    assert call(gate, '/teachers')[2] == b'app:/teachers'  # not a teacher route: the classroom's own gate decides
+    assert call(gate, '/')[2] == b'app:/'
+
+def test_the_teacher_code_opens_every_teacher_route_with_a_cookie_of_its_own():
+    room, _, _ = a_class()
+    results = Results(':memory:'); results.answered('b-bo', 'kocka', 'kocka/follow', False)
+    gate = TeacherGate(_app, 'kq7m-x2pd-9hte', Console(room, results))
+    status, headers, _ = call(gate, '/teacher', 'teacher=KQ7M X2PD 9HTE&table=abc')
+    assert status == 303 and headers[b'location'] == b'/teacher?table=abc'
+    cookie = headers[b'set-cookie'].decode()
+    assert all(x in cookie for x in ('HttpOnly', 'SameSite=Strict', 'Path=/')) and 'kq7m' not in cookie  # a keyed hash, not the code
+    mine = cookie_of(headers)
+    assert call(gate, '/teacher', cookies=mine)[2] == b'app:/teacher'
+    status, headers, body = call(gate, '/teacher/results.csv', 'kind=answers', cookies=mine)
+    assert status == 200 and headers[b'content-type'].startswith(b'text/csv')
+    assert list(csv.reader(io.StringIO(body.decode())))[1][1:4] == ['b-bo', 'kocka', 'kocka/follow']
+    assert call(gate, '/teacher/results.csv', 'kind=students', cookies=mine)[0] == 400
+    glance = json.loads(call(gate, '/teacher/glance.json', cookies=mine)[2])
+    assert len(glance['tables']) == 2 and len(glance['solo']) == 2
+    rooted = TeacherGate(_app, 'kq7m-x2pd-9hte', root_path='/class7')
+    status, headers, _ = call(rooted, '/class7/teacher', 'teacher=kq7m-x2pd-9hte')
+    assert status == 303 and headers[b'location'] == b'/class7/teacher' and 'Path=/class7' in headers[b'set-cookie'].decode()
+
+def test_wrong_codes_are_held_back_per_address_even_the_right_one_after():
+    clock = Clock()
+    gate = TeacherGate(_app, 'kq7m-x2pd-9hte', wrong_limit=10, window=60, clock=clock)
+    for i in range(10): assert call(gate, '/teacher', f"teacher=guess{i:04d}")[0] == 401
+    assert call(gate, '/teacher', 'teacher=kq7m-x2pd-9hte')[0] == 429  # a script guessing gets no answer until the wait is over
+    assert call(gate, '/teacher', 'teacher=kq7m-x2pd-9hte', client='10.9.9.9')[0] == 303  # another address is not held back
+    clock.t += 61
+    assert call(gate, '/teacher', 'teacher=kq7m-x2pd-9hte')[0] == 303
+
+def test_a_teacher_code_is_long_and_fresh():
+    codes = {new_teacher_code() for _ in range(100)}
+    assert len(codes) == 100 and all(len(c.replace('-', '')) == 12 for c in codes)
+    with pytest.raises(ValueError): TeacherGate(_app, 'short')
+
+def test_the_page_itself_asks_for_the_cookie():
+    room, _, _ = a_class()
+    console = Console(room)
+    gate = TeacherGate(_app, 'kq7m-x2pd-9hte', console)
+    for cookies in ({}, {'cgt-class': gate.proof}, {TEACHER_COOKIE: 'x'}, None):
+        page = page_for(gate, console, cookies)
+        assert not isinstance(page, TeacherPage) and 'Asha' not in page.value
+    assert room.watchers == []
+    page = page_for(gate, console, {TEACHER_COOKIE: gate.proof})
+    assert isinstance(page, TeacherPage) and room.watchers == [page.watcher]
+
+# ---------------------------------------------------------------- the class at a glance
+
+def test_the_glance_shows_every_table_and_solo_student_as_the_registry_has_them():
+    results = Results(':memory:')
+    room, k, solos = a_class()
+    for right in (True, False, True): results.answered('b-bo', 'kocka', 'kocka/follow', right)
+    results.answered('b-solo1', 'dehla-pakad', 'dehla-pakad/follow', False)
+    t = room.table(k['asha'].code)
+    t.start(k['asha'].token)
+    t.left(k['bo'].token)  # Bo's tab closed: away
+    console = Console(room, results)
+    console.pause(k['cy'].code, 'wait')
+    g = console.glance()
+    by_code = {row['code']: row for row in g['tables']}
+    a = by_code[k['asha'].code]
+    assert (a['game'], a['title'], a['hand'], a['started'], a['paused']) == ('kocka', t.match.game.title, 1, True, None)
+    assert [(s['name'], s['state']) for s in a['seats']] == [('Asha', 'here'), ('Bo', 'away'), (None, 'bot'), (None, 'bot')]
+    assert a['seats'][1]['progress'] == '2 of 3 drill answers right; last missed kocka/follow; 0 hands played'
+    assert a['to_act_label'] == t.label(t.match.to_act) and a['scores'] == list(t.match.game.tally(t.match.standing)[1])
+    assert by_code[k['cy'].code]['paused'] == 'wait' and by_code[k['cy'].code]['started'] is False
+    assert [(s['name'], s['game']) for s in g['solo']] == [('Dee', 'kocka'), ('<b>Eli</b>', 'dehla-pakad')]
+    assert g['solo'][1]['progress'].startswith('0 of 1 drill answer right')
+    html = glance_html(g)
+    assert '<b>Eli</b>' not in html and '&lt;b&gt;Eli&lt;/b&gt;' in html and 'paused' in html and '(away)' in html
+
+# ---------------------------------------------------------------- the teaching view
+
+def _played(room, k, moves=12):
+    t = room.table(k['asha'].code)
+    t.start(k['asha'].token)
+    tokens = {k['asha'].seat: k['asha'].token, k['bo'].seat: k['bo'].token}
+    for i in range(moves):
+        if not t.bot_move(): assert t.act(tokens[t.match.to_act], t.match.legal_actions()[0], f"m{i}").ok
+    return t
+
+def test_the_lesson_shows_every_hand_and_steps_to_any_moment_of_the_table():
+    room, k, _ = a_class()
+    t = _played(room, k)
+    lesson = Console(room).show(t.code)
+    assert isinstance(lesson, Lesson)
+    for at in (0, 3, 7, len(t.match.actions)):
+        lesson.step(at)
+        want = t.match.replayed(t.match.actions[:at])
+        v = lesson.view()
+        assert [sorted(map(str, h)) for h in v['hands']] == [sorted(map(str, want.view(s)['hand'])) for s in range(4)]
+    assert len(lesson.session.log(None)) >= len(t.match.actions)  # the log to walk forward with
+
+def test_what_if_plays_on_in_a_copy_and_the_table_is_as_it_was():
+    room, k, _ = a_class()
+    t = _played(room, k)
+    before, version = list(t.match.actions), t.version
+    heard = []; t.subscribe(k['asha'].token, heard.append)
+    console = Console(room)
+    lesson = console.show(t.code)
+    lesson.step(4)
+    assert lesson.what_if() and lesson.playing
+    s = lesson.session
+    assert s.match.actions == before[:4] and s.seat == s.match.to_act
+    for _ in range(6):
+        if s.match.over: break
+        s.seat = s.match.to_act
+        assert s.act(s.match.legal_actions()[-1])
+    assert t.match.actions == before and t.version == version and heard == []  # nothing reached the table or its pages
+    assert s.match.actions[:4] == before[:4] and s.match.actions != before[:len(s.match.actions)]
+    assert console.show(t.code) is lesson and lesson.playing  # showing again keeps the what-if
+    lesson.refresh()
+    assert lesson.session.match.actions == before and not lesson.playing
+
+def test_the_lesson_is_a_copy_even_while_the_table_plays_on():
+    room, k, _ = a_class()
+    t = _played(room, k, 4)
+    lesson = Console(room).show(t.code)
+    n = len(lesson.session.match.actions)
+    _ = [t.bot_move() for _ in range(3)]
+    tokens = {k['asha'].seat: k['asha'].token, k['bo'].seat: k['bo'].token}
+    if t.match.to_act in tokens: t.act(tokens[t.match.to_act], t.match.legal_actions()[0], 'later')
+    assert len(lesson.session.match.actions) == n and lesson.session.match is not t.match
+    assert len(Console(room).show(t.code).session.match.actions) == len(t.match.actions)
+
+# ---------------------------------------------------------------- setting the work
+
+def test_the_work_set_for_all_reaches_every_table_and_every_solo_student():
+    room, k, solos = a_class()
+    _played(room, k, 5)
+    console = Console(room)
+    redrawn = []
+    for p in solos: p.redraw = (lambda p=p: redrawn.append(p.id))
+    work = make_work('exercise', name='kocka-two-letters')
+    done = console.set_work(work, 'all')
+    assert [ok for _, ok, _ in done] == [True] * 4
+    for code in (k['asha'].code, k['cy'].code):
+        t = room.table(code)
+        assert t.match.game.name == 'kocka' and t.match.standing['letters'] == [2, 2, 2, 2] and t.match.actions == []
+        assert t.view(k['asha'].token if code == k['asha'].code else k['cy'].token)['table']['work']['text'] == \
+            'Your teacher set this work: the exercise “Two letters each”.'
+    assert room.table(k['asha'].code).match is not room.table(k['cy'].code).match
+    for p in solos:
+        assert p.session.match.game.name == 'kocka' and p.session.match.standing['letters'] == [2, 2, 2, 2]
+        assert p.session.message.text.startswith('Your teacher set this work: the exercise “Two letters each”.')
+        assert EXERCISES['kocka-two-letters'].note in p.session.message.text
+    assert sorted(redrawn) == sorted(p.id for p in solos)
+
+def test_the_work_for_tables_only_or_solo_only_and_a_table_where_it_does_not_fit():
+    room, k, solos = a_class()
+    room.join_table('b-dan', k['cy'].code, 'Dan', seat=3)
+    console = Console(room)
+    before = {p.id: p.session.match for p in solos}
+    b_match = room.table(k['cy'].code).match
+    done = dict((where, (ok, line)) for where, ok, line in console.set_work(make_work('game', game='begga-kaat', seed=9, players=3), 'tables'))
+    assert done[f"table {k['asha'].code}"][0] is True  # Asha and Bo at Seats 0 and 1: room for three players
+    ok, line = done[f"table {k['cy'].code}"]
+    assert not ok and 'Seat 3' in line and '\n' not in line  # Dan at Seat 3: that table keeps its match
+    assert room.table(k['cy'].code).match is b_match and room.table(k['asha'].code).match.game.n_seats() == 3
+    assert {p.id: p.session.match for p in solos} == before  # the solo students were not asked
+    console.set_work(make_work('game', game='kocka', seed=2), 'solo')
+    assert all(p.session.match.game.name == 'kocka' and p.session.match.seed == 2 for p in solos)
+    assert room.table(k['asha'].code).match.game.name == 'begga-kaat'
+    with pytest.raises(ValueError): console.set_work(make_work('game', game='kocka', seed=2), 'everyone')
+
+def test_work_of_every_kind_and_bad_work_in_one_line():
+    for kind, kw in [('game', dict(game='kocka', seed=1)), ('exercise', dict(name='begga-kaat-95')),
+                     ('deal', dict(game='beggars-and-thieves', constraints='the picker holds the six', seed=2)),
+                     ('record', dict(source=json.dumps(EXERCISES['dehla-pakad-centre-three'].record).encode()))]:
+        w = make_work(kind, **kw)
+        assert isinstance(w.match, Match) and w.title and not any(c.code in w.title for c in w.match.game.deck() if len(c.code) > 1)
+    for kind, kw, says in [('game', dict(game='chess', seed=1), 'chess'), ('game', dict(game='kocka', seed='x'), 'whole number'),
+                           ('deal', dict(game='kocka', constraints='seat 0 holds the joker'), 'not a card'),
+                           ('record', dict(source=b'{not json'), ''), ('exercise', dict(name='x'), 'unknown exercise'),
+                           ('homework', {}, 'a game, an exercise')]:
+        with pytest.raises(ValueError) as e: make_work(kind, **kw)
+        assert says in str(e.value) and '\n' not in str(e.value) and len(str(e.value)) < 300
+
+# ---------------------------------------------------------------- the page
+
+def test_the_page_buttons_do_what_they_say():
+    results = Results(':memory:'); results.answered('b-bo', 'kocka', 'kocka/follow', False)
+    room, k, solos = a_class()
+    t = _played(room, k, 6)
+    page = TeacherPage(Console(room, results))
+    assert {c for _, c in page.table_choice.options} == {k['asha'].code, k['cy'].code}
+    page.table_choice.value, page.reason_box.value = t.code, 'look at trick 1'
+    page.pause_button.click()
+    assert t.paused == 'look at trick 1' and 'paused' in page.said.value
+    page.show_button.click()
+    assert page.tutor is not None and page.tutor.session is page.lesson.session
+    page.what_if_button.click()
+    assert page.lesson.playing and 'What if' in page.said.value
+    page.refresh_button.click()
+    assert not page.lesson.playing
+    page.resume_button.click(); assert t.paused is None
+    page.pause_all_button.click(); assert all(x.paused is not None for x in room.tables.tables.values())
+    page.resume_all_button.click(); assert all(x.paused is None for x in room.tables.tables.values())
+    page.kind_choice.value, page.exercise_choice.value, page.target_choice.value = 'exercise', 'kocka-last-letter', 'solo'
+    page.set_button.click()
+    assert all(p.session.match.standing['letters'] == [4, 1, 2, 3] for p in solos) and 'for 2 places' in page.said.value
+    page.kind_choice.value, page.game_choice.value, page.deal_box.value = 'deal', 'kocka', 'seat 0 holds QL; seat 1 holds QL'
+    page.set_button.click()
+    assert 'both Seat 0 and Seat 1' in page.said.value and '<br' not in page.said.value
+    page.kind_choice.value, page.seed_box.value = 'game', '12x'
+    page.set_button.click(); assert 'whole number' in page.said.value
+    assert 'kocka/follow' in page.results_box.value and 'results.csv?kind=summary' in page.csv_link.value
+
+def test_a_seats_page_shows_the_work_the_teacher_set_and_the_pause():
+    from cardgames_tutor.ui.seat import SeatSession
+    room, k, _ = a_class()
+    t = _played(room, k, 5)
+    seat = SeatSession(room.tables, k['asha'].token)
+    told = []; seat.on_change(lambda s: told.append(s.latest['table']))
+    console = Console(room)
+    console.pause(t.code, 'eyes up')
+    assert told[-1]['paused'] == 'eyes up' and 'teacher paused' in told[-1]['waiting']
+    assert not seat.act(t.match.legal_actions()[0]) if t.match.to_act == seat.seat else True
+    console.set_work(make_work('game', game='kocka', seed=77), 'tables')
+    assert seat.match.actions == [] and seat.match.hands[0].deal == t.match.hands[0].deal  # the page's session has the new match
+    assert sorted(map(str, seat.view(seat.seat)['hand'])) == sorted(map(str, t.view(k['asha'].token)['hand']))
+    assert told[-1]['work']['text'] == 'Your teacher set this work: Kočka, seed 77.'
+
+def test_a_card_played_on_the_projector_is_kept_when_shown_again_and_refresh_returns_to_the_table():
+    room, k, _ = a_class()
+    t = _played(room, k, 6)
+    console = Console(room)
+    lesson = console.show(t.code)
+    s = lesson.session
+    s.seat = s.match.to_act
+    assert s.act(s.match.legal_actions()[-1]) and lesson.diverged
+    mine = list(s.match.actions)
+    assert console.show(t.code).session.match.actions == mine  # not thrown away behind the teacher's back
+    lesson.refresh()
+    assert not lesson.diverged and lesson.session.match.actions == t.match.actions
+
+def test_the_csv_links_follow_the_servers_root_path():
+    room, _, _ = a_class()
+    page = TeacherPage(Console(room, Results(':memory:')), root_path='/class7/')
+    assert 'href="/class7/teacher/results.csv?kind=answers"' in page.csv_link.value
+
+# ---------------------------------------------------------------- what the students' pages keep
+
+def test_the_keeper_records_each_finished_hand_once_per_student_and_follows_new_work():
+    from cardgames_tutor.serve.teacher_page import ClassKeeper
+    results = Results(':memory:')
+    room, k, solos = a_class()
+    from cardgames_tutor.ui.seat import SeatSession
+    t = room.table(k['asha'].code)
+    t.start(k['asha'].token)
+    for who in ('asha', 'bo'):
+        room.add_page(StudentPage(f"p-{who}:table", f"b-{who}", 'table', SeatSession(room.tables, k[who].token), who, t.code))
+    keeper = ClassKeeper(room, results)
+    v0 = room.version
+    assert keeper.beat() == 0 and room.version == v0 + 1  # the first beat notes the solo games
+    assert keeper.beat() == 0 and room.version == v0 + 1  # nothing moved: the teacher's page is not drawn again
+    tokens = {k['asha'].seat: k['asha'].token, k['bo'].seat: k['bo'].token}
+    i = 0
+    while not t.match.hands[0].is_over:
+        if not t.bot_move(): t.act(tokens[t.match.to_act], t.match.legal_actions()[0], f"x{i}")
+        i += 1
+    assert keeper.beat() == 2 and keeper.beat() == 0  # Asha's and Bo's hand 1, once each
+    assert results.mine('b-asha').hands() == 1 and results.mine('b-bo').hands() == 1
+    s = solos[0].session
+    s.act(s.match.legal_actions()[0]) if s.match.to_act == s.seat else s.bot_move()
+    assert keeper.beat() == 0 and room.version == v0 + 2  # a solo game moved: the glance is told
+    Console(room).set_work(make_work('game', game='kocka', seed=5), 'tables')
+    i = 0
+    while not t.match.hands[0].is_over:
+        if not t.bot_move(): t.act(tokens[t.match.to_act], t.match.legal_actions()[0], f"y{i}")
+        i += 1
+    assert keeper.beat() == 2 and results.mine('b-asha').hands() == 2  # the new work's hand 1 counts too
+
+def test_drills_on_the_page_reach_the_results_under_the_students_key_only():
+    from cardgames_tutor.serve.teacher_page import drill_view
+    results = Results(':memory:')
+    view = drill_view('dehla-pakad', 'b-asha', results, seed=4)
+    practice = view.children[0]
+    grades = []
+    for _ in range(3): grades.append(practice.answer(0)); practice.ask()
+    mine = results.mine('b-asha').by_rule()
+    assert sum(r.right + r.wrong for r in mine) == 3 and sum(r.wrong for r in mine) == sum(not g.right for g in grades)
+    assert results.by_rule('b-bo') == [] and 'cgt-drill' in view._dom_classes

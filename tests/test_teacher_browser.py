@@ -1,0 +1,108 @@
+"""The teacher's page in real browsers: a classroom server with a teacher code, four students at a table, two solo
+students (one playing, one drilling), and the teacher, each in a Chromium context of their own (their own cookies).
+
+The teacher sees every hand of the table while no student page (its DOM, or the widget state it was sent) holds a card
+of another seat; the teacher pauses the table (every seat is told, a click is refused), steps back in the teaching view,
+resumes; sets an exercise for everyone (every table and solo page starts it, told who set it); a drill answered by a solo
+student appears in the teacher's results; a student's page reaches no teacher route. Every wait is on the page's state."""
+import re
+import pytest
+from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.match import Match
+from cardgames_tutor.practice.exercises import EXERCISES
+from test_classroom_tables import (WAIT, Student, browser_test, cards_named, chromium, classroom, hidden_from, join_pages,
+                                   leaks, open_table, _public)
+
+TEACHER = 'kq7m-x2pd-9hte'
+
+def teacher_page(browser, addr):
+    context = browser.new_context(viewport={'width': 1300, 'height': 1400})
+    page = context.new_page()
+    page.goto(f'http://{addr}/teacher', timeout=WAIT)
+    assert "teacher's code" in page.inner_text('body')  # asked, and nothing else shown
+    page.goto(f'http://{addr}/teacher?teacher={TEACHER}', timeout=WAIT)
+    page.wait_for_selector('.cgt-glance-box table', timeout=WAIT)
+    return page
+
+def glance_has(page, *texts):
+    page.wait_for_function("ts => { const e = document.querySelector('.cgt-glance-box'); return e && ts.every(t => e.innerText.includes(t)); }",
+                           arg=list(texts), timeout=WAIT)
+
+def play_moves(students, mirror, n):
+    "The students whose turn it is click a lit card, `n` times; every page shows each move."
+    by_seat = {s.seat: s for s in students}
+    for _ in range(n):
+        to = mirror.to_act
+        s = by_seat[to]
+        s.wait_waiting('Your turn.')
+        card = s.page.locator('button.cgt-card.cgt-legal').first
+        played = next(c for c in mirror.legal_actions() if c.name == card.get_attribute('title'))
+        card.click()
+        mirror.apply(played, to)
+        for t in students: t.wait_moves(len(mirror.actions))
+
+
+@browser_test
+def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_results(tmp_path):
+    with classroom('--teacher-code', TEACHER, '--results', str(tmp_path/'class.sqlite'), '--bot-pace', '0.2') as addr, \
+            chromium() as browser:
+        host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=12)
+        students = [host] + join_pages(browser, addr, host.code, ['Bo', 'Chidi', 'Dana'])
+        solo = Student(browser, addr, '?game=kocka&seed=3', 'Eli')
+        drill = Student(browser, addr, '?drill=kocka&seed=2', 'Fay')
+        mirror = Match(get_game('begga-kaat', players=4), seed=12)
+
+        # a student's page reaches no teacher route
+        for s in (host, solo):
+            for path in ('/teacher', '/teacher/', '/teacher/results.csv', '/teacher/glance.json', f'/teacher?teacher=not-{TEACHER}'):
+                assert s.page.evaluate("p => fetch(p).then(r => r.status)", path) == 401, path
+            assert s.page.query_selector('.cgt-teacher') is None
+
+        teacher = teacher_page(browser, addr)
+        glance_has(teacher, f"table {host.code}", 'Asha', 'Dana', 'solo')
+
+        # the teacher sees every hand; no student page holds another seat's cards
+        teacher.select_option('.cgt-table-choice select', label=f"{host.code} · Begga Kaat")
+        teacher.click('.cgt-show')
+        teacher.wait_for_selector('.cgt-teacher .cgt-tutor', timeout=WAIT)
+        deck = set(mirror.game.deck())
+        for _ in range(90):  # the teaching view drawn: every card of every hand on the teacher's page
+            if cards_named(_public(teacher.content()), deck) == deck: break
+            teacher.wait_for_timeout(1000)
+        assert cards_named(_public(teacher.content()), deck) == deck
+        play_moves(students, mirror, 2)
+        for s in students:
+            found = leaks(s, hidden_from(mirror, s.seat))
+            assert not found['dom'] and not found['state'], f"Seat {s.seat}'s page holds another seat's cards: {found}"
+
+        # pause: every seat is told, a click is refused; step back in the teaching view; resume
+        teacher.fill('.cgt-teacher input[placeholder^="optional: what the class"]', 'look at the first trick')
+        teacher.click('.cgt-pause')
+        for s in students: s.wait_waiting('Your teacher paused the table: look at the first trick.')
+        turn = next(s for s in students if s.seat == mirror.to_act)
+        turn.page.locator('button.cgt-card').first.click()
+        turn.page.wait_for_selector('.cgt-message.cgt-refused', timeout=WAIT)
+        assert 'teacher paused the table' in turn.page.inner_text('.cgt-message')
+        assert turn.moves() == 2
+        teacher.click('.cgt-show')  # the lesson brought up to the table's moment
+        teacher.get_by_role('button', name='◀', exact=True).click()
+        teacher.wait_for_function("() => document.querySelector('.cgt-teacher .cgt-message')?.innerText.includes('Move 1 of 2')", timeout=WAIT)
+        teacher.click('.cgt-resume')
+        for s in students: s.page.wait_for_function("() => !document.querySelector('.cgt-waiting')?.innerText.includes('paused')", timeout=WAIT)
+        play_moves(students, mirror, 1)
+
+        # set an exercise for everyone
+        teacher.select_option('.cgt-kind select', label='a prepared exercise')
+        teacher.select_option('.cgt-exercise select', label=EXERCISES['begga-kaat-95'].title)
+        teacher.click('.cgt-set-work')
+        teacher.wait_for_function("() => document.querySelector('.cgt-teacher-said')?.innerText.startsWith('Set the exercise')", timeout=WAIT)
+        for s in students: s.wait_moves(0)
+        solo.page.wait_for_function("() => document.querySelector('.cgt-message')?.innerText.includes('Your teacher set this work')", timeout=WAIT)
+        glance_has(teacher, 'work: the exercise')
+
+        # a drill answered appears in the teacher's results
+        drill.page.wait_for_selector('.cgt-drill button', timeout=WAIT)
+        drill.page.locator('.cgt-drill .widget-hbox button').first.click()
+        teacher.wait_for_function("() => /\\d+ of 1 missed kocka\\//.test(document.querySelector('.cgt-results')?.innerText)", timeout=WAIT)
+        csv = teacher.evaluate("() => fetch('/teacher/results.csv?kind=answers').then(r => r.text())")
+        assert re.search(r'\nFay,|\n[^,]+,[^,]+,kocka,kocka/', csv), csv
