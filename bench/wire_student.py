@@ -55,7 +55,11 @@ class WireStudent:
                 self.models.setdefault(content['comm_id'], {}).update(content['data'].get('state', {}))
             elif kind == 'comm_close': self.models.pop(content.get('comm_id'), None)
             else: continue
+            self.heard(content)
             self.changed.set()
+
+    def heard(self, content):
+        "Called with each widget message's content as it arrives (a subclass may note what it wants of it)."
 
     async def _until(self, done):
         while not done():

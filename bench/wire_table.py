@@ -7,7 +7,7 @@ Every update of the table bar (`.cgt-table-info[data-moves=N]`) is stamped on ar
 `time.perf_counter()`), so the benchmark can tell when each page of a table had move N: the wire students' side of the
 fan-out, one clock for all (they run in one process). Not a test; needs `websockets` (the `bench` extra).
 """
-import asyncio, html, json, re, time
+import asyncio, html, re, time
 from wire_student import WireStudent
 
 _MOVES = re.compile(r'class="cgt-table-info" data-moves="(\d+)"')
@@ -21,21 +21,11 @@ class TableStudent(WireStudent):
         super().__init__(port, host)
         self.arrived, self.code, self.bar_id = {}, None, None  # move count -> when the bar saying it arrived
 
-    async def _read(self):  # as WireStudent's, plus a stamp on every table bar with a new move count
-        async for raw in self.ws:
-            if isinstance(raw, bytes): continue
-            msg = json.loads(raw)
-            kind, content = msg['header']['msg_type'], msg.get('content', {})
-            if kind == 'comm_open': self.models[content['comm_id']] = dict(content.get('data', {}).get('state', {}))
-            elif kind == 'comm_msg' and content.get('data', {}).get('method') in ('update', 'echo_update'):
-                self.models.setdefault(content['comm_id'], {}).update(content['data'].get('state', {}))
-            elif kind == 'comm_close': self.models.pop(content.get('comm_id'), None)
-            else: continue
-            value = content.get('data', {}).get('state', {}).get('value')
-            if isinstance(value, str) and 'cgt-table-info' in value:
-                m = _MOVES.search(value)
-                if m: self.arrived.setdefault(int(m.group(1)), time.perf_counter())
-            self.changed.set()
+    def heard(self, content):  # a stamp on every table bar with a new move count
+        value = content.get('data', {}).get('state', {}).get('value')
+        if isinstance(value, str) and 'cgt-table-info' in value:
+            m = _MOVES.search(value)
+            if m: self.arrived.setdefault(int(m.group(1)), time.perf_counter())
 
     def widget(self, css_class:str) -> str|None:
         "The comm id of the widget carrying `css_class` (e.g. 'cgt-join'), if the page has it."

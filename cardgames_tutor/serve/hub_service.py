@@ -8,7 +8,6 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/hub_service.html.m
 from __future__ import annotations
 import argparse, asyncio, base64, collections, dataclasses, hashlib, json, logging, os, re, secrets, sys, time
 import urllib.error, urllib.request
-from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 from fastcore.basics import patch
 from . import classroom
@@ -120,17 +119,8 @@ class _Login:
     back:str; verifier:str; browser:str; started:float
 
 # %% ../../nbs/serve/35_hub_service.ipynb #h015
-def _cookie_of(scope, name:str) -> str:
-    raw = b'; '.join(v for k, v in scope.get('headers', []) if k == b'cookie').decode('latin-1')
-    try: return SimpleCookie(raw)[name].value
-    except (KeyError, Exception): return ''
-
-async def _say(send, status:int, line:str, *headers):
-    "Answer with `status` and one line of plain text."
-    body = (line + '\n').encode()
-    await send({'type': 'http.response.start', 'status': status, 'headers': [(b'content-type', b'text/plain; charset=utf-8'),
-        (b'content-length', str(len(body)).encode()), (b'cache-control', b'no-store'), *headers]})
-    await send({'type': 'http.response.body', 'body': body})
+def _cookie_of(scope, name:str) -> str: return classroom._cookies(scope).get(name, '')  # the classroom gate's reader
+_say = classroom._say  # its one-line answer
 
 def _here(scope) -> str:
     "The path and query of a request, percent-encoded ASCII: where to come back to after logging in (always on this server)."
