@@ -6,23 +6,22 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/classroom.html.md"
 
 # %% ../../nbs/serve/33_classroom.ipynb #c002
 from __future__ import annotations
-import argparse, asyncio, collections, contextlib, ctypes, ctypes.util, dataclasses, functools, gc, hashlib, hmac, importlib, ipaddress
+import argparse, asyncio, collections, contextlib, ctypes, ctypes.util, dataclasses, functools, gc, hmac, importlib, ipaddress
 import json, math, os, platform, re, secrets, socket, struct, sys, tempfile, threading, time, warnings
 from html import escape
-from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, quote, urlencode
 from fastcore.basics import patch
+from ..core.tables import CODE_SIGNS  # the signs of every code: none to misread aloud
+from .gates import HTML_KIND, WrongCodes, answer, answer_line, code_proof, cookies_of, query_of, same_code
 
 # %% auto #0
-__all__ = ['CODE_SIGNS', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE', 'MAX_CODE', 'PROXY_HEADERS', 'ASK_PAGE', 'SESSION',
-           'HIDDEN', 'CLOSE', 'STATIC', 'START', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'new_code', 'is_loopback',
-           'code_proof', 'frame_ok', 'Bucket', 'Limits', 'WrongCodes', 'checked_code', 'host_name', 'off_root',
-           'own_headers', 'local_location', 'under_root', 'ClassroomGate', 'StaticCache', 'start_words', 'start_html',
-           'page_assets', 'make_app', 'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'main']
+__all__ = ['COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE', 'MAX_CODE', 'PROXY_HEADERS', 'ASK_PAGE', 'SESSION', 'HIDDEN',
+           'CLOSE', 'STATIC', 'START', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'new_code', 'is_loopback', 'frame_ok',
+           'Bucket', 'Limits', 'checked_code', 'host_name', 'off_root', 'own_headers', 'local_location', 'under_root',
+           'ClassroomGate', 'StaticCache', 'start_words', 'start_html', 'page_assets', 'make_app', 'warm_up',
+           'lan_address', 'address', 'allowed_hosts', 'serve', 'main']
 
 # %% ../../nbs/serve/33_classroom.ipynb #c006
-CODE_SIGNS = 'abcdefghjkmnpqrstuvwxyz23456789'
-
 def new_code(n:int=8) -> str:
     "A fresh access code such as 'kq7m-x2pd', easy to read aloud and type."
     s = ''.join(secrets.choice(CODE_SIGNS) for _ in range(n))
@@ -37,19 +36,6 @@ def is_loopback(host:str) -> bool:
 
 # %% ../../nbs/serve/33_classroom.ipynb #c009
 COOKIE = 'cgt-class'
-
-def _plain(code:str) -> bytes: return code.strip().lower().encode()
-
-# %% ../../nbs/serve/33_classroom.ipynb #4f93c9de
-def code_proof(code:str, secret:bytes) -> str:
-    "What the cookie holds for `code`: a keyed hash of it (the secret is made afresh each time the server starts)."
-    return hmac.new(secret, _plain(code), hashlib.sha256).hexdigest()
-
-# %% ../../nbs/serve/33_classroom.ipynb #947d4969
-def _cookies(scope) -> dict:
-    raw = b'; '.join(v for k, v in scope.get('headers', []) if k == b'cookie').decode('latin-1')
-    try: return {k: m.value for k, m in SimpleCookie(raw).items()}
-    except Exception: return {}
 
 # %% ../../nbs/serve/33_classroom.ipynb #bf567be8
 def _header(scope, name:bytes) -> str|None:
@@ -111,24 +97,6 @@ class Limits:
     wrong_code_hold:float = _limit(1.0, 'seconds the answer to a code tried while its address waits is held back')
     max_wait:float = _limit(30.0, 'seconds a new session may wait its turn, or a websocket be held back on end; beyond, it is closed')
 
-# %% ../../nbs/serve/33_classroom.ipynb #23bde411
-class WrongCodes:
-    "Wrong codes typed from each address: after `limit` of them within `window` s, none is tried until the oldest is `window` s old."
-    def __init__(self, limit:int=10, window:float=60, clock=time.monotonic):
-        self.limit, self.window, self.clock, self.seen = limit, window, clock, {}
-
-    def wait(self, addr:str) -> float:
-        "Seconds before a code from `addr` is tried (0: now)."
-        times, now = self.seen.get(addr), self.clock()
-        while times and times[0] <= now - self.window: times.popleft()
-        if not times: self.seen.pop(addr, None); return 0.0
-        return times[0] + self.window - now if len(times) >= self.limit else 0.0
-
-    def wrong(self, addr:str):
-        "Count a wrong code from `addr` (and forget the addresses whose wrong codes are all old, when there are many)."
-        if len(self.seen) > 10_000: [self.wait(a) for a in list(self.seen)]
-        self.seen.setdefault(addr, collections.deque()).append(self.clock())
-
 # %% ../../nbs/serve/33_classroom.ipynb #32bb89a4
 MIN_CODE, MAX_CODE = 8, 64
 
@@ -185,14 +153,6 @@ def under_root(app, root_path:str):
         await app(scope, receive, send)
     return rooted
 
-# %% ../../nbs/serve/33_classroom.ipynb #b41a3b8e
-async def _say(send, status:int, line:str, *headers):
-    "Answer a request with `status` and one line of plain text."
-    body = (line + '\n').encode()
-    await send({'type': 'http.response.start', 'status': status, 'headers': [(b'content-type', b'text/plain; charset=utf-8'),
-        (b'content-length', str(len(body)).encode()), (b'cache-control', b'no-store'), *headers]})
-    await send({'type': 'http.response.body', 'body': body})
-
 # %% ../../nbs/serve/33_classroom.ipynb #c015
 ASK_PAGE = '''<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>Card games tutor: class code</title>
@@ -216,7 +176,7 @@ class ClassroomGate:
         self.owners, self.open, self.buckets, self.turns = {}, collections.Counter(), {}, {}  # session id: (address, browser)
 
     def admitted(self, scope) -> bool:
-        return self.proof is None or hmac.compare_digest(_cookies(scope).get(COOKIE, ''), self.proof)
+        return self.proof is None or hmac.compare_digest(cookies_of(scope).get(COOKIE, ''), self.proof)
 
 # %% ../../nbs/serve/33_classroom.ipynb #c016
 def _same_origin(scope) -> bool:
@@ -270,16 +230,16 @@ async def _close(send, code:int): await send({'type': 'websocket.close', 'code':
 @patch
 async def _http(self:ClassroomGate, scope, receive, send):
     path = scope['path']
-    if path.rstrip('/') in HIDDEN: return await _say(send, 404, 'Not found.')
+    if path.rstrip('/') in HIDDEN: return await answer_line(send, 404, 'Not found.')
     if not self.admitted(scope): return await self._ask(scope, send)
-    if path.startswith(CLOSE) and self.owners.get(path[len(CLOSE):], (None, None))[1] != _cookies(scope).get(SESSION, ''):
-        return await _say(send, 403, 'Only the browser whose session it is may close it.')
+    if path.startswith(CLOSE) and self.owners.get(path[len(CLOSE):], (None, None))[1] != cookies_of(scope).get(SESSION, ''):
+        return await answer_line(send, 403, 'Only the browser whose session it is may close it.')
     await self.app(scope, receive, send)
 
 # %% ../../nbs/serve/33_classroom.ipynb #51a2c588
 @patch
 async def _websocket(self:ClassroomGate, scope, receive, send):
-    addr, browser, session = _address(scope), _cookies(scope).get(SESSION), _session_of(scope)
+    addr, browser, session = _address(scope), cookies_of(scope).get(SESSION), _session_of(scope)
     if not self.admitted(scope) or not _same_origin(scope) or not browser: return await _close(send, 1008)
     owner = self.owners.get(session)
     if owner is not None and owner[1] != browser: return await _close(send, 1008)  # another browser's session
@@ -308,26 +268,22 @@ async def __call__(self:ClassroomGate, scope, receive, send):
     if kind not in ('http', 'websocket'): return await self.app(scope, receive, send)  # the server's start and stop
     if self.hosts is not None and host_name(scope) not in self.hosts:
         if kind == 'websocket': return await _close(send, 1008)
-        return await _say(send, 400, "This server is not reached by that name (its Host header): open the address your teacher gave.")
+        return await answer_line(send, 400, "This server is not reached by that name (its Host header): open the address your teacher gave.")
     scope = off_root(own_headers(scope, self.root_path), self.root_path)
     if kind == 'websocket': return await self._websocket(scope, receive, send)
     async with self._turn(_address(scope)): await self._http(scope, receive, send)
-
-# %% ../../nbs/serve/33_classroom.ipynb #a6042c32
-def _query(scope) -> list:
-    return parse_qsl(scope.get('query_string', b'').decode('latin-1'), keep_blank_values=True)
 
 # %% ../../nbs/serve/33_classroom.ipynb #6fb4a725
 @patch
 async def _ask(self:ClassroomGate, scope, send):
     "Check a `?code=` against the class's code: set the cookie and go on to the page, or ask (again), or say when to try again."
-    q, addr = _query(scope), _address(scope)
+    q, addr = query_of(scope), _address(scope)
     typed = next((v for k, v in q if k == 'code'), None)
     if typed is not None and (wait := self.wrong.wait(addr)):
         await asyncio.sleep(min(wait, self.limits.wrong_code_hold))  # a script guessing on goes no faster for it
-        return await _say(send, 429, f"Too many wrong class codes from your network: try again in {math.ceil(wait)} s.",
-                          (b'retry-after', str(math.ceil(wait)).encode()))
-    if typed is not None and hmac.compare_digest(_plain(typed), _plain(self.code)):
+        return await answer_line(send, 429, f"Too many wrong class codes from your network: try again in {math.ceil(wait)} s.",
+                                 (b'retry-after', str(math.ceil(wait)).encode()))
+    if typed is not None and same_code(typed, self.code):
         where = local_location(self.root_path, scope['path'], urlencode([(k, v) for k, v in q if k != 'code']))
         cookie = f'{COOKIE}={self.proof}; Path={self.root_path or "/"}; HttpOnly; SameSite=Lax'
         headers = [(b'location', where), (b'set-cookie', cookie.encode()), (b'content-length', b'0')]
@@ -338,10 +294,7 @@ async def _ask(self:ClassroomGate, scope, send):
             "Type the class code your teacher gave you.")
     hidden = ''.join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in q if k != 'code')
     body = ASK_PAGE.format(note=escape(note), hidden=hidden).encode()  # the link's other settings (game, seed) kept
-    await send({'type': 'http.response.start', 'status': 401, 'headers': [
-        (b'content-type', b'text/html; charset=utf-8'), (b'content-length', str(len(body)).encode()),
-        (b'cache-control', b'no-store')]})
-    await send({'type': 'http.response.body', 'body': body})
+    await answer(send, 401, body, HTML_KIND)
 
 # %% ../../nbs/serve/33_classroom.ipynb #0b9d5e6a
 @patch

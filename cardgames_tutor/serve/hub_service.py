@@ -11,6 +11,7 @@ import urllib.error, urllib.request
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 from fastcore.basics import patch
 from . import classroom
+from .gates import answer_line, cookies_of
 
 # %% auto #0
 __all__ = ['NEEDED', 'HUB_USER', 'log', 'HubSettings', 'HubUnreachable', 'HubClient', 'HubUser', 'HubGate', 'serve', 'main']
@@ -119,8 +120,7 @@ class _Login:
     back:str; verifier:str; browser:str; started:float
 
 # %% ../../nbs/serve/35_hub_service.ipynb #h015
-def _cookie_of(scope, name:str) -> str: return classroom._cookies(scope).get(name, '')  # the classroom gate's reader
-_say = classroom._say  # its one-line answer
+def _cookie_of(scope, name:str) -> str: return cookies_of(scope).get(name, '')  # the gates' reader (`serve.gates`)
 
 def _here(scope) -> str:
     "The path and query of a request, percent-encoded ASCII: where to come back to after logging in (always on this server)."
@@ -191,8 +191,8 @@ async def _login(self:HubGate, scope, send):
     s = self.settings
     where = s.authorize_url + '?' + urlencode({'client_id': s.client_id, 'redirect_uri': s.callback, 'response_type': 'code',
                                               'state': state, 'code_challenge': _challenge(verifier), 'code_challenge_method': 'S256'})
-    await _say(send, 302, 'Log in to the hub first.', (b'location', where.encode('ascii')),
-               self._set_cookie(self.browser_cookie, browser, self.login_wait))
+    await answer_line(send, 302, 'Log in to the hub first.', (b'location', where.encode('ascii')),
+                      self._set_cookie(self.browser_cookie, browser, self.login_wait))
 
 # %% ../../nbs/serve/35_hub_service.ipynb #h018
 @patch
@@ -202,21 +202,21 @@ async def _callback(self:HubGate, scope, send):
     again = f"open {self.settings.prefix} again"
     login = self.logins.pop(q.get('state', ''), None)
     if login is None or login.browser != _cookie_of(scope, self.browser_cookie) or self.clock() - login.started > self.login_wait:
-        return await _say(send, 400, f"This login was not started in this browser, or over {self.login_wait / 60:.0f} minutes ago: {again}.")
+        return await answer_line(send, 400, f"This login was not started in this browser, or over {self.login_wait / 60:.0f} minutes ago: {again}.")
     if q.get('error') or not q.get('code'):
         why = re.sub(r'[^a-z_]', '', q.get('error', 'no code given').lower().replace(' ', '_'))[:40]
-        return await _say(send, 403, f"The hub did not log you in ({why}): {again}.")
+        return await answer_line(send, 403, f"The hub did not log you in ({why}): {again}.")
     try:
         token = await self.hub.token_for_code(q['code'], login.verifier)
         user = self.user_from(await self.hub.user_for_token(token), token) if token else None
-    except HubUnreachable: return await _say(send, 503, f"The hub does not answer just now: {again} in a minute.")
-    if user is None: return await _say(send, 403, "Your hub login does not let you into this classroom: ask your teacher.")
+    except HubUnreachable: return await answer_line(send, 503, f"The hub does not answer just now: {again} in a minute.")
+    if user is None: return await answer_line(send, 403, "Your hub login does not let you into this classroom: ask your teacher.")
     sid = secrets.token_urlsafe(32)
     self.sessions[sid] = user
     while len(self.sessions) > self.max_sessions: self.sessions.popitem(last=False)  # the longest unused
     log.info("%s came in to the classroom%s", user.name, ' (a teacher)' if user.teacher else '')
-    await _say(send, 302, 'Logged in.', (b'location', login.back.encode('ascii')), self._set_cookie(self.cookie, sid),
-               self._set_cookie(self.browser_cookie, '', 0))
+    await answer_line(send, 302, 'Logged in.', (b'location', login.back.encode('ascii')), self._set_cookie(self.cookie, sid),
+                      self._set_cookie(self.browser_cookie, '', 0))
 
 # %% ../../nbs/serve/35_hub_service.ipynb #h019
 @patch
@@ -236,14 +236,14 @@ async def __call__(self:HubGate, scope, receive, send):
     prefix, path = self.settings.prefix, scope['path']
     if not path.startswith(prefix):
         if kind == 'websocket': return await send({'type': 'websocket.close', 'code': 1008})
-        if path == prefix.rstrip('/'): return await _say(send, 302, 'The classroom:', (b'location', prefix.encode('ascii')))
-        return await _say(send, 404, f"Not found: the classroom is at {prefix}")
+        if path == prefix.rstrip('/'): return await answer_line(send, 302, 'The classroom:', (b'location', prefix.encode('ascii')))
+        return await answer_line(send, 404, f"Not found: the classroom is at {prefix}")
     if kind == 'http' and path == self.settings.callback_path: return await self._callback(scope, send)
     user = await self._user(scope)
     if user is None:
         if kind == 'websocket': return await send({'type': 'websocket.close', 'code': 1008})  # refused before it opens
         if scope.get('method') in ('GET', 'HEAD'): return await self._login(scope, send)
-        return await _say(send, 403, f"Log in to the hub first: open {prefix}")
+        return await answer_line(send, 403, f"Log in to the hub first: open {prefix}")
     await self.app(self._inner(scope, user), receive, send)
 
 # %% ../../nbs/serve/35_hub_service.ipynb #h036

@@ -6,25 +6,25 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/teacher_page.html.
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #01bb6f2e
 from __future__ import annotations
-import asyncio, hashlib, hmac, json, math, secrets, threading, time
+import asyncio, hmac, json, math, secrets, threading, time
 from html import escape
-from http.cookies import SimpleCookie
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import urlencode
 import ipywidgets as widgets
 from fastcore.basics import patch
 from ..core.engine import games, one_line, plural, short_repr
-from ..core.tables import Reply
+from ..core.tables import CODE_SIGNS, Reply
 from ..practice.exercises import EXERCISES
 from ..practice.results import ClassProgress, Results
 from ..ui.panel import Tutor
 from ..ui.practice import Practice
 from .room import Classroom
 from .teacher import Console, Work, make_work
+from .gates import HTML_KIND, WrongCodes, answer, code_proof, cookies_of, plain_code, query_of, same_code
 
 # %% auto #0
-__all__ = ['PREFIX', 'KINDS', 'TARGETS', 'TEACHER_COOKIE', 'TEACHER_SIGNS', 'ASK', 'glance_html', 'TeacherPage',
-           'new_teacher_code', 'TeacherGate', 'ClassKeeper', 'keep_reviews', 'drill_view', 'page_for', 'forget',
-           'teacher_app', 'teacher_gate', 'teacher_widget']
+__all__ = ['PREFIX', 'KINDS', 'TARGETS', 'TEACHER_COOKIE', 'ASK', 'glance_html', 'TeacherPage', 'new_teacher_code', 'TeacherGate',
+           'ClassKeeper', 'keep_reviews', 'drill_view', 'page_for', 'forget', 'teacher_app', 'teacher_gate',
+           'teacher_widget']
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #4dc4dabd
 def _cell(text) -> str: return f"<td>{escape(str(text))}</td>"
@@ -204,19 +204,11 @@ def set_work(self:TeacherPage):
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #9e50474c
 TEACHER_COOKIE = 'cgt-teacher'
-TEACHER_SIGNS = 'abcdefghjkmnpqrstuvwxyz23456789'
 
 def new_teacher_code(n:int=12) -> str:
     "A fresh teacher code, e.g. 'kq7m-x2pd-9hte': 12 signs from `secrets` (longer than a class code: it opens more)."
-    s = ''.join(secrets.choice(TEACHER_SIGNS) for _ in range(n))
+    s = ''.join(secrets.choice(CODE_SIGNS) for _ in range(n))
     return '-'.join(s[i:i + 4] for i in range(0, n, 4))
-
-def _plain_code(code:str) -> bytes: return ''.join(str(code).split()).replace('-', '').lower().encode()
-
-def _cookies(scope) -> dict:
-    raw = b'; '.join(v for k, v in scope.get('headers', []) if k == b'cookie').decode('latin-1')
-    try: return {k: m.value for k, m in SimpleCookie(raw).items()}
-    except Exception: return {}
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #daa71d0d
 ASK = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Teacher's code</title></head><body>
@@ -228,9 +220,9 @@ class TeacherGate:
     def __init__(self, app, code:str|None=None, # the teacher code (None: a new one, see `code`)
                  console:Console|None=None, root_path:str='', wrong_limit:int=10, window:float=60, clock=time.monotonic):
         self.app, self.code, self.console, self.root_path = app, code or new_teacher_code(), console, root_path.rstrip('/')
-        if len(_plain_code(self.code)) < 8: raise ValueError("a teacher code has at least 8 letters or digits")
-        self.proof = hmac.new(secrets.token_bytes(32), _plain_code(self.code), hashlib.sha256).hexdigest()
-        self.wrong_limit, self.window, self.clock, self.wrongs = wrong_limit, window, clock, {}
+        if len(plain_code(self.code, loose=True)) < 8: raise ValueError("a teacher code has at least 8 letters or digits")
+        self.proof = code_proof(self.code, secrets.token_bytes(32), loose=True)
+        self.wrong = WrongCodes(wrong_limit, window, clock)  # the wrong teacher codes per address
 
     def admits(self, cookies:dict) -> bool:
         "Whether `cookies` (a request's, or a Solara page's websocket's) hold the teacher's cookie."
@@ -241,35 +233,23 @@ class TeacherGate:
         return path == PREFIX or path.startswith(PREFIX + '/') or path.startswith(PREFIX + '?')
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #fc3c676d
-async def _answer(send, status:int, body:bytes, kind:bytes=b'text/plain; charset=utf-8', extra=()):
-    await send({'type': 'http.response.start', 'status': status, 'headers': [
-        (b'content-type', kind), (b'content-length', str(len(body)).encode()), (b'cache-control', b'no-store'), *extra]})
-    await send({'type': 'http.response.body', 'body': body})
-
-@patch
-def _wait(self:TeacherGate, addr:str) -> float:
-    now = self.clock()
-    times = [t for t in self.wrongs.get(addr, []) if t > now - self.window]
-    self.wrongs[addr] = times
-    return 0 if len(times) < self.wrong_limit else times[0] + self.window - now
-
 @patch
 async def __call__(self:TeacherGate, scope, receive, send):
     if scope['type'] != 'http' or not self.is_teacher_path(scope['path']): return await self.app(scope, receive, send)
-    q = parse_qsl(scope.get('query_string', b'').decode('latin-1'), keep_blank_values=True)
+    q = query_of(scope)
     typed, addr = next((v for k, v in q if k == 'teacher'), None), (scope.get('client') or ('?',))[0]
     if typed is not None:
-        if wait := self._wait(addr):
-            return await _answer(send, 429, f"Too many wrong teacher codes: try again in {math.ceil(wait)} s.".encode())
-        if hmac.compare_digest(_plain_code(typed), _plain_code(self.code)):
+        if wait := self.wrong.wait(addr):
+            return await answer(send, 429, f"Too many wrong teacher codes: try again in {math.ceil(wait)} s.".encode())
+        if same_code(typed, self.code, loose=True):
             cookie = f"{TEACHER_COOKIE}={self.proof}; Path={self.root_path or '/'}; HttpOnly; SameSite=Strict"
             rest = urlencode([(k, v) for k, v in q if k != 'teacher'])
             where = (scope['path'] + ('?' + rest if rest else '')).encode()
-            return await _answer(send, 303, b'', extra=[(b'location', where), (b'set-cookie', cookie.encode())])
-        self.wrongs.setdefault(addr, []).append(self.clock())
-    if not self.admits(_cookies(scope)):
+            return await answer(send, 303, b'', headers=[(b'location', where), (b'set-cookie', cookie.encode())])
+        self.wrong.wrong(addr)
+    if not self.admits(cookies_of(scope)):
         note = "That is not the teacher's code." if typed is not None else "Type the teacher's code (not the class code)."
-        return await _answer(send, 401, ASK.format(note=escape(note)).encode(), b'text/html; charset=utf-8')
+        return await answer(send, 401, ASK.format(note=escape(note)).encode(), HTML_KIND)
     return await self._serve(scope, receive, send, dict(q))
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #f1ae2c66
@@ -279,11 +259,11 @@ async def _serve(self:TeacherGate, scope, receive, send, q:dict):
     path = scope['path'][len(self.root_path):] if self.root_path else scope['path']
     if path == f"{PREFIX}/results.csv" and self.console is not None:
         try: text = self.console.csv_text(q.get('kind', 'summary'))
-        except ValueError as e: return await _answer(send, 400, one_line(e, 200).encode())
+        except ValueError as e: return await answer(send, 400, one_line(e, 200).encode())
         name = f"class-results-{q.get('kind', 'summary')}.csv".encode()
-        return await _answer(send, 200, text.encode(), b'text/csv; charset=utf-8', [(b'content-disposition', b'attachment; filename=' + name)])
+        return await answer(send, 200, text.encode(), b'text/csv; charset=utf-8', [(b'content-disposition', b'attachment; filename=' + name)])
     if path == f"{PREFIX}/glance.json" and self.console is not None:
-        return await _answer(send, 200, json.dumps(self.console.glance(), default=str).encode(), b'application/json')
+        return await answer(send, 200, json.dumps(self.console.glance(), default=str).encode(), b'application/json')
     await self.app(scope, receive, send)
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #38391eac
