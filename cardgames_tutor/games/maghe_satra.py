@@ -412,6 +412,14 @@ def bot_view(self:MagheSatraHand, seat:int) -> dict:
     return {'seat': seat, 'to_act': self.to_act, 'players': self.n, 'status': [self.public_status(s, seat) for s in range(self.n)],
             'hand': [self.down[seat], *self.up[seat]], 'face_up': self.up}
 
+# %% ../../nbs/games/13_maghe_satra.ipynb #e264078d
+@patch
+def bot_move(self:MagheSatraHand, rng) -> Move:
+    "`bot`'s action for the seat to act, read from the hand itself (no view made): the same facts, the same choice."
+    seat, up = self.to_act, self.up
+    if all(self.public_status(s, seat) == 'over' for s in range(self.n) if s != seat): return PASS
+    return BEG if should_beg(odds(self.totals[seat], [self.down[seat], *(c for u in up for c in u)])) else PASS
+
 # %% ../../nbs/games/13_maghe_satra.ipynb #6a478788
 @patch
 def new_standing(self:MagheSatra): return {'totals': [0] * self.players, 'hands': [], 'winner': None}
