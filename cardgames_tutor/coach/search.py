@@ -35,8 +35,8 @@ def fork(hand:HandState) -> HandState:
 # %% ../../nbs/coach/40_coach.ipynb #3cae4bd6
 def bot_playout(hand:HandState, rng) -> HandState:
     "Let the house bot play every seat of `hand` to the end of the hand, by `bot_move` (the bot reads only what it needs)."
-    apply, move = hand.apply, hand.bot_move
-    while not hand.is_over: apply(move(rng))
+    take, move = hand.take, hand.bot_move  # the bot chooses among the legal actions as listed (tests/test_engine_bot_view.py)
+    while not hand.is_over: take(move(rng))
     return hand
 
 PLAYOUT = bot_playout  # swap in a faster playout here

@@ -455,6 +455,14 @@ def log(self:HandState, kind, text, seat=None, to=None, data=None, rule=None):
     self.events.append(Event(kind, text, seat, to, data, rule))
 
 
+# %% ../../nbs/core/01_engine.ipynb #91a91990
+@patch
+def take(self:HandState, action):
+    "Take `action`, one of the legal actions as listed, for the seat to act: `apply` without the check (for playouts)."
+    self.history.append((self.to_act, action))
+    self._apply_fn(self, action)
+    return self
+
 # %% ../../nbs/core/01_engine.ipynb #c4e1805a
 def fresh(x):
     "A copy of `x` sharing nothing that can be changed: dicts, lists and sets copied all the way down (tuples, cards and text are kept)."

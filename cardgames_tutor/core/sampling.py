@@ -10,6 +10,7 @@ import functools, math
 from typing import NamedTuple, Any
 from fastcore.basics import patch
 from .engine import Game, HandState, plural
+from .cards import shuffled
 
 # %% auto #0
 __all__ = ['QUICK', 'Slot', 'NoDeal', 'deal_unknown', 'played_cards', 'trick_actions', 'shown_voids', 'replay', 'others_slots',
@@ -70,7 +71,7 @@ QUICK = 20  # plain shuffles tried before the deals are counted
 def _shuffled_deal(free:list, slots:list, out:list, room:tuple, rng, tries:int=QUICK) -> list|None:
     "Up to `tries` plain shuffles of the `free` cards into the `room` left beside `out`: the first that fits, else None."
     for _ in range(tries):
-        rng.shuffle(free)
+        free[:] = shuffled(free, rng)  # `rng.shuffle`'s order, faster
         got, i = [], 0
         for r in room: got.append(free[i:i + r]); i += r
         if all(all(map(s.takes, g)) and all(any(c.suit == x for c in o + g) for x in s.some) for s, o, g in zip(slots, out, got)):
@@ -93,7 +94,7 @@ def _counted_deal(free:list, slots:list, out:list, room:tuple, rng) -> list:
             w = _multinomial(len(group), split) * ways(t + 1, less(room, k[0], split), done | met(t, split))
             if pick < w: break
             pick -= w
-        rng.shuffle(group)
+        group = shuffled(group, rng)
         for i, n in zip(k[0], split): out[i] += group[:n]; group = group[n:]
         room, done = less(room, k[0], split), done | met(t, split)
     return out

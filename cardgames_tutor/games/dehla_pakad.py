@@ -8,7 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/dehla_pakad.html.m
 from __future__ import annotations
 from html import escape
 from fastcore.basics import patch
-from ..core.cards import FRENCH, Card, Hand, cards_html, in_order
+from ..core.cards import FRENCH, Card, Hand, cards_html, in_order, shuffled
 from ..core.engine import Game, Option, Event, Move, Verdict, parse_move, Goal, ENGINE_RULES, register_game, quoted, plural
 from ..core.tricks import TrickHand, Trick, suit_name, trick_winner, trick_rules
 
@@ -671,8 +671,7 @@ def coach_search(self:DehlaPakad) -> Search:
 # %% ../../nbs/games/12_dehla_pakad.ipynb #8eb948d2
 def _resample_trump(view, game, rng) -> DehlaPakadHand:
     "Before trump is named: the trump maker's five cards, the other 47 anywhere."
-    me, rest = view['seat'], unseen_cards(game, set(view['hand']))
-    rng.shuffle(rest)
+    me, rest = view['seat'], shuffled(unseen_cards(game, set(view['hand'])), rng)  # `rng.shuffle`'s order, faster
     hands, i = [], 0
     for s in range(4):
         take = 8 if s == me else 13

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from operator import attrgetter
 from fastcore.basics import patch
-from ..core.cards import MARIAS, Card, Hand, cards_html, in_order
+from ..core.cards import MARIAS, Card, Hand, cards_html, in_order, shuffled
 from ..core.engine import Game, Option, Event, Move, moves, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, quoted, plural
 from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
 
@@ -534,8 +534,7 @@ def move_promise(self:Kocka, move, view:dict) -> float|None:
 def _resample_exchange(view, game, rng) -> KockaHand:
     "During the exchange: the seat's eight cards as dealt, the rest anywhere; the seats before it pass as the bot would."
     me, order = view['seat'], [(view['dealer'] + 1 + k) % 4 for k in range(4)]
-    rest = unseen_cards(game, set(view['hand']))
-    rng.shuffle(rest)
+    rest = shuffled(unseen_cards(game, set(view['hand'])), rng)  # `rng.shuffle`'s order, faster
     hands, i = [], 0
     for s in range(4):
         hands.append(list(view['hand']) if s == me else rest[i:i + 8]); i += 0 if s == me else 8
