@@ -24,14 +24,17 @@ async def _app(scope, receive, send):
     await send({'type': 'http.response.start', 'status': 200, 'headers': [(b'content-length', str(len(body)).encode())]})
     await send({'type': 'http.response.body', 'body': body})
 
+def request(path, query='', cookies='', client='10.1.1.1', kind='http'):
+    "The ASGI scope of one request."
+    return {'type': kind, 'path': path, 'query_string': query.encode(), 'client': (client, 5000),
+            'headers': [(b'cookie', cookies.encode())] if cookies else []}
+
 def call(gate, path, query='', cookies='', client='10.1.1.1', kind='http'):
     "One request through the gate: (status, headers, body)."
     sent = []
     async def send(m): sent.append(m)
     async def receive(): return {'type': 'http.request'}
-    scope = {'type': kind, 'path': path, 'query_string': query.encode(), 'client': (client, 5000),
-             'headers': [(b'cookie', cookies.encode())] if cookies else []}
-    asyncio.run(gate(scope, receive, send))
+    asyncio.run(gate(request(path, query, cookies, client, kind), receive, send))
     head = sent[0]
     return head['status'], dict(head['headers']), b''.join(m.get('body', b'') for m in sent[1:])
 
@@ -91,12 +94,44 @@ def test_the_teacher_code_opens_every_teacher_route_with_a_cookie_of_its_own():
 
 def test_wrong_codes_are_held_back_per_address_even_the_right_one_after():
     clock = Clock()
-    gate = TeacherGate(_app, 'kq7m-x2pd-9hte', wrong_limit=10, window=60, clock=clock)
+    gate = TeacherGate(_app, 'kq7m-x2pd-9hte', wrong_limit=10, window=60, clock=clock, hold=0)
     for i in range(10): assert call(gate, '/teacher', f"teacher=guess{i:04d}")[0] == 401
     assert call(gate, '/teacher', 'teacher=kq7m-x2pd-9hte')[0] == 429  # a script guessing gets no answer until the wait is over
     assert call(gate, '/teacher', 'teacher=kq7m-x2pd-9hte', client='10.9.9.9')[0] == 303  # another address is not held back
     clock.t += 61
     assert call(gate, '/teacher', 'teacher=kq7m-x2pd-9hte')[0] == 303
+
+def test_an_ipv6_visitor_taking_a_new_address_for_every_guess_is_held_back_by_its_64():
+    """A script on IPv6 may take any address of its /64 network, a new one for every guess: it is one visitor all the same
+    (before, the teacher's gate counted each address apart, and ten guesses each from 2**64 addresses went through)."""
+    clock = Clock()
+    gate = TeacherGate(_app, 'kq7m-x2pd-9hte', wrong_limit=10, window=60, clock=clock, hold=0)
+    for i in range(10): assert call(gate, '/teacher', f"teacher=guess{i:04d}", client=f"2001:db8:5:7:{i:x}::{i + 1:x}")[0] == 401
+    assert call(gate, '/teacher', 'teacher=kq7m-x2pd-9hte', client='2001:db8:5:7:ffff::9')[0] == 429  # the same /64
+    assert call(gate, '/teacher', 'teacher=kq7m-x2pd-9hte', client='2001:db8:5:8::1')[0] == 303  # the next /64: another visitor
+    for i in range(10): call(gate, '/teacher', f"teacher=guess{i:04d}", client='10.3.3.3')
+    assert call(gate, '/teacher', 'teacher=kq7m-x2pd-9hte', client='::ffff:10.3.3.3')[0] == 429  # IPv4, written as IPv6
+
+def test_a_visitor_held_back_is_answered_late_and_told_the_seconds_left():
+    """The teacher's gate answers a code tried while its visitor waits as the class gate does: only after a hold (so a
+    script asking again at once goes no faster), 429 with `Retry-After`, the seconds left of the window (before: no hold,
+    no Retry-After)."""
+    clock = Clock()
+    gate = TeacherGate(_app, 'kq7m-x2pd-9hte', wrong_limit=10, window=60, clock=clock, hold=0.05)
+    for i in range(10): call(gate, '/teacher', f"teacher=guess{i:04d}"); clock.t += 1  # the first wrong code at 1000
+    clock.t = 1015.5
+    async def tried():
+        sent = []
+        async def send(m): sent.append(m)
+        async def receive(): return {'type': 'http.request'}
+        answering = asyncio.ensure_future(gate(request('/teacher', 'teacher=kq7m-x2pd-9hte'), receive, send))
+        await asyncio.sleep(0); early = list(sent)  # the gate has run up to its hold
+        await answering
+        return early, sent
+    early, sent = asyncio.run(tried())
+    headers, body = dict(sent[0]['headers']), sent[1]['body']
+    assert early == [] and sent[0]['status'] == 429  # held back: nothing was answered at once
+    assert headers[b'retry-after'] == b'45' and body == b"Too many wrong teacher codes from your network: try again in 45 s.\n"
 
 def test_a_teacher_code_is_long_and_fresh():
     codes = {new_teacher_code() for _ in range(100)}

@@ -7,12 +7,12 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/classroom.html.md"
 # %% ../../nbs/serve/33_classroom.ipynb #c002
 from __future__ import annotations
 import argparse, asyncio, collections, contextlib, ctypes, ctypes.util, dataclasses, functools, gc, hmac, importlib, ipaddress
-import json, math, os, platform, re, secrets, socket, struct, sys, tempfile, threading, time, warnings
+import json, os, platform, re, secrets, socket, struct, sys, tempfile, threading, time, warnings
 from html import escape
 from urllib.parse import parse_qsl, quote, urlencode
 from fastcore.basics import patch
 from ..core.tables import CODE_SIGNS  # the signs of every code: none to misread aloud
-from .gates import HTML_KIND, WrongCodes, answer, answer_line, code_proof, cookies_of, query_of, same_code
+from .gates import HTML_KIND, WrongCodes, answer, answer_line, code_proof, cookies_of, held_back, query_of, same_code, visitor_address
 
 # %% auto #0
 __all__ = ['COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE', 'MAX_CODE', 'PROXY_HEADERS', 'ASK_PAGE', 'SESSION', 'HIDDEN',
@@ -52,15 +52,6 @@ def frame_ok(data:bytes, max_parts:int=MAX_PARTS) -> bool:
     if not 1 <= n <= max_parts or len(data) < 4 * (n + 1): return False
     offsets = struct.unpack('!' + 'I' * n, data[4:4 * (n + 1)])
     return offsets[0] == 4 * (n + 1) and all(a <= b for a, b in zip(offsets, offsets[1:])) and offsets[-1] <= len(data)
-
-# %% ../../nbs/serve/33_classroom.ipynb #8264c814
-def _address(scope) -> str:
-    "Who sent a request, by network: the client's address (an IPv6 one's /64 network)."
-    host = (scope.get('client') or ('?', 0))[0]
-    with contextlib.suppress(ValueError):
-        ip = ipaddress.ip_address(host)
-        if ip.version == 6 and not ip.ipv4_mapped: return str(ipaddress.ip_network(f'{host}/64', strict=False))
-    return host
 
 # %% ../../nbs/serve/33_classroom.ipynb #6857a58c
 class Bucket:
@@ -239,7 +230,7 @@ async def _http(self:ClassroomGate, scope, receive, send):
 # %% ../../nbs/serve/33_classroom.ipynb #51a2c588
 @patch
 async def _websocket(self:ClassroomGate, scope, receive, send):
-    addr, browser, session = _address(scope), cookies_of(scope).get(SESSION), _session_of(scope)
+    addr, browser, session = visitor_address(scope), cookies_of(scope).get(SESSION), _session_of(scope)
     if not self.admitted(scope) or not _same_origin(scope) or not browser: return await _close(send, 1008)
     owner = self.owners.get(session)
     if owner is not None and owner[1] != browser: return await _close(send, 1008)  # another browser's session
@@ -271,18 +262,16 @@ async def __call__(self:ClassroomGate, scope, receive, send):
         return await answer_line(send, 400, "This server is not reached by that name (its Host header): open the address your teacher gave.")
     scope = off_root(own_headers(scope, self.root_path), self.root_path)
     if kind == 'websocket': return await self._websocket(scope, receive, send)
-    async with self._turn(_address(scope)): await self._http(scope, receive, send)
+    async with self._turn(visitor_address(scope)): await self._http(scope, receive, send)
 
 # %% ../../nbs/serve/33_classroom.ipynb #6fb4a725
 @patch
 async def _ask(self:ClassroomGate, scope, send):
     "Check a `?code=` against the class's code: set the cookie and go on to the page, or ask (again), or say when to try again."
-    q, addr = query_of(scope), _address(scope)
+    q, addr = query_of(scope), visitor_address(scope)
     typed = next((v for k, v in q if k == 'code'), None)
-    if typed is not None and (wait := self.wrong.wait(addr)):
-        await asyncio.sleep(min(wait, self.limits.wrong_code_hold))  # a script guessing on goes no faster for it
-        return await answer_line(send, 429, f"Too many wrong class codes from your network: try again in {math.ceil(wait)} s.",
-                                 (b'retry-after', str(math.ceil(wait)).encode()))
+    if typed is not None and (wait := self.wrong.wait(addr)):  # held back: a script guessing on goes no faster for it
+        return await held_back(send, wait, "Too many wrong class codes from your network", self.limits.wrong_code_hold)
     if typed is not None and same_code(typed, self.code):
         where = local_location(self.root_path, scope['path'], urlencode([(k, v) for k, v in q if k != 'code']))
         cookie = f'{COOKIE}={self.proof}; Path={self.root_path or "/"}; HttpOnly; SameSite=Lax'

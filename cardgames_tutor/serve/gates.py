@@ -1,4 +1,4 @@
-"""What the class code's gate, the teacher's gate and the hub's door have in common: a request's cookies and query, a code as it is compared and the cookie that proves it, the wrong codes counted per address, and the gate's own short answers.
+"""What the class code's gate, the teacher's gate and the hub's door have in common: a request's cookies, query and visitor, a code as it is compared and the cookie that proves it, the wrong codes counted per visitor and the wait they earn, and the gate's own short answers.
 
 Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/gates.html.md"""
 
@@ -6,13 +6,13 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/gates.html.md"""
 
 # %% ../../nbs/serve/32_gates.ipynb #b794fc52
 from __future__ import annotations
-import collections, hashlib, hmac, time
+import asyncio, collections, hashlib, hmac, ipaddress, math, time
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl
 
 # %% auto #0
-__all__ = ['TEXT_KIND', 'HTML_KIND', 'cookies_of', 'query_of', 'plain_code', 'same_code', 'code_proof', 'WrongCodes', 'answer',
-           'answer_line']
+__all__ = ['TEXT_KIND', 'HTML_KIND', 'cookies_of', 'query_of', 'visitor_address', 'plain_code', 'same_code', 'code_proof',
+           'WrongCodes', 'answer', 'answer_line', 'held_back']
 
 # %% ../../nbs/serve/32_gates.ipynb #6e60326a
 def cookies_of(scope) -> dict:
@@ -25,6 +25,16 @@ def cookies_of(scope) -> dict:
 def query_of(scope) -> list:
     "The (name, value) pairs of the request's query string, in order, empty values kept."
     return parse_qsl(scope.get('query_string', b'').decode('latin-1'), keep_blank_values=True)
+
+# %% ../../nbs/serve/32_gates.ipynb #6cdf14fd
+def visitor_address(scope) -> str:
+    "Who sent the request `scope`, by network: the client's address (an IPv6 one's /64 network, an IPv4 one as IPv4)."
+    host = str((scope.get('client') or ('?', 0))[0])
+    try: ip = ipaddress.ip_address(host)
+    except ValueError: return host
+    if ip.version == 4: return str(ip)
+    if ip.ipv4_mapped: return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip.packed, 64), strict=False))
 
 # %% ../../nbs/serve/32_gates.ipynb #640fa9f3
 def plain_code(code:str, loose:bool=False) -> bytes:
@@ -70,3 +80,10 @@ async def answer(send, status:int, body:bytes, kind:bytes=TEXT_KIND, headers=())
 async def answer_line(send, status:int, line:str, *headers):
     "Answer a request with `status` and one line of plain text (and `headers`)."
     await answer(send, status, (line + '\n').encode(), TEXT_KIND, headers)
+
+# %% ../../nbs/serve/32_gates.ipynb #c74a5913
+async def held_back(send, wait:float, too_many:str, hold:float=1.0):
+    "Answer a code tried while its address waits `wait` s: after `min(wait, hold)` s, 429 with `too_many` and the seconds left (also as `Retry-After`)."
+    await asyncio.sleep(min(wait, hold))
+    left = str(math.ceil(wait))
+    await answer_line(send, 429, f"{too_many}: try again in {left} s.", (b'retry-after', left.encode()))

@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/teacher_page.html.
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #01bb6f2e
 from __future__ import annotations
-import asyncio, hmac, json, math, secrets, threading, time
+import asyncio, hmac, json, secrets, threading, time
 from html import escape
 from urllib.parse import urlencode
 import ipywidgets as widgets
@@ -19,7 +19,7 @@ from ..ui.panel import Tutor
 from ..ui.practice import Practice
 from .room import Classroom
 from .teacher import Console, Work, make_work
-from .gates import HTML_KIND, WrongCodes, answer, code_proof, cookies_of, plain_code, query_of, same_code
+from .gates import HTML_KIND, WrongCodes, answer, code_proof, cookies_of, held_back, plain_code, query_of, same_code, visitor_address
 
 # %% auto #0
 __all__ = ['PREFIX', 'KINDS', 'TARGETS', 'TEACHER_COOKIE', 'ASK', 'glance_html', 'TeacherPage', 'new_teacher_code', 'TeacherGate',
@@ -218,11 +218,12 @@ autofocus></label> <button>Open</button></form></main></body></html>"""
 class TeacherGate:
     "ASGI middleware: every path under `/teacher` needs the teacher code's cookie; the rest goes on to `app`."
     def __init__(self, app, code:str|None=None, # the teacher code (None: a new one, see `code`)
-                 console:Console|None=None, root_path:str='', wrong_limit:int=10, window:float=60, clock=time.monotonic):
+                 console:Console|None=None, root_path:str='', wrong_limit:int=10, window:float=60, clock=time.monotonic,
+                 hold:float=1.0): # seconds a code tried while its visitor waits is held back (`held_back`)
         self.app, self.code, self.console, self.root_path = app, code or new_teacher_code(), console, root_path.rstrip('/')
         if len(plain_code(self.code, loose=True)) < 8: raise ValueError("a teacher code has at least 8 letters or digits")
-        self.proof = code_proof(self.code, secrets.token_bytes(32), loose=True)
-        self.wrong = WrongCodes(wrong_limit, window, clock)  # the wrong teacher codes per address
+        self.proof, self.hold = code_proof(self.code, secrets.token_bytes(32), loose=True), hold
+        self.wrong = WrongCodes(wrong_limit, window, clock)  # the wrong teacher codes per visitor (`visitor_address`)
 
     def admits(self, cookies:dict) -> bool:
         "Whether `cookies` (a request's, or a Solara page's websocket's) hold the teacher's cookie."
@@ -237,10 +238,10 @@ class TeacherGate:
 async def __call__(self:TeacherGate, scope, receive, send):
     if scope['type'] != 'http' or not self.is_teacher_path(scope['path']): return await self.app(scope, receive, send)
     q = query_of(scope)
-    typed, addr = next((v for k, v in q if k == 'teacher'), None), (scope.get('client') or ('?',))[0]
+    typed, addr = next((v for k, v in q if k == 'teacher'), None), visitor_address(scope)
     if typed is not None:
         if wait := self.wrong.wait(addr):
-            return await answer(send, 429, f"Too many wrong teacher codes: try again in {math.ceil(wait)} s.".encode())
+            return await held_back(send, wait, "Too many wrong teacher codes from your network", self.hold)
         if same_code(typed, self.code, loose=True):
             cookie = f"{TEACHER_COOKIE}={self.proof}; Path={self.root_path or '/'}; HttpOnly; SameSite=Strict"
             rest = urlencode([(k, v) for k, v in q if k != 'teacher'])
