@@ -41,10 +41,8 @@ def suit_word(card) -> str: return card.pack.suits[card.suit][0]
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #9130e115
 def card_words(card) -> str:
-    "A card as a learner reads it: `Q♥`, `10🍃`; where its symbol is a code (suit first), its number and suit: `7 Thief`, `5 green`."
-    if not card.pack.suit_first: return card.symbol
-    name = card.pack.suits[card.suit][0].split()[0]
-    return f"{card.rank} {name[:-3] + 'f' if name.endswith('ves') else name}"
+    "A card as a learner reads it (`Card.words`): `Q♥`, `10🍃`; where its symbol is a code, its number and suit: `7 Thief`."
+    return card.words
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #22e2108c
 def act_words(action, pack=None) -> str:
