@@ -62,7 +62,7 @@ def test_a_whole_hand_with_the_keyboard_alone():
         opened(page, port)
         page.locator('.cgt-status').click()  # a learner's first Tab starts from the page, not from a card
         played = 0
-        lost = 0  # Enter pressed as a redraw moved the focus: the learner looks again and presses again
+        lost = 0  # a redraw moved the focus as the learner tabbed or pressed Enter: the learner looks again, presses again
         while played < 13 and lost < 6:  # Begga Kaat with four: 13 cards each
             if not focused(page)['inHand']:  # the first time: Tab from the top of the page into the hand
                 for _ in range(30):
@@ -74,7 +74,8 @@ def test_a_whole_hand_with_the_keyboard_alone():
                 return lit.length && at >= 0 ? lit.map(([i]) => i - at).sort((a, b) => Math.abs(a) - Math.abs(b))[0] : null; }""")
             assert steps is not None, f"the focus is not on a card of the hand after {played} cards: {focused(page)}"
             for _ in range(abs(steps)): page.keyboard.press('Tab' if steps > 0 else 'Shift+Tab')
-            assert focused(page)['lit'], f"no playable card reached with Tab after {played} cards"
+            if not focused(page)['lit']:  # the hand was redrawn between the look and the Tabs: the learner looks again
+                lost += 1; continue
             before = page.eval_on_selector_all('.cgt-hand button.cgt-card', 'bs => bs.filter(b => b.offsetParent).length')
             page.keyboard.press('Enter')
             try: page.wait_for_function("n => [...document.querySelectorAll('.cgt-hand button.cgt-card')].filter(b => b.offsetParent).length < n",
@@ -86,8 +87,8 @@ def test_a_whole_hand_with_the_keyboard_alone():
             page.wait_for_function("() => document.querySelector('.cgt-status').textContent.includes('your turn')", timeout=120_000)
             # the focus did not fall back to the page: the next card is a Tab or two away, not the whole page
             page.wait_for_function("() => document.activeElement && document.activeElement.closest('.cgt-hand, .cgt-moves')", timeout=60_000)
+        assert played == 13, f"{played} cards played with the keyboard, {lost} looks or presses lost (a playable card not reached with Tab, or Enter not taken)"
         page.wait_for_function("() => document.querySelector('.cgt-live').textContent.match(/penalty points|Hand 1 is over|hand over/i)", timeout=60_000)
-        assert played == 13, f"{played} cards played with the keyboard, {lost} presses lost"
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd tests && npm install --no-save axe-core)")
 @pytest.mark.parametrize('theme', ['light', 'dark'])
