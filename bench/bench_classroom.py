@@ -606,7 +606,11 @@ async def tables_class(port, pid, a, idle):
     print(f"  load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (others share this machine)")
 
 def main_tables(a):
-    with server('tables', a.pool_size) as (port, proc):
+    profile = None
+    if a.profile:  # py-spy samples the server for the whole class (collapsed stacks)
+        os.makedirs(a.profile, exist_ok=True)
+        profile = os.path.join(a.profile, f"tables-{a.n}.txt")
+    with server('tables', a.pool_size, profile=profile) as (port, proc):
         idle = settle(proc.pid)
         a.idle_held = held_by(proc.pid)
         print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")

@@ -8,7 +8,7 @@ context of their own (their own cookies: another student). Every wait is on the 
 
 Reusable for more games and more pages (helper T2): `classroom`, `Student`, `open_table`, `join_pages`, `play_hand`.
 """
-import contextlib, importlib.util, json, re, subprocess, sys, time, urllib.error, urllib.request
+import contextlib, importlib.util, json, random, re, subprocess, sys, time, urllib.error, urllib.request
 import pytest
 from cardgames_tutor.core.engine import get_game
 from cardgames_tutor.core.match import Match
@@ -96,6 +96,98 @@ def test_watchers_hear_of_changes_at_most_ten_times_a_second():
     assert heard and all(b - a >= 0.1 - 1e-9 for a, b in zip(heard, heard[1:]))
     n = len(heard); beats(room, clock, 1)
     assert len(heard) == n  # nothing changed (the student's turn): nobody told
+
+
+
+# ---------------------------------------------------------------- a page draws only what changed (issue 33, the fan-out)
+
+from cardgames_tutor.serve.room import Lobby, TableTutor
+from cardgames_tutor.ui import drawing
+from cardgames_tutor.ui.drawing import widget_tree
+
+# (game, players (None: the game has one size), seed): every seat a student's page
+DRAWN = [('begga-kaat', 4, 12), ('kocka', None, 7), ('dehla-pakad', None, 12), ('maghe-satra', 4, 7), ('beggars-and-thieves', 5, 3)]
+
+def shown(t) -> dict:
+    "What a panel shows, part by part: its hand and moves as shown (in order), every line of HTML, the step buttons."
+    row = lambda box: [(b.description, b.tooltip, b._dom_classes, b.disabled) for b in box.children]
+    return {'status': t.status.value, 'table': t.table.value, 'message': t.message.value, 'hand': row(t.hand_box),
+            'moves': row(t.move_box), 'notes': t.move_notes.value, 'log': [w.value for w in t.log_parts],
+            'steps': [b.disabled for b in (t.first, t.back, t.forward, t.last, t.undo_button, t.bot_button)],
+            'jump': (t.jump.options, t.jump.value), 'scores': t.scores.value, 'chart': (t.chart.value, t.chart.layout.display),
+            'download': t.download.value}
+
+def seated_pages(name, players, seed):
+    "A table of `name` whose every seat is a student's page (`Lobby`, drawn at once: no event loop): the room, the table, the pages."
+    room = Classroom(TableOptions(bot_pace=0))
+    options = {'players': players} if players else {}
+    n = get_game(name, **options).n_seats()
+    pages = [Lobby(room, f'br-{i}', '?table=') for i in range(n)]
+    first = room.open_table('br-0', name, 'Student 0', seed=seed, **options)
+    pages[0]._sit(first, back=False)
+    for i in range(1, n): pages[i]._sit(room.join_table(f'br-{i}', first.code, f'Student {i}'), back=False)
+    return room, room.table(first.code), pages
+
+def drawn_again(page, monkeypatch) -> tuple:
+    "Draw `page` again as the table's news would: (the widget messages it sent, the parts it computed)."
+    sent, computed = [], []
+    for w in widget_tree([page, *page.tutor.card_slots, *page.tutor.move_slots]):
+        monkeypatch.setattr(w, '_send', lambda msg, buffers=None, w=w: sent.append((type(w).__name__, msg.get('state'))), raising=False)
+    for part in ('_draw_status', '_draw_hand', '_draw_moves', '_draw_log', '_draw_steps', '_draw_scores'):
+        monkeypatch.setattr(drawing.PanelDrawing, part, lambda *a, f=getattr(drawing.PanelDrawing, part), part=part: computed.append(part) or f(*a))
+    monkeypatch.setattr(drawing, 'table_html', lambda *a, f=drawing.table_html: computed.append('table') or f(*a))
+    monkeypatch.setattr(Lobby, '_draw_bar', lambda self, f=Lobby._draw_bar: computed.append('bar') or f(self))
+    page._draw()
+    monkeypatch.undo()
+    return sent, computed
+
+@pytest.mark.parametrize('name,players,seed', DRAWN)
+def test_a_page_draws_only_what_changed_and_shows_what_a_whole_drawing_shows(name, players, seed, monkeypatch):
+    """Every seat's page plays a whole hand (and 20 moves at least) through its widgets (some look back a move now and
+    then, the finished hand stays on the others' screens until their turn). After every move each page shows exactly what
+    a panel drawing every part afresh from the same session shows, its table bar too; and drawn again with nothing new,
+    a page computes no part and sends no widget message."""
+    room, table, pages = seated_pages(name, players, seed)
+    whole = [TableTutor(session=p.session, pace=0) for p in pages]  # the same sessions, every part drawn at each look
+    rng, n, moves = random.Random(seed), len(pages), 0
+    try:
+        assert table.started
+        while not table.match.over and (len(table.match.hands) < 2 or moves < 20):
+            page = pages[table.match.to_act]
+            if page.session.review is not None: page.tutor.next_hand()
+            elif not page.session.live: page.tutor.step_by('last')
+            else:
+                page.tutor.press(rng.choice(page.session.latest['legal']))
+                moves += 1
+                if moves % 5 == 0: pages[(table.match.to_act + 1) % n].tutor.step_by('back')  # a student looks back
+            for p, w in zip(pages, whole):
+                w._drawn.clear(); w.render()
+                assert shown(p.tutor) == shown(w), f"Seat {p.session.seat} after {moves} moves"
+                bar = (p.bar.value, p.start_button.layout.display)
+                Lobby._draw_bar(p)
+                assert (p.bar.value, p.start_button.layout.display) == bar
+            assert drawn_again(page, monkeypatch) == ([], [])
+        assert len(table.match.hands) >= 2 or table.match.over  # a whole hand was played (and the review shown)
+        assert moves >= 20 or table.match.over
+    finally:
+        for t in whole: t.close()
+        for p in pages: p.close()
+
+def test_a_move_draws_the_parts_it_changed():
+    "A card played: the pages draw their table, status and log again; the scores stay as they were, computed once."
+    room, table, pages = seated_pages('begga-kaat', 4, 3)
+    try:
+        page = pages[table.match.to_act]
+        drawn = [dict(p.tutor._drawn) for p in pages]
+        page.tutor.press(page.session.latest['legal'][0])
+        for p, before in zip(pages, drawn):
+            changed = {part for part, key in p.tutor._drawn.items() if before.get(part) != key}
+            assert {'status', 'table', 'log'} <= changed, changed
+            assert p.tutor.scores.value.count('No hand finished yet.') == 1
+        assert 'message' not in {part for part, key in pages[(table.match.to_act + 1) % 4].tutor._drawn.items()
+                                 if drawn[(table.match.to_act + 1) % 4].get(part) != key}  # a page that did not move: its message stays
+    finally:
+        for p in pages: p.close()
 
 
 # ---------------------------------------------------------------- real pages
@@ -258,7 +350,7 @@ def play_hand(students, mirror:Match, scan=True):
 @browser_test
 def test_four_students_play_a_whole_hand_each_page_holding_only_its_own_seat():
     with classroom('--bot-pace', '0.3') as addr, chromium() as browser:
-        host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=12)
+        host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=12, query='?table=')  # no solo game first (see the games file)
         assert host.seat == 0 and 'Start the match' in host.waiting()
         assert host.page.is_visible('.cgt-start')  # the host may start with bots in the empty seats
         others = join_pages(browser, addr, host.code, ['Bo', 'Chidi', 'Dana'])

@@ -152,6 +152,15 @@ def move_button(s:Student, label:str):
     return button
 
 
+def bots_ahead(mirror:Match, rng, by_seat) -> Match:
+    "A copy of `mirror` after the bots' moves due now (played from a copy of their stream `rng`), within the first hand."
+    ahead, peek = mirror.replayed(mirror.actions), random.Random()
+    peek.setstate(rng.getstate())
+    while not ahead.hands[0].is_over and ahead.to_act not in by_seat:
+        seat = ahead.to_act
+        ahead.apply(ahead.game.bot(ahead.view(seat, text=False), peek), seat)
+    return ahead
+
 def play_hand(students, mirror:Match, seed) -> dict:
     """The first hand to its end, every student's move made on their page; the bots' moves as the server's bots make
     them (the same stream). Returns what was made, by kind: {'card': n, 'chosen': n, 'button': n, 'bot': n}."""
@@ -178,7 +187,8 @@ def play_hand(students, mirror:Match, seed) -> dict:
         over = mirror.hands[0].is_over  # the next hand may start at once (bots playing on): then a page counts more
         for t in students: t.wait_moves(len(mirror.actions), at_least=over)
         if not over:
-            for t in students: scan(t, hidden(mirror, t.seat))
+            ahead = bots_ahead(mirror, rng, by_seat)  # a bot due now may play while the page is scanned: its card is public then
+            for t in students: scan(t, hidden(ahead, t.seat))
     for s in students:  # the hand is over on every page, with its result
         s.page.wait_for_selector('.cgt-message.cgt-result', timeout=WAIT)
         assert 'Hand 1 is over' in s.page.inner_text('.cgt-message')

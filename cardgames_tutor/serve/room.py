@@ -284,7 +284,7 @@ class Lobby(widgets.VBox):
         self.make_solo = solo or (lambda: Tutor.from_query(urlencode({k: v for k, v in self.query.items() if k != 'table'}), game='begga-kaat', seed=1))
         self.solo = self.tutor = self.session = self.ticket = None
         self.on_mode, self.on_seated, self.mode = None, None, None  # the page's: what it shows; its link once seated
-        self._pending, self._lock, self._closed = False, threading.Lock(), False
+        self._pending, self._lock, self._closed, self._bar_from = False, threading.Lock(), False, None
         self._build()
         self.alive = _connected(context)
         self.show('join' if 'table' in self.query else 'solo')
@@ -431,7 +431,10 @@ def _draw(self:Lobby):
     try:
         with self.context if self.context is not None else contextlib.nullcontext():
             with self.session.lock:
-                self._draw_bar()
+                s = self.session
+                if self._bar_from is None or self._bar_from[0] is not s.latest or self._bar_from[1] != len(s.table.match.actions):
+                    self._draw_bar()  # the table's news since the bar was drawn (its facts are a new view at every change)
+                    self._bar_from = (s.latest, len(s.table.match.actions))
                 self.tutor.render()
     except Exception: _log.exception("drawing a seat's page failed")
 

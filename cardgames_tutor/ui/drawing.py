@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/drawing.html.md"""
 
 # %% ../../nbs/ui/23_drawing.ipynb #632a2c81
 from __future__ import annotations
-import asyncio, contextlib, os
+import asyncio, collections, contextlib, os, threading
 from IPython.display import HTML
 from html import escape
 import ipywidgets as widgets
@@ -18,8 +18,8 @@ from .table import direction_of, table_html, cards_text_html, cards_text_words, 
 from .session import Message
 
 # %% auto #0
-__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'whole_button', 'wrap_row', 'Looks', 'running_loop',
-           'widget_tree', 'PanelDrawing', 'in_voila']
+__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'CHARTS', 'whole_button', 'wrap_row', 'Looks',
+           'running_loop', 'widget_tree', 'PanelDrawing', 'held', 'put', 'shared_chart', 'in_voila']
 
 # %% ../../nbs/ui/23_drawing.ipynb #13813e80
 _ROW = dict(flex_flow='row wrap', align_items='center', grid_gap='4px', max_width='100%')
@@ -147,26 +147,70 @@ def _all_widgets(self:PanelDrawing) -> list:
     if getattr(self, '_tree', (None,))[0] != key: self._tree = (key, widget_tree([self, *self.card_slots, *self.move_slots]))
     return self._tree[1]
 
+# %% ../../nbs/ui/23_drawing.ipynb #077e56bf
+@contextlib.contextmanager
+def held(ws):
+    "Hold the syncing of every widget of `ws` until the block ends (as `hold_sync` does), then send what changed: one message per changed widget."
+    ws = [w for w in ws if not w._holding_sync]  # one held already is its holder's to send
+    for w in ws: w._holding_sync = True
+    try: yield
+    finally:
+        for w in ws:
+            w._holding_sync = False
+            if w._states_to_send:
+                w.send_state(w._states_to_send)
+                w._states_to_send.clear()
+
+# %% ../../nbs/ui/23_drawing.ipynb #86035f01
+def put(w, **traits):
+    "Set the `traits` of the widget `w` that differ from its own."
+    for name, value in traits.items():
+        if getattr(w, name) != value: setattr(w, name, value)
+
+# %% ../../nbs/ui/23_drawing.ipynb #8790b592
+@patch
+def _moment(self:PanelDrawing) -> tuple:
+    "Which moment is shown, how: the deal, the seat, the step shown (None: live), the finished hand kept on screen, the teaching view."
+    s = self.session
+    return (s.generation, s.seat, s.cursor, s.review, self.teach.value)
+
+@patch
+def _progress(self:PanelDrawing) -> tuple:
+    "How far the match has come: its moves, the moves counted, its events."
+    s = self.session
+    return (len(s.match.actions), len(s.marks), sum(len(h.events) for h in s.match.hands))
+
+# %% ../../nbs/ui/23_drawing.ipynb #760334e2
+@patch
+def _fresh(self:PanelDrawing, part:str, *key) -> bool:
+    "Whether `part` is to be drawn now: `key` (what it is drawn from) differs from what it was last drawn from (then it is noted)."
+    if part in self._drawn and self._drawn[part] == key: return False
+    self._drawn[part] = key
+    return True
+
 # %% ../../nbs/ui/23_drawing.ipynb #cb404248
 @patch
 def _draw_all(self:PanelDrawing, view:dict, controls, viewer):
-    "Set every widget from the moment shown: `view` for the table, `controls` for the buttons, `viewer`'s log."
-    self._draw_status()
-    self.table.value = table_html(view, self.seat, direction_of(self.game), self.game.title, self.game.pack)
-    self.message.value = _message_html(self.session.message, self.game.pack)
-    self._draw_hand(controls)
-    self._draw_moves(controls)
-    self.move_notes.value = self._notes_html()
-    self._draw_log(viewer)
-    self._draw_steps()
-    self._draw_scores()
+    "Set every widget from the moment shown (`view` for the table, `controls` for the buttons, `viewer`'s log): each part only when `_fresh`."
+    s, shown, chosen = self.session, self._moment(), tuple(self.session.selected)
+    at = shown + self._progress()
+    if self._fresh('status', at, view): self._draw_status()
+    if self._fresh('table', at, view): self.table.value = table_html(view, self.seat, direction_of(self.game), self.game.title, self.game.pack)
+    if self._fresh('message', s.generation, s.message): self.message.value = _message_html(s.message, self.game.pack)
+    if self._fresh('hand', shown, s.shown_hand(), controls, chosen): self._draw_hand(controls)  # only the cards and what is lit
+    if self._fresh('moves', shown, s.match.over, controls, chosen, at if controls.plain else None):  # the notes: the match's words
+        self._draw_moves(controls)
+        self.move_notes.value = self._notes_html()
+    if self._fresh('log', at, viewer): self._draw_log(viewer)
+    if self._fresh('steps', at, view, self.jump.value): self._draw_steps()
+    if self._fresh('scores', at): self._draw_scores()
     if self._download_key is None: self.download.value = ''
     for draw in self._draws: draw(self)
 
 # %% ../../nbs/ui/23_drawing.ipynb #113f721b
 @patch
 def render(self:PanelDrawing):
-    "Redraw the panel from the session (one synced update)."
+    "Redraw the panel from the session (one synced update; the parts that changed)."
     if self._closed: return
     s = self.session
     viewer = None if self.teach.value else self.seat
@@ -174,9 +218,10 @@ def render(self:PanelDrawing):
     if self._download_key not in (None, (s.generation, len(s.match.actions))): self._download_key = None
     self._drawing = True
     try:
-        with contextlib.ExitStack() as stack:
-            for w in self._all_widgets(): stack.enter_context(w.hold_sync())
-            self._draw_all(view, controls, viewer)
+        with held(self._all_widgets()): self._draw_all(view, controls, viewer)
+    except BaseException:
+        self._drawn.clear()
+        raise
     finally: self._drawing = False
 
 # %% ../../nbs/ui/23_drawing.ipynb #07600bd1
@@ -214,13 +259,13 @@ def _draw_hand(self:PanelDrawing, controls):
         b.on_click(self.guarded(lambda _, i=len(self.card_slots): self._on_card(i)))
         self.card_slots.append(b)
     for b, card in zip(self.card_slots, self._slot_cards):
-        if card is None: b.description, b.tooltip, b._dom_classes = '', '', ('cgt-card', 'cgt-empty'); continue
+        if card is None: put(b, description='', tooltip='', _dom_classes=('cgt-card', 'cgt-empty')); continue
         state = ('cgt-chosen' if card in s.selected else 'cgt-legal' if card in controls.lit else
                  'cgt-idle' if not controls.lit and s.live else 'cgt-illegal')
-        b.description, b.tooltip, b._dom_classes = card.words, card.name, _card_classes(card, state)
+        put(b, description=card.words, tooltip=card.name, _dom_classes=_card_classes(card, state))
     where = {c: i for i, c in enumerate(hand)}
-    self.hand_box.children = [self.card_slots[i] for i in sorted((i for i, c in enumerate(self._slot_cards) if c is not None),
-                                                                 key=lambda i: where[self._slot_cards[i]])]
+    put(self.hand_box, children=tuple(self.card_slots[i] for i in sorted((i for i, c in enumerate(self._slot_cards) if c is not None),
+                                                                         key=lambda i: where[self._slot_cards[i]])))
 
 # %% ../../nbs/ui/23_drawing.ipynb #a382a8b5
 @patch
@@ -283,24 +328,21 @@ def _draw_log(self:PanelDrawing, viewer):
     "The live log in two parts: the latest 1 to `LOG_CHUNK` rows, redrawn at every update, and the earlier ones, only when a chunk fills."
     log = self.session.log(viewer)
     cut = (len(log) - 1) // LOG_CHUNK * LOG_CHUNK if log else 0
-    rows, shown = self._log_rows(log[max(0, cut - LOG_ROWS):]), min(cut, LOG_ROWS)
+    before = log[max(0, cut - LOG_ROWS):cut]  # the same rows as last time: their HTML is kept, not written again
+    if self._log_kept[0] != before: self._log_kept = (before, ''.join(self._log_rows(before)))
     earlier, latest = self.log_parts
-    earlier.value, latest.value = ''.join(rows[:shown]), ''.join(rows[shown:])
-
+    earlier.value, latest.value = self._log_kept[1], ''.join(self._log_rows(log[cut:]))
 
 # %% ../../nbs/ui/23_drawing.ipynb #11b6410f
 @patch
 def _draw_steps(self:PanelDrawing):
     s = self.session
     at = len(s.match.actions) if s.live else s.cursor
-    self.first.disabled = self.back.disabled = at == 0
-    self.forward.disabled = self.last.disabled = s.live
-    self.undo_button.disabled = not s.live
-    self.bot_button.disabled = not s.may_play_for_me
+    for b, off in ((self.first, at == 0), (self.back, at == 0), (self.forward, s.live), (self.last, s.live),
+                   (self.undo_button, not s.live), (self.bot_button, not s.may_play_for_me)): put(b, disabled=off)
     options = [('-', -1)] + s.jump_marks()
     if len(options) != len(self.jump.options): self.jump.options = options
     if self.jump.value != -1 and (s.live or self.jump.value != s.cursor): self.jump.value = -1
-
 
 # %% ../../nbs/ui/23_drawing.ipynb #4db9b733
 @patch
@@ -320,6 +362,24 @@ def _scores_html(self:PanelDrawing, shown) -> str:
                          f'<tr><td><b>now</b></td>' + ''.join(f'<td style="text-align:center"><b>{escape(str(v))}</b></td>' for v in values)
                          + '</tr></table></div>')
 
+# %% ../../nbs/ui/23_drawing.ipynb #0f06e830
+CHARTS = 32  # tally charts kept
+_charts, _charts_lock = collections.OrderedDict(), threading.Lock()
+
+def shared_chart(match) -> str:
+    "`chart_html(match)`, drawn once for every panel showing the same game's same tallies (a table's four pages)."
+    key = (id(match.game), tuple(map(tuple, match.tallies)))
+    with _charts_lock:
+        kept = _charts.get(key)
+        if kept is not None and kept[0] is match.game:  # the very game (kept alive here, so its id is no other's)
+            _charts.move_to_end(key)
+            return kept[1]
+    html = chart_html(match)
+    with _charts_lock:
+        _charts[key] = (match.game, html)
+        while len(_charts) > CHARTS: _charts.popitem(last=False)
+    return html
+
 # %% ../../nbs/ui/23_drawing.ipynb #e80bdc84
 @patch
 def _draw_scores(self:PanelDrawing):
@@ -337,9 +397,8 @@ def _draw_scores(self:PanelDrawing):
 def _draw_chart(self:PanelDrawing, shown, key=None):
     if self._closed or (key is not None and key != self._chart_key): return  # a newer state has been drawn meanwhile
     with self.chart.hold_sync():
-        self.chart.value = chart_html(shown) if shown.tallies else ''  # a picture with its words for a screen reader
+        self.chart.value = shared_chart(shown) if shown.tallies else ''  # a picture with its words for a screen reader
         self.chart.layout.display = None if shown.tallies else 'none'  # no picture before the first hand ends
-
 
 # %% ../../nbs/ui/23_drawing.ipynb #e1526d4b
 @patch
@@ -419,9 +478,8 @@ def lit_cards(self:PanelDrawing) -> list:
 def ring(self:PanelDrawing, action):
     "A gold ring on the buttons of `action` (its card, its move, or the cards it takes), none on the others (e.g. the coach's hint)."
     cards = {action} if isinstance(action, Card) else set(getattr(action, 'cards', ()) or ())
-    for b, c in self._hand_pairs():
-        if c in cards: b._dom_classes = (*b._dom_classes, 'cgt-hint')  # the ring is the stylesheet's (`PANEL_CSS`)
+    for b, c in self._hand_pairs():  # the ring is the stylesheet's (`PANEL_CSS`): a class, last
+        put(b, _dom_classes=tuple(x for x in b._dom_classes if x != 'cgt-hint') + (('cgt-hint',) if c in cards else ()))
     for b, item in zip(self.move_box.children, self._slot_moves):
         on = action is not None and (item == action or (isinstance(item, str) and item == getattr(action, 'verb', None)))
-        b._dom_classes = tuple(x for x in b._dom_classes if x != 'cgt-hint') + (('cgt-hint',) if on else ())
-
+        put(b, _dom_classes=tuple(x for x in b._dom_classes if x != 'cgt-hint') + (('cgt-hint',) if on else ()))

@@ -50,7 +50,7 @@ class Tutor(PanelDrawing, widgets.VBox):
         self.add_class('cgt-tutor')
         self.session = session or Session(game, seat, seed, match, **options)
         self._chart_key, self._closed, self._drawing, self._download_key, self._draws, self._pending = None, False, False, None, [], None
-        self._reacts = []  # `add_row`'s
+        self._reacts, self._drawn, self._log_kept = [], {}, ([], '')  # `add_row`'s; what each part was drawn from (`_fresh`), the log's earlier rows
         self.looks = Looks()  # layouts and styles, shared by the widgets that look alike
         self._build(pace, teach)
         self._lay_out()
