@@ -369,16 +369,15 @@ _charts, _charts_lock = collections.OrderedDict(), threading.Lock()
 def shared_chart(match) -> str:
     "`chart_html(match)`, drawn once for every panel showing the same game's same tallies (a table's four pages)."
     key = (id(match.game), tuple(map(tuple, match.tallies)))
-    with _charts_lock:
+    with _charts_lock:  # held while drawing: pages asking together get the first one's picture
         kept = _charts.get(key)
         if kept is not None and kept[0] is match.game:  # the very game (kept alive here, so its id is no other's)
             _charts.move_to_end(key)
             return kept[1]
-    html = chart_html(match)
-    with _charts_lock:
+        html = chart_html(match)
         _charts[key] = (match.game, html)
         while len(_charts) > CHARTS: _charts.popitem(last=False)
-    return html
+        return html
 
 # %% ../../nbs/ui/23_drawing.ipynb #e80bdc84
 @patch
