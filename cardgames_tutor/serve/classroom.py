@@ -544,7 +544,8 @@ def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|Non
     _few_malloc_arenas()
     room = use_classroom(tables)
     warm_up()
-    teacher = teacher_app(StaticCache(under_root(_on_start(app, _give_back_memory), root_path)), room, teacher_code, results, root_path)
+    held = lambda: len(kernel_context.contexts) + len(room.tables.tables)  # a table's match outlives its pages until it is swept
+    teacher = teacher_app(StaticCache(under_root(_on_start(app, lambda: _give_back_memory(sessions=held)), root_path)), room, teacher_code, results, root_path)
     ClassKeeper(room, teacher.console.results).start()  # each student's hands, once, in the results
     return ClassroomGate(teacher, code, max_message, root_path, hosts, limits, live=lambda: kernel_context.contexts)
 
@@ -612,10 +613,11 @@ def _clear_caches():
     cards_text_html.cache_clear()
 
 # %% ../../nbs/serve/33_classroom.ipynb #22f49aa0
-async def _give_back_memory(every:float=10, sessions=None, # () -> how many sessions are open (Solara's by default)
+async def _give_back_memory(every:float=10, sessions=None, # () -> how many sessions (and tables) are open (Solara's sessions by default)
                             idle:float=11, # s to wait after sessions close: anyio's pool ends threads idle for 10 s
                             forget=_forget_closed_sessions): # drops what is kept of closed sessions
-    """Every `every` s, once sessions have closed since the last time, give their memory back to the system:
+    """Every `every` s, once sessions (or the class's tables, swept a while after their students left) have closed since the
+    last time, give their memory back to the system:
     - end their threads: each student's websocket is served in a thread of anyio's pool, and the pool ends the threads
       left idle only when it is next used (a class of 30 left 29 threads, about 8 MB, until then);
     - drop what Solara's stores keep of them (`forget`);
