@@ -477,8 +477,8 @@ def lit_cards(self:PanelDrawing) -> list:
 def ring(self:PanelDrawing, action):
     "A gold ring on the buttons of `action` (its card, its move, or the cards it takes), none on the others (e.g. the coach's hint)."
     cards = {action} if isinstance(action, Card) else set(getattr(action, 'cards', ()) or ())
-    for b, c in self._hand_pairs():  # the ring is the stylesheet's (`PANEL_CSS`): a class, last
-        put(b, _dom_classes=tuple(x for x in b._dom_classes if x != 'cgt-hint') + (('cgt-hint',) if c in cards else ()))
-    for b, item in zip(self.move_box.children, self._slot_moves):
-        on = action is not None and (item == action or (isinstance(item, str) and item == getattr(action, 'verb', None)))
+    def mark(b, on):  # the ring is the stylesheet's (`PANEL_CSS`): a class, last
         put(b, _dom_classes=tuple(x for x in b._dom_classes if x != 'cgt-hint') + (('cgt-hint',) if on else ()))
+    for b, c in self._hand_pairs(): mark(b, c in cards)
+    for b, item in zip(self.move_box.children, self._slot_moves):
+        mark(b, action is not None and (item == action or (isinstance(item, str) and item == getattr(action, 'verb', None))))
