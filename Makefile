@@ -48,11 +48,12 @@ docs: install
 
 # The start page for a whole class (Solara: one process, a light session per student; see README for the figures).
 # On 127.0.0.1 unless HOST is set; on a network (HOST=0.0.0.0) it prints a class code to hand out (or give CODE=...).
-# PORT defaults to 8866 here (unless given).
+# PORT defaults to 8866 here (unless given). TABLES=1: a class at tables (the page opens on the form to join a table).
 CLASSROOM_PORT = $(if $(filter command line environment environment override,$(origin PORT)),$(PORT),8866)
 CODE ?=
+TABLES ?=
 classroom: install
-	$(BIN)/cardgames-classroom --host $(HOST) --port $(CLASSROOM_PORT) $(if $(CODE),--code $(CODE))
+	$(BIN)/cardgames-classroom --host $(HOST) --port $(CLASSROOM_PORT) $(if $(CODE),--code $(CODE)) $(if $(TABLES),--start tables)
 
 bench: install
 	$(BIN)/python bench/bench_engine.py

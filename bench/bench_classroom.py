@@ -31,7 +31,9 @@ on a fresh server on a free loopback port:
   a click, then three paced updates of two lines of text). Its figures beside the tutor's, in the same run, tell how much of
   the cost of 30 Chromium pages on these cores is the panel's, and how much any ipywidgets page pays.
 
-- `--tables` (issue 33): instead, a class at tables of four. N students (32: 8 tables) arrive at the start page at once;
+- `--tables` (issue 33): instead, a class at tables of four. N students (32: 8 tables) arrive at the start page at once
+  (served as a teacher serves a class at tables, `--start tables`: it opens on the form to join a table; `--start solo`:
+  on a game alone, as the default server does, which each student then leaves for a table);
   every fourth opens a table through the lobby's widgets (*Open a table*, seed and name typed, *Open the table*), the three
   others join it with its code (*Join a table*, code and name typed), most without a browser (`wire_table.py`), --chromium
   of them (one per table) in Chromium pages; a table starts when its four seats are taken, and every table plays its first
@@ -53,7 +55,7 @@ environment keeps Python's own (for a side-by-side run of the two).
 
 Run: `.venv/bin/python bench/bench_classroom.py [--n 30] [--servers solara,voila,floor] [--modes at-once,staggered]
 [--placements plain,server-first] [--links ',?pace=0'] [--wire 27] [--classes 2] [--warm 16] [--settle 130] [--profile /tmp/prof]`;
-`.venv/bin/python bench/bench_classroom.py --tables [--n 32] [--chromium 4] [--think 0.3,1.0] [--settle 180]`.
+`.venv/bin/python bench/bench_classroom.py --tables [--start tables|solo] [--n 32] [--chromium 4] [--think 0.3,1.0] [--settle 180]`.
 Needs Python playwright and Debian's Chromium (/usr/bin/chromium; never `playwright install`). Not a test.
 """
 import argparse, asyncio, collections, contextlib, itertools, os, pathlib, random, signal, socket, statistics, subprocess, sys, threading, time
@@ -115,12 +117,12 @@ TABLES_HOOK = """if True:
     _tables.Table._changed, _room.Lobby._draw = changed, draw
 """
 
-def server_command(kind, port, pool) -> list:
+def server_command(kind, port, pool, extra=()) -> list:
     if kind == 'solara':
         return [sys.executable, '-c', SOLARA, '--host', '127.0.0.1', '--port', str(port), '--cull', '60s']
     if kind == 'tables':  # the class at tables: a closed tab's seat held 30 s (not 120), so tables close within --settle
         return [sys.executable, '-c', SOLARA.replace('    signal.signal(', TABLES_HOOK + '    signal.signal(', 1), '--host', '127.0.0.1',
-                '--port', str(port), '--cull', '60s', '--seat-hold', '30']
+                '--port', str(port), '--cull', '60s', '--seat-hold', '30', *extra]
     if kind == 'floor':  # not a tutor: the least any ipywidgets panel costs (floor_app.py)
         return [str(BIN / 'solara'), 'run', str(ROOT / 'bench' / 'floor_app.py'), '--production', '--no-open',
                 '--host', '127.0.0.1', f'--port={port}']
@@ -149,10 +151,10 @@ def _place_server(cores):
     with contextlib.suppress(OSError): os.setpriority(os.PRIO_PROCESS, 0, 0)
 
 @contextlib.contextmanager
-def server(kind, pool, cores=None, profile=None):
-    "A fresh server on a free port (on `cores` only if given; sampled by py-spy into `profile` if given)."
+def server(kind, pool, cores=None, profile=None, extra=()):
+    "A fresh server on a free port (on `cores` only if given; sampled by py-spy into `profile` if given; `extra` flags for --tables)."
     port = free_port()
-    proc = subprocess.Popen(server_command(kind, port, pool), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    proc = subprocess.Popen(server_command(kind, port, pool, extra), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env={**os.environ, 'CGT_BENCH_STATS': STATS, 'SOLARA_TELEMETRY_MIXPANEL_ENABLE': 'False', 'SOLARA_THEME_SHOW_BANNER': 'False',
                                  'SOLARA_KERNEL_CULL_TIMEOUT': '60s'},  # (the floor's `solara run`; the classroom sets them itself)
                             start_new_session=True, preexec_fn=lambda: _place_server(cores))
@@ -572,7 +574,8 @@ async def tables_class(port, pid, a, idle):
     moves = sum(len(m) for m in results['moves'].values())
     all_moves = until * tables
     load = os.getloadavg()
-    print(f"\n== tables: {n} students at {tables} tables of {per} (Begga Kaat, 4 players), arriving at once; "
+    print(f"\n== tables: {n} students at {tables} tables of {per} (Begga Kaat, 4 players), arriving at once at a page that opens "
+          f"on {'the form to join a table' if a.start == 'tables' else 'a solo game'} (--start {a.start}); "
           f"{len(chromium_at)} in Chromium pages, {n - len(chromium_at)} without a browser; think {a.think_min:g}-{a.think_max:g} s")
     print(f"  seated: {len(seated)}/{n}" + (f", all seated {max(seated) - t0:.1f} s after arriving (median student {statistics.median(seated) - t0:.1f} s)" if seated else ''))
     done = len(results['done'])
@@ -615,7 +618,7 @@ def main_tables(a):
     if a.profile:  # py-spy samples the server for the whole class (collapsed stacks)
         os.makedirs(a.profile, exist_ok=True)
         profile = os.path.join(a.profile, f"tables-{a.n}.txt")
-    with server('tables', a.pool_size, profile=profile) as (port, proc):
+    with server('tables', a.pool_size, profile=profile, extra=('--start', a.start)) as (port, proc):
         idle = settle(proc.pid)
         a.idle_held = held_by(proc.pid)
         print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
@@ -649,6 +652,8 @@ def main():
     ap.add_argument('--tables', action='store_true', help="a class at tables of four instead (issue 33): N students arrive at "
                     "once, open (every fourth) or join tables through the lobby's widgets and play a whole hand; --chromium of them in "
                     "Chromium pages (one per table), the others without a browser")
+    ap.add_argument('--start', default='tables', choices=('tables', 'solo'), help="--tables: what the class's page opens on "
+                    "(the server's --start: tables, as a teacher serves a class at tables, `make classroom TABLES=1`; solo, the default server)")
     ap.add_argument('--chromium', type=int, default=4, help='--tables: students in Chromium pages (one at each of the first tables)')
     ap.add_argument('--think', default='0.3,1.0', help='--tables: seconds a student thinks before a card, min,max')
     a = ap.parse_args()

@@ -29,8 +29,8 @@ class WireStudent:
         return json.dumps({'header': header, 'parent_header': {}, 'metadata': {}, 'content': content, 'channel': channel,
                            'buffers': []})
 
-    async def start(self, timeout:float=180):
-        "Open the page and the app's session; return once the learner's lit cards have arrived."
+    async def start(self, timeout:float=180, ready=None):
+        "Open the page and the app's session; return once the learner's lit cards have arrived (or `ready()` is true)."
         url = f'http://{self.host}:{self.port}/'
         answer = await asyncio.to_thread(urllib.request.urlopen, url, timeout=timeout)
         cookie = '; '.join(h.split(';', 1)[0] for h in answer.headers.get_all('Set-Cookie') or [])
@@ -43,7 +43,7 @@ class WireStudent:
         await self.ws.send(self._message('comm_open', {'comm_id': control, 'target_name': 'solara.control', 'data': {}}))
         await self.ws.send(self._message('comm_msg', {'comm_id': control, 'data': {
             'method': 'run', 'args': {'path': self.path, 'appName': '__default__'}}}))
-        await asyncio.wait_for(self._until(lambda: self.lit()), timeout)
+        await asyncio.wait_for(self._until(ready or (lambda: self.lit())), timeout)
 
     async def _read(self):
         async for raw in self.ws:

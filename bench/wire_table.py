@@ -27,6 +27,10 @@ class TableStudent(WireStudent):
             m = _MOVES.search(value)
             if m: self.arrived.setdefault(int(m.group(1)), time.perf_counter())
 
+    async def start(self, timeout:float=180):
+        "Open the page; return once its lobby has arrived (the mode buttons: a page opens on a solo game or on the tables' form)."
+        await super().start(timeout, ready=lambda: self.widget('cgt-mode-open'))
+
     def widget(self, css_class:str) -> str|None:
         "The comm id of the widget carrying `css_class` (e.g. 'cgt-join'), if the page has it."
         return next((i for i, m in self.models.items() if css_class in m.get('_dom_classes', ())), None)

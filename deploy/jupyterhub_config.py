@@ -53,7 +53,8 @@ authenticator: with LTI as above, the tool's link in the school's platform logs 
 land in the classroom, with nothing else to change here (students need no account on this machine for the classroom;
 only their own servers do). Let the platform open the tool in a window of its own, not in a frame of its page: the
 browser keeps the hub's cookies from a frame of another site. HUB_CLASSROOM_PORT (default 10101) is the loopback
-port the hub's proxy reaches it on. HUB_TEACHERS: names on the class list who teach (comma between; the hub group
+port the hub's proxy reaches it on. HUB_CLASSROOM_START=tables opens the students' page on the form to join a table
+(for a class playing at tables; the default, solo, opens a game alone, the tables one click away). HUB_TEACHERS: names on the class list who teach (comma between; the hub group
 `teachers`, which the classroom records with each login; an authenticator that sets the hub's groups,
 `c.Authenticator.manage_groups`, can fill it instead). One hub is one class: for another class, another hub (its
 own HUB_STATE and ports), or another service entry below with its own name and port.
@@ -150,10 +151,12 @@ if CLASSROOM:
     try: import solara  # noqa: F401 (the classroom's server)
     except ImportError: sys.exit("HUB_CLASSROOM=1 needs the classroom's server in the hub's Python: pip install -e '.[hub]'")
     port = int(os.environ.get('HUB_CLASSROOM_PORT', '10101'))
+    start = os.environ.get('HUB_CLASSROOM_START', 'solo')  # what a student's page opens on: a game alone, or the tables' form
+    if start not in ('solo', 'tables'): sys.exit(f"HUB_CLASSROOM_START is solo or tables, not {start[:20]!r}")
     classroom = {
         'name': 'classroom',
         'url': f'http://127.0.0.1:{port}',  # where the hub's proxy sends /services/classroom/ (the prefix left on)
-        'command': [sys.executable, '-m', 'cardgames_tutor.serve.hub_service', '--teachers-group', 'teachers'],
+        'command': [sys.executable, '-m', 'cardgames_tutor.serve.hub_service', '--teachers-group', 'teachers', '--start', start],
         'environment': {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"},
         'oauth_no_confirm': True,  # the school's own service: no "allow this service?" page at each login
         'oauth_client_allowed_scopes': ['read:users:groups!user'],  # so the classroom sees who is in `teachers`

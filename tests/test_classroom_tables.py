@@ -438,3 +438,24 @@ def test_the_class_code_covers_a_table_link():
             with urllib.request.urlopen(f'http://{addr}/?table=abcdef', timeout=30) as r: status, body = r.status, r.read()
         except urllib.error.HTTPError as e: status, body = e.code, e.read()
         assert status == 401 and b'class code' in body and b'name="table" value="abcdef"' in body
+
+
+@browser_test
+def test_a_class_served_for_tables_opens_on_the_join_form_with_playing_alone_one_click_away():
+    "`--start tables`: a page without a link opens on the form to join a table (no game made); a code typed seats the student; Play alone is one click."
+    with classroom('--start', 'tables', '--bot-pace', '0.3') as addr, chromium() as browser:
+        host = open_table(browser, addr, 'Asha', game='Kočka', seed=3)  # from the tables' start page: Open a table is one click
+        phone = Student(browser, addr, '', 'Bo', viewport=(390, 844))  # a phone-size screen, no link
+        p = phone.page
+        p.wait_for_selector('.cgt-code input', timeout=WAIT)
+        assert "Type the table's code" in p.inner_text('.cgt-guide') and p.locator('button.cgt-card').count() == 0
+        for part in ('.cgt-modes', '.cgt-code input', '.cgt-name input', '.cgt-join', '.cgt-guide'):  # the page fits the phone's width
+            box = p.locator(part).bounding_box()
+            assert box and box['x'] >= 0 and box['x'] + box['width'] <= 390, (part, box)
+        p.fill('.cgt-code input', host.code.upper()); p.fill('.cgt-name input', 'Bo'); p.click('.cgt-join')  # typed as read out
+        assert phone.seated().seat == 1 and phone.code == host.code
+        alone = Student(browser, addr, '', 'Chidi')
+        alone.page.wait_for_selector('.cgt-code input', timeout=WAIT)
+        alone.page.click('.cgt-mode-solo')
+        alone.page.wait_for_selector('button.cgt-card.cgt-legal', timeout=WAIT)  # the solo game, lit cards and all
+        for s in (host, phone, alone): s.close()

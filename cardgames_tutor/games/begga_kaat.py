@@ -301,7 +301,7 @@ def drill_moves(self:BeggaKaatHand, seat:int, rng) -> list:
     return [Move('pass')]
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #9dba9376
-from ..core.sampling import Measure, played_cards, trick_actions, replay, deal_hands
+from ..core.sampling import Measure, Search, alike_cards, played_cards, trick_actions, replay, deal_hands
 
 def _penalty_stats(hand, seat) -> dict: return {'penalty': hand.points[seat]}
 
@@ -312,6 +312,15 @@ def coach_measure(self:BeggaKaat) -> Measure:
 
 @patch(as_prop=True)
 def coach_speed(self:BeggaKaat) -> float: "Playouts run about twice the coach's measured pace."; return 2
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #453dd9ac
+def _alike(view:dict, actions:list) -> list: return alike_cards(view, actions, PENALTY.__getitem__)  # a penalty card stands alone
+
+@patch(as_prop=True)
+def coach_search(self:BeggaKaat) -> Search:
+    "Cards that play out alike tried once."
+    return Search(_alike)
+
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #95dc2b9f
 @patch(cls_method=True)

@@ -648,9 +648,9 @@ def coach_measure(self:DehlaPakad) -> Measure:
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #4b332b18
 def in_sequence(view:dict, actions:list) -> list:
-    "`actions` grouped into cards of one suit with no unseen card between them, lowest first; a ten, the only card that scores, stands alone."
+    "`actions` grouped into cards of one suit with only the seat's own cards or finished tricks' between them, lowest first; a ten, the only card that scores, stands alone."
     if any(isinstance(a, Move) for a in actions): return [[a] for a in actions]
-    seen = set(view['hand']) | {c for t in view['tricks'] for c in t.cards} | {c for _, c in view['trick']}
+    seen = set(view['hand']) | {c for t in view['tricks'] for c in t.cards}  # not the trick on the table: its cards still count
     groups = []
     for suit in dict.fromkeys(c.suit for c in actions):
         run = []

@@ -66,27 +66,27 @@ class Bucket:
         return max(0.0, -self.tokens / self.rate)
 
 # %% ../../nbs/serve/33_classroom.ipynb #b46eb625
-def _limit(default, help:str): return dataclasses.field(default=default, metadata={'help': help})
+from .room import option  # a field with its help line: one flag of `cardgames-classroom` each
 
 @dataclasses.dataclass
 class Limits:
     "What one visitor may use of the classroom server (each an option of `cardgames-classroom`)."
-    sockets_per_address:int = _limit(90, 'open websockets from one network address (a whole class may share one: 30 students, 3 tabs each)')
-    sockets_per_visitor:int = _limit(6, "open websockets from one browser (Solara's session cookie)")
-    sessions_per_address:int = _limit(120, 'sessions (a tutor panel each, kept --cull after its tab closes) from one address')
-    sessions_per_visitor:int = _limit(12, 'sessions from one browser')
-    new_session_burst:int = _limit(30, 'new sessions one address may start at once (a class arriving)...')
-    new_sessions_per_second:float = _limit(1.0, '...and then per second')
-    message_burst:int = _limit(200, 'messages one websocket may send at once (a page loading)...')
-    messages_per_second:float = _limit(20.0, '...and then per second (a click is one message)')
-    address_message_burst:int = _limit(1000, 'messages all websockets from one address may send at once...')
-    address_messages_per_second:float = _limit(100.0, '...and then per second')
-    upload_bytes_per_second:int = _limit(256 * 1024, 'bytes of messages per second from one address, after one whole message')
-    requests_per_address:int = _limit(32, 'HTTP requests from one address answered at once (more wait their turn)')
-    wrong_codes:int = _limit(10, 'wrong class codes one address may try in --wrong-code-window seconds')
-    wrong_code_window:float = _limit(60.0, 'seconds a wrong code counts against its address')
-    wrong_code_hold:float = _limit(1.0, 'seconds the answer to a code tried while its address waits is held back')
-    max_wait:float = _limit(30.0, 'seconds a new session may wait its turn, or a websocket be held back on end; beyond, it is closed')
+    sockets_per_address:int = option(90, 'open websockets from one network address (a whole class may share one: 30 students, 3 tabs each)')
+    sockets_per_visitor:int = option(6, "open websockets from one browser (Solara's session cookie)")
+    sessions_per_address:int = option(120, 'sessions (a tutor panel each, kept --cull after its tab closes) from one address')
+    sessions_per_visitor:int = option(12, 'sessions from one browser')
+    new_session_burst:int = option(30, 'new sessions one address may start at once (a class arriving)...')
+    new_sessions_per_second:float = option(1.0, '...and then per second')
+    message_burst:int = option(200, 'messages one websocket may send at once (a page loading)...')
+    messages_per_second:float = option(20.0, '...and then per second (a click is one message)')
+    address_message_burst:int = option(1000, 'messages all websockets from one address may send at once...')
+    address_messages_per_second:float = option(100.0, '...and then per second')
+    upload_bytes_per_second:int = option(256 * 1024, 'bytes of messages per second from one address, after one whole message')
+    requests_per_address:int = option(32, 'HTTP requests from one address answered at once (more wait their turn)')
+    wrong_codes:int = option(10, 'wrong class codes one address may try in --wrong-code-window seconds')
+    wrong_code_window:float = option(60.0, 'seconds a wrong code counts against its address')
+    wrong_code_hold:float = option(1.0, 'seconds the answer to a code tried while its address waits is held back')
+    max_wait:float = option(30.0, 'seconds a new session may wait its turn, or a websocket be held back on end; beyond, it is closed')
 
 # %% ../../nbs/serve/33_classroom.ipynb #32bb89a4
 MIN_CODE, MAX_CODE = 8, 64
@@ -362,7 +362,7 @@ except ImportError: solara = None  # the `classroom` extra is not installed: `se
 import importlib.resources
 from pathlib import Path
 from ..ui.panel import Tutor
-from .room import Lobby, TableOptions, classroom, use_classroom
+from .room import Lobby, TableOptions, add_options, classroom, read_options, use_classroom
 from .teacher_page import ClassKeeper, drill_view, keep_reviews, teacher_app, teacher_gate, teacher_widget
 from ..core.engine import games
 from ..ui.table import cards_text_html
@@ -712,11 +712,9 @@ def main(argv=None):
     ap.add_argument('--behind-proxy', metavar='IPS', help="the reverse proxy's address(es): only then are its X-Forwarded-For/-Proto trusted")
     ap.add_argument('--max-message', type=int, default=MAX_MESSAGE, metavar='BYTES', help='the largest websocket message (an uploaded record)')
     ap.add_argument('--max-connections', type=int, default=1000, metavar='N', help='connections the server holds at once')
-    for f in [*dataclasses.fields(Limits), *dataclasses.fields(TableOptions)]:
-        ap.add_argument('--' + f.name.replace('_', '-'), type=type(f.default), default=f.default, metavar='N', help=f.metadata['help'])
+    add_options(ap, Limits, TableOptions)
     a = ap.parse_args(argv)
-    limits = Limits(**{f.name: getattr(a, f.name) for f in dataclasses.fields(Limits)})
-    tables = TableOptions(**{f.name: getattr(a, f.name) for f in dataclasses.fields(TableOptions)})
+    limits, tables = read_options(a, Limits), read_options(a, TableOptions)
     try: serve(a.host, a.port, a.code, a.cull, a.root_path, a.allowed_host, a.behind_proxy, limits, a.max_message, a.max_connections, tables,
                a.teacher_code, a.results)
     except ValueError as e: raise SystemExit(f"cardgames-classroom: {' '.join(str(e).split())[:200]}") from None  # a short teacher code, a results file

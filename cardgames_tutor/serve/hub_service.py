@@ -11,6 +11,7 @@ import urllib.error, urllib.request
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 from fastcore.basics import patch
 from . import classroom
+from .room import add_options, read_options
 from .gates import answer_line, cookies_of
 
 # %% auto #0
@@ -270,16 +271,14 @@ def main(argv=None):
     ap.add_argument('--cull', default='60s', help="how long a closed tab's session is kept (e.g. 60s, 5m)")
     ap.add_argument('--max-message', type=int, default=classroom.MAX_MESSAGE, metavar='BYTES', help='the largest websocket message (an uploaded record)')
     ap.add_argument('--max-connections', type=int, default=1000, metavar='N', help='connections the server holds at once')
-    for f in [*dataclasses.fields(classroom.Limits), *dataclasses.fields(classroom.TableOptions)]:
-        ap.add_argument('--' + f.name.replace('_', '-'), type=type(f.default), default=f.default, metavar='N', help=f.metadata['help'])
+    add_options(ap, classroom.Limits, classroom.TableOptions)
     a = ap.parse_args(argv)
     settings = HubSettings.from_env()
     if argv is None: classroom._on_system_malloc()
     said = logging.StreamHandler(sys.stderr)  # into the hub's log: who came in (the hub's own log has the rest)
     said.setFormatter(logging.Formatter('[classroom %(asctime)s] %(message)s'))
     log.addHandler(said); log.setLevel(logging.INFO); log.propagate = False
-    limits = classroom.Limits(**{f.name: getattr(a, f.name) for f in dataclasses.fields(classroom.Limits)})
-    tables = classroom.TableOptions(**{f.name: getattr(a, f.name) for f in dataclasses.fields(classroom.TableOptions)})
+    limits, tables = read_options(a, classroom.Limits), read_options(a, classroom.TableOptions)
     serve(settings, a.teachers_group, a.cull, limits, a.max_message, a.max_connections, tables)
 
 # %% ../../nbs/serve/35_hub_service.ipynb #h039

@@ -22,21 +22,43 @@ from ..practice.exercises import exercises
 _log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['MODES', 'TableOptions', 'StudentPage', 'Classroom', 'classroom', 'use_classroom', 'TableTutor', 'Lobby']
+__all__ = ['START_PAGES', 'MODES', 'GUIDES', 'option', 'TableOptions', 'add_options', 'read_options', 'StudentPage', 'Classroom',
+           'classroom', 'use_classroom', 'TableTutor', 'Lobby']
 
 # %% ../../nbs/serve/33a_room.ipynb #28117965
-def _option(default, help:str): return dataclasses.field(default=default, metadata={'help': help})
+def option(default, help:str, choices:tuple|None=None):
+    "A field of a server's options: its default, its help line on the command line, and the values allowed (if only a few are)."
+    return dataclasses.field(default=default, metadata={'help': help, 'choices': choices})
+
+START_PAGES = ('solo', 'tables')  # what a student's page opens on: the solo game, or the form to join a table
 
 @dataclasses.dataclass
 class TableOptions:
-    "The class's tables: how many, how fast joins may come, how long a seat is kept, the bots' pace (each an option of `cardgames-classroom`)."
-    max_tables:int = _option(40, 'tables open at once in the class')
-    max_hosted:int = _option(2, 'tables one browser may have opened at once')
-    max_joins:int = _option(30, 'joins and opens one browser may try in --join-window seconds (a wrong table code counts)')
-    join_window:float = _option(600.0, 'seconds over which --max-joins counts')
-    seat_hold:float = _option(120.0, "seconds a seat is kept for a student whose page closed (shown as away), before a bot plays it")
-    bot_pace:float = _option(0.6, 'seconds between moves of the bots at a table (students are never held back)')
-    sweep_every:float = _option(30.0, 'seconds between sweeps that close the tables where no student sits any more')
+    "The class's tables: how many, how fast joins may come, how long a seat is kept, the bots' pace, what a page opens on (each an option of `cardgames-classroom`)."
+    max_tables:int = option(40, 'tables open at once in the class')
+    max_hosted:int = option(2, 'tables one browser may have opened at once')
+    max_joins:int = option(30, 'joins and opens one browser may try in --join-window seconds (a wrong table code counts)')
+    join_window:float = option(600.0, 'seconds over which --max-joins counts')
+    seat_hold:float = option(120.0, "seconds a seat is kept for a student whose page closed (shown as away), before a bot plays it")
+    bot_pace:float = option(0.6, 'seconds between moves of the bots at a table (students are never held back)')
+    sweep_every:float = option(30.0, 'seconds between sweeps that close the tables where no student sits any more')
+    start:str = option('solo', "what the class's page opens on: solo (a game alone; the tables one click away) or tables "
+                       "(the form to join a table, for a class playing at tables; playing alone one click away)", START_PAGES)
+    def __post_init__(self):
+        if self.start not in START_PAGES: raise ValueError(f"the page opens on one of {', '.join(START_PAGES)}, not {self.start!r}")
+
+
+# %% ../../nbs/serve/33a_room.ipynb #3effa959
+def add_options(ap, *kinds):
+    "A flag of the argument parser `ap` for each field of the options dataclasses `kinds` (`--seat-hold 120`)."
+    for f in (f for kind in kinds for f in dataclasses.fields(kind)):
+        choices = f.metadata.get('choices')
+        ap.add_argument('--' + f.name.replace('_', '-'), type=type(f.default), default=f.default, choices=choices,
+                        metavar='|'.join(choices) if choices else 'N', help=f.metadata['help'])
+
+def read_options(a, kind):
+    "The options `kind` as the parsed flags `a` set them."
+    return kind(**{f.name: getattr(a, f.name) for f in dataclasses.fields(kind)})
 
 # %% ../../nbs/serve/33a_room.ipynb #dabea992
 class StudentPage:
@@ -268,6 +290,10 @@ def _connected(context):
 # %% ../../nbs/serve/33a_room.ipynb #6689f41f
 MODES = (('solo', 'Play alone'), ('open', 'Open a table'), ('join', 'Join a table'))
 _SEED = re.compile(r'-?\d{1,30}')
+GUIDES = {'open': "Choose the game (a seed or a prepared exercise if you like) and type the name the others will see: "
+                  "you get a table code and a link to share.",
+          'join': "Type the table's code (the student who opened the table reads it out or shares its link) and the name "
+                  "the others will see."}
 _LEAVE = "To leave the table, close this page: your seat is kept for {hold:g} s (the others see you away), then a bot plays it."
 
 class Lobby(widgets.VBox):
@@ -287,7 +313,7 @@ class Lobby(widgets.VBox):
         self._pending, self._lock, self._closed, self._bar_from = False, threading.Lock(), False, None
         self._build()
         self.alive = _connected(context)
-        self.show('join' if 'table' in self.query else 'solo')
+        self.show('join' if 'table' in self.query or (room.options.start == 'tables' and not self.query) else 'solo')
         if 'table' in self.query and self.room.token(browser, self.query['table']) is not None: self._join()  # a reload: back to the seat
 
 # %% ../../nbs/serve/33a_room.ipynb #8b582060
@@ -318,37 +344,45 @@ def _say(self:Lobby, text:str):
     self.said.value = f'<div class="cgt-said-line" role="status" style="font:13px sans-serif;color:#b00020">{escape(text)}</div>' if text else ''
 
 # %% ../../nbs/serve/33a_room.ipynb #0d4cfc80
+def _made(kind, css:str, **traits):
+    "A widget with its CSS class given as it is made (a class added afterwards is one more message to the page)."
+    return kind(_dom_classes=(css,), **traits)
+
 @patch
 def _build(self:Lobby):
-    "The page's widgets, made once."
-    self.mode_buttons = {m: widgets.Button(description=label, tooltip=label) for m, label in MODES}
-    for m, b in self.mode_buttons.items():
-        b.add_class(f"cgt-mode-{m}"); b.on_click(lambda _, m=m: self.show(m))
-    self.modes = widgets.HBox(list(self.mode_buttons.values())); self.modes.add_class('cgt-modes')
-    self.said = widgets.HTML(''); self.said.add_class('cgt-said')
-    names = [(info.title, name) for name, info in games().items()]
-    self.game_choice = widgets.Dropdown(options=names, value=names[0][1], description='Game')  # the first game, as the solo panel
-    self.players_choice = widgets.Dropdown(description='Players')
-    self.exercise_choice = widgets.Dropdown(description='Exercise')
-    self.seed_box = widgets.Text(description='Seed', placeholder='optional, e.g. 12')
-    self.name_box = widgets.Text(description='Your name', placeholder='as the others will see it')
-    self.code_box = widgets.Text(value=self.query.get('table', '')[:40], description='Table code', placeholder='such as kq7m2x')
-    self.open_button = widgets.Button(description='Open the table', button_style='primary')
-    self.join_button = widgets.Button(description='Join the table', button_style='primary')
-    self.start_button = widgets.Button(description='Start the match', button_style='success', tooltip='Start the match: the empty seats are played by bots')
-    for w, c in ((self.name_box, 'cgt-name'), (self.code_box, 'cgt-code'), (self.seed_box, 'cgt-seed'), (self.open_button, 'cgt-open'),
-                 (self.join_button, 'cgt-join'), (self.start_button, 'cgt-start'), (self.game_choice, 'cgt-game'),
-                 (self.players_choice, 'cgt-players'), (self.exercise_choice, 'cgt-exercise')): w.add_class(c)
-    self.form = widgets.VBox([]); self.form.add_class('cgt-form')
-    self.bar = widgets.HTML(''); self.bar.add_class('cgt-table-bar')
-    self.body = widgets.VBox([])
-    self.game_choice.observe(lambda _: self._fill_game(), 'value'); self._fill_game()
-    self.open_button.on_click(lambda _: self._guard(self._open))
+    "The page's widgets, made once (the form to open a table when it is first shown: most students only join)."
+    self.mode_buttons = {m: _made(widgets.Button, f"cgt-mode-{m}", description=label, tooltip=label) for m, label in MODES}
+    for m, b in self.mode_buttons.items(): b.on_click(lambda _, m=m: self.show(m))
+    self.modes = _made(widgets.HBox, 'cgt-modes', children=list(self.mode_buttons.values()),
+                       layout=widgets.Layout(flex_flow='row wrap', max_width='100%'))  # a phone: two rows
+    self.said, self.bar = _made(widgets.HTML, 'cgt-said'), _made(widgets.HTML, 'cgt-table-bar')
+    self.guide = _made(widgets.HTML, 'cgt-guide', layout=widgets.Layout(max_width='100%'))  # wraps on a phone
+    self.name_box = _made(widgets.Text, 'cgt-name', description='Your name', placeholder='as the others will see it')
+    self.code_box = _made(widgets.Text, 'cgt-code', value=self.query.get('table', '')[:40], description='Table code', placeholder='such as kq7m2x')
+    self.join_button = _made(widgets.Button, 'cgt-join', description='Join the table', button_style='primary')
+    self.start_button = _made(widgets.Button, 'cgt-start', description='Start the match', button_style='success',
+                              tooltip='Start the match: the empty seats are played by bots', layout=widgets.Layout(display='none'))
+    self.form, self.body = _made(widgets.VBox, 'cgt-form'), widgets.VBox([])
+    self.open_button = None  # and the rest of the form to open a table: `_open_form`
     self.join_button.on_click(lambda _: self._guard(self._join))
     self.name_box.on_submit(lambda _: self._guard(self._open if self.mode == 'open' else self._join))
     self.code_box.on_submit(lambda _: self._guard(self._join))
     self.start_button.on_click(lambda _: self._guard(self._start))
     self.children = [self.form, self.said, self.bar, self.start_button, self.body]
+
+@patch
+def _open_form(self:Lobby) -> list:
+    "The form to open a table (made the first time): game, players, exercise, seed, the name, the button."
+    if self.open_button is None:
+        names = [(info.title, name) for name, info in games().items()]
+        self.game_choice = _made(widgets.Dropdown, 'cgt-game', options=names, value=names[0][1], description='Game')  # the first game, as the solo panel
+        self.players_choice = _made(widgets.Dropdown, 'cgt-players', description='Players')
+        self.exercise_choice = _made(widgets.Dropdown, 'cgt-exercise', description='Exercise')
+        self.seed_box = _made(widgets.Text, 'cgt-seed', description='Seed', placeholder='optional, e.g. 12')
+        self.open_button = _made(widgets.Button, 'cgt-open', description='Open the table', button_style='primary')
+        self.game_choice.observe(lambda _: self._fill_game(), 'value'); self._fill_game()
+        self.open_button.on_click(lambda _: self._guard(self._open))
+    return [self.game_choice, self.players_choice, self.exercise_choice, self.seed_box, self.name_box, self.open_button]
 
 # %% ../../nbs/serve/33a_room.ipynb #6656da67
 @patch
@@ -358,9 +392,9 @@ def show(self:Lobby, mode:str):
     self.mode = mode
     for m, b in self.mode_buttons.items(): b.button_style = 'info' if m == mode else ''
     self.modes.layout.display = 'none' if mode == 'table' else None
-    forms = {'open': [self.game_choice, self.players_choice, self.exercise_choice, self.seed_box, self.name_box, self.open_button],
-             'join': [self.code_box, self.name_box, self.join_button]}
-    self.form.children = forms.get(mode, [])
+    forms = {'open': self._open_form, 'join': lambda: [self.code_box, self.name_box, self.join_button]}
+    self.form.children = [self.guide, *forms[mode]()] if mode in forms else []
+    self.guide.value = f'<div style="font:14px/1.5 sans-serif;max-width:40em;white-space:normal">{GUIDES[mode]}</div>' if mode in GUIDES else ''
     if mode == 'solo':
         if self.solo is None:
             self.solo = self.make_solo()
