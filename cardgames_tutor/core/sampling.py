@@ -14,7 +14,7 @@ from .cards import shuffled
 
 # %% auto #0
 __all__ = ['QUICK', 'Slot', 'NoDeal', 'deal_unknown', 'played_cards', 'trick_actions', 'shown_voids', 'replay', 'others_slots',
-           'unseen_cards', 'deal_hands', 'Measure', 'Search', 'alike_cards']
+           'unseen_cards', 'deal_hands', 'Measure', 'Search', 'card_runs', 'alike_cards']
 
 # %% ../../nbs/core/05_sampling.ipynb #b724009c
 class Slot(NamedTuple):
@@ -186,24 +186,27 @@ class Search(NamedTuple):
     prior: bool = False  # the house bot's choice stands unless another action is clearly better
 
 # %% ../../nbs/core/05_sampling.ipynb #9c9f72e5
-def alike_cards(view:dict, actions:list, alone) -> list:
-    "`actions` (cards to play) in groups that play out alike (see above), lowest first; `alone(card)`: a card that matters stands alone."
+def card_runs(actions:list, joins, alone=lambda card: False) -> list:
+    "Cards to play in groups of one suit, lowest first: a card joins the run below it when `joins(lower, card)`; a card `alone` stands by itself (the run goes on past it)."
     if any(isinstance(a, Move) for a in actions): return [[a] for a in actions]
-    gone, held = {c for t in view['tricks'] for c in t.cards}, view['hand']
     groups = []
     for suit in dict.fromkeys(c.suit for c in actions):
         run = []
         for c in sorted((c for c in actions if c.suit == suit), key=lambda c: c.rank):
-            lo = run[-1] if run else None
-            if (lo is not None and not alone(c) and not alone(lo)
-                    and all(x in gone for x in c.pack if x.suit == suit and lo.rank < x.rank < c.rank)
-                    and not any(lo.rank <= x.rank <= c.rank for x in held if x != c and x != lo)): run.append(c)
+            if alone(c): groups.append([c])
+            elif run and joins(run[-1], c): run.append(c)
             else:
                 if run: groups.append(run)
                 run = [c]
         if run: groups.append(run)
     return groups
 
+def alike_cards(view:dict, actions:list, alone) -> list:
+    "`actions` (cards to play) in groups that play out alike (see above), lowest first; `alone(card)`: a card that matters stands alone."
+    gone, held = {c for t in view['tricks'] for c in t.cards}, view['hand']
+    return card_runs(actions, lambda lo, c: (not alone(c) and not alone(lo)
+                     and all(x in gone for x in c.pack if x.suit == lo.suit and lo.rank < x.rank < c.rank)
+                     and not any(lo.rank <= x.rank <= c.rank for x in held if x != c and x != lo)))
 
 # %% ../../nbs/core/05_sampling.ipynb #1e1765d3
 @patch(as_prop=True)

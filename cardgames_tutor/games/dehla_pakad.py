@@ -637,7 +637,7 @@ def drill_phase_words(self:DehlaPakadHand) -> list:
     return [f"Seat {self.to_act}, on the dealer's right, has seen five cards and is to name trump."] if self.phase == 'trump' else []
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #187c21d4
-from ..core.sampling import Measure, Search, played_cards, trick_actions, replay, deal_hands, unseen_cards
+from ..core.sampling import Measure, Search, card_runs, played_cards, trick_actions, replay, deal_hands, unseen_cards
 
 def _deal_stats(hand, seat) -> dict: return {'win': float(hand.outcome['winner'] == team(seat)), 'tens': hand.outcome['tens'][team(seat)]}
 
@@ -649,19 +649,9 @@ def coach_measure(self:DehlaPakad) -> Measure:
 # %% ../../nbs/games/12_dehla_pakad.ipynb #4b332b18
 def in_sequence(view:dict, actions:list) -> list:
     "`actions` grouped into cards of one suit with only the seat's own cards or finished tricks' between them, lowest first; a ten, the only card that scores, stands alone."
-    if any(isinstance(a, Move) for a in actions): return [[a] for a in actions]
     seen = set(view['hand']) | {c for t in view['tricks'] for c in t.cards}  # not the trick on the table: its cards still count
-    groups = []
-    for suit in dict.fromkeys(c.suit for c in actions):
-        run = []
-        for c in sorted((c for c in actions if c.suit == suit), key=lambda c: c.rank):
-            if c.rank == 10: groups.append([c]); continue
-            if run and all(x in seen for x in c.pack if x.suit == suit and run[-1].rank < x.rank < c.rank): run.append(c)
-            else:
-                if run: groups.append(run)
-                run = [c]
-        if run: groups.append(run)
-    return groups
+    return card_runs(actions, lambda lo, c: all(x in seen for x in c.pack if x.suit == lo.suit and lo.rank < x.rank < c.rank),
+                     alone=lambda c: c.rank == 10)
 
 @patch(as_prop=True)
 def coach_search(self:DehlaPakad) -> Search:
