@@ -15,11 +15,18 @@
   and p95 per round and over all. Target (issue 35): p95 under 2 s. `--spread` adds a class where every student has a
   seed of its own (no two share a position: the worst case for the shared cache).
 
+- `--race N`: what the race costs in strength, side by side in one run. At N positions per game and variant (even ones:
+  the first decision with a choice; odd ones: a decision later in the hand), the hint as shipped and the hint with
+  no race (every candidate played out on every deal, as before the race), each timed in CPU seconds; where the two choose differently, a long independent search (budget --judge, no
+  race, its own seed) plays both choices out, and the difference (race minus no race, in the game's measure: more is
+  better) is averaged over all N positions (0 where they agree), with its 95% interval.
+
 Run: `.venv/bin/python bench/bench_hints.py [--deals 40] [--budget 0.5] [--games kocka ...] [--seconds 2]`;
+`.venv/bin/python bench/bench_hints.py --race 200 [--judge 4]`;
 `.venv/bin/python bench/bench_hints.py --class 30 [--link '?game=begga-kaat&seed=1'] [--rounds 3] [--spread]` (needs the
 `bench` extra: websockets, psutil).
 """
-import argparse, asyncio, os, pathlib, random, statistics, sys, time
+import argparse, asyncio, math, os, pathlib, random, statistics, sys, time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # this checkout's package, not an installed one
 from cardgames_tutor.core.engine import get_game, deal_cards
 from cardgames_tutor.coach import search as coach
@@ -57,6 +64,50 @@ def first_view(game, i):
         if hand.to_act == 0 and len(hand.legal_actions()) > 1: return hand.view(0)
         hand.apply(game.bot(hand.view(hand.to_act, text=False), rng))
     return None
+
+
+def some_view(game, i):
+    "Position `i` for `--race`: the seat to act's view at its first decision with a choice (i even), or a later one (i odd)."
+    rng = random.Random(7919 * i + 3)
+    hand = game.new_hand(deal_cards(game, rng), rng.randrange(game.n_seats()))
+    skip = 0 if i % 2 == 0 else rng.randrange(1, 40)
+    while not hand.is_over:
+        if len(hand.legal_actions()) > 1:
+            if skip <= 0: return hand.view(hand.to_act)
+            skip -= 1
+        hand.apply(game.bot(hand.view(hand.to_act, text=False), rng))
+    return None
+
+
+def timed_hint(view, game, budget, race=True):
+    "(the hint searched afresh, with the race as shipped or none, its CPU seconds)."
+    real = coach.evaluate
+    if not race: coach.evaluate = lambda view, game, actions, seed, budget, race: real(view, game, actions, seed, budget, False)
+    try:
+        coach._hints.clear(); t = time.process_time(); h = coach.hint(view, game, seed=0, budget=budget)
+        return h, time.process_time() - t
+    finally: coach.evaluate = real
+
+
+def race_check(n, budget, judge, games):
+    "The `--race` table (see the docstring)."
+    print(f"the race against no race: {n} positions per game and variant at budget {budget} s; choices that differ judged at budget {judge} s, no race; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'game':30} {'positions':>9} {'differ':>6}   {'race minus no race [95%]':>32}   {'CPU median: race':>16} {'no race':>8}")
+    for name, opts in VARIANTS:
+        if games and name not in games: continue
+        game, diffs, cpu = get_game(name, **opts), [], ([], [])
+        for i in range(n):
+            view = some_view(game, i)
+            if view is None: continue
+            (raced, t1), (full, t2) = timed_hint(view, game, budget), timed_hint(view, game, budget, race=False)
+            cpu[0].append(t1); cpu[1].append(t2)
+            if raced.best == full.best: diffs.append(0.0); continue
+            vals, _ = coach.evaluate(view, game, [full.best, raced.best], seed=f"judge {i}", budget=judge, race=False)
+            diffs.append(vals[1].value - vals[0].value)
+        m, se = statistics.mean(diffs), statistics.stdev(diffs) / math.sqrt(len(diffs))
+        label = f"{name}{' ' + ','.join(f'{k}={v}' for k, v in opts.items()) if opts else ''}"
+        print(f"{label:30} {len(diffs):9} {sum(d != 0 for d in diffs):6}   {m:+10.4f} [{m - 1.96 * se:+.4f}, {m + 1.96 * se:+.4f}]"
+              f"   {statistics.median(cpu[0]) * 1000:14.0f}ms {statistics.median(cpu[1]) * 1000:6.0f}ms", flush=True)
 
 
 def med_p95(xs):
@@ -117,8 +168,11 @@ def main(argv=None):
     p.add_argument('--link', default='?game=begga-kaat&seed=1', help="the class's link (game and seed)")
     p.add_argument('--rounds', type=int, default=3)
     p.add_argument('--spread', action='store_true', help="also a class with a seed for each student")
+    p.add_argument('--race', type=int, default=0, help="N positions per game: the race against no race, judged (see above)")
+    p.add_argument('--judge', type=float, default=4.0, help="--race: the budget of the search that judges two choices")
     a = p.parse_args(argv)
     if a.n: return classroom(a.n, a.link, a.rounds, a.spread)
+    if a.race: return race_check(a.race, a.budget, a.judge, a.games)
     print(f"hint benchmark: {a.deals} first-move hints per game and variant at budget {a.budget} s "
           f"(ACTIONS_PER_SECOND={coach.ACTIONS_PER_SECOND}), CPU seconds on one core; load average {os.getloadavg()[0]:.1f}")
     print(f"{'game':30} {'view acts/s':>12} {'lean acts/s':>12} {'x':>5}   {'hint median':>11} {'p95':>6}   {'deals':>5}  {'cached':>8}")

@@ -54,6 +54,7 @@ class ActionValue(NamedTuple):
     value: float
     stats: dict
     noise: float = 0.0  # standard error of (this action - the first action compared), over the deals both were played on
+    deals: int = 0  # the deals it was played out on (fewer than the hint's: it fell clearly behind in the race)
 
 # %% ../../nbs/coach/40_coach.ipynb #e216e86b
 def _key(action): return (1, str(action)) if isinstance(action, Move) else (0, action.order)
@@ -69,7 +70,10 @@ def candidates(view:dict, game:Game, include=()) -> list:
     return legal + [a for a in include if a not in legal]
 
 # %% ../../nbs/coach/40_coach.ipynb #c2a10002
-Z_RACE, RACE_FROM, RACE_EVERY = 2.0, 8, 4  # stop playing out an action 2 standard errors behind, looked at every 4 deals from the 8th
+Z_RACE, RACE_FROM, RACE_EVERY = 2.5, 8, 4  # stop playing out an action 2.5 standard errors behind, looked at every 4 deals from the 8th
+def _next_look(deals:int) -> int:
+    "When the race is looked at next: every `RACE_EVERY` deals, then every eighth more (each look reads every deal so far)."
+    return deals + max(RACE_EVERY, deals // 8)
 Z_PRIOR = 1.5  # leave the house bot's choice only for an action at least this many standard errors better
 
 # %% ../../nbs/coach/40_coach.ipynb #d11cc0c3
@@ -96,25 +100,31 @@ def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BU
     "(each of `actions` as an `ActionValue`, the number of deals) over sampled deals that fit `view` (see the method above)."
     measure, seat, draws = game.coach_measure, view['seat'], game.bot_draws
     rng, work, done, deals = random.Random(f"coach {seed}"), budget * ACTIONS_PER_SECOND * game.coach_speed, 0, 0
-    sums, vals, alive = [{} for _ in actions], [[] for _ in actions], list(range(len(actions)))
+    sums, vals, alive, look = [{} for _ in actions], [[] for _ in actions], list(range(len(actions))), RACE_FROM
+    length, dropped = [0] * len(actions), []  # the playout actions each action has taken; the actions out of the race
     while deals < MAX_DEALS and (deals < MIN_DEALS or done < work):
         base = sample_hand(view, game, random.Random(rng.getrandbits(64)))
-        play_seed = rng.getrandbits(64)
-        done += DEAL_COST + len(base.history)  # sampling a deal replays the hand so far
+        play_seed, start, played = rng.getrandbits(64), len(base.history), 0
         for i in alive:
-            hand = fork(base)
+            hand = fork(base) if i != alive[-1] else base  # the last action plays on the sampled hand itself
             hand.apply(actions[i])
             PLAYOUT(hand, random.Random(play_seed) if draws else None)  # (a generator is made only for a bot that draws)
-            done += len(hand.history) - len(base.history)
+            n = len(hand.history) - start
+            length[i] += n; played += n
             stats = measure.stats(hand, seat)
             for k, v in stats.items(): sums[i][k] = sums[i].get(k, 0) + v
             vals[i].append(measure.value(stats))
+        # the work: sampling (it replays the hand so far), the playouts, and each action out of the race as if still played
+        done += DEAL_COST + start + played + sum(length[i] / len(vals[i]) for i in dropped)
         deals += 1
-        if race and deals >= RACE_FROM and deals % RACE_EVERY == 0: alive = _still_in(vals, alive)
+        if race and deals == look:
+            alive, look = _still_in(vals, alive), _next_look(deals)
+            dropped = [i for i in range(len(actions)) if i not in alive]
+            if len(alive) == 1: break  # the race is won: more deals would refine the winner's value, not change the choice
     out = []
     for i, action in enumerate(actions):
         stats = {k: v / len(vals[i]) for k, v in sums[i].items()}
-        out.append(ActionValue(action, measure.value(stats), stats, _paired(vals[0], vals[i])[1] if i else 0.0))
+        out.append(ActionValue(action, measure.value(stats), stats, _paired(vals[0], vals[i])[1] if i else 0.0, len(vals[i])))
     return out, deals
 
 # %% ../../nbs/coach/40_coach.ipynb #63184bd2
@@ -148,7 +158,7 @@ def searched(view:dict, game:Game, seed, budget:float, actions:list) -> Hint:
     tried = [prior if prior in g else g[0] for g in groups]  # one action of each group is played out
     values, deals = evaluate(view, game, tried, seed, budget, search.race)
     every = [v._replace(action=a) for v, g in zip(values, groups) for a in [v.action] + [a for a in g if a != v.action]]
-    ranked = sorted(every, key=lambda r: -r.value)  # stable: ties keep the order above
+    ranked = sorted(every, key=lambda r: (r.deals < deals, -r.value))  # out of the race: after those still in; ties keep the order above
     if prior is not None: ranked = _choose(ranked, every[0])
     return Hint(view['seat'], ranked[0].action, ranked, reasons_for(view, game, ranked, measure), measure.label, measure.main, deals)
 

@@ -349,25 +349,16 @@ def outcome(self:HandState) -> dict|None:
 
 # %% ../../nbs/core/01_engine.ipynb #3a98de64
 @patch
-def legal_actions(self:HandState) -> list:
-    "What the seat to act may do now (a new list)."
-    if self._legal_at != len(self.history):  # `_work_out_legal`, written out: this runs at every position
-        self._legal_at, self._legal = len(self.history), [] if self.is_over else self._legal_fn(self)
-    return self._legal[:]
-
-
-# %% ../../nbs/core/01_engine.ipynb #f9406fb0
-@patch
-def _work_out_legal(self:HandState) -> list:
-    "Work out the legal actions, once per position (a position changes only by an action): `_legal_<phase>`."
-    self._legal_at, self._legal = len(self.history), [] if self.is_over else self._legal_fn(self)
+def _legal_now(self:HandState) -> list:
+    "The legal actions now (the kept list: not to be changed), worked out once per position by `_legal_<phase>`: a position changes only by an action."
+    n = len(self.history)
+    if self._legal_at != n: self._legal_at, self._legal = n, [] if self.is_over else self._legal_fn(self)
     return self._legal
 
 @patch
-def _legal_now(self:HandState) -> list:
-    "The legal actions now (the kept list: not to be changed)."
-    return self._legal if self._legal_at == len(self.history) else self._work_out_legal()
-
+def legal_actions(self:HandState) -> list:
+    "What the seat to act may do now (a new list)."
+    return self._legal_now()[:]
 
 # %% ../../nbs/core/01_engine.ipynb #dc08992b
 @patch
@@ -424,7 +415,7 @@ def allows(self:HandState, action) -> bool:
 @patch
 def apply(self:HandState, action, seat:int|None=None):
     "Take `action` for the seat to act; an illegal action raises `IllegalAction` and changes nothing."
-    legal = self._legal if self._legal_at == len(self.history) else self._work_out_legal()
+    legal = self._legal_now()
     found = action in legal  # searched: one look costs less than a set; an action taken as listed needs no reading
     if not found:
         try: action = self.read(action)
@@ -437,7 +428,6 @@ def apply(self:HandState, action, seat:int|None=None):
     self.history.append((self.to_act, action))
     self._apply_fn(self, action)
     return self
-
 
 # %% ../../nbs/core/01_engine.ipynb #2dec61e8
 @patch
@@ -504,8 +494,9 @@ def bot_view(self:HandState, seat:int) -> dict:
 
 @patch
 def bot_move(self:HandState, rng):
-    "The house bot's action for the seat to act, for playouts: `game.bot` on `bot_view` (a game may decide from the hand directly)."
-    return self.game.bot(self.bot_view(self.to_act), rng)
+    "The house bot's action for the seat to act, for playouts: the only legal action, else `game.bot` on `bot_view` (a game may decide from the hand directly)."
+    legal = self._legal_now()
+    return legal[0] if len(legal) == 1 else self.game.bot(self.bot_view(self.to_act), rng)
 
 # %% ../../nbs/core/01_engine.ipynb #8d076df5
 import re

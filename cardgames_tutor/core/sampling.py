@@ -182,7 +182,7 @@ class Measure(NamedTuple):
 class Search(NamedTuple):
     "How the coach searches one game's actions (see the coach's search)."
     same: Any = None  # same(view, actions) -> the actions in groups of equal effect, each group tried once
-    race: bool = False  # stop playing out actions clearly behind
+    race: bool = True  # stop playing out actions clearly behind (the work saved, the deals the same)
     prior: bool = False  # the house bot's choice stands unless another action is clearly better
 
 # %% ../../nbs/core/05_sampling.ipynb #9c9f72e5
@@ -235,7 +235,7 @@ def bot_draws(self:Game) -> bool:
 # %% ../../nbs/core/05_sampling.ipynb #81ee4596
 @patch(as_prop=True)
 def coach_search(self:Game) -> Search:
-    "How the coach spends its playouts on this game's actions (by default: every candidate, played out to the end)."
+    "How the coach spends its playouts on this game's actions (by default: every candidate, in a race)."
     return Search()
 
 @patch

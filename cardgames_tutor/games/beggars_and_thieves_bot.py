@@ -72,17 +72,16 @@ def _outstanding(view) -> set:
 
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #6cb562c4
-_CARD = {(c.suit, c.rank): c for c in BEGGARS}
+_ABOVE = {c: tuple(x for x in BEGGARS if x.suit == c.suit and x.rank > c.rank) for c in BEGGARS}  # the cards above each, in its suit
 
 def _sure_leads(view, legal) -> list:
     "Snear: the cards that are the highest left of their suit, in a suit the opponent must follow from its face-up row."
     seat = view['seat']
-    mine = set(view['hand']) | set(view['face_up'][seat])
-    known = mine | {c for t in view['tricks'] for c in t.cards}
     shown = {c.suit for c in view['face_up'][1 - seat]}
-    top = lambda c: all(_CARD[c.suit, r] in known for r in range(c.rank + 1, 15 if c.suit == 'T' else 9))
-    return [c for c in legal if c.suit in shown and top(c)]
-
+    maybe = [c for c in legal if c.suit in shown]
+    if not maybe: return []  # (what has been seen is gathered only when a card could be a sure lead)
+    known = set(view['hand']) | set(view['face_up'][seat]) | {c for t in view['tricks'] for c in t.cards}
+    return [c for c in maybe if all(x in known for x in _ABOVE[c])]
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #3d67262d
 def _lead(view, legal, pts, safe, rng):
@@ -134,12 +133,14 @@ def _follow(view, legal, trick, pts, safe):
 def _play(view, rng):
     legal, table = view['legal'], view['point_table']
     pts = lambda c: table[c.suit].get(c.rank, 0)
-    outstanding = _outstanding(view)
-    safe = lambda c: c.suit == 'T' and all(r < c.rank for r in outstanding)  # nobody left can beat it
+    top = []  # the highest Thief still out (0: none), worked out when first asked: many moves never ask
+    def safe(c):  # nobody left can beat it: a Thief above every Thief still out
+        if c.suit != 'T': return False
+        if not top: top.append(max(_outstanding(view), default=0))
+        return c.rank > top[0]
     trick = [c for _, c in view['trick']]
     if not trick: return _lead(view, legal, pts, safe, rng)
     return _follow(view, legal, trick, pts, safe)
-
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #2e2b8ba8
 def bot(view:dict, rng) -> object:

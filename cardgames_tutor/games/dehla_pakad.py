@@ -6,6 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/dehla_pakad.html.m
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #1604d512
 from __future__ import annotations
+from collections import Counter
 from html import escape
 from fastcore.basics import patch
 from ..core.cards import FRENCH, Card, Hand, cards_html, in_order, shuffled
@@ -463,9 +464,8 @@ def _lead(view, legal, trump, stake, me) -> Card:
         trumps = [c for c in legal if c.suit == trump]
         if trumps: return max(trumps, key=lambda c: c.rank)
     plain = [c for c in legal if c.suit != trump and c.rank != 10] or legal
-    counts = {s: sum(c.suit == s for c in plain) for s in 'SHDC'}
+    counts = Counter(c.suit for c in plain)  # (counted in C: a lead is chosen at every trick of every playout)
     return min(plain, key=lambda c: (-counts[c.suit], c.rank))
-
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #b7c8b2a8
 def _follow(view, legal, trump, trick, me, stake, last) -> Card:
@@ -655,8 +655,8 @@ def in_sequence(view:dict, actions:list) -> list:
 
 @patch(as_prop=True)
 def coach_search(self:DehlaPakad) -> Search:
-    "Cards in sequence tried once, a race, and the house bot's choice by default."
-    return Search(in_sequence, race=True, prior=True)
+    "Cards in sequence tried once, and the house bot's choice by default (a race, as in every game)."
+    return Search(in_sequence, prior=True)
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #8eb948d2
 def _resample_trump(view, game, rng) -> DehlaPakadHand:

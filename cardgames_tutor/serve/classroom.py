@@ -536,6 +536,7 @@ def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|Non
     settings.session.http_only = True            # the session cookie is out of scripts' reach
     settings.main.root_path = root_path.rstrip('/')  # set: Solara never takes it from a visitor's X-Script-Name
     settings.theme.show_banner, settings.theme.title = False, 'Card games tutor'
+    settings.main.experimental_performance = True  # a page's messages queued, sent by the server's loop every 50 ms (see the figures)
     settings.assets.extra_locations = [page_assets().name]  # `PAGE_JS` and `PAGE_CSS` in every page
     os.environ['SOLARA_APP'] = 'cardgames_tutor.serve.classroom'  # its `routes`: the students' page and the teacher's
     warnings.filterwarnings('ignore', 'Cookies with samesite=none')  # said on every page over plain http
