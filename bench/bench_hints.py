@@ -2,7 +2,8 @@
 
 - Playouts: house bots playing every seat to the end of fresh hands, in actions per CPU second, through the view each
   bot would get from `HandState.view` (`--view`: what the coach did before issue 35) and through the lean entry the
-  coach uses now (`coach.PLAYOUT`, the game's `bot_view`), side by side, in turns so both meet the same load.
+  coach uses now (`coach.PLAYOUT`: the game's `bot_move`, on a quiet hand that keeps no sentences), side by side, in
+  turns so both meet the same load.
 - Hints: for --deals seeded deals per game and variant, the first decision of Seat 0 with a choice (house bots play
   the seats before it), the hint searched afresh (the shared cache emptied), timed in CPU seconds of this process
   (`time.process_time`: one core; other work on a shared machine disturbs it less than the wall clock). Median and
@@ -15,6 +16,13 @@
   and p95 per round and over all. Target (issue 35): p95 under 2 s. `--spread` adds a class where every student has a
   seed of its own (no two share a position: the worst case for the shared cache).
 
+- `--against TREE`: this checkout against another one (a `git worktree` of an older commit, say), side by side in one
+  process: the same first-move positions, each searched by both in turn (which goes first alternates, so both meet the
+  same load), the CPU medians, the median per-position ratio, and how many hints came out identical (the best action,
+  every value and the deals). A change meant to make hints cheaper, not different, shows all of them identical.
+- Every table's first line gives a yardstick: the CPU time of a fixed pure-Python loop on this machine, so figures taken
+  on different machines can be set side by side (the same code has run about twice as slow on one of these machines as on another).
+
 - `--race N`: what the race costs in strength, side by side in one run. At N positions per game and variant (even ones:
   the first decision with a choice; odd ones: a decision later in the hand), the hint as shipped and the hint with
   no race (every candidate played out on every deal, as before the race), each timed in CPU seconds; where the two choose differently, a long independent search (budget --judge, no
@@ -22,13 +30,15 @@
   better) is averaged over all N positions (0 where they agree), with its 95% interval.
 
 Run: `.venv/bin/python bench/bench_hints.py [--deals 40] [--budget 0.5] [--games kocka ...] [--seconds 2]`;
-`.venv/bin/python bench/bench_hints.py --race 200 [--judge 4]`;
+`.venv/bin/python bench/bench_hints.py --race 200 [--judge 4]`; `git worktree add /tmp/old HEAD~1 &&
+.venv/bin/python bench/bench_hints.py --against /tmp/old`;
 `.venv/bin/python bench/bench_hints.py --class 30 [--link '?game=begga-kaat&seed=1'] [--rounds 3] [--spread]` (needs the
 `bench` extra: websockets, psutil).
 """
 import argparse, asyncio, math, os, pathlib, random, statistics, sys, time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # this checkout's package, not an installed one
 from cardgames_tutor.core.engine import get_game, deal_cards
+from cardgames_tutor.core import engine as this_engine
 from cardgames_tutor.coach import search as coach
 
 VARIANTS = [('begga-kaat', {}), ('kocka', {}), ('dehla-pakad', {}), ('maghe-satra', {}),
@@ -50,16 +60,17 @@ def playout_rates(game, seconds) -> tuple:
             rng = random.Random(i)
             for k in range(5):
                 hand = game.new_hand(deal_cards(game, rng), (i + k) % game.n_seats())
+                hand.quiet = play is coach.PLAYOUT  # the coach's playouts keep no sentences; the old way kept them
                 t = time.process_time(); play(hand, rng); spent[j] += time.process_time() - t
                 acts[j] += len(hand.history)
         i += 1
     return acts[0] / spent[0], acts[1] / spent[1]
 
 
-def first_view(game, i):
+def first_view(game, i, deal=deal_cards):
     "Seat 0's view at its first decision with a choice in deal `i` (house bots before it)."
     rng = random.Random(1_000_003 * i + 7)
-    hand = game.new_hand(deal_cards(game, rng), rng.randrange(game.n_seats()))
+    hand = game.new_hand(deal(game, rng), rng.randrange(game.n_seats()))
     while not hand.is_over:
         if hand.to_act == 0 and len(hand.legal_actions()) > 1: return hand.view(0)
         hand.apply(game.bot(hand.view(hand.to_act, text=False), rng))
@@ -81,12 +92,8 @@ def some_view(game, i):
 
 def timed_hint(view, game, budget, race=True):
     "(the hint searched afresh, with the race as shipped or none, its CPU seconds)."
-    real = coach.evaluate
-    if not race: coach.evaluate = lambda view, game, actions, seed, budget, race: real(view, game, actions, seed, budget, False)
-    try:
-        coach._hints.clear(); t = time.process_time(); h = coach.hint(view, game, seed=0, budget=budget)
-        return h, time.process_time() - t
-    finally: coach.evaluate = real
+    coach._hints.clear(); t = time.process_time(); h = coach.hint(view, game, seed=0, budget=budget, race=None if race else False)
+    return h, time.process_time() - t
 
 
 def race_check(n, budget, judge, games):
@@ -108,6 +115,52 @@ def race_check(n, budget, judge, games):
         label = f"{name}{' ' + ','.join(f'{k}={v}' for k, v in opts.items()) if opts else ''}"
         print(f"{label:30} {len(diffs):9} {sum(d != 0 for d in diffs):6}   {m:+10.4f} [{m - 1.96 * se:+.4f}, {m + 1.96 * se:+.4f}]"
               f"   {statistics.median(cpu[0]) * 1000:14.0f}ms {statistics.median(cpu[1]) * 1000:6.0f}ms", flush=True)
+
+
+def yardstick() -> float:
+    "This machine's pace, to set figures from different machines side by side: CPU ms of a fixed pure-Python loop (best of 5)."
+    best = math.inf
+    for _ in range(5):
+        t = time.process_time(); sum(i * i % 7 for i in range(1_000_000)); best = min(best, time.process_time() - t)
+    return best * 1000
+
+
+def load_tree(tree, name):
+    "The package of another checkout `tree` (e.g. a `git worktree` of an older commit), imported as `name` beside this one."
+    import importlib, shutil, tempfile
+    where = tempfile.mkdtemp(prefix='bench_hints_')
+    shutil.copytree(pathlib.Path(tree) / 'cardgames_tutor', pathlib.Path(where) / name)  # its imports are relative: it runs as `name`
+    sys.path.insert(0, where)
+    engine, search = importlib.import_module(f'{name}.core.engine'), importlib.import_module(f'{name}.coach.search')
+    for module in ('begga_kaat', 'kocka', 'dehla_pakad', 'maghe_satra', 'beggars_and_thieves'): importlib.import_module(f'{name}.games.{module}')
+    return engine, search
+
+
+def against(tree, deals, budget, games):
+    "`--against TREE`: the same first-move hints searched by this checkout and by TREE's code in one process, in turns."
+    other = load_tree(tree, 'other_tree')
+    print(f"this checkout against {tree}: {deals} first-move hints per game and variant at budget {budget} s, each position searched"
+          f" by both in turn (which goes first alternates), CPU of one core; yardstick {yardstick():.0f} ms; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'game':30} {'this':>8} {'other':>8}   {'this/other per position: median':>32}   {'same hints':>10}")
+    for name, opts in VARIANTS:
+        if games and name not in games: continue
+        sides = []
+        for engine, search in ((this_engine, coach), other):
+            game = engine.get_game(name, **opts)
+            views = [first_view(game, i, engine.deal_cards) for i in range(deals)]
+            sides.append((search, game, [v for v in views if v is not None]))
+        cpu, same = ([], []), 0
+        for k in range(len(sides[0][2])):
+            got = [None, None]
+            for j in ((0, 1) if k % 2 == 0 else (1, 0)):
+                search, game, views = sides[j]
+                search._hints.clear(); t = time.process_time(); h = search.hint(views[k], game, seed=0, budget=budget)
+                cpu[j].append(time.process_time() - t); got[j] = (str(h.best), [(str(r.action), r.value) for r in h.ranked], h.deals)
+            same += got[0] == got[1]
+        ratio = statistics.median(a / b for a, b in zip(*cpu))
+        label = f"{name}{' ' + ','.join(f'{k}={v}' for k, v in opts.items()) if opts else ''}"
+        print(f"{label:30} {statistics.median(cpu[0]) * 1000:6.0f}ms {statistics.median(cpu[1]) * 1000:6.0f}ms   {ratio:32.3f}"
+              f"   {same:4}/{len(cpu[0]):<5}", flush=True)
 
 
 def med_p95(xs):
@@ -170,11 +223,13 @@ def main(argv=None):
     p.add_argument('--spread', action='store_true', help="also a class with a seed for each student")
     p.add_argument('--race', type=int, default=0, help="N positions per game: the race against no race, judged (see above)")
     p.add_argument('--judge', type=float, default=4.0, help="--race: the budget of the search that judges two choices")
+    p.add_argument('--against', metavar='TREE', help="another checkout (e.g. `git worktree add /tmp/old HEAD~1`): the same hints by both, in turns")
     a = p.parse_args(argv)
+    if a.against: return against(a.against, a.deals, a.budget, a.games)
     if a.n: return classroom(a.n, a.link, a.rounds, a.spread)
     if a.race: return race_check(a.race, a.budget, a.judge, a.games)
     print(f"hint benchmark: {a.deals} first-move hints per game and variant at budget {a.budget} s "
-          f"(ACTIONS_PER_SECOND={coach.ACTIONS_PER_SECOND}), CPU seconds on one core; load average {os.getloadavg()[0]:.1f}")
+          f"(ACTIONS_PER_SECOND={coach.ACTIONS_PER_SECOND}), CPU seconds on one core; yardstick {yardstick():.0f} ms; load average {os.getloadavg()[0]:.1f}")
     print(f"{'game':30} {'view acts/s':>12} {'lean acts/s':>12} {'x':>5}   {'hint median':>11} {'p95':>6}   {'deals':>5}  {'cached':>8}")
     for name, opts in VARIANTS:
         if a.games and name not in a.games: continue

@@ -25,17 +25,16 @@ def views(game, n, seed=0):
 
 def searched(view, game, race=True):
     "The hint searched afresh, with the race or none, and the playout actions it took."
-    play, real, count = coach.PLAYOUT, coach.evaluate, [0]
+    play, count = coach.PLAYOUT, [0]
     def counted(hand, rng):
         start = len(hand.history)
         play(hand, rng); count[0] += len(hand.history) - start
         return hand
     coach.PLAYOUT = counted
-    if not race: coach.evaluate = lambda view, game, actions, seed, budget, race: real(view, game, actions, seed, budget, False)
     try:
         coach._hints.clear()
-        return coach.hint(view, game, seed=3, budget=B), count[0]
-    finally: coach.PLAYOUT, coach.evaluate = play, real
+        return coach.hint(view, game, seed=3, budget=B, race=None if race else False), count[0]
+    finally: coach.PLAYOUT = play
 
 
 @pytest.mark.parametrize('name,opts', VARIANTS, ids=IDS)

@@ -101,9 +101,10 @@ def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BU
     measure, seat, draws = game.coach_measure, view['seat'], game.bot_draws
     rng, work, done, deals = random.Random(f"coach {seed}"), budget * ACTIONS_PER_SECOND * game.coach_speed, 0, 0
     sums, vals, alive, look = [{} for _ in actions], [[] for _ in actions], list(range(len(actions))), RACE_FROM
-    length, dropped = [0] * len(actions), []  # the playout actions each action has taken; the actions out of the race
+    length, out_of_race = [0] * len(actions), 0.0  # the playout actions each action has taken; what those out of the race would cost a deal
     while deals < MAX_DEALS and (deals < MIN_DEALS or done < work):
         base = sample_hand(view, game, random.Random(rng.getrandbits(64)))
+        base.quiet = True  # a playout's sentences are never read
         play_seed, start, played = rng.getrandbits(64), len(base.history), 0
         for i in alive:
             hand = fork(base) if i != alive[-1] else base  # the last action plays on the sampled hand itself
@@ -115,11 +116,11 @@ def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BU
             for k, v in stats.items(): sums[i][k] = sums[i].get(k, 0) + v
             vals[i].append(measure.value(stats))
         # the work: sampling (it replays the hand so far), the playouts, and each action out of the race as if still played
-        done += DEAL_COST + start + played + sum(length[i] / len(vals[i]) for i in dropped)
+        done += DEAL_COST + start + played + out_of_race
         deals += 1
         if race and deals == look:
             alive, look = _still_in(vals, alive), _next_look(deals)
-            dropped = [i for i in range(len(actions)) if i not in alive]
+            out_of_race = sum(length[i] / len(vals[i]) for i in range(len(actions)) if i not in alive)  # at its playouts' mean length
             if len(alive) == 1: break  # the race is won: more deals would refine the winner's value, not change the choice
     out = []
     for i, action in enumerate(actions):
@@ -148,15 +149,15 @@ def _choose(ranked:list, ref) -> list:
     return [pick] + [r for r in ranked if r is not pick]
 
 # %% ../../nbs/coach/40_coach.ipynb #79c42497
-def searched(view:dict, game:Game, seed, budget:float, actions:list) -> Hint:
-    "The hint for `view` over `actions` (the candidates), searched now."
+def searched(view:dict, game:Game, seed, budget:float, actions:list, race:bool|None=None) -> Hint:
+    "The hint for `view` over `actions` (the candidates), searched now; `race`: the race on or off (None: the game's own, `coach_search.race`)."
     measure, search = game.coach_measure, game.coach_search
     prior = game.bot(view, random.Random(seed)) if search.prior else None
     if prior is not None: actions = [prior] + [a for a in actions if a != prior]  # the reference comes first
     groups = search.same(view, actions) if search.same else [[a] for a in actions]
     groups = sorted(groups, key=lambda g: prior not in g)  # stable: the reference's group first
     tried = [prior if prior in g else g[0] for g in groups]  # one action of each group is played out
-    values, deals = evaluate(view, game, tried, seed, budget, search.race)
+    values, deals = evaluate(view, game, tried, seed, budget, search.race if race is None else race)
     every = [v._replace(action=a) for v, g in zip(values, groups) for a in [v.action] + [a for a in g if a != v.action]]
     ranked = sorted(every, key=lambda r: (r.deals < deals, -r.value))  # out of the race: after those still in; ties keep the order above
     if prior is not None: ranked = _choose(ranked, every[0])
@@ -165,10 +166,10 @@ def searched(view:dict, game:Game, seed, budget:float, actions:list) -> Hint:
 # %% ../../nbs/coach/40_coach.ipynb #90c7357c
 HINT_CACHE = 4096  # hints kept, least recently used dropped first
 _hints, _lock = OrderedDict(), threading.Lock()
-def hint_key(view:dict, game:Game, seed, budget:float, actions) -> str:
-    "What a hint depends on, as a short key: the game, the view (its event sentences aside), the seed, the budget, the actions."
+def hint_key(view:dict, game:Game, seed, budget:float, actions, race:bool|None=None) -> str:
+    "What a hint depends on, as a short key: the game, the view (its event sentences aside), the seed, the budget, the actions, the race."
     seen = sorted((k, v) for k, v in view.items() if k != 'events')
-    return hashlib.sha256(repr((repr(game), seen, seed, budget, [str(a) for a in actions])).encode()).hexdigest()
+    return hashlib.sha256(repr((repr(game), seen, seed, budget, [str(a) for a in actions], race)).encode()).hexdigest()
 
 # %% ../../nbs/coach/40_coach.ipynb #65eafccc
 _making = {}  # key -> a threading.Event set when the search under way for it ends
@@ -198,7 +199,8 @@ def cached(key:str, make):
 def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
          game:Game, seed=0, # the same view, game and seed give the same hint
          budget:float=DEFAULT_BUDGET, # seconds of playouts, counted as work (see above)
-         include=()) -> Hint|None: # actions to compare as well (a review adds the one played)
+         include=(), # actions to compare as well (a review adds the one played)
+         race:bool|None=None) -> Hint|None: # the race on or off (None: as the game searches; off: every candidate on every deal)
     "What the seat to act should do, and why; None if the view's seat is not to act."
     seat, legal = view.get('seat'), view.get('legal') or []
     if seat is None or view.get('to_act') != seat or not legal: return None
@@ -207,7 +209,7 @@ def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
         only = ActionValue(legal[0], 0.0, {})
         return Hint(seat, legal[0], [only], reasons_for(view, game, [only], measure), measure.label, measure.main, 0)
     actions = candidates(view, game, include)
-    return cached(hint_key(view, game, seed, budget, actions), lambda: searched(view, game, seed, budget, actions))
+    return cached(hint_key(view, game, seed, budget, actions, race), lambda: searched(view, game, seed, budget, actions, race))
 
 # %% ../../nbs/coach/40_coach.ipynb #09b2e000
 def hint_text(view:dict, game:Game, seed=0, budget:float=DEFAULT_BUDGET) -> str:

@@ -313,6 +313,7 @@ _PHASE_METHODS = {}  # phase -> the names of its `_legal_` and `_apply_` methods
 
 class HandState:
     "One hand of a game: phase, seat to act, legal actions, verdicts, events, views."
+    quiet = False  # True: a hand played out where nobody reads it (the coach's playouts), which keeps no events
     def __init__(self, game:Game, deal:dict, dealer:int):
         self.game, self.deal, self.dealer, self.n = game, deal, dealer, game.n_seats()
         self.phase, self.to_act = 'play', None
@@ -441,9 +442,8 @@ def action_help(self:HandState) -> str:
 # %% ../../nbs/core/01_engine.ipynb #3bb2441c
 @patch
 def log(self:HandState, kind, text, seat=None, to=None, data=None, rule=None):
-    "Add an event (`text`: a sentence, or a function that writes it when it is first read)."
-    self.events.append(Event(kind, text, seat, to, data, rule))
-
+    "Add an event (`text`: a sentence, or a function that writes it when it is first read); a `quiet` hand keeps none."
+    if not self.quiet: self.events.append(Event(kind, text, seat, to, data, rule))
 
 # %% ../../nbs/core/01_engine.ipynb #91a91990
 @patch

@@ -179,8 +179,9 @@ def _apply_play(self:TrickHand, card):
     self.remove_card(seat, card)
     led = trick[0].suit if trick else None
     trick.append(card); self.trick_seats.append(seat)
-    note = self.noted_played(seat, card) if card is self.noted else ''  # play_text is a plain function: no link to the hand
-    self.events.append(Event('play', (self.play_text, seat, card, led, note) if note else (self.play_text, seat, card, led), seat))
+    note = self.noted_played(seat, card) if card is self.noted else ''  # (it changes the hand: done when quiet too)
+    if not self.quiet:  # play_text is a plain function: no link to the hand
+        self.events.append(Event('play', (self.play_text, seat, card, led, note) if note else (self.play_text, seat, card, led), seat))
     if len(trick) < self.n:
         self.to_act = (seat + 1) % self.n
         return

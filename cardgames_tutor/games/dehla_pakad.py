@@ -6,7 +6,6 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/dehla_pakad.html.m
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #1604d512
 from __future__ import annotations
-from collections import Counter
 from html import escape
 from fastcore.basics import patch
 from ..core.cards import FRENCH, Card, Hand, cards_html, in_order, shuffled
@@ -16,8 +15,8 @@ from ..core.tricks import TrickHand, Trick, suit_name, trick_winner, trick_rules
 # %% auto #0
 __all__ = ['SEATS', 'STREAK_KOT', 'FIRST_PACKET', 'SUIT_LETTERS', 'TRUMP_MOVES', 'GAME', 'team', 'other_team', 'partner',
            'team_seats', 'team_name', 'DehlaPakad', 'DehlaPakadHand', 'table_html', 'centre_story', 'deal_winner',
-           'record_deal', 'bot', 'DehlaPakadSeatView', 'DehlaPakadView', 'DehlaPakadResult', 'DehlaPakadStanding',
-           'centre_lines', 'in_sequence']
+           'record_deal', 'bot_card', 'bot', 'DehlaPakadSeatView', 'DehlaPakadView', 'DehlaPakadResult',
+           'DehlaPakadStanding', 'centre_lines', 'in_sequence']
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #73b78354
 SEATS = 4  # always four players
@@ -251,19 +250,21 @@ def _collect(self:DehlaPakadHand, seat) -> tuple:
 # %% ../../nbs/games/12_dehla_pakad.ipynb #b585f22c
 @patch
 def trick_done(self:DehlaPakadHand, trick:Trick):
-    winner, before, tricks = trick.winner, self.on_one, self.tricks
-    last = tricks[-2].winner if len(tricks) > 1 else None  # the trick before this one
+    winner, before = trick.winner, self.on_one
     self.centre.extend(trick.cards)
     for c in trick.cards:
         if c.rank == 10: self.centre_tens.append(c)
-    if trick.number == 13 or before == winner:  # the last trick, or two in a row: collect
+    collects = trick.number == 13 or before == winner  # the last trick, or two in a row: collect
+    if collects: cards, tricks, tens = self._collect(winner)
+    else: self.on_one = winner
+    if self.quiet: return  # a coach's playout: nobody reads its story or its events
+    if collects:
         outcome = 'last' if trick.number == 13 else 'collect'
-        cards, tricks, tens = self._collect(winner)
         centre_tens = []  # the centre is empty now
         tail = (_collect_text, winner, outcome, cards, tricks, len(self.captured_tens[team(winner)]))
     else:
         outcome, cards, tens = 'stay', (), []
-        self.on_one = winner
+        last = self.tricks[-2].winner if len(self.tricks) > 1 else None  # the trick before this one
         centre_tens = list(self.centre_tens)
         tail = (_stay_text, winner, before, last, len(self.centre), centre_tens, self.centre_tricks)
     row = {'number': trick.number, 'leader': trick.leader, 'seats': trick.seats, 'cards': trick.cards, 'winner': winner,
@@ -436,10 +437,15 @@ def _choose_trump(hand) -> Move:
 
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #f0b1f48f
-def _seen(view) -> set:
-    "The cards this seat knows are not in another hand: played, on the table, or its own."
-    return {c for t in view['tricks'] for c in t.cards} | {c for _, c in view['trick']} | set(view['hand'])
+def _seen_cards(tricks, trick, hand) -> set:
+    "The cards a seat knows are not in another hand: those of the finished `tricks`, of the `trick` on the table, its `hand`."
+    seen = set(hand); seen.update(trick)
+    for t in tricks: seen.update(t.cards)
+    return seen
 
+def _seen(view) -> set:
+    "The same, read from a seat's view."
+    return _seen_cards(view['tricks'], [c for _, c in view['trick']], view['hand'])
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #3eb60f0b
 _ABOVE = {c: tuple(x for x in FRENCH if x.suit == c.suit and x.rank > c.rank) for c in FRENCH}  # kept: the coach asks often
@@ -456,50 +462,57 @@ def _safe(card, seen, trump) -> bool:
 
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #08112e38
-def _lead(view, legal, trump, stake, me) -> Card:
-    if view['on_one'] == me and stake:
-        seen = _seen(view)
+def _lead(legal, trump, stake, me, on_one, seen) -> Card:
+    "A card to lead (`seen()` gives the cards the seat knows are not in another hand, worked out only when asked)."
+    if on_one == me and stake:
+        seen = seen()
         sure = [c for c in legal if c.suit != trump and _boss(c, seen)]
         if sure: return max(sure, key=lambda c: c.rank)
         trumps = [c for c in legal if c.suit == trump]
         if trumps: return max(trumps, key=lambda c: c.rank)
     plain = [c for c in legal if c.suit != trump and c.rank != 10] or legal
-    counts = Counter(c.suit for c in plain)  # (counted in C: a lead is chosen at every trick of every playout)
+    counts = {}  # cards per suit (a lead is chosen at every trick of every playout: a plain dict costs least)
+    for c in plain: counts[c.suit] = counts.get(c.suit, 0) + 1
     return min(plain, key=lambda c: (-counts[c.suit], c.rank))
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #b7c8b2a8
-def _follow(view, legal, trump, trick, me, stake, last) -> Card:
-    "A card to a trick already led: win it cheaply, or (the partner winning) collect, feed it a ten, or play low."
-    cards = [c for _, c in trick]
+def _follow(legal, trump, cards, seats, me, stake, last, on_one, seen) -> Card:
+    "A card to a trick already led (`cards` played by `seats`): win it cheaply, or (the partner winning) collect, feed it a ten, or play low."
     best_i = trick_winner(cards, trump)
-    best_seat, best = trick[best_i]
+    best_seat, best = seats[best_i], cards[best_i]
     winners = [c for c in legal if _beats(c, best, trump)]
     losers = [c for c in legal if c not in winners]
     cheap = lambda c: (c.suit == trump, c.rank == 10, c.rank)
     low = lambda c: (c.rank == 10, c.suit == trump, c.rank)
     if team(best_seat) == team(me):  # the partner is winning
-        if winners and view['on_one'] == me and stake and not (last or view['on_one'] == best_seat):
+        if winners and on_one == me and stake and not (last or on_one == best_seat):
             return min(winners, key=cheap)  # collect it myself
-        if (last or view['on_one'] == best_seat) and (len(trick) == 3 or _safe(best, _seen(view), trump)):
+        if (last or on_one == best_seat) and (len(cards) == 3 or _safe(best, seen(), trump)):
             tens = [c for c in losers if c.rank == 10]
             if tens: return tens[0]  # the partner surely collects: give it a ten
         return min(losers or legal, key=low)
     if winners: return min(winners, key=cheap)
     return min(losers, key=low)
 
-
 # %% ../../nbs/games/12_dehla_pakad.ipynb #d71b13bb
+def bot_card(legal:list, # the cards the seat may play (two or more)
+             me:int, trump:str, cards:list, seats:list, # the seat, trump, and the trick on the table: its cards and who played them
+             on_one:int|None, stake:int, last:bool, # the seat on one; the tens in the centre and on the table; trick 13?
+             seen) -> Card: # seen(): the cards the seat knows are not in another hand (worked out only when asked)
+    "The bot's card: to lead, or to follow."
+    if not cards: return _lead(legal, trump, stake, me, on_one, seen)
+    return _follow(legal, trump, cards, seats, me, stake, last, on_one, seen)
+
 def bot(view:dict, rng):
     "A sensible Dehla Pakad player: collect when on one, help the partner, protect the tens."
     legal = view['legal']
     if view['phase'] == 'trump': return _choose_trump(view['hand'])
     if len(legal) == 1: return legal[0]
-    me, trump, trick = view['seat'], view['trump'], view['trick']
-    last = view['trick_no'] == 13
-    stake = len(view['centre']['tens']) + sum(c.rank == 10 for _, c in trick)
-    if not trick: return _lead(view, legal, trump, stake, me)
-    return _follow(view, legal, trump, trick, me, stake, last)
-
+    trick = view['trick']
+    cards = [c for _, c in trick]
+    stake = len(view['centre']['tens']) + sum(c.rank == 10 for c in cards)
+    return bot_card(legal, view['seat'], view['trump'], cards, [s for s, _ in trick], view['on_one'], stake,
+                    view['trick_no'] == 13, lambda: _seen(view))
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #655f72ac
 @patch
@@ -512,11 +525,17 @@ GAME = DehlaPakad
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #abd896bb
 @patch
-def bot_view(self:DehlaPakadHand, seat:int) -> dict:
-    "What `bot` reads of the view (the centre's tens only; the hand in any order: the bot counts it), for the coach's playouts."
-    return {'phase': self.phase, 'legal': self._legal_now() if seat == self.to_act else [], 'seat': seat, 'hand': self.hands[seat],
-            'trump': self.trump, 'trick': list(zip(self.trick_seats, self.trick)), 'trick_no': len(self.tricks) + 1, 'tricks': self.tricks,
-            'on_one': self.on_one, 'centre': {'tens': self.centre_tens}}
+def bot_move(self:DehlaPakadHand, rng):
+    "The bot's action for the seat to act, for the coach's playouts: `bot_card` from the hand itself, no view made."
+    legal = self._legal_now()
+    if len(legal) == 1: return legal[0]
+    me, trick = self.to_act, self.trick
+    if self.phase == 'trump': return _choose_trump(self.hands[me])
+    stake = len(self.centre_tens)
+    for c in trick:
+        if c.rank == 10: stake += 1
+    return bot_card(legal, me, self.trump, trick, self.trick_seats, self.on_one, stake, len(self.tricks) == 12,
+                    lambda: _seen_cards(self.tricks, trick, self.hands[me]))
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #15649341
 from typing import TypedDict
