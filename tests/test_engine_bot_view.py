@@ -19,7 +19,7 @@ def view_playout(hand, rng):
 
 
 def same_value(key, lean, full) -> bool:
-    "A `bot_view` value is the view's: a dict may hold only some of its keys; the hand may be in another order (Dehla Pakad's bot counts it)."
+    "A `bot_view` value is the view's: a dict may hold only some of its keys; the hand may be in another order (for a bot that counts it)."
     if isinstance(lean, dict): return isinstance(full, dict) and all(lean[k] == full[k] for k in lean)
     if key == 'hand': return sorted(lean, key=str) == sorted(full, key=str)
     return lean == full
