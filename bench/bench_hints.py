@@ -21,7 +21,8 @@
   same load), the CPU medians, the median per-position ratio, and how many hints came out identical (the best action,
   every value and the deals). A change meant to make hints cheaper, not different, shows all of them identical.
 - Every table's first line gives a yardstick: the CPU time of a fixed pure-Python loop on this machine, so figures taken
-  on different machines can be set side by side (the same code has run about twice as slow on one of these machines as on another).
+  on different machines can be set side by side (the same code has run about twice as slowly on one of these machines
+  as on another).
 
 - `--race N`: what the race costs in strength, side by side in one run. At N positions per game and variant (even ones:
   the first decision with a choice; odd ones: a decision later in the hand), the hint as shipped and the hint with
@@ -127,8 +128,9 @@ def yardstick() -> float:
 
 def load_tree(tree, name):
     "The package of another checkout `tree` (e.g. a `git worktree` of an older commit), imported as `name` beside this one."
-    import importlib, shutil, tempfile
+    import atexit, importlib, shutil, tempfile
     where = tempfile.mkdtemp(prefix='bench_hints_')
+    atexit.register(shutil.rmtree, where, True)
     shutil.copytree(pathlib.Path(tree) / 'cardgames_tutor', pathlib.Path(where) / name)  # its imports are relative: it runs as `name`
     sys.path.insert(0, where)
     engine, search = importlib.import_module(f'{name}.core.engine'), importlib.import_module(f'{name}.coach.search')
