@@ -634,9 +634,10 @@ def centre_lines(view:dict, me:int) -> list:
 def table_lines(self:DehlaPakad, view:dict, me:int) -> list:
     "The partners, the trump maker, the centre and the captures in the play, and the deals won."
     lines = [f"Partners: you and Seat {partner(me)} (opposite) against {seats_text(team_seats(other_team(team(me))))}."]
-    if view.get('trump_maker') is not None:
-        lines.append(f"Trump maker: {who(view['trump_maker'], me)}." if view.get('trump') else
-                     f"{who(view['trump_maker'], me).capitalize()} names trump from the first five cards.")
+    maker = view.get('trump_maker')
+    if maker is not None:
+        lines.append(f"Trump maker: {who(maker, me)}." if view.get('trump') else
+                     f"{'You name' if maker == me else who(maker) + ' names'} trump from the first five cards.")
     if view['phase'] == 'play': lines += centre_lines(view, me)
     st = view['standing']
     if st['deals']:
