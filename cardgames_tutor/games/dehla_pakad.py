@@ -497,9 +497,12 @@ def _follow(legal, trump, cards, seats, me, stake, last, on_one, seen) -> Card:
 # %% ../../nbs/games/12_dehla_pakad.ipynb #d71b13bb
 def bot_card(legal:list, # the cards the seat may play (two or more)
              me:int, trump:str, cards:list, seats:list, # the seat, trump, and the trick on the table: its cards and who played them
-             on_one:int|None, stake:int, last:bool, # the seat on one; the tens in the centre and on the table; trick 13?
+             on_one:int|None, waiting:int, last:bool, # the seat on one; the tens waiting in the centre; trick 13?
              seen) -> Card: # seen(): the cards the seat knows are not in another hand (worked out only when asked)
     "The bot's card: to lead, or to follow."
+    stake = waiting  # the tens to be won: in the centre, and on the table
+    for c in cards:
+        if c.rank == 10: stake += 1
     if not cards: return _lead(legal, trump, stake, me, on_one, seen)
     return _follow(legal, trump, cards, seats, me, stake, last, on_one, seen)
 
@@ -509,10 +512,8 @@ def bot(view:dict, rng):
     if view['phase'] == 'trump': return _choose_trump(view['hand'])
     if len(legal) == 1: return legal[0]
     trick = view['trick']
-    cards = [c for _, c in trick]
-    stake = len(view['centre']['tens']) + sum(c.rank == 10 for c in cards)
-    return bot_card(legal, view['seat'], view['trump'], cards, [s for s, _ in trick], view['on_one'], stake,
-                    view['trick_no'] == 13, lambda: _seen(view))
+    return bot_card(legal, view['seat'], view['trump'], [c for _, c in trick], [s for s, _ in trick], view['on_one'],
+                    len(view['centre']['tens']), view['trick_no'] == 13, lambda: _seen(view))
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #655f72ac
 @patch
@@ -531,10 +532,7 @@ def bot_move(self:DehlaPakadHand, rng):
     if len(legal) == 1: return legal[0]
     me, trick = self.to_act, self.trick
     if self.phase == 'trump': return _choose_trump(self.hands[me])
-    stake = len(self.centre_tens)
-    for c in trick:
-        if c.rank == 10: stake += 1
-    return bot_card(legal, me, self.trump, trick, self.trick_seats, self.on_one, stake, len(self.tricks) == 12,
+    return bot_card(legal, me, self.trump, trick, self.trick_seats, self.on_one, len(self.centre_tens), len(self.tricks) == 12,
                     lambda: _seen_cards(self.tricks, trick, self.hands[me]))
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #15649341
