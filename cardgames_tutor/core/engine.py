@@ -313,7 +313,7 @@ _PHASE_METHODS = {}  # phase -> the names of its `_legal_` and `_apply_` methods
 
 class HandState:
     "One hand of a game: phase, seat to act, legal actions, verdicts, events, views."
-    quiet = False  # True: a hand played out where nobody reads it (the coach's playouts), which keeps no events
+    quiet = False  # True: a hand played out where nobody reads it (the coach's playouts): `log` and a card played keep no event
     def __init__(self, game:Game, deal:dict, dealer:int):
         self.game, self.deal, self.dealer, self.n = game, deal, dealer, game.n_seats()
         self.phase, self.to_act = 'play', None
