@@ -22,7 +22,7 @@ def _missing() -> str:
     return ''
 
 if _missing(): pytest.skip(_missing(), allow_module_level=True)
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import sync_playwright, TimeoutError as PlaywrightTimeout
 
 def relative_links(nb: pathlib.Path) -> list:
     "The relative link targets (no scheme, no bare anchor) in a notebook's markdown cells."
@@ -75,7 +75,12 @@ def test_clicking_a_rulebook_link_opens_it(lab):
             page.goto(f'{lab}/lab/tree/tutorials/begga_kaat.ipynb', timeout=90_000)
             link = page.locator('.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]:visible').first  # the start page, open behind, links it too
             link.wait_for(timeout=180_000)
-            link.click(timeout=120_000)  # a loaded machine may still be laying the page out: wait for the link to settle
+            deadline = time.time() + 180
+            while True:  # a loaded machine may still be laying the page out, or bring the tutorial's tab forward over the
+                try:     # start page's after the link was found there: each try finds the visible link again
+                    link.click(timeout=15_000); break
+                except PlaywrightTimeout:
+                    if time.time() > deadline: raise
             page.wait_for_selector('.lm-TabBar-tab:has-text("10_begga_kaat.ipynb")', timeout=180_000)  # JupyterLab is slow on a loaded machine
             # the rulebook's title (the tutorial's is another): in the page, though JupyterLab may hide cells scrolled out of view
             page.wait_for_selector('.jp-RenderedMarkdown h1[data-jupyter-id="Begga-Kaat"]', state='attached', timeout=180_000)
