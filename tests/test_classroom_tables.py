@@ -269,7 +269,9 @@ class Student:
 
 
 def open_table(browser, addr, name='Asha', game=None, players=None, seed=None, query='') -> Student:
-    "A student opens a table from the start page (\"Open a table\"): seated as its host."
+    """A student opens a table from the start page (\"Open a table\"): seated as its host. From the default start page
+    (`query=''`) a solo game's panel may go on sending its own deal's cards for a moment after `mark()`: a test that scans
+    the host's page for leaks opens it from `?table=` (the join form, no solo game)."""
     s = Student(browser, addr, query, name)
     p = s.page
     p.click('.cgt-mode-open'); p.wait_for_selector('.cgt-name input', timeout=WAIT)
