@@ -119,7 +119,7 @@ TABLES_HOOK = """if True:
 
 def server_command(kind, port, pool, extra=()) -> list:
     if kind == 'solara':
-        return [sys.executable, '-c', SOLARA, '--host', '127.0.0.1', '--port', str(port), '--cull', '60s']
+        return [sys.executable, '-c', SOLARA, '--host', '127.0.0.1', '--port', str(port), '--cull', '60s', *extra]
     if kind == 'tables':  # the class at tables: a closed tab's seat held 30 s (not 120), so tables close within --settle
         return [sys.executable, '-c', SOLARA.replace('    signal.signal(', TABLES_HOOK + '    signal.signal(', 1), '--host', '127.0.0.1',
                 '--port', str(port), '--cull', '60s', '--seat-hold', '30', *extra]

@@ -72,11 +72,15 @@ class WireStudent:
         return [m for m in self.models.values() if ref in m.get('children', ())]
 
     def lit(self) -> list:
-        "The comm ids of the lit card buttons shown in a row now."
-        return [i for i, m in self.models.items() if 'cgt-legal' in m.get('_dom_classes', ()) and self._rows(i)]
+        """The comm ids of the learner's choices shown now: the lit card buttons in a row, or when no card is lit, the move
+        buttons shown (a decision that is not a card, such as naming trump in Dehla Pakad)."""
+        cards = [i for i, m in self.models.items() if 'cgt-legal' in m.get('_dom_classes', ()) and self._rows(i)]
+        return cards or [ref.removeprefix('IPY_MODEL_') for m in self.models.values() if 'cgt-moves' in m.get('_dom_classes', ())
+                         for ref in m.get('children', ())]
 
     async def click(self, timeout:float=20) -> float|None:
-        "Click the first lit card: ms until the server's answer has taken it out of the hand (None: no lit card now)."
+        """Click the first lit card (or move button): ms until the server's answer has taken it out of the hand (or the
+        button out of its row); None: nothing to click now."""
         lit = self.lit()
         if not lit: return None
         button = lit[0]

@@ -6,7 +6,9 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach/coach.html.md"""
 
 # %% ../../nbs/coach/40_coach.ipynb #0fd2933b
 from __future__ import annotations
-import math, random, hashlib, threading
+import math, random, hashlib, threading, multiprocessing, os, signal, time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from collections import OrderedDict
 from typing import NamedTuple, Any
 from ..core.engine import Game, HandState, Move, action_text
@@ -18,8 +20,8 @@ from .reasons import reasons_for, stat_text, act_words, within_noise
 # %% auto #0
 __all__ = ['PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES', 'DEFAULT_BUDGET', 'Z_RACE',
            'RACE_FROM', 'RACE_EVERY', 'Z_PRIOR', 'HINT_CACHE', 'fork', 'bot_playout', 'ActionValue', 'candidates',
-           'evaluate', 'Hint', 'searched', 'hint_key', 'cached', 'hint', 'hint_text', 'Mistake', 'review',
-           'review_text']
+           'evaluate', 'Hint', 'searched', 'hint_key', 'cached', 'search_in_processes', 'in_workers', 'hint',
+           'hint_text', 'Mistake', 'review', 'review_text']
 
 # %% ../../nbs/coach/40_coach.ipynb #3b9e6184
 def fork(hand:HandState) -> HandState:
@@ -172,28 +174,66 @@ def hint_key(view:dict, game:Game, seed, budget:float, actions, race:bool|None=N
     return hashlib.sha256(repr((repr(game), seen, seed, budget, [str(a) for a in actions], race)).encode()).hexdigest()
 
 # %% ../../nbs/coach/40_coach.ipynb #65eafccc
-_making = {}  # key -> a threading.Event set when the search under way for it ends
+_making = {}  # (id of the store, key) -> a threading.Event set when the answer under way for it is made
 
-def cached(key:str, make):
-    "The hint kept under `key`, else `make()`, kept (the oldest dropped past `HINT_CACHE`); a search under way for `key` is waited for, not repeated."
+def cached(key, make, kept:OrderedDict|None=None, size:int|None=None):
+    """The answer kept under `key` in `kept` (the hints), else `make()`, kept there (the oldest dropped past `size`,
+    `HINT_CACHE`); one under way for `key` is waited for, not made again. The hint box keeps its charts the same way."""
+    kept = _hints if kept is None else kept
+    mark = (id(kept), key)
     while True:
         with _lock:
-            if key in _hints:
-                _hints.move_to_end(key)
-                return _hints[key]
-            under_way = _making.get(key)
+            if key in kept:
+                kept.move_to_end(key)
+                return kept[key]
+            under_way = _making.get(mark)
             if under_way is None:
-                _making[key] = threading.Event()
+                _making[mark] = threading.Event()
                 break
-        under_way.wait()  # another session is searching this moment: its answer will be kept (or, if it failed, try again)
+        under_way.wait()  # another session is making this answer: it will be kept (or, if it failed, try again)
     try:
         out = make()
         with _lock:
-            _hints[key] = out
-            while len(_hints) > HINT_CACHE: _hints.popitem(last=False)
+            kept[key] = out
+            while len(kept) > (HINT_CACHE if size is None else size): kept.popitem(last=False)
         return out
     finally:
-        with _lock: _making.pop(key).set()
+        with _lock: _making.pop(mark).set()
+
+# %% ../../nbs/coach/40_coach.ipynb #043625f3
+_pool, _pool_size = None, 0  # the worker processes (made at the first search) and how many `search_in_processes` asked for
+
+def search_in_processes(workers:int=0):
+    "Search hints (and draw their charts) in `workers` processes of their own from now on (0: in the caller's thread, the default)."
+    global _pool, _pool_size
+    if not isinstance(workers, int) or workers < 0:
+        raise ValueError(f"workers is a whole number, 0 (search in this process) or more, not {workers!r}")
+    with _lock: old, _pool, _pool_size = _pool, None, workers
+    if old is not None: old.shutdown(wait=False, cancel_futures=True)
+
+def _worker_start(parent:int):
+    "In a worker: Ctrl-C is the server's to handle (it stops the workers), and a worker whose server is gone ends."
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    def watch():
+        while os.getppid() == parent: time.sleep(2)
+        os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()
+
+def in_workers(fn, *args):
+    """`fn(*args)` in a worker process when `search_in_processes` asked for them (`fn` importable by name, as the
+    package's functions are), else here. A broken pool (a worker died): made here, and new workers next time."""
+    global _pool
+    with _lock:
+        if _pool_size and _pool is None:
+            _pool = ProcessPoolExecutor(_pool_size, mp_context=multiprocessing.get_context('spawn'),
+                                        initializer=_worker_start, initargs=(os.getpid(),))
+        pool = _pool
+    if pool is None: return fn(*args)
+    try: return pool.submit(fn, *args).result()
+    except BrokenProcessPool:
+        with _lock:
+            if _pool is pool: _pool = None
+        return fn(*args)
 
 # %% ../../nbs/coach/40_coach.ipynb #8806e121
 def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
@@ -209,7 +249,7 @@ def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
         only = ActionValue(legal[0], 0.0, {})
         return Hint(seat, legal[0], [only], reasons_for(view, game, [only], measure), measure.label, measure.main, 0)
     actions = candidates(view, game, include)
-    return cached(hint_key(view, game, seed, budget, actions, race), lambda: searched(view, game, seed, budget, actions, race))
+    return cached(hint_key(view, game, seed, budget, actions, race), lambda: in_workers(searched, view, game, seed, budget, actions, race))
 
 # %% ../../nbs/coach/40_coach.ipynb #09b2e000
 def hint_text(view:dict, game:Game, seed=0, budget:float=DEFAULT_BUDGET) -> str:

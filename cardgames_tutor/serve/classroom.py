@@ -11,6 +11,7 @@ import json, os, platform, re, secrets, socket, struct, sys, tempfile, threading
 from html import escape
 from urllib.parse import parse_qsl, quote, urlencode
 from fastcore.basics import patch
+from ..coach.search import search_in_processes
 from ..core.tables import CODE_SIGNS  # the signs of every code: none to misread aloud
 from .gates import HTML_KIND, WrongCodes, answer, answer_line, code_proof, cookies_of, held_back, query_of, same_code, visitor_address
 
@@ -680,7 +681,8 @@ def _on_system_malloc(env=os.environ):
 # %% ../../nbs/serve/33_classroom.ipynb #ca209fc6
 def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s', root_path:str='', allowed=(),
           behind_proxy:str|None=None, limits:Limits|None=None, max_message:int=MAX_MESSAGE, max_connections:int=1000,
-          tables:TableOptions|None=None, teacher_code:str|None=None, results=None):
+          tables:TableOptions|None=None, teacher_code:str|None=None, results=None,
+          hint_workers:int=0): # processes the hints are searched in (`search_in_processes`; 0: this one)
     "Run the classroom server until Ctrl-C; on a network address it asks for `code` (a new one if not given)."
     code = checked_code(code)
     if not code and not is_loopback(host): code = new_code()
@@ -694,6 +696,7 @@ def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s
     print(f"Teacher's code: {gate.code}   (the teacher's page: {link})\n"
           f"Keep it to yourself: it opens every table and the class's results ({gate.console.results.path}).")
     print("Ctrl-C stops the server.", flush=True)
+    search_in_processes(hint_workers)
     uvicorn.run(app, host=host, port=port, ws_max_size=max_message + 1024, log_level='warning', proxy_headers=bool(behind_proxy),
                 forwarded_allow_ips=behind_proxy, timeout_keep_alive=5, limit_concurrency=max_connections)
 
@@ -713,9 +716,13 @@ def main(argv=None):
     ap.add_argument('--behind-proxy', metavar='IPS', help="the reverse proxy's address(es): only then are its X-Forwarded-For/-Proto trusted")
     ap.add_argument('--max-message', type=int, default=MAX_MESSAGE, metavar='BYTES', help='the largest websocket message (an uploaded record)')
     ap.add_argument('--max-connections', type=int, default=1000, metavar='N', help='connections the server holds at once')
+    ap.add_argument('--hint-workers', type=int, default=min(8, len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1),
+                    metavar='N', help="processes the coach's hints are searched in, so that a class's searches run on every core "
+                                      "(default: one per core, 8 at most; 0: in the server's own process)")
     add_options(ap, Limits, TableOptions)
     a = ap.parse_args(argv)
+    if a.hint_workers < 0: raise SystemExit("cardgames-classroom: --hint-workers is 0 (hints searched in the server's own process) or more")
     limits, tables = read_options(a, Limits), read_options(a, TableOptions)
     try: serve(a.host, a.port, a.code, a.cull, a.root_path, a.allowed_host, a.behind_proxy, limits, a.max_message, a.max_connections, tables,
-               a.teacher_code, a.results)
+               a.teacher_code, a.results, a.hint_workers)
     except ValueError as e: raise SystemExit(f"cardgames-classroom: {' '.join(str(e).split())[:200]}") from None  # a short teacher code, a results file

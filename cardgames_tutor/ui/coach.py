@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/coach_widgets.html.md
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #e449a4a8
 from __future__ import annotations
-import io, threading
+import io
 from collections import OrderedDict
 from html import escape
 from matplotlib.figure import Figure
@@ -14,14 +14,14 @@ import ipywidgets as W
 from fastcore.basics import patch
 from ..core.cards import Card
 from ..core.engine import action_text, Move
-from ..coach.search import hint, review, Hint
+from ..coach.search import hint, review, Hint, cached, in_workers
 from ..coach.reasons import bot_reason, act_words
 from .charts import png_html
 from .drawing import running_loop
 
 # %% auto #0
-__all__ = ['CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'hint_chart', 'hint_words', 'png', 'HintBox', 'chart_of',
-           'ReviewList', 'bot_reasons', 'PanelCoach', 'ring_of']
+__all__ = ['CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'hint_chart', 'hint_words', 'png', 'HintBox', 'drawn_chart',
+           'chart_of', 'ReviewList', 'bot_reasons', 'PanelCoach', 'ring_of']
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #43b39c93
 def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
@@ -109,21 +109,17 @@ def put(self:HintBox, h:Hint|None):
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #27083d88
 CHARTS = 64  # charts kept: a hint shared by a class (the coach's cache) is drawn once, not once per student
-_charts, _charts_lock = OrderedDict(), threading.Lock()
+_charts = OrderedDict()  # (id of the hint, pack) -> (the hint, kept alive so its id is no other's, (PNG, words))
+
+def drawn_chart(h:Hint, pack) -> tuple:
+    "(the PNG of `h`'s chart, its words), drawn now."
+    return png(hint_chart(h, pack)), hint_words(h, pack)
 
 def chart_of(h:Hint, pack) -> tuple:
-    "(the PNG of `h`'s chart, its words), drawn once per hint: drawing costs as much CPU as a search, and a class shares its hints."
-    key = (id(h), pack.name)
-    with _charts_lock:
-        kept = _charts.get(key)
-        if kept is not None and kept[0] is h:  # the very hint (kept alive here, so its id is not another's)
-            _charts.move_to_end(key)
-            return kept[1]
-    out = (png(hint_chart(h, pack)), hint_words(h, pack))
-    with _charts_lock:
-        _charts[key] = (h, out)
-        while len(_charts) > CHARTS: _charts.popitem(last=False)
-    return out
+    """(the PNG of `h`'s chart, its words), drawn once per hint (in the coach's worker processes where it has them):
+    drawing costs as much CPU as a search, and a class shares its hints; thirty students given the same hint at once wait
+    for one drawing."""
+    return cached((id(h), pack.name), lambda: (h, in_workers(drawn_chart, h, pack)), _charts, CHARTS)[1]
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #7228a9e3
 THINKING = "<i>Thinking... (the coach is playing out sampled deals)</i>"
