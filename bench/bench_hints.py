@@ -198,7 +198,7 @@ async def one_class(port, n, links, rounds, bound=240):
 def classroom(n, link, rounds, spread, workers=('auto',)):
     "The class benchmark (see the docstring): a class on one link, then (with `spread`) a class on N seeds; a fresh server for each of `workers`."
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-    from bench_classroom import server
+    from bench_classroom import n_children, rss_mb, server
     classes = [('one seed', [link] * n)]
     if spread: classes.append(('a seed each', [f"?game={dict(x.split('=') for x in link.lstrip('?').split('&')).get('game', 'begga-kaat')}&seed={100 + i}" for i in range(n)]))
     for (what, links), w in itertools.product(classes, workers):
@@ -206,13 +206,14 @@ def classroom(n, link, rounds, spread, workers=('auto',)):
             load = os.getloadavg()[0]
             print(f"class of {n} wire students, {what} ({links[0]}{' ...' if what != 'one seed' else ''}), --hint-workers {w}, load average {load:.1f}:", flush=True)
             per_round, texts = asyncio.run(one_class(port, n, links, rounds))
+            memory, processes = rss_mb(proc.pid), 1 + n_children(proc.pid)
         every = [x for r in per_round for x in r]
         for k, (r, tx) in enumerate(zip(per_round, texts), 1):
             print(f"  round {k}: Hint pressed by {len(r)} together: median {statistics.median(r):.0f} ms, p95 {med_p95(r)[1]:.0f} ms,"
                   f" max {max(r):.0f} ms ({len(tx)} different {'hint' if len(tx) == 1 else 'hints'})", flush=True)
         m, p95 = med_p95(every)
         print(f"  all rounds: median {m:.0f} ms, p95 {p95:.0f} ms over {len(every)} hints"
-              f" (target p95 < 2000 ms: {'met' if p95 < 2000 else 'NOT met'})", flush=True)
+              f" (target p95 < 2000 ms: {'met' if p95 < 2000 else 'NOT met'}); the server's memory {memory:.0f} MB in {processes} processes", flush=True)
 
 
 def main(argv=None):
