@@ -111,8 +111,8 @@ TABLES_HOOK = """if True:
     def draw(self):
         out = _draw(self)
         s = self.session
-        if s is not None and getattr(s.table, '_bench_at', None) is not None and s.table.started:
-            FAN.setdefault((self.ticket.code, s.table._bench_moves), {'at': s.table._bench_at}).setdefault(self.page_id, time.perf_counter() - s.table._bench_at)
+        if s is not None and getattr(s._table, '_bench_at', None) is not None and s._table.started:
+            FAN.setdefault((self.ticket.code, s._table._bench_moves), {'at': s._table._bench_at}).setdefault(self.page_id, time.perf_counter() - s._table._bench_at)
         return out
     _tables.Table._changed, _room.Lobby._draw = changed, draw
 """

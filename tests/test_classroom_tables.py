@@ -113,7 +113,7 @@ def shown(t) -> dict:
     row = lambda box: [(b.description, b.tooltip, b._dom_classes, b.disabled) for b in box.children]
     return {'status': t.status.value, 'table': t.table.value, 'message': t.message.value, 'hand': row(t.hand_box),
             'moves': row(t.move_box), 'notes': t.move_notes.value, 'log': [w.value for w in t.log_parts],
-            'steps': [b.disabled for b in (t.first, t.back, t.forward, t.last, t.undo_button, t.bot_button)],
+            'steps': [b.disabled for b in (t.first, t.back, t.forward, t.last, t.undo_button, t.bot_button) if b is not None],
             'jump': (t.jump.options, t.jump.value), 'scores': t.scores.value, 'chart': (t.chart.value, t.chart.layout.display),
             'download': t.download.value}
 

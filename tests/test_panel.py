@@ -330,6 +330,7 @@ def _hidden_beyond_view(t) -> set:
     says "You played call T7"): its view offered them. The hand shown is the hand in play, or a finished
     hand kept on screen (whose successor, already dealt, must not show at all)."""
     shown, i = t.session.shown(), t.session.shown_hand()
+    shown = getattr(shown, '_match', shown)  # at a table the page holds a `SeatMatch`: the truth is the match behind it
     hand = shown.hands[i]
     own = [str(a) for s, a in hand.history if s == t.seat]
     return set(t.game.pack) - may_see(hand, t.seat) - cards_in([hand.view(t.seat), own], t.game.pack)

@@ -83,6 +83,68 @@ def test_the_csv_names_each_student_and_holds_no_formula(tmp_path):
     assert summary[1][:2] == ['kocka', 'kocka/follow'] and summary[1][3:] == ['2', '1', '1', '1']
     with pytest.raises(ResultsError): db.csv_text('students; DROP TABLE answers')
 
+HOSTILE = ["a;=cmd|' /C calc'!A0;", '=1+1', '+SUM(A1)', '-2+3', '@cmd', 'x\t=1', 'a,=1', 'a|=1', 'a\n=1', 'a\r\n=1',
+           'a; =1', 'a"=1', 'a;"=1', ' =1', '\t=1', '-5']
+FORMULA = ('=', '+', '-', '@', '\t', '\r')
+
+def _is_number(text:str) -> bool:
+    try: float(text); return True
+    except ValueError: return False
+
+def _pieces(text:str) -> list:
+    "Every cell a spreadsheet could make of `text`: csv with ',' or ';' (or tab, '|'), and a split on them that ignores quotes."
+    out = []
+    for sep in (',', ';', '\t', '|'):
+        out += [cell for row in csv.reader(io.StringIO(text, newline=''), delimiter=sep) for cell in row]
+        out += [cell for line in text.splitlines() for cell in line.split(sep)]  # quotes ignored, any line end a row's
+    out += [cell for row in csv.reader(io.StringIO(text, newline=''), delimiter=';', quoting=csv.QUOTE_NONE) for cell in row]
+    return out
+
+def test_no_cell_of_any_export_runs_whatever_the_list_separator(tmp_path):
+    """Hostile names and results, read back as a spreadsheet with ',' or ';' (or tab, '|') as its list separator would,
+    with quotes or without: no piece starts with a formula sign once the spaces and double quotes in front are taken
+    off (the `'` put in stays: it makes the piece text); numbers the server wrote are numbers still."""
+    db = Results(tmp_path/'r.sqlite')
+    for i, name in enumerate(HOSTILE):
+        db.seen(f"s{i}", name); db.answered(f"s{i}", 'kocka', 'kocka/follow', i % 2)
+        db.played(f"s{i}", 'kocka', i + 1, 'solo', 0, f"{name} won")
+    with db.lock, db.db:  # written past `seen` and `played` (which fold tabs and line ends): the export must hold anyway
+        db.db.executemany("INSERT INTO hands VALUES (?, 'kocka', ?, 0, -5, ?, 1.5)", [('s0', name[:12], name) for name in HOSTILE])
+        db.db.execute("INSERT INTO decisions VALUES ('s1', 'kocka', 1, '=1+1', -5.25, 'a;=1', '@x', 2.0)")
+    for kind in ('summary', 'answers', 'hands', 'decisions'):
+        text = db.csv_text(kind)
+        again = io.StringIO(); csv.writer(again, lineterminator='\n', quoting=csv.QUOTE_ALL).writerows(csv.reader(io.StringIO(text)))
+        assert again.getvalue() == text  # every field quoted
+        for cell in _pieces(text):
+            seen = cell.lstrip(' "')
+            assert not seen.startswith(FORMULA) or _is_number(seen.rstrip('"')), (kind, cell)
+    rows = list(csv.reader(io.StringIO(db.csv_text('answers'))))
+    names = [r[0] for r in rows[1:]]
+    assert names[0] == "a;'=cmd|' /C calc'!A0;" and names[1:5] == ["'=1+1", "'+SUM(A1)", "'-2+3", "'@cmd"]
+    for name, got in zip(HOSTILE, names):  # the teacher reads what was typed, with a ' before each formula sign
+        assert got.replace("'", '') == ' '.join(name.split()).replace("'", ''), (name, got)
+    hands = list(csv.reader(io.StringIO(db.csv_text('hands'))))
+    assert hands[-len(HOSTILE)][6] == "a;'=cmd|' /C calc'!A0;" and [r[3] for r in hands[-len(HOSTILE):]][:2] == ["a;'=cmd|' /C ", "'=1+1"]
+    assert [r[6] for r in hands if r[6].startswith('a') and '\n' in r[6]] == ["a\n'=1", "a\r'\n'=1"]
+    assert all(r[4:6] == ['0', '-5'] and r[7] == '1.5' for r in hands[-len(HOSTILE):])  # numbers: -5 is left a number
+    assert list(csv.reader(io.StringIO(db.csv_text('decisions'))))[1][1:] == ['s1', 'kocka', '1', "'=1+1", '-5.25', "a;'=1", "'@x", '2.0']
+
+def test_ordinary_rows_read_back_unchanged(tmp_path):
+    db = Results(tmp_path/'r.sqlite', now=lambda: 1700000000.5)
+    db.seen('s-asha', 'Asha Rao'); db.seen('s-bo', 'Bo, "the" best'); db.seen('s_oneil', "O'Neil-Smith"); db.seen('s-zoe', 'Zoë')
+    for s in ('s-asha', 's-bo', 's_oneil', 's-zoe'):
+        db.answered(s, 'kocka', 'kocka/follow', True); db.answered(s, 'kocka', 'kocka/pass-hold', False)
+    db.played('s-asha', 'kocka', 3, 'K7QM', 2, 'Asha took 4 tricks: 12 points')
+    rows = list(csv.reader(io.StringIO(db.csv_text('answers'))))
+    assert rows[0] == ['name', 'student', 'game', 'rule', 'right', 'at']
+    assert rows[1] == ['Asha Rao', 's-asha', 'kocka', 'kocka/follow', '1', '1700000000.5']
+    assert [r[0] for r in rows[1::2]] == ['Asha Rao', 'Bo, "the" best', "O'Neil-Smith", 'Zoë']
+    assert {r[3] for r in rows[1:]} == {'kocka/follow', 'kocka/pass-hold'} and {r[4] for r in rows[1:]} == {'0', '1'}
+    hands = list(csv.reader(io.StringIO(db.csv_text('hands'))))
+    assert hands[1] == ['Asha Rao', 's-asha', 'kocka', 'K7QM', '2', '3', 'Asha took 4 tricks: 12 points', '1700000000.5']
+    summary = list(csv.reader(io.StringIO(db.csv_text('summary'))))
+    assert [r[:2] + r[3:] for r in summary[1:]] == [['kocka', 'kocka/pass-hold', '4', '4', '0', '4'], ['kocka', 'kocka/follow', '4', '0', '4', '0']]
+
 def test_a_real_review_is_kept_by_its_tactics(tmp_path):
     from cardgames_tutor.coach.search import review
     db = Results(tmp_path/'r.sqlite')

@@ -40,8 +40,8 @@ def one_line(text):
 def assert_session_clean(s:SeatSession):
     """Everything the session would hand a panel names no card its seat may not see: the view and controls of the
     moment shown (against that moment's hand), each log row (against its own hand), the message and the status line."""
-    seat, pack, match = s.seat, s.game.pack, s.match
-    shown, i = s.shown(), s.shown_hand()
+    seat, pack, match = s.seat, s.game.pack, s._table.match  # the truth: the table's match (the page holds a `SeatMatch`)
+    shown, i = s.shown()._match, s.shown_hand()
     hand = shown.hands[i]
     view = s.view(seat)
     assert view['seat'] == seat
@@ -71,7 +71,7 @@ def assert_record_clean(s:SeatSession):
     done = sum(h.is_over for h in s.match.hands)
     text = s.record_json(every_hand=True)
     if not done: assert text is None; return
-    record, whole = json.loads(text), json.loads(json.dumps(to_record(s.match), default=str))
+    record, whole = json.loads(text), json.loads(json.dumps(to_record(s._table.match), default=str))
     assert 'seed' not in record and len(record['hands']) == done
     assert record['hands'] == whole['hands'][:done]
 
@@ -94,7 +94,7 @@ def test_the_scan_catches_a_leak():
     a = tables.open('begga-kaat', 'Asha', seed=3)
     s = SeatSession(tables, a.token)
     assert_session_clean(s)
-    other = s.match.hand.deal['hands'][1][0]
+    other = s._table.match.hand.deal['hands'][1][0]
     s.say('info', f"Seat 1 holds {other}.")
     with pytest.raises(AssertionError, match='leaks'): assert_session_clean(s)
     s.say('info', '')
@@ -313,7 +313,7 @@ def page(tables, ticket):
     "A tutor panel drawing the seat's session, redrawn at every change of the table (the server's part: here, in the same thread)."
     from cardgames_tutor.ui.panel import Tutor
     t = Tutor(session=SeatSession(tables, ticket.token))
-    assert t.teach.disabled and t.undo_button.layout.display == 'none' and t.seed_box.layout.display == 'none'
+    assert (t.teach, t.undo_button, t.seed_box, t.deal_button, t.upload) == (None,) * 5  # never made at a table
     t.session.on_change(lambda s: t.render())
     t.render()
     return t
@@ -375,6 +375,53 @@ def test_four_pages_at_one_table_hold_only_their_own_seat(name, players):
         if mover: moves += panel_press(rng.choice(mover), rng)
     assert moves >= 5 and sum(h.is_over for h in table.match.hands) >= 1
     t = pages[0]
-    t.teach.value = True  # the teaching toggle at a table: refused, the page still shows only its seat
+    t.session.view(None)  # the teaching view asked of a seat: refused, the page still shows only its seat
     assert t.session.message.rule == 'table/teach'
+    with pytest.raises(TableError, match='only its own seat'): t.session.shown().view((t.seat + 1) % t.game.n_seats())
     assert not _leaks(page_state(t, t.session.shown_hand() + 1), _hidden_beyond_view(t))
+
+
+# ---------------------------------------------------------------- by construction: a seat's page cannot reach the match
+
+def _reachable_secrets(root) -> list:
+    """Every `Match`, `HandState`, `Table` or `Tables` that the page `root` reaches through public attributes of the
+    package's own objects, of widgets (their children) and of containers: the paths a page's handlers and drawing follow.
+    Private attributes (`_table`, `_match`) are the seat's own business, read only by the seat's methods."""
+    from cardgames_tutor.core.engine import HandState
+    from cardgames_tutor.core.match import Match
+    from cardgames_tutor.core.tables import Table
+    import ipywidgets as widgets
+    found, seen, todo = [], set(), [('page', root)]
+    while todo:
+        path, o = todo.pop()
+        if id(o) in seen or isinstance(o, (str, bytes, int, float, bool, type(None), type)) or callable(o) and not hasattr(o, '__dict__'): continue
+        seen.add(id(o))
+        if isinstance(o, (Match, HandState, Table, Tables)): found.append(path); continue
+        if isinstance(o, dict): todo += [(f"{path}[{k!r}]", v) for k, v in o.items()]
+        elif isinstance(o, (list, tuple, set, frozenset)): todo += [(f"{path}[{i}]", v) for i, v in enumerate(o)]
+        elif isinstance(o, widgets.Widget): todo += [(f"{path}.children[{i}]", v) for i, v in enumerate(getattr(o, 'children', ()))] + \
+                                           [(f"{path}.{k}", v) for k, v in vars(o).items() if not k.startswith('_') and type(o).__module__.startswith('cardgames_tutor')]
+        elif type(o).__module__.startswith('cardgames_tutor'):
+            attrs = vars(o) if hasattr(o, '__dict__') else {k: getattr(o, k) for k in getattr(type(o), '__slots__', ())}
+            todo += [(f"{path}.{k}", v) for k, v in attrs.items() if not k.startswith('_')]
+            for k in ('match', 'hands', 'hand', 'actions'):  # what a session's or a seat's match gives when asked
+                if not k.startswith('_') and hasattr(type(o), k) and isinstance(getattr(type(o), k), property):
+                    try: todo.append((f"{path}.{k}", getattr(o, k)))
+                    except Exception: pass
+    return found
+
+
+@pytest.mark.parametrize('name,players', [('kocka', None), ('beggars-and-thieves', 5), ('maghe-satra', 4)])
+def test_a_seats_page_holds_no_way_to_the_match(name, players):
+    "From a seated panel (and its coach) no public attribute leads to the table's match, a hand's state or the table itself."
+    from cardgames_tutor.ui.panel import Tutor
+    tables = Tables()
+    host = tables.open(name, 'Asha', seed=4, **({'players': players} if players else {}))
+    table = tables.find(host.code)
+    table.start(host.token); table.run_bots()
+    t = Tutor(session=SeatSession(tables, host.token))
+    t.session.step(0); t.session.shown()  # a replay made for stepping back is the seat's too
+    assert _reachable_secrets(t) == []
+    solo = Tutor(name, **({'players': players} if players else {}), coach=False)  # the check is not blind: a solo panel holds its match
+    assert _reachable_secrets(solo)
+    t.close(); solo.close()

@@ -322,7 +322,7 @@ def test_a_seats_page_shows_the_work_the_teacher_set_and_the_pause():
     assert told[-1]['paused'] == 'eyes up' and 'teacher paused' in told[-1]['waiting']
     assert not seat.act(t.match.legal_actions()[0]) if t.match.to_act == seat.seat else True
     console.set_work(make_work('game', game='kocka', seed=77), 'tables')
-    assert seat.match.actions == [] and seat.match.hands[0].deal == t.match.hands[0].deal  # the page's session has the new match
+    assert seat.match.actions == [] and seat.match.hands[0]._hand is t.match.hands[0]  # the page's session has the new match
     assert sorted(map(str, seat.view(seat.seat)['hand'])) == sorted(map(str, t.view(k['asha'].token)['hand']))
     assert told[-1]['work']['text'] == 'Your teacher set this work: Kočka, seed 77.'
 
@@ -343,6 +343,44 @@ def test_the_csv_links_follow_the_servers_root_path():
     room, _, _ = a_class()
     page = TeacherPage(Console(room, Results(':memory:')), root_path='/class7/')
     assert 'href="/class7/teacher/results.csv?kind=answers"' in page.csv_link.value
+
+def test_behind_a_root_path_the_teacher_lands_and_reads_under_it():
+    """Behind a proxy under `--root-path /class`: the code takes the teacher to `/class/teacher` with a cookie for
+    `/class`, the export and the glance are answered there, and the page's links keep the prefix; whether the root path
+    reaches the gate taken off (as the classroom's gate hands it) or left on (before, the redirect went to `/teacher`,
+    outside the class, and the export under the root path fell through to the page)."""
+    from cardgames_tutor.serve.classroom import ClassroomGate
+    from cardgames_tutor.serve.teacher_page import forget
+    room, _, _ = a_class()
+    results = Results(':memory:'); results.seen('b-bo', 'Bo'); results.answered('b-bo', 'kocka', 'kocka/follow', False)
+    console = Console(room, results)
+    gate = TeacherGate(_app, 'kq7m-x2pd-9hte', console, root_path='/class')
+    def rooted(path, query='', cookies=''):
+        sent = []
+        async def send(m): sent.append(m)
+        async def receive(): return {'type': 'http.request'}
+        asyncio.run(gate({**request(path, query, cookies), 'root_path': '/class'}, receive, send))
+        return sent[0]['status'], dict(sent[0]['headers']), b''.join(m.get('body', b'') for m in sent[1:])
+    for path in ('/teacher', '/class/teacher'):
+        status, headers, _ = rooted(path, 'teacher=kq7m-x2pd-9hte&table=abc')
+        assert status == 303 and headers[b'location'] == b'/class/teacher?table=abc', (path, headers)
+        assert '; Path=/class;' in headers[b'set-cookie'].decode()
+    mine = cookie_of(headers)
+    for path in ('/teacher/results.csv', '/class/teacher/results.csv'):
+        status, headers, body = rooted(path, 'kind=answers', mine)
+        assert status == 200 and headers[b'content-type'].startswith(b'text/csv'), (path, status)
+        assert list(csv.reader(io.StringIO(body.decode())))[1][:4] == ['Bo', 'b-bo', 'kocka', 'kocka/follow']
+    assert len(json.loads(rooted('/class/teacher/glance.json', cookies=mine)[2])['tables']) == 2
+    assert rooted('/class/teacher', cookies=mine)[2] == b'app:/class/teacher'  # the page itself: the app's, path as it came
+    front = ClassroomGate(gate, None, root_path='/class')  # the whole way in, as the server has it
+    status, headers, _ = call(front, '/class/teacher', 'teacher=kq7m-x2pd-9hte')
+    assert status == 303 and headers[b'location'] == b'/class/teacher' and '; Path=/class;' in headers[b'set-cookie'].decode()
+    status, _, body = call(front, '/class/teacher/results.csv', 'kind=summary', cookies=mine)
+    assert status == 200 and body.startswith(b'"game","rule","title"')
+    page = page_for(gate, console, {TEACHER_COOKIE: gate.proof})
+    assert all(f'href="/class/teacher/results.csv?kind={k}"' in page.csv_link.value for k in ('summary', 'answers', 'hands', 'decisions'))
+    assert 'href="/teacher' not in page.csv_link.value
+    forget(console, page)
 
 # ---------------------------------------------------------------- what the students' pages keep
 

@@ -107,4 +107,4 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         drill.page.locator('.cgt-drill .widget-hbox button').first.click()
         teacher.wait_for_function("() => /\\d+ of 1 missed kocka\\//.test(document.querySelector('.cgt-results')?.innerText)", timeout=WAIT)
         csv = teacher.evaluate("() => fetch('/teacher/results.csv?kind=answers').then(r => r.text())")
-        assert re.search(r'\nFay,|\n[^,]+,[^,]+,kocka,kocka/', csv), csv
+        assert re.search(r'\n"Fay",|\n"[^"]+","[^"]+","kocka","kocka/', csv), csv  # every field quoted

@@ -279,7 +279,7 @@ def review(source, # a finished `Match`, or a hand record (file, text or dict) f
            seat:int=0, hand_no:int|None=None, # the hand to review (None: every hand)
            seed=0, budget:float=DEFAULT_BUDGET, top:int=5, min_cost:float=0.05) -> list:
     "The `seat`'s decisions that cost the most against the coach's choice, worst first (at most `top`)."
-    match = source if isinstance(source, Match) else load(source)
+    match = source if hasattr(source, 'replayed') else load(source)  # a `Match`, or a seat's (`ui.seat.SeatMatch`)
     if seat not in range(match.game.n_seats()):
         raise ValueError(f"seat must be from 0 to {match.game.n_seats() - 1}, not {seat!r}")
     game = match.game
@@ -300,7 +300,7 @@ def review(source, # a finished `Match`, or a hand record (file, text or dict) f
 # %% ../../nbs/coach/40_coach.ipynb #02646323
 def review_text(source, seat:int=0, hand_no:int|None=None, seed=0, budget:float=DEFAULT_BUDGET, top:int=5) -> str:
     "The review of `seat`'s play in a match or hand record, as text (the command line's `review`)."
-    match = source if isinstance(source, Match) else load(source)
+    match = source if hasattr(source, 'replayed') else load(source)  # a `Match`, or a seat's (`ui.seat.SeatMatch`)
     items, w = review(match, seat, hand_no, seed, budget, top), lambda a: act_words(a, match.game.pack)
     if not items: return f"Review of Seat {seat}: no decision cost anything noticeable against the coach's choice. Well played."
     lines = [f"Review of Seat {seat}: the {len(items)} costliest {'decision' if len(items) == 1 else 'decisions'}, worst first."]

@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/results.html.md
 
 # %% ../../nbs/practice/44_results.ipynb #f514719f
 from __future__ import annotations
-import csv, io, sqlite3, threading, time
+import csv, io, re, sqlite3, threading, time
 from pathlib import Path
 from typing import NamedTuple
 from fastcore.basics import patch
@@ -193,18 +193,25 @@ _CSV = {'answers': ('student, game, rule, right, at', 'answers'),
         'hands': ('student, game, place, seat, hand_no, result, at', 'hands'),
         'decisions': ('student, game, hand_no, tactic, cost, played, best, at', 'decisions')}
 
+_FORMULA = '=+-@\t\r\n'  # a formula's first sign (tab and line ends: a spreadsheet may trim them off before one)
+_CUT = ',;\t|"\'\r\n'  # where a spreadsheet may end a cell: list separators, quotes, line ends
+_AFTER_CUT = re.compile(f"([{re.escape(_CUT)}] *)(?=[{re.escape(_FORMULA)}])")
+_AT_START = re.compile(f" *[{re.escape(_FORMULA)}]")
+
 def _cell(value):
-    "A cell no spreadsheet reads as a formula."
-    return "'" + value if isinstance(value, str) and value[:1] in ('=', '+', '-', '@', '\t', '\r') else value
+    "A cell no spreadsheet runs, whatever its list separator: a `'` before each formula sign at the start or after a cut; numbers left alone."
+    if not isinstance(value, str): return value
+    text = _AFTER_CUT.sub(r"\1'", value)
+    return "'" + text if _AT_START.match(text) else text
 
 @patch
 def csv_text(self:Results, kind:str='summary') -> str:
     "The `kind` of results as CSV text: 'summary' (per rule), 'answers', 'hands' or 'decisions'."
     out, names = io.StringIO(), self.names()
-    w = csv.writer(out, lineterminator='\n')
+    w = csv.writer(out, lineterminator='\n', quoting=csv.QUOTE_ALL)
     if kind == 'summary':
         w.writerow(['game', 'rule', 'title', 'students', 'missed', 'right', 'wrong'])
-        for r in self.by_rule(): w.writerow([r.game, r.rule, rule_title(r.game, r.rule), r.students, r.missed, r.right, r.wrong])
+        for r in self.by_rule(): w.writerow(map(_cell, [r.game, r.rule, rule_title(r.game, r.rule), r.students, r.missed, r.right, r.wrong]))
         return out.getvalue()
     if kind not in _CSV: raise ResultsError(f"the results export as summary, {', '.join(_CSV)}; not {short_repr(kind)}")
     columns, table = _CSV[kind]

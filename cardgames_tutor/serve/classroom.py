@@ -9,18 +9,18 @@ from __future__ import annotations
 import argparse, asyncio, collections, contextlib, ctypes, ctypes.util, dataclasses, functools, gc, hmac, importlib, ipaddress
 import json, os, platform, re, secrets, socket, struct, sys, tempfile, threading, time, warnings
 from html import escape
-from urllib.parse import parse_qsl, quote, urlencode
+from urllib.parse import parse_qsl, urlencode
 from fastcore.basics import patch
 from ..coach.search import search_in_processes
 from ..core.tables import CODE_SIGNS  # the signs of every code: none to misread aloud
-from .gates import HTML_KIND, WrongCodes, answer, answer_line, code_proof, cookies_of, held_back, query_of, same_code, visitor_address
+from .gates import HTML_KIND, WrongCodes, answer, answer_line, code_proof, cookies_of, guard_widget_messages, held_back, local_location, query_of, same_code, visitor_address
 
 # %% auto #0
 __all__ = ['COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE', 'MAX_CODE', 'PROXY_HEADERS', 'ASK_PAGE', 'SESSION', 'HIDDEN',
            'CLOSE', 'STATIC', 'START', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'new_code', 'is_loopback', 'frame_ok',
-           'Bucket', 'Limits', 'checked_code', 'host_name', 'off_root', 'own_headers', 'local_location', 'under_root',
-           'ClassroomGate', 'StaticCache', 'start_words', 'start_html', 'page_assets', 'make_app', 'warm_up',
-           'lan_address', 'address', 'allowed_hosts', 'serve', 'main']
+           'Bucket', 'Limits', 'checked_code', 'host_name', 'off_root', 'own_headers', 'under_root', 'ClassroomGate',
+           'StaticCache', 'start_words', 'start_html', 'page_assets', 'make_app', 'warm_up', 'lan_address', 'address',
+           'allowed_hosts', 'serve', 'main']
 
 # %% ../../nbs/serve/33_classroom.ipynb #c006
 def new_code(n:int=8) -> str:
@@ -122,12 +122,6 @@ def off_root(scope, root_path:str) -> dict:
 def own_headers(scope, root_path:str='') -> dict:
     "`scope` with the server's own root path and without the headers a proxy would set (none may come from a visitor)."
     return {**scope, 'root_path': root_path, 'headers': [(k, v) for k, v in scope.get('headers', []) if k.lower() not in PROXY_HEADERS]}
-
-# %% ../../nbs/serve/33_classroom.ipynb #e64f5d8e
-def local_location(root_path:str, path:str, query:str='') -> bytes:
-    "Where to send a browser on to: `path` on this server only (one leading '/', no host), percent-encoded ASCII."
-    here = quote(root_path.rstrip('/') + '/' + path.lstrip('/\\'), safe="/-._~!$&'()*+,;=:@")
-    return (here + (f'?{query}' if query else '')).encode('ascii')
 
 # %% ../../nbs/serve/33_classroom.ipynb #5c052a71
 def under_root(app, root_path:str):
@@ -538,6 +532,7 @@ def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|Non
     settings.main.root_path = root_path.rstrip('/')  # set: Solara never takes it from a visitor's X-Script-Name
     settings.theme.show_banner, settings.theme.title = False, 'Card games tutor'
     settings.main.experimental_performance = True  # a page's messages queued, sent by the server's loop every 50 ms (see the figures)
+    guard_widget_messages()  # a page may change only a control's choice, and press only what is on and shown (`serve.gates`)
     settings.assets.extra_locations = [page_assets().name]  # `PAGE_JS` and `PAGE_CSS` in every page
     os.environ['SOLARA_APP'] = 'cardgames_tutor.serve.classroom'  # its `routes`: the students' page and the teacher's
     warnings.filterwarnings('ignore', 'Cookies with samesite=none')  # said on every page over plain http

@@ -6,13 +6,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/gates.html.md"""
 
 # %% ../../nbs/serve/32_gates.ipynb #b794fc52
 from __future__ import annotations
-import asyncio, collections, hashlib, hmac, ipaddress, math, time
+import asyncio, collections, contextlib, hashlib, hmac, ipaddress, logging, math, time
 from http.cookies import SimpleCookie
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 
 # %% auto #0
-__all__ = ['TEXT_KIND', 'HTML_KIND', 'cookies_of', 'query_of', 'visitor_address', 'plain_code', 'same_code', 'code_proof',
-           'WrongCodes', 'answer', 'answer_line', 'held_back']
+__all__ = ['TEXT_KIND', 'HTML_KIND', 'USER_TRAITS', 'MAX_TEXT', 'CHECKED', 'cookies_of', 'query_of', 'visitor_address',
+           'plain_code', 'same_code', 'code_proof', 'WrongCodes', 'answer', 'answer_line', 'held_back', 'page_may',
+           'guard_widget_messages', 'local_location']
 
 # %% ../../nbs/serve/32_gates.ipynb #6e60326a
 def cookies_of(scope) -> dict:
@@ -87,3 +88,57 @@ async def held_back(send, wait:float, too_many:str, hold:float=1.0):
     await asyncio.sleep(min(wait, hold))
     left = str(math.ceil(wait))
     await answer_line(send, 429, f"{too_many}: try again in {left} s.", (b'retry-after', left.encode()))
+
+# %% ../../nbs/serve/32_gates.ipynb #cd29d368
+USER_TRAITS = frozenset({'value', 'index', 'selected_index'})  # what a person changes by using a control: its choice
+MAX_TEXT = 2_000  # characters a page may put in a control (a name or a code is 40 at most)
+CHECKED = ('@jupyter-widgets/controls', '@jupyter-widgets/base', '@jupyter-widgets/output')  # ipywidgets' own models (Solara's are its own)
+_pages_log = logging.getLogger('cardgames_tutor.serve.pages')
+
+def page_may(widget, data) -> str|None:
+    "Why a page may not send `data` (a widget message's data) to `widget`, in words; None if it may."
+    method = data.get('method') if isinstance(data, dict) else None
+    if method == 'request_state': return None
+    usable = not getattr(widget, 'disabled', False) and getattr(getattr(widget, 'layout', None), 'display', None) != 'none'
+    if method == 'custom': return None if usable else "a press on a control that is off or hidden"
+    if method != 'update': return f"a message of an unknown kind ({str(method)[:40]})"
+    state = data.get('state')
+    if not isinstance(state, dict): return "an update without a state"
+    if other := sorted(map(str, set(state) - USER_TRAITS)): return f"a change to {', '.join(other)[:80]}, which only the server sets"
+    if not usable: return "a change to a control that is off or hidden"
+    if any(isinstance(v, str) and len(v) > MAX_TEXT for v in state.values()): return f"a text of over {MAX_TEXT:,} characters"
+    return None
+
+# %% ../../nbs/serve/32_gates.ipynb #b1e3582b
+def _refuse(widget, why:str, data):
+    "Tell the page in one line, put its copy of the control back, and log it."
+    _pages_log.warning("refused from a page: %s (%s %s)", why, type(widget).__name__, getattr(widget, 'model_id', '?'))
+    with contextlib.suppress(Exception):
+        state = data.get('state') if isinstance(data, dict) else None
+        keys = [k for k in state if k in widget.keys] if isinstance(state, dict) else []
+        if keys: widget.send_state(keys)  # the page's model as the server has it
+        widget.send({'event': 'refused', 'text': f"Refused: {why}."})
+
+def guard_widget_messages():
+    "Check every message a page sends to an ipywidgets control (`page_may`) before the control hears it; once per process."
+    from ipywidgets import Widget
+    if getattr(Widget._handle_msg, 'guarded', False): return
+    shown = Widget._handle_msg  # ipywidgets shows a handler's traceback to the page (`_show_traceback`): call what it wraps
+    heard = next((c.cell_contents for c in shown.__closure__ or () if callable(c.cell_contents)), shown)
+    def handle(self, msg):
+        data = (msg.get('content') or {}).get('data') if isinstance(msg, dict) else None
+        why = page_may(self, data) if getattr(self, '_model_module', None) in CHECKED else None
+        if why is not None: return _refuse(self, why, data)
+        try: return heard(self, msg)
+        except Exception as e:  # a value the control cannot take (an index out of range), or a handler that failed
+            _pages_log.exception("a page's message failed on the server")
+            _refuse(self, f"a value this control cannot take ({type(e).__name__})" if isinstance(data, dict) and data.get('method') == 'update'
+                    else "the server could not do that", data)
+    handle.guarded = True
+    Widget._handle_msg = handle
+
+# %% ../../nbs/serve/32_gates.ipynb #090fa3e6
+def local_location(root_path:str, path:str, query:str='') -> bytes:
+    "Where to send a browser on to: `path` on this server only (one leading '/', no host), percent-encoded ASCII."
+    here = quote(root_path.rstrip('/') + '/' + path.lstrip('/\\'), safe="/-._~!$&'()*+,;=:@")
+    return (here + (f'?{query}' if query else '')).encode('ascii')

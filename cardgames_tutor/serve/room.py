@@ -416,6 +416,7 @@ def _seed(self:Lobby) -> int|None:
 @patch
 def _open(self:Lobby):
     "Open a table as the form says and sit at it as its host."
+    self._not_seated()
     name, exercise = clean_name(self.name_box.value), self.exercise_choice.value
     if exercise: ticket = self.room.open_table(self.browser, None, name, record=exercises()[exercise].record)
     else:
@@ -426,9 +427,27 @@ def _open(self:Lobby):
 @patch
 def _join(self:Lobby):
     "Join the table of the code typed (or take back the seat this browser holds there)."
+    self._not_seated()
     back = self.room.token(self.browser, self.code_box.value) is not None
     ticket = self.room.join_table(self.browser, self.code_box.value, None if back else self.name_box.value)
     self._sit(ticket, back)
+
+# %% ../../nbs/serve/33a_room.ipynb #24ea3f2f
+_SEATED = "You are seated at table {code}: to play elsewhere, close this page (your seat is kept for a while, then a bot plays it)."
+
+@patch
+def _drop_forms(self:Lobby):
+    "Seated: the forms to play alone, open or join a table are closed for good (a page cannot press what it no longer has)."
+    self.form.children, self.modes.children = [], []
+    for w in [*self.mode_buttons.values(), self.guide, self.code_box, self.name_box, self.join_button,
+              *(self._open_form() if self.open_button is not None else [])]: w.close()
+
+@patch
+def _not_seated(self:Lobby):
+    "Refuse to open or join a table once seated: one seat a page, left only by closing the page."
+    if self.session is not None:
+        _log.warning("refused from a seated page: open or join another table (%s)", self.ticket.code)
+        raise TableError(_SEATED.format(code=self.ticket.code))
 
 # %% ../../nbs/serve/33a_room.ipynb #030564b7
 @patch
@@ -436,9 +455,9 @@ def _draw_bar(self:Lobby):
     s = self.session
     facts, code = s.latest['table'], self.ticket.code
     link = f"{self.host}/?table={code}" if self.host else f"?table={code}"
-    hold = s.table.hold
+    hold = s.hold
     self.bar.value = (
-        f'<div class="cgt-table-info" data-moves="{len(s.table.match.actions)}" style="font:14px/1.6 sans-serif">'
+        f'<div class="cgt-table-info" data-moves="{len(s.match.actions)}" style="font:14px/1.6 sans-serif">'
         f'Table <b class="cgt-table-code" style="font-family:monospace;font-size:16px">{escape(code)}</b>'
         f' · share this link: <a class="cgt-share" href="?table={escape(code)}" target="_blank">{escape(link)}</a><br>'
         f'At the table: <span class="cgt-seats">{escape(s.seat_labels())}</span><br>'
@@ -466,9 +485,9 @@ def _draw(self:Lobby):
         with self.context if self.context is not None else contextlib.nullcontext():
             with self.session.lock:
                 s = self.session
-                if self._bar_from is None or self._bar_from[0] is not s.latest or self._bar_from[1] != len(s.table.match.actions):
+                if self._bar_from is None or self._bar_from[0] is not s.latest or self._bar_from[1] != len(s.match.actions):
                     self._draw_bar()  # the table's news since the bar was drawn (its facts are a new view at every change)
-                    self._bar_from = (s.latest, len(s.table.match.actions))
+                    self._bar_from = (s.latest, len(s.match.actions))
                 self.tutor.render()
     except Exception: _log.exception("drawing a seat's page failed")
 
@@ -497,14 +516,14 @@ def _sit(self:Lobby, ticket:Ticket, back:bool):
         self.solo.close(); self.solo = None
     self.body.children = [self.tutor]
     self.show('table')
+    self._drop_forms()
     self._draw()
     if self.on_seated is not None: self.on_seated(ticket.code)  # the page's link becomes the table's: a reload comes back here
 
 @patch
 def _start(self:Lobby):
     "The host starts the match."
-    reply = self.session.table.start(self.ticket.token)
-    self._say('' if reply.ok else reply.text)
+    self._say('' if self.session.start() else self.session.message.text)
 
 # %% ../../nbs/serve/33a_room.ipynb #b1fc17bb
 @patch

@@ -19,7 +19,7 @@ from ..ui.panel import Tutor
 from ..ui.practice import Practice
 from .room import Classroom
 from .teacher import Console, Work, make_work
-from .gates import HTML_KIND, WrongCodes, answer, code_proof, cookies_of, held_back, plain_code, query_of, same_code, visitor_address
+from .gates import HTML_KIND, WrongCodes, answer, code_proof, cookies_of, held_back, local_location, plain_code, query_of, same_code, visitor_address
 
 # %% auto #0
 __all__ = ['PREFIX', 'KINDS', 'TARGETS', 'TEACHER_COOKIE', 'ASK', 'glance_html', 'TeacherPage', 'new_teacher_code', 'TeacherGate',
@@ -229,8 +229,13 @@ class TeacherGate:
         "Whether `cookies` (a request's, or a Solara page's websocket's) hold the teacher's cookie."
         return hmac.compare_digest(str((cookies or {}).get(TEACHER_COOKIE, '')), self.proof)
 
+    def own_path(self, path:str) -> str:
+        "`path` without the server's root path in front (the classroom's gate takes it off; a proxy may leave it on)."
+        root = self.root_path
+        return (path[len(root):] or '/') if root and (path == root or path.startswith(root + '/')) else path
+
     def is_teacher_path(self, path:str) -> bool:
-        path = path[len(self.root_path):] if self.root_path and path.startswith(self.root_path) else path
+        path = self.own_path(path)
         return path == PREFIX or path.startswith(PREFIX + '/') or path.startswith(PREFIX + '?')
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #fc3c676d
@@ -244,8 +249,7 @@ async def __call__(self:TeacherGate, scope, receive, send):
             return await held_back(send, wait, "Too many wrong teacher codes from your network", self.hold)
         if same_code(typed, self.code, loose=True):
             cookie = f"{TEACHER_COOKIE}={self.proof}; Path={self.root_path or '/'}; HttpOnly; SameSite=Strict"
-            rest = urlencode([(k, v) for k, v in q if k != 'teacher'])
-            where = (scope['path'] + ('?' + rest if rest else '')).encode()
+            where = local_location(self.root_path, self.own_path(scope['path']), urlencode([(k, v) for k, v in q if k != 'teacher']))
             return await answer(send, 303, b'', headers=[(b'location', where), (b'set-cookie', cookie.encode())])
         self.wrong.wrong(addr)
     if not self.admits(cookies_of(scope)):
@@ -257,7 +261,7 @@ async def __call__(self:TeacherGate, scope, receive, send):
 @patch
 async def _serve(self:TeacherGate, scope, receive, send, q:dict):
     "A teacher route: the CSV export and the glance as JSON answered here; the page itself by the app."
-    path = scope['path'][len(self.root_path):] if self.root_path else scope['path']
+    path = self.own_path(scope['path'])
     if path == f"{PREFIX}/results.csv" and self.console is not None:
         try: text = self.console.csv_text(q.get('kind', 'summary'))
         except ValueError as e: return await answer(send, 400, one_line(e, 200).encode())

@@ -84,7 +84,7 @@ def attach(tutor) -> Access:
     def draw(t):
         s = t.session
         new = s.message if s.message is not t._told else None  # a message is said once, when it comes
-        words, t._heard = heard(new, s.log(None if t.teach.value else t.seat), t._heard, t.game.pack)
+        words, t._heard = heard(new, s.log(None if t.teaching else t.seat), t._heard, t.game.pack)
         t._told = s.message
         if words: t.access.say(words)
         elif len(s.match.hands) != t._hand: t.access.said = ''  # a new deal: the last hand's words are not kept

@@ -254,9 +254,9 @@ def draw(self:PanelCoach, tutor):
     s, box = tutor.session, self.hint_box
     if self._moment != self.moment() and box.hint is not None: box.clear()  # drawn without an event: no stale hint
     self.review_button.disabled = self.finished_hand() is None
-    told = (self._moment, tutor.teach.value)
+    told = (self._moment, tutor.teaching)
     if self._told != told:  # the bots' reasons read their hands: shown in the teaching view only
-        self._told, why = told, (bot_reasons(s.shown(), tutor.seat) if tutor.teach.value else [])
+        self._told, why = told, (bot_reasons(s.shown(), tutor.seat) if tutor.teaching else [])
         self.bot_why.value = (f"<small><b>Why the bots played so</b> (teaching view)</small><ul>"
                               + ''.join(f"<li>{escape(x)}</li>" for x in why) + "</ul>") if why else ''
     tutor.ring(ring_of(box.hint.best, tutor) if box.hint is not None else None)

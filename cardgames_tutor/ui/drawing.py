@@ -172,7 +172,7 @@ def put(w, **traits):
 def _moment(self:PanelDrawing) -> tuple:
     "Which moment is shown, how: the deal, the seat, the step shown (None: live), the finished hand kept on screen, the teaching view."
     s = self.session
-    return (s.generation, s.seat, s.cursor, s.review, self.teach.value)
+    return (s.generation, s.seat, s.cursor, s.review, self.teaching)
 
 @patch
 def _progress(self:PanelDrawing) -> tuple:
@@ -213,7 +213,7 @@ def render(self:PanelDrawing):
     "Redraw the panel from the session (one synced update; the parts that changed)."
     if self._closed: return
     s = self.session
-    viewer = None if self.teach.value else self.seat
+    viewer = None if self.teaching else self.seat
     view, controls = s.view(viewer), s.controls()
     if self._download_key not in (None, (s.generation, len(s.match.actions))): self._download_key = None
     self._drawing = True
@@ -228,7 +228,7 @@ def render(self:PanelDrawing):
 @patch
 def _draw_status(self:PanelDrawing):
     "The session's status line, the game and whose turn it is in bold."
-    st = self.session.status(self.teach.value)
+    st = self.session.status(self.teaching)
     self.status.value = (f'<div class="cgt-status" style="font:14px sans-serif"><b>{escape(st.title)}</b> · '
                          f"{escape(st.facts)} · <b>{escape(st.turn)}</b>{escape(st.notes)}</div>")
 
@@ -238,7 +238,7 @@ def _draw_status(self:PanelDrawing):
 def _fill_slots(self:PanelDrawing, hand:list):
     "Give each card of `hand` a slot in `_slot_cards`: the one it had, else the first free one."
     s = self.session
-    key = (s.generation, s.cursor, s.shown_hand(), self.teach.value)
+    key = (s.generation, s.cursor, s.shown_hand(), self.teaching)
     if key != getattr(self, '_hand_key', None): self._slot_cards = [None] * len(self._slot_cards)
     self._hand_key = key
     self._slot_cards = [c if c in hand else None for c in self._slot_cards]
@@ -339,7 +339,8 @@ def _draw_steps(self:PanelDrawing):
     s = self.session
     at = len(s.match.actions) if s.live else s.cursor
     for b, off in ((self.first, at == 0), (self.back, at == 0), (self.forward, s.live), (self.last, s.live),
-                   (self.undo_button, not s.live), (self.bot_button, not s.may_play_for_me)): put(b, disabled=off)
+                   (self.undo_button, not s.live), (self.bot_button, not s.may_play_for_me)):
+        if b is not None: put(b, disabled=off)  # a table has no undo
     options = [('-', -1)] + s.jump_marks()
     if len(options) != len(self.jump.options): self.jump.options = options
     if self.jump.value != -1 and (s.live or self.jump.value != s.cursor): self.jump.value = -1
@@ -421,7 +422,7 @@ def snapshot_html(self:PanelDrawing, chart:bool=False) -> str: # with the tally 
     chart = chart_html(shown) if chart and shown.tallies else ''
     return (f'<div class="cgt-snapshot" style="border:1px solid {ink("edge")};padding:6px;border-radius:6px;max-width:100%;box-sizing:border-box">'
             f'{self.status.value}<div style="display:flex;gap:8px;flex-wrap:wrap">{self.table.value}'
-            f'<div style="flex:1 1 260px;max-width:420px">{self._log_html(None if self.teach.value else self.seat)}</div></div>'
+            f'<div style="flex:1 1 260px;max-width:420px">{self._log_html(None if self.teaching else self.seat)}</div></div>'
             f'{self.message.value}<div>{cards}</div><div>{moves}</div>{self.move_notes.value}'
             f'<div style="display:flex;gap:8px;flex-wrap:wrap">{self.scores.value}{chart}</div></div>')
 

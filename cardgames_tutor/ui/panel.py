@@ -24,7 +24,7 @@ from .access import attach
 
 
 # %% auto #0
-__all__ = ['AT_A_TABLE_HIDDEN', 'IN_PROGRESS', 'Tutor']
+__all__ = ['IN_PROGRESS', 'Tutor']
 
 # %% ../../nbs/ui/24_panel.ipynb #411f4ce6
 _log = logging.getLogger(__name__)
@@ -52,17 +52,17 @@ class Tutor(PanelDrawing, widgets.VBox):
         self._chart_key, self._closed, self._drawing, self._download_key, self._draws, self._pending = None, False, False, None, [], None
         self._reacts, self._drawn, self._log_kept = [], {}, ([], '')  # `add_row`'s; what each part was drawn from (`_fresh`), the log's earlier rows
         self.looks = Looks()  # layouts and styles, shared by the widgets that look alike
-        self._build(pace, teach)
+        self._build(pace, teach, self.session.solo)
         self._lay_out()
         self._fill_setup()
         self._bots()
         self.coach = None
         if coach:
             self.coach = PanelCoach(self)
-        if not self.session.solo: self._at_a_table()
         attach(self)  # the live region and keyboard keeper (`ui.access`)
 
     match = property(lambda self: self.session.match, doc="The match being played (the session's).")
+    teaching = property(lambda self: self.teach is not None and self.teach.value, doc="Whether every hand is shown (a solo game's toggle; a table has none).")
     game = property(lambda self: self.session.game)
     seed = property(lambda self: self.session.seed)
     seat = property(lambda self: self.session.seat)
@@ -98,38 +98,41 @@ def guarded(self:Tutor, callback):
 
 # %% ../../nbs/ui/24_panel.ipynb #8e770392
 @patch
-def _build_steps(self:Tutor, teach):
-    "The step-through row's widgets: first, back, forward, last, jump to, undo, bot plays my move, show every hand."
+def _build_steps(self:Tutor, teach, solo:bool=True):
+    "The step-through row's widgets: first, back, forward, last, jump to, bot plays my move; solo (not at a table): undo, show every hand."
     button, W = self.looks.button, widgets
     self.first, self.back, self.forward, self.last = (button(t, tooltip=tip) for t, tip in (
         ('|◀', 'the start of the match'), ('◀', 'one move back'), ('▶', 'one move forward'), ('▶|', 'back to live play')))
     self.jump = W.Dropdown(description='jump to', options=[('-', -1)], value=-1, layout=W.Layout(width='auto', max_width='100%'))
-    self.undo_button = button('undo my last move', tooltip='take back your last move and the bots’ replies')
     self.bot_button = button('bot plays my move', tooltip='let the bot choose your move (it sees only your cards)')
+    self.undo_button = self.teach = None  # a seat at a table: never made, so no page can press them
+    if not solo: return
+    self.undo_button = button('undo my last move', tooltip='take back your last move and the bots’ replies')
     self.teach = W.ToggleButton(value=teach, description='show every hand', tooltip='the teaching view: all cards open',
                                 layout=W.Layout(width='auto', flex='0 0 auto'))
 
-
 # %% ../../nbs/ui/24_panel.ipynb #9cd1da6d
 @patch
-def _build_setup(self:Tutor, pace):
-    "The table setup's widgets: game, players, seat, seed and deal; the bots' pace; save and open a hand record."
+def _build_setup(self:Tutor, pace, solo:bool=True):
+    "The table setup's widgets: the bots' pace, save a hand record; solo (not at a table): game, players, seat, seed and deal, open a record."
     button, looks, W = self.looks.button, self.looks, widgets
+    self.pace = W.FloatSlider(value=pace, min=0, max=2, step=0.1, description='bot pace (s)', readout_format='.1f',
+                              style={'description_width': 'initial'}, layout=W.Layout(width='320px', max_width='100%'))
+    self.save_button = button('save record', tooltip='download the hand record of this match to your computer')
+    self.download = looks.html()
+    self.game_choice = self.players_choice = self.seat_choice = self.seed_box = self.deal_button = self.upload = None
+    if not solo: return  # a seat at a table: the match is the table's, so none of these is made
     choice = lambda **kw: W.Dropdown(layout=looks(W.Layout, width='auto', max_width='100%'), style=looks(DescriptionStyle), **kw)
     self.game_choice = choice(options=_available_games(), description='game')
     self.players_choice, self.seat_choice = choice(description='players'), choice(description='your seat')
     self.seed_box = W.IntText(description='seed', layout=W.Layout(width='160px', max_width='100%'))
     self.deal_button = button('deal', button_style='primary', tooltip='a new match with this seed')
-    self.pace = W.FloatSlider(value=pace, min=0, max=2, step=0.1, description='bot pace (s)', readout_format='.1f',
-                              style={'description_width': 'initial'}, layout=W.Layout(width='320px', max_width='100%'))
-    self.save_button = button('save record', tooltip='download the hand record of this match to your computer')
-    self.download = looks.html()
     self.upload = W.FileUpload(accept='.json', multiple=False, description='open record', layout=W.Layout(width='auto', flex='0 0 auto'))
-
 
 # %% ../../nbs/ui/24_panel.ipynb #4d4ad1a0
 @patch
 def _fill_setup(self:Tutor):
+    if self.game_choice is None: return  # a seat at a table: no setup to fill
     self._drawing = True
     try:
         if self.game.name in [v for _, v in self.game_choice.options]: self.game_choice.value = self.game.name
@@ -156,14 +159,15 @@ def _wire(self:Tutor):
     for w, where in ((self.first, 'first'), (self.back, 'back'), (self.forward, 'forward'), (self.last, 'last')):
         w.on_click(guard(lambda _, where=where: self.step_by(where)))
     self.jump.observe(guard(lambda change: self._on_jump(change)), 'value')
-    self.undo_button.on_click(guard(lambda _: self.undo()))
     self.bot_button.on_click(guard(lambda _: self.play_for_me()))
+    self.save_button.on_click(guard(lambda _: self.offer_download()))
+    if self.teach is None: return  # a seat at a table: the solo controls were never made
+    self.undo_button.on_click(guard(lambda _: self.undo()))
     self.teach.observe(guard(lambda _: self._on_teach()), 'value')
+    if getattr(self, 'game_choice', None) is None: return  # the step row alone (made without the setup)
     self.game_choice.observe(guard(lambda change: self._on_game_choice(change)), 'value')
     self.deal_button.on_click(guard(lambda _: self.deal()))
-    self.save_button.on_click(guard(lambda _: self.offer_download()))
     self.upload.observe(guard(lambda change: self._on_upload(change)), 'value')
-
 
 # %% ../../nbs/ui/24_panel.ipynb #d0a2e002
 @patch
@@ -173,7 +177,7 @@ def _on_teach(self:Tutor):
 
 # %% ../../nbs/ui/24_panel.ipynb #3b442b10
 @patch
-def _build(self:Tutor, pace, teach):
+def _build(self:Tutor, pace, teach, solo:bool=True):
     "Make the panel's widgets, once: the table and its log, the message, the hand and the moves, then the rest."
     html, looks, W = self.looks.html, self.looks, widgets
     self.status, self.table, self.message = html(), html(flex='1 1 300px', max_width='520px'), html()
@@ -184,8 +188,8 @@ def _build(self:Tutor, pace, teach):
     self.hand_box, self.move_box, self.move_notes = looks.row([]), looks.row([]), html()  # notes: what each move does
     self.card_slots, self.move_slots, self._slot_cards, self._slot_moves = [], [], [], []
     self.scores, self.chart = html(max_width='100%'), html(max_width='100%', width='520px')  # the chart: an <img> with its words
-    self._build_steps(teach)
-    self._build_setup(pace)
+    self._build_steps(teach, solo)
+    self._build_setup(pace, solo)
     self._wire()
 
 # %% ../../nbs/ui/24_panel.ipynb #e685fbbb
@@ -193,9 +197,11 @@ def _build(self:Tutor, pace, teach):
 def _lay_out(self:Tutor):
     "The panel's rows, top to bottom."
     looks, row, W = self.looks, self.looks.row, widgets
-    setup = W.VBox([row([self.game_choice, self.players_choice, self.seat_choice, self.seed_box, self.deal_button]),
-                    row([self.pace]), row([self.save_button, self.download, self.upload])], layout=looks(W.Layout))
-    self.steps_row = row([self.first, self.back, self.forward, self.last, self.jump, self.undo_button, self.bot_button, self.teach])
+    made = lambda ws: [w for w in ws if w is not None]  # a seat at a table has no solo controls
+    deal_row = made([self.game_choice, self.players_choice, self.seat_choice, self.seed_box, self.deal_button])
+    setup = W.VBox(([row(deal_row)] if deal_row else []) + [row([self.pace]), row(made([self.save_button, self.download, self.upload]))],
+                   layout=looks(W.Layout))
+    self.steps_row = row(made([self.first, self.back, self.forward, self.last, self.jump, self.undo_button, self.bot_button, self.teach]))
     self.css = W.HTML(f'<style>{PANEL_CSS}</style>', layout=W.Layout(display='none'), style=looks(HTMLStyle))  # applies though hidden
     self.children = [self.css, self.status, row([self.table, self.log_view], align_items='flex-start'), self.message, self.hand_box,
                      self.move_box, self.move_notes, self.steps_row, W.Accordion([setup], titles=('table setup: game, seed, bots, hand records',)),
@@ -218,15 +224,6 @@ def _bots(self:Tutor):
         self._pending = self.session.generation
         loop.call_later(self.pace.value, self.guarded(self._bot_step), self.session.generation)
     self.update()
-
-# %% ../../nbs/ui/24_panel.ipynb #f1a1add9
-AT_A_TABLE_HIDDEN = ('undo_button', 'deal_button', 'upload', 'seed_box', 'game_choice', 'players_choice', 'seat_choice')
-
-@patch
-def _at_a_table(self:Tutor):
-    "Hide what a seat at a shared table may not do, and lock the teaching view off."
-    self.teach.value, self.teach.disabled = False, True
-    for name in AT_A_TABLE_HIDDEN: getattr(self, name).layout = widgets.Layout(display='none')  # its own: buttons share one look's layout
 
 # %% ../../nbs/ui/24_panel.ipynb #422f2490
 @patch
@@ -323,12 +320,12 @@ def undo(self:Tutor) -> bool:
 @patch
 def deal(self:Tutor, seed:int|None=None, game:str|None=None, players:int|None=None, seat:int|None=None) -> bool:
     "A new match: the game, players, seat and seed given, else those chosen in the setup row."
-    done = self.session.deal(self.seed_box.value if seed is None else seed, game or self.game_choice.value,
-                             players or self.players_choice.value, self.seat_choice.value if seat is None else seat)
+    chosen = lambda w, given: given if given is not None or w is None else w.value  # a table has no setup row: the session refuses
+    done = self.session.deal(chosen(self.seed_box, seed), chosen(self.game_choice, game), chosen(self.players_choice, players),
+                             chosen(self.seat_choice, seat))
     if done: self._fill_setup()
     self._bots()
     return done
-
 
 # %% ../../nbs/ui/24_panel.ipynb #7e20e4ce
 IN_PROGRESS = "the hand in progress is not in the record until it ends: its cards are not all public"
@@ -336,7 +333,7 @@ IN_PROGRESS = "the hand in progress is not in the record until it ends: its card
 @patch
 def offer_download(self:Tutor):
     "Put a link on the panel that downloads the hand record: finished hands, and the hand in progress in the teaching view only."
-    s, whole = self.session, self.teach.value
+    s, whole = self.session, self.teaching
     text, self._download_key = s.record_json(whole), (s.generation, len(self.match.actions))
     if text is None:  # the first hand still in play, and not every hand shown
         self._download_key = None

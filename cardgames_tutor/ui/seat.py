@@ -14,7 +14,7 @@ from .session import Session, Message, Status
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['TEACH_AT_TABLE', 'SeatSession', 'new_request_id']
+__all__ = ['TEACH_AT_TABLE', 'Sealed', 'SeatHand', 'SeatMatch', 'SeatSession', 'new_request_id']
 
 # %% ../../nbs/ui/22a_seat.ipynb #e66049d0
 _NO_SEAT = "This seat token holds no seat at an open table: join the table again (ask for its code)"
@@ -25,18 +25,84 @@ def _table_of(tables, token) -> Table:
     if not isinstance(table, Table) or table.seat_of(token) is None: raise TableError(_NO_SEAT)
     return table
 
+# %% ../../nbs/ui/22a_seat.ipynb #0c233b28
+_OWN_ONLY = "At a table a page sees only its own seat: another seat's {what} is not shown here."
+
+class Sealed:
+    "Another seat's move, as a seat's page holds it: replayable, never readable (a pass or a bury holds hidden cards)."
+    __slots__ = ('_move', 'seat')
+    def __init__(self, move, seat:int): self._move, self.seat = move, seat
+    def __repr__(self): return f"<a move of Seat {self.seat}>"
+    __str__ = __repr__
+
+def _open(action): return action._move if isinstance(action, Sealed) else action
+
+def _own(seat:int, asked, what:str):
+    "Refuse a question about another seat (or every seat: None)."
+    if asked != seat: raise TableError(_OWN_ONLY.format(what=what))
+
+class SeatHand:
+    "One hand of a table's match, as a seat sees it: its phase and result, the seat's own view, the events it may see."
+    __slots__ = ('_hand', 'seat')
+    def __init__(self, hand, seat:int): self._hand, self.seat = hand, seat
+    game = property(lambda self: self._hand.game)
+    phase = property(lambda self: self._hand.phase)
+    is_over = property(lambda self: self._hand.is_over)
+    result = property(lambda self: self._hand.result)
+    to_act = property(lambda self: self._hand.to_act)
+    events = property(lambda self: [e for e in self._hand.events if e.seen_by(self.seat)])
+    history = property(lambda self: [(s, a if s == self.seat else Sealed(a, s)) for s, a in self._hand.history])
+    def view(self, seat:int|None=None, text:bool=True) -> dict: _own(self.seat, seat, 'hand'); return self._hand.view(seat, text)
+    def playable(self, seat:int) -> list:
+        "The cards the seat could play now (a game without tricks has none)."
+        _own(self.seat, seat, 'cards'); return self._hand.playable(seat) if hasattr(self._hand, 'playable') else []
+    def legal_actions(self) -> list: return self._hand.legal_actions() if self._hand.to_act == self.seat else []
+
+# %% ../../nbs/ui/22a_seat.ipynb #138033f3
+class SeatMatch:
+    "A table's match as one seat's page holds it (see above): answers for its own seat only, and never moves the table's match."
+    __slots__ = ('_match', 'seat', '_copy', '_hands')
+    def __init__(self, match, seat:int, copy:bool=False): self._match, self.seat, self._copy, self._hands = match, seat, copy, {}
+    seed = None  # a table's seed is its own: it would tell every deal
+    game = property(lambda self: self._match.game)
+    over = property(lambda self: self._match.over)
+    to_act = property(lambda self: self._match.to_act)
+    standing = property(lambda self: self._match.standing)
+    given_standing = property(lambda self: self._match.given_standing)
+    tallies = property(lambda self: self._match.tallies)
+    hands = property(lambda self: [self._seat_hand(h) for h in self._match.hands])
+    hand = property(lambda self: self._seat_hand(self._match.hand))
+    def _seat_hand(self, h) -> SeatHand:
+        "The seat's side of hand `h`, one for each hand (a hand is known by what stands for it, as a match's hands are)."
+        w = self._hands.get(id(h))
+        if w is None or w._hand is not h: w = self._hands[id(h)] = SeatHand(h, self.seat)
+        return w
+    actions = property(lambda self: [(h, s, a if s == self.seat else Sealed(a, s)) for h, s, a in self._match.actions])
+    def view(self, seat:int|None=None, text:bool=True) -> dict: _own(self.seat, seat, 'hand'); return self._match.view(seat, text)
+    def events(self, seat:int|None=None) -> list: _own(self.seat, seat, 'events'); return self._match.events(seat)
+    def explain(self, action, seat:int|None=None): _own(self.seat, self.to_act if seat is None else seat, 'move'); return self._match.explain(action, seat)
+    def legal_actions(self) -> list: return self._match.legal_actions() if self._match.to_act == self.seat else []
+    def replayed(self, actions) -> SeatMatch:
+        "A copy of the match after `actions` (from `actions`, sealed or not), to show an earlier moment or to review."
+        return SeatMatch(self._match.replayed([(h, s, _open(a)) for h, s, a in actions]), self.seat, copy=True)
+    def apply(self, action, seat:int|None=None) -> SeatMatch:
+        "Apply `action` to a replayed copy; the table's own match is moved by the table only (`Table.act`)."
+        if not self._copy: raise TableError("a page never moves the table's match: its moves go to the table")
+        self._match.apply(_open(action), seat); return self
+    def __repr__(self): return f"<SeatMatch: {self.game.title}, Seat {self.seat}, {plural(len(self._match.actions), 'action')}>"
+
 # %% ../../nbs/ui/22a_seat.ipynb #2a98a198
 class SeatSession(Session):
     "One student's seat at a shared `Table`, as a session the panel draws: made from the table (or `Tables`) and the seat token."
     solo = False  # a front end hides what only a solo game has: undo, deal, open a record, the teaching view
     def __init__(self, tables:Tables|Table, token:str):
-        self.table, self.token, self.listeners = _table_of(tables, token), token, []
-        self.seat, self.generation, self.message = self.table.seat_of(token), 0, Message('info', '')
-        with self.table.lock:
-            self.restart(self.table.match)
-            self.finished, self.latest = self._finished(), self.table.view(token)
+        self._table, self.token, self.listeners = _table_of(tables, token), token, []  # private: the page asks it for this seat only
+        self.seat, self.generation, self.message = self._table.seat_of(token), 0, Message('info', '')
+        with self._table.lock:
+            self.restart(self._table.match)  # held as the seat sees it (`SeatMatch`)
+            self.finished, self.latest = self._finished(), self._table.view(token)
             self._work = self.latest['table'].get('work')
-            self.table.subscribe(token, self._heard)
+            self._table.subscribe(token, self._heard)
 
     def on_change(self, listener):
         "Call `listener(session)` after every change of the table (see “Keeping up with the table”: from the table's thread)."
@@ -52,14 +118,26 @@ class SeatSession(Session):
 @patch
 def restart(self:SeatSession, match):
     "Show the table's match from its start (the solo session's bookkeeping), never keeping the deal's seed."
-    Session.restart(self, match)
+    Session.restart(self, match if isinstance(match, SeatMatch) else SeatMatch(match, self.seat))
     self.seed, self.rng = None, random.Random(secrets.randbits(64))  # the bot of “bot plays my move”: its own stream
 
 @patch
 def _finished(self:SeatSession) -> int: return sum(h.is_over for h in self.match.hands)
 
 @patch(as_prop=True)
-def lock(self:SeatSession): return self.table.lock
+def lock(self:SeatSession): return self._table.lock
+
+@patch(as_prop=True)
+def code(self:SeatSession) -> str: return self._table.code
+
+@patch(as_prop=True)
+def hold(self:SeatSession) -> float: return self._table.hold
+
+@patch
+def start(self:SeatSession) -> bool:
+    "Start the match (the table's host only: the table refuses anyone else, in one line)."
+    reply = self._table.start(self.token)
+    return self.say('info' if reply.ok else 'refused', reply.text, reply.rule) or reply.ok
 
 # %% ../../nbs/ui/22a_seat.ipynb #372caa23
 @patch
@@ -92,7 +170,7 @@ def view(self:SeatSession, viewer:int|None=None) -> dict:
 @patch
 def step(self:SeatSession, to:int|None):
     "Show the match after `to` actions (None: live), the moves up to now counted first (a page back from away may have missed some)."
-    with self.table.lock: self._sync()
+    with self._table.lock: self._sync()
     Session.step(self, to)
 
 @patch
@@ -118,7 +196,7 @@ def status(self:SeatSession, teaching:bool=False) -> Status:
     else: turn = self.latest['table']['waiting'] if self.live else ('your turn' if mine['to_act'] == self.seat else f"Seat {mine['to_act']} to play")
     mode = '' if self.live else f" · stepping: move {self.cursor} of {len(self.match.actions)}"
     name = self.latest['table']['seats'][self.seat]['name']
-    facts = f"hand {i + 1} · table {self.table.code} · you are {name} (Seat {self.seat}) · phase: {mine['phase']}"
+    facts = f"hand {i + 1} · table {self._table.code} · you are {name} (Seat {self.seat}) · phase: {mine['phase']}"
     return Status(self.game.title, facts, turn, f"{mode} · at the table: {self.seat_labels()}")
 
 # %% ../../nbs/ui/22a_seat.ipynb #70d6927a
@@ -135,10 +213,10 @@ def _not_now(self:SeatSession) -> str|None:
 def act(self:SeatSession, action, request_id:str|None=None) -> bool:
     "Send `action` for the seat to the table (a fresh request id unless one is given); True if the table applied it."
     if (why := self._not_now()) is not None: return self.say('info', why)
-    reply = self.table.act(self.token, action, request_id or new_request_id())
+    reply = self._table.act(self.token, action, request_id or new_request_id())
     if reply.rule == 'table/token': return self.say('refused', reply.text, reply.rule)  # the seat is not ours any more
-    with self.table.lock:
-        if self.latest['table']['version'] != self.table.version: self._heard(self.table.view(self.token))  # not heard: the page was away
+    with self._table.lock:
+        if self.latest['table']['version'] != self._table.version: self._heard(self._table.view(self.token))  # not heard: the page was away
     if not reply.ok: return self.say('refused', reply.text, reply.rule)
     self.selected = []
     if self.review is None: self.say('ok', reply.text)  # else the finished hand's result stands
@@ -202,7 +280,7 @@ def load_record(self:SeatSession, source) -> bool:
 @patch(as_prop=True)
 def may_play_for_me(self:SeatSession) -> bool:
     "Whether the bot may make the student's move now: live, started, the match on, the seat's turn (or a finished hand to leave)."
-    return self.live and self.table.started and not self.match.over and (self.review is not None or self.latest['to_act'] == self.seat)
+    return self.live and self._table.started and not self.match.over and (self.review is not None or self.latest['to_act'] == self.seat)
 
 @patch
 def play_for_me(self:SeatSession, moves:int=1, bots:bool=True) -> int:
@@ -218,16 +296,16 @@ def play_for_me(self:SeatSession, moves:int=1, bots:bool=True) -> int:
 @patch
 def leave(self:SeatSession) -> bool:
     "The student's page closed: the table keeps the seat for a while."
-    reply = self.table.left(self.token, self._heard)
+    reply = self._table.left(self.token, self._heard)
     return self.say('info' if reply.ok else 'refused', reply.text, reply.rule) or reply.ok
 
 @patch
 def back(self:SeatSession) -> bool:
     "The student's page is open again: the seat is theirs as it was, and the session listens again."
-    reply = self.table.back(self.token)
+    reply = self._table.back(self.token)
     if reply.ok:
-        self.table.unsubscribe(self.token, self._heard); self.table.subscribe(self.token, self._heard)
-        with self.table.lock: self._heard(self.table.view(self.token))
+        self._table.unsubscribe(self.token, self._heard); self._table.subscribe(self.token, self._heard)
+        with self._table.lock: self._heard(self._table.view(self.token))
     return self.say('info' if reply.ok else 'refused', reply.text, reply.rule) or reply.ok
 
 # %% ../../nbs/ui/22a_seat.ipynb #7515d012
@@ -239,7 +317,7 @@ def record_hands(self:SeatSession, every_hand:bool=False) -> int:
 @patch
 def record_json(self:SeatSession, every_hand:bool=False) -> str|None:
     "The table's record of the finished hands as JSON text (`every_hand` is ignored: never a hand in play), or None before one is finished."
-    try: record = self.table.record(self.token)
+    try: record = self._table.record(self.token)
     except TableError: return None
     return json.dumps(record, ensure_ascii=False, indent=1) + '\n'
 
@@ -248,7 +326,7 @@ def record_json(self:SeatSession, every_hand:bool=False) -> str|None:
 def record_name(self:SeatSession, every_hand:bool=False) -> str:
     "The file name of the table's record: game, table code, moves of the finished hands."
     moves = sum(len(h.history) for h in self.match.hands[:self.record_hands()])
-    return f"{self.game.name}-table-{self.table.code}-{moves}moves.json"
+    return f"{self.game.name}-table-{self._table.code}-{moves}moves.json"
 
 @patch
 def save_record(self:SeatSession, path) -> bool:
@@ -263,4 +341,4 @@ def save_record(self:SeatSession, path) -> bool:
 @patch
 def __repr__(self:SeatSession):
     "The session in a line: the game, the table, the seat, the moves (never the seed)."
-    return f"<SeatSession: {self.game.title}, table {self.table.code}, Seat {self.seat}, {plural(len(self.match.actions), 'action')}>"
+    return f"<SeatSession: {self.game.title}, table {self._table.code}, Seat {self.seat}, {plural(len(self.match.actions), 'action')}>"
