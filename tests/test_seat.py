@@ -425,3 +425,24 @@ def test_a_seats_page_holds_no_way_to_the_match(name, players):
     solo = Tutor(name, **({'players': players} if players else {}), coach=False)  # the check is not blind: a solo panel holds its match
     assert _reachable_secrets(solo)
     t.close(); solo.close()
+
+
+def test_under_a_pause_the_bot_button_is_off_and_a_press_moves_nothing():
+    "A paused table: its students may look, not act; 'bot plays my move' is off, and a press made up anyway is no error."
+    from cardgames_tutor.ui.panel import Tutor
+    tables = Tables()
+    a = tables.open('begga-kaat', 'Asha', seed=5)
+    t = tables.find(a.code)
+    t.start(a.token); t.run_bots()
+    assert t.match.to_act == 0
+    p = Tutor(session=SeatSession(tables, a.token), coach=False)
+    p.session.on_change(lambda s: p.render())
+    assert p.session.may_play_for_me and not p.bot_button.disabled
+    assert t.pause('eyes up').ok
+    n = len(t.match.actions)
+    assert not p.session.may_play_for_me and p.bot_button.disabled
+    p.bot_button.click()
+    assert len(t.match.actions) == n and p.session.message.kind != 'error', p.session.message
+    assert 'wrong' not in p.message.value
+    assert t.resume().ok and p.session.may_play_for_me and not p.bot_button.disabled
+    p.close()

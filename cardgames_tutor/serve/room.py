@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/room.html.md"""
 
 # %% ../../nbs/serve/33a_room.ipynb #cb940c5f
 from __future__ import annotations
-import asyncio, contextlib, dataclasses, logging, re, threading, time
+import asyncio, contextlib, dataclasses, logging, re, secrets, threading, time
 from html import escape
 from urllib.parse import parse_qsl, urlencode
 import ipywidgets as widgets
@@ -334,9 +334,10 @@ def _guard(self:Lobby, action):
     "Run a button's `action`; whatever goes wrong is one line on the page, never a traceback."
     try: action()
     except TableError as e: self._say(str(e))
-    except Exception as e:
-        _log.exception("the classroom page failed")
-        self._say(f"Something went wrong there ({type(e).__name__}): try again.")
+    except Exception:
+        note = secrets.token_hex(3)  # the server's log says what failed, under this note; the page only that it did
+        _log.exception("the classroom page failed (note %s)", note)
+        self._say(f"Something went wrong there, and it was noted for the people who run the tutor (note {note}): try again.")
 
 @patch
 def _say(self:Lobby, text:str):

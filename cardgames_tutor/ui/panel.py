@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/panel.html.md"""
 
 # %% ../../nbs/ui/24_panel.ipynb #4392ccb5
 from __future__ import annotations
-import base64, contextlib, functools, logging
+import base64, contextlib, functools, logging, secrets
 from html import escape
 import ipywidgets as widgets
 from ipywidgets.widgets.widget_string import HTMLStyle
@@ -89,10 +89,11 @@ def guarded(self:Tutor, callback):
     def run(*args):
         if self._closed or self._drawing: return
         try: return callback(*args)
-        except Exception as e:
-            _log.exception("tutor panel callback failed")
-            self.session.say('error', f"Something went wrong there ({type(e).__name__}: {one_line(e, 160)}). "
-                                      "The panel still works: try again, or deal a new hand.")
+        except Exception:
+            note = secrets.token_hex(3)  # the server's log says what failed, under this note; the page says only that it did
+            _log.exception("tutor panel callback failed (note %s)", note)
+            self.session.say('error', f"Something went wrong there, and it was noted for the people who run the tutor (note {note}). "
+                                      "The panel still works: try again" + (", or deal a new hand." if self.session.solo else "."))
             with contextlib.suppress(Exception): self.render()
     return run
 

@@ -279,8 +279,10 @@ def load_record(self:SeatSession, source) -> bool:
 # %% ../../nbs/ui/22a_seat.ipynb #25672b70
 @patch(as_prop=True)
 def may_play_for_me(self:SeatSession) -> bool:
-    "Whether the bot may make the student's move now: live, started, the match on, the seat's turn (or a finished hand to leave)."
-    return self.live and self._table.started and not self.match.over and (self.review is not None or self.latest['to_act'] == self.seat)
+    "Whether the bot may make the student's move now: live, started, not paused, the match on, the seat's turn (or a finished hand to leave)."
+    facts = self.latest['table']
+    return (self.live and facts['started'] and facts['paused'] is None and not facts['closed'] and not self.match.over
+            and (self.review is not None or self.latest['to_act'] == self.seat))
 
 @patch
 def play_for_me(self:SeatSession, moves:int=1, bots:bool=True) -> int:
