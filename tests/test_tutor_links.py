@@ -30,10 +30,13 @@ def relative_links(nb: pathlib.Path) -> list:
     links = [m for c in cells if c['cell_type'] == 'markdown' for m in LINK.findall(''.join(c['source']))]
     return [l.split('#')[0] for l in links if not re.match(r'[a-z]+:', l) and not l.startswith('#')]
 
+SERVED = {}  # 'copy': the learner's copy the lab below serves
+
 @pytest.fixture(scope='module')
 def lab(tmp_path_factory):
     "JupyterLab started by the Makefile's own `tutor` commands (`make -n`), on a free loopback port, without a token."
     port, copy = free_port(), tmp_path_factory.mktemp('learn')
+    SERVED['copy'] = copy
     venv = pathlib.Path(sys.executable).parent.parent
     made = subprocess.run(['make', '-n', '-o', 'install', 'tutor', 'NO_BROWSER=1', f'PORT={port}', 'HOST=127.0.0.1', f'VENV={venv}',
                            f'LEARN={copy}'], cwd=ROOT, capture_output=True, text=True, check=True).stdout
@@ -84,6 +87,48 @@ def test_clicking_a_rulebook_link_opens_it(lab):
             page.wait_for_selector('.lm-TabBar-tab:has-text("10_begga_kaat.ipynb")', timeout=180_000)  # JupyterLab is slow on a loaded machine
             # the rulebook's title (the tutorial's is another): in the page, though JupyterLab may hide cells scrolled out of view
             page.wait_for_selector('.jp-RenderedMarkdown h1[data-jupyter-id="Begga-Kaat"]', state='attached', timeout=180_000)
+        finally: browser.close()
+
+QUIET = 6_000      # ms a page must stay unmodified once its kernel is idle (JupyterLab marked it within a second)
+SLOW_LAB = 180_000  # ms for anything JupyterLab does on a loaded machine
+
+def _open_clean(page, lab, rel):
+    "Open `rel` of the copy alone (a fresh workspace) and wait for its kernel to be idle."
+    page.goto(f'{lab}/lab/workspaces/clean-{re.sub(r"[^a-z]+", "-", rel)}/tree/{rel}?reset', timeout=90_000)  # only this page open
+    name = rel.rsplit('/', 1)[-1]
+    page.wait_for_selector(f'.lm-TabBar-tab.jp-mod-current:has-text("{name}")', timeout=SLOW_LAB)
+    page.wait_for_selector('.jp-Notebook .jp-Cell:visible', timeout=SLOW_LAB)
+    page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', state='attached', timeout=SLOW_LAB)
+    return name
+
+def test_the_learner_pages_open_clean_and_run_to_the_panel(lab):
+    """Opened in JupyterLab, the start page and a tutorial are not marked modified (`jp-mod-dirty` on their tab) while
+    the kernel is idle, and saved as they are, their files do not change: nothing for autosave to rewrite. Their code is
+    collapsed, and Run All Cells, as the page says, brings up the live panel."""
+    copy = SERVED['copy']
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            page = browser.new_page(viewport={'width': 1300, 'height': 4000})
+            for rel in ('tutorials/kocka.ipynb', 'tutorials/start.ipynb'):
+                before, stamp = (copy / rel).read_bytes(), (copy / rel).stat().st_mtime_ns
+                name = _open_clean(page, lab, rel)
+                dirty = f'.lm-TabBar-tab.jp-mod-dirty:has-text("{name}")'
+                try: page.wait_for_selector(dirty, state='attached', timeout=QUIET)  # the page must stay clean all this while
+                except PlaywrightTimeout: pass
+                else: pytest.fail(f"{rel}: JupyterLab marked it modified as it opened, before any click (autosave would rewrite it)")
+                page.wait_for_function("() => document.querySelectorAll('.jp-Notebook .jp-InputPlaceholder').length >= 2",
+                                       timeout=SLOW_LAB)  # its code cells collapsed (JupyterLab's `source_hidden`)
+                page.locator('.jp-Notebook .jp-MarkdownCell').first.click()  # a cell in command mode: Ctrl+S saves the notebook
+                page.keyboard.press('Control+s')
+                deadline = time.time() + SLOW_LAB / 1000
+                while (copy / rel).stat().st_mtime_ns == stamp:
+                    assert time.time() < deadline, f"{rel}: JupyterLab did not save it"
+                    time.sleep(0.2)
+                assert (copy / rel).read_bytes() == before, f"{rel}: JupyterLab saved it changed, unmodified by the learner"
+            page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()  # the start page, as its first words say
+            page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
+            page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal:visible', timeout=SLOW_LAB)
         finally: browser.close()
 
 def test_saving_in_jupyterlab_changes_the_copy_not_the_project(lab):

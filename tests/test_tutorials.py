@@ -253,6 +253,18 @@ def test_the_start_page_shows_no_code():
     cells = json.loads((TUTORIALS/'start.ipynb').read_text(encoding='utf-8'))['cells']
     assert not [c for c in cells if c['cell_type'] == 'code' and shows_code(c)]
 
+RUN_ALL = '(*Run ▸ Run All Cells*)'  # JupyterLab's menu, as the learner reads it
+
+@pytest.mark.parametrize('name', ('start',) + GAMES)
+def test_a_learner_page_says_how_to_run_it_in_jupyter(name):
+    """The start page and each tutorial say, before its panel, how to make the panel live in JupyterLab (Run All
+    Cells: tests/test_tutor_links.py does it in JupyterLab and the panel comes up); the learner's copy collapses the
+    code (tools/learner_copy.py), so the words are all a learner has."""
+    cells = json.loads((TUTORIALS/f'{name}.ipynb').read_text(encoding='utf-8'))['cells']
+    panel = next(i for i, c in enumerate(cells) if c['cell_type'] == 'code' and 'Tutor' in _src(c) and not _src(c).startswith('#| hide'))
+    said = [i for i, c in enumerate(cells) if c['cell_type'] == 'markdown' and RUN_ALL in _src(c) and 'Jupyter' in _src(c)]
+    assert said and said[0] < panel, f"{name}: no '{RUN_ALL}' for Jupyter before the panel"
+
 def test_the_review_numbers_a_decision_as_the_start_page_says():
     """The start page: "action 18" counts the moves made in the match before that decision (every seat's, from the
     first deal), and *go to this moment* replays them. So move number N of the match is the decision reviewed."""

@@ -1,0 +1,288 @@
+"""Every instruction a learner is given works as written (issue 56): each command and code line of the README's
+learner part, of the start page and of each tutorial's "what to do" is run exactly as printed, and every word the
+terminal's `help` tells the learner to type is accepted.
+
+- `cardgames-tutor ...`: the console script installed beside this Python, with `quit` typed (stdin), a timeout, in a
+  folder of its own; exit status 0 and no traceback. Placeholders are filled in: `GAME` with every game, `FILE` with a
+  hand record that a printed `--save FILE` makes (those commands run first). A lone game name after a command
+  (`cardgames-tutor play begga-kaat` (or `kocka`, ...)) is that command with the game changed; a lone `--option` is
+  added to the command before it.
+- `make TARGET ...`: never run (the tutor and the classroom are servers, the tests take 20 minutes); `make -n` must
+  know the target and its variables.
+- A Python line: run with `exec` in a fresh namespace per page (its import lines first), as a learner's cell would;
+  a widget is made, not shown.
+- A lone word (`help`, `hint`): typed at the terminal's first turn of every game, and not refused.
+In the README's learner part, on the start page and in the "what to do" paragraphs every code span must be one of
+these (a span the test cannot run fails it); elsewhere in the tutorials only the commands and code lines are run.
+"""
+import ast, builtins, json, os, re, shlex, subprocess, sys
+from pathlib import Path
+import pytest
+from helpers import ROOT
+from cardgames_tutor.core.engine import games
+from cardgames_tutor.term import cli
+
+BIN = Path(sys.executable).parent
+TUTOR = BIN / 'cardgames-tutor'
+GAMES = tuple(games())
+NB = ROOT / 'nbs'
+TUTORIALS = sorted(p.stem for p in (NB / 'tutorials').glob('*.ipynb') if p.stem != 'start')
+TIMEOUT = 120  # seconds for one command (about half a second here)
+NOTATION = '[notation]'  # the rule a line is refused with when it is not written as a card or an action
+
+# ---------------------------------------------------------------- the texts a learner reads
+
+def readme_part(title:str, text:str|None=None) -> str:
+    "The README's section `title` (from its `## ` heading to the next)."
+    text = (ROOT / 'README.md').read_text(encoding='utf-8') if text is None else text
+    m = re.search(rf'^## {re.escape(title)}\n(.*?)(?=^## |\Z)', text, re.M | re.S)
+    assert m, f"README.md has no section '## {title}'"
+    return m.group(1)
+
+def markdown(nb:Path) -> list:
+    "The markdown cells of notebook `nb`, as text."
+    return [''.join(c['source']) for c in json.loads(nb.read_text(encoding='utf-8'))['cells'] if c['cell_type'] == 'markdown']
+
+def what_to_do(name:str) -> str:
+    "A tutorial's 'what to do' paragraph."
+    said = [m for m in markdown(NB / 'tutorials' / f'{name}.ipynb') if '**What to do.**' in m]
+    assert len(said) == 1, f"{name}: {len(said)} 'What to do' paragraphs"
+    return said[0]
+
+# ---------------------------------------------------------------- the instructions in a text
+
+SPAN = re.compile(r'```[^\n]*\n(.*?)```|`([^`]+)`', re.S)
+
+def spans(md:str) -> list:
+    "The code spans of markdown `md`, in order: each line of a code block (a shell comment dropped), each inline span."
+    out = []
+    for block, inline in SPAN.findall(md):
+        if block: out += [l.split('  #')[0].strip() for l in block.splitlines() if l.split('  #')[0].strip()]
+        else: out.append(' '.join(inline.split()))
+    return out
+
+def is_python(span:str) -> bool:
+    "A line of Python that does something: an import or a call."
+    try: tree = ast.parse(span)
+    except SyntaxError: return False
+    return any(isinstance(n, (ast.Import, ast.ImportFrom, ast.Call)) for n in ast.walk(tree))
+
+def kind(span:str) -> str|None:
+    "What a code span is to a learner: 'make', 'command', 'option', 'game', 'python', 'word', or None (not an instruction)."
+    if span.startswith('make '): return 'make'
+    if span.startswith('cardgames-tutor'): return 'command'
+    if span.startswith('--'): return 'option'
+    if span in GAMES: return 'game'
+    if is_python(span): return 'python'
+    if re.fullmatch(r'[a-z]+', span): return 'word'
+    return None
+
+def with_game(text:str, game:str) -> str:
+    "`text` (a command or a line of Python) with its game name changed to `game`."
+    names = '|'.join(sorted(map(re.escape, GAMES), key=len, reverse=True))
+    changed, n = re.subn(rf'(?<![\w-])({names})(?![\w-])', game, text)
+    assert n, f"{game!r} is given as another game for {text!r}, which names none"
+    return changed
+
+def instructions(md:str, strict:bool=True) -> list:
+    """The (kind, text) instructions in `md`: a lone game name becomes the command or line before it with that game, a
+    lone option the command before it with that option. `strict`: every code span must be an instruction."""
+    out, base, unknown = [], None, []
+    for span in spans(md):
+        k = kind(span)
+        if k in ('command', 'python', 'make'): base = (k, span); out.append(base)
+        elif k == 'game' and base and base[0] in ('command', 'python'): out.append((base[0], with_game(base[1], span)))
+        elif k == 'option' and base and base[0] == 'command': out.append(('command', f'{base[1]} {span}'))
+        elif k == 'word' and strict: out.append(('word', span))
+        elif strict: unknown.append(span)
+    assert not unknown, f"code spans the test cannot run as instructions (make it one, or teach the test): {unknown}"
+    return out
+
+def test_the_instructions_are_found():
+    "The extraction sees what a learner sees (and refuses a span it cannot run)."
+    md = ("Run `make tutor NO_BROWSER=1`, then `cardgames-tutor play kocka` (or `maghe-satra`); `help` and `--coach`.\n"
+          "```sh\nmake test    # check\n```\nIn a cell: `from x import y; y('kocka')`.")
+    assert instructions(md) == [('make', 'make tutor NO_BROWSER=1'), ('command', 'cardgames-tutor play kocka'),
+                                ('command', 'cardgames-tutor play maghe-satra'), ('word', 'help'),
+                                ('command', 'cardgames-tutor play kocka --coach'), ('make', 'make test'),
+                                ('python', "from x import y; y('kocka')")]
+    with pytest.raises(AssertionError, match='cannot run'): instructions("type `Q♥` here")
+    assert instructions("type `Q♥` here", strict=False) == []
+    assert readme_part('B', "## A\nno\n## B\nyes `x`\n## C\nno\n") == "yes `x`\n"
+
+# ---------------------------------------------------------------- running them
+
+def tutor(args:list, cwd:Path, stdin:str='quit\n') -> subprocess.CompletedProcess:
+    "The installed console script, run as a learner runs it (stdin typed in), with its data kept in `cwd`."
+    env = {**os.environ, 'CARDGAMES_TUTOR_DATA': str(cwd / 'data'), 'PYTHONIOENCODING': 'utf-8'}
+    return subprocess.run([str(TUTOR), *args], input=stdin, capture_output=True, text=True, encoding='utf-8',
+                          cwd=cwd, env=env, timeout=TIMEOUT)
+
+def expand(command:str, record:Path) -> list:
+    "The argument lists `command` stands for: `GAME` as every game, `FILE` as `record`."
+    args = shlex.split(command)[1:]
+    games_ = GAMES if 'GAME' in args else (None,)
+    return [[{'GAME': g, 'FILE': str(record)}.get(a, a) for a in args] for g in games_]
+
+def run_commands(commands:list, folder:Path) -> list:
+    "Run every `cardgames-tutor` command (those that save FILE first); the problems found, as lines."
+    record, problems = folder / 'record.json', []
+    for command in sorted(dict.fromkeys(commands), key=lambda c: '--save' not in c):
+        for args in expand(command, record):
+            r = tutor(args, folder)
+            said = r.stdout + r.stderr
+            if r.returncode != 0 or 'Traceback' in said:
+                problems.append(f"`{command}` (run as cardgames-tutor {shlex.join(args)}): exit status {r.returncode}\n{said[-1500:]}")
+    return problems
+
+def run_make(commands:list) -> list:
+    "Each `make TARGET ...` as printed, dry-run (`make -n`, the install step left out): the problems found."
+    problems = []
+    for command in dict.fromkeys(commands):
+        words = shlex.split(command)
+        r = subprocess.run(['make', '-n', '-o', 'install', *words[1:]], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        if r.returncode != 0: problems.append(f"`{command}`: make -n says {r.stderr.strip()[-500:]}")
+    return problems
+
+def run_python(lines:list, where:str) -> list:
+    "The lines of Python, each run as printed in one fresh namespace (imports first): the problems found."
+    problems, namespace = [], {'__name__': '__main__'}
+    for line in sorted(dict.fromkeys(lines), key=lambda l: not all(isinstance(s, (ast.Import, ast.ImportFrom)) for s in ast.parse(l).body)):
+        try: exec(compile(line, f'<{where}>', 'exec'), namespace)
+        except Exception as e: problems.append(f"`{line}` ({where}): {type(e).__name__}: {e}")
+    return problems
+
+def typed(game:str, seed:int, lines:list, monkeypatch, capsys) -> list:
+    """What `cardgames-tutor play GAME --seed SEED` answers to each of `lines` typed at the prompt (then quit), run
+    in this process through the console script's own `main`: one text per line typed."""
+    todo = list(lines) + ['quit']
+    def answer(prompt=''):
+        print('\n@@typed@@')
+        if not todo: raise EOFError
+        return todo.pop(0)
+    monkeypatch.setattr(builtins, 'input', answer)
+    capsys.readouterr()
+    status = cli.main(['play', game, '--seed', str(seed)])
+    out = capsys.readouterr()
+    assert status == 0 and 'Traceback' not in out.out + out.err, f"{game} seed {seed}: {lines}: {out.out[-800:]}{out.err}"
+    return out.out.split('\n@@typed@@\n')[1:len(lines) + 1]
+
+def check_words(words:list, monkeypatch, capsys) -> list:
+    "Each word (`help`, `hint`...) typed at the first turn of every game: the refusals."
+    problems = []
+    for game in GAMES:
+        for word, said in zip(words, typed(game, 1, words, monkeypatch, capsys)):
+            if 'Refused' in said: problems.append(f"`{word}` in {game}: {said.strip()[:300]}")
+    return problems
+
+def check(pairs:list, where:str, folder:Path, monkeypatch, capsys):
+    "Run every instruction of `pairs` (kind, text); fail with every problem found."
+    by = lambda k: [t for kk, t in pairs if kk == k]
+    problems = (run_make(by('make')) + run_commands(by('command'), folder) + run_python(by('python'), where)
+                + check_words(list(dict.fromkeys(by('word'))), monkeypatch, capsys))
+    assert not problems, f"{where}: instructions that do not work as printed:\n" + '\n'.join(problems)
+
+# ---------------------------------------------------------------- the README, the start page, the tutorials
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    "A folder of the learner's own, where the drills keep their progress."
+    monkeypatch.setenv('CARDGAMES_TUTOR_DATA', str(tmp_path / 'data'))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+def test_the_readme_learner_part_works_as_printed(folder, monkeypatch, capsys):
+    pairs = instructions(readme_part('If you are learning'))
+    kinds = {k for k, _ in pairs}
+    assert {'make', 'command', 'python', 'word'} <= kinds, pairs  # the README's learner part has each kind today
+    check(pairs + instructions(readme_part('Two commands'), strict=False), 'README.md', folder, monkeypatch, capsys)
+
+def test_the_start_page_works_as_printed(folder, monkeypatch, capsys):
+    text = '\n\n'.join(markdown(NB / 'tutorials' / 'start.ipynb'))
+    pairs = instructions(text)
+    drills = [t for k, t in pairs if 'drill' in t or 'Practice(' in t]
+    assert any(k == 'python' and 'Practice(' in t for k, t in pairs), "the start page says how to drill in Jupyter"
+    assert any('cardgames-tutor drill' in t for t in drills), "the start page says how to drill in a terminal"
+    check(pairs, 'nbs/tutorials/start.ipynb', folder, monkeypatch, capsys)
+
+@pytest.mark.parametrize('name', TUTORIALS)
+def test_a_tutorial_works_as_printed(name, folder, monkeypatch, capsys):
+    "Its 'what to do' (every code span an instruction), and any command or code line elsewhere in its text."
+    nb = NB / 'tutorials' / f'{name}.ipynb'
+    pairs = instructions(what_to_do(name)) + [p for m in markdown(nb) for p in instructions(m, strict=False)]
+    check(pairs, f'nbs/tutorials/{name}.ipynb', folder, monkeypatch, capsys)
+
+# ---------------------------------------------------------------- the terminal's help
+
+def help_of(out:str) -> str|None:
+    "What `help` printed at the learner's first turn (from the first prompt to the table shown again); None when the first prompt came between hands."
+    after = out.split('\n> ', 1)[1] if '\n> ' in out else ''
+    return after.split('\n-- Hand', 1)[0] if ': the quick reference' in after.split('\n', 1)[0] else None
+
+def turn_help(game:str, folder:Path) -> tuple:
+    """(first line, seed, help text) of `cardgames-tutor play GAME` typed `help` then `quit`, exactly as a learner does;
+    if the learner's first hand gave them no turn (Maghe Satra's can end before it), seeds 1, 2... until one does."""
+    for seed in (None, *range(1, 20)):
+        r = tutor(['play', game] + ([] if seed is None else ['--seed', str(seed)]), folder, 'help\nquit\n')
+        assert r.returncode == 0 and 'Traceback' not in r.stdout + r.stderr, r.stdout[-1500:] + r.stderr
+        header = r.stdout.splitlines()[0]
+        if (said := help_of(r.stdout)) is not None: return header, int(re.search(r', seed (\d+)\. ', header).group(1)), said
+    raise AssertionError(f"{game}: no seed of 1-19 gave the learner a turn in the first hand")
+
+CODE = re.compile(r'^(?:(?:10|[0-9]|[A-Z])(?:[A-Z]|[♠♥♦♣🍃🌰🔔])|[A-Z](?:1[0-4]|[1-9]))$')  # AC A♣ 10H TH AA, or T6 R8
+
+def told(header:str, said:str) -> dict:
+    """The words `help` (and the first line) tell the learner to type, each with what it must get:
+    'command' and 'move': no refusal at all; 'card': read as a card (a card the learner does not hold may be refused by a rule)."""
+    words = {}
+    m = re.search(r'type a card or an action; (.*?)\.', header)
+    assert m, f"the first line no longer names the commands: {header!r}"
+    words.update((w, 'command') for w in re.split(r', | or ', m.group(1)))
+    words.update((w, 'command') for w in re.findall(r'(?:^|; )([a-z]+) (?:asks|takes back|stops|shows)\b', said, re.M))
+    lines = said.splitlines()
+    for line in lines:
+        if line.startswith('You may play: '):
+            cards = line[len('You may play: '):]
+            if '(type e.g. ' in cards: words[re.search(r'\(type e\.g\. (\S+) for', cards).group(1)] = 'move'
+            else: words.update((c, 'move') for c in cards.split())
+        elif line.startswith('You may ') and ', e.g. ' in line:  # You may pass three of your dealt cards..., e.g. pass 7H QH AH.
+            words[line.rsplit(', e.g. ', 1)[1].rstrip('.')] = 'move'
+        elif line.startswith('You may ') and ': ' in line:  # You may choose one: beg or pass. / ...: trump S, trump H or trump C.
+            words.update((w, 'move') for w in re.split(r', | or ', line.split(': ', 1)[1].rstrip('.')))
+    start = next(i for i, l in enumerate(lines) if l.startswith('Card notation'))
+    end = next(i for i, l in enumerate(lines) if l.startswith('Every card: type it'))
+    for line in lines[start + 1:end]:  # the examples of the notation: Type AC or A♣ ..., (TH = 10H), AA is the ace of acorns
+        words.update((t, 'card') for t in (w.strip('.,;:()') for w in line.split()) if CODE.match(t) and t not in words)
+    table = [re.split(r'\s{2,}', l.strip()) for l in lines[end + 1:]]  # fields two spaces apart (a sign may be drawn wide)
+    columns = [i for i, f in enumerate(table[0]) if f == 'type']
+    assert columns, f"the table of every card has no 'type' column: {table[0]!r}"
+    for row in table[1:]:
+        if not CODE.match(row[0]): break  # the rows end where a line starts with no card
+        for c in columns[:len(row) // 3 + 1]:
+            if c < len(row):
+                assert CODE.match(row[c]), f"the table of every card, column {c}: {row[c]!r} in {row!r}"
+                words.setdefault(row[c], 'card')
+    options = re.findall(r'`play \.\.\. (--[a-z]+)`', said)
+    return words, options
+
+@pytest.mark.parametrize('game', GAMES)
+def test_every_word_the_terminal_help_gives_is_accepted(game, tmp_path, monkeypatch, capsys):
+    header, seed, said = turn_help(game, tmp_path)
+    words, options = told(header, said)
+    assert {'help', 'hint', 'undo', 'quit'} <= set(words), words
+    assert sum(v == 'move' for v in words.values()) >= 1 and sum(v == 'card' for v in words.values()) >= 20, words
+    problems, pack = [], cli.make_game(game).pack
+    plays_cards = any(l.startswith('You may play: ') for l in said.splitlines())  # else the turn is a word (pick, pass...)
+    for word, want in words.items():
+        if want == 'card' and not plays_cards:  # a card is no answer to this turn: it must still be read as a card
+            try: pack.parse(word)
+            except ValueError as e: problems.append(f"{word!r} ({want}): not a card of the pack: {e}")
+            continue
+        answer = typed(game, seed, [word], monkeypatch, capsys)[0]
+        refused = NOTATION in answer if want == 'card' else 'Refused' in answer
+        if refused: problems.append(f"{word!r} ({want}): {answer.strip()[:300]}")
+        if word == 'quit' and 'Stopped.' not in answer: problems.append(f"'quit' did not stop the game: {answer.strip()[:200]}")
+    for option in options:  # `play ... --coach`
+        r = tutor(['play', game, '--seed', str(seed), option], tmp_path)
+        if r.returncode != 0 or 'Traceback' in r.stdout + r.stderr: problems.append(f"play {game} {option}: exit status {r.returncode} {r.stderr[-300:]}")
+    assert not problems, f"{game}, seed {seed}: words help tells the learner to type, refused:\n" + '\n'.join(problems)
