@@ -1,11 +1,23 @@
 """The class's results (practice/results.py): counts per rule against the test's own count of random answers, threads
 writing at once, a restart, each student's own rows only, the review's tactics from a real review, CSV a spreadsheet
 cannot run, and keys that are not keys."""
-import csv, io, random, threading
+import csv, io, random, re, sqlite3, threading, time
 import pytest
 from cardgames_tutor.core.engine import get_game
 from cardgames_tutor.core.match import Match, play_out, random_choice
-from cardgames_tutor.practice.results import Results, ResultsError, tactic_of
+from cardgames_tutor.practice.progress import rule_title
+from cardgames_tutor.practice.results import Results, ResultsError, TACTIC_WORDS, tactic_of
+
+def read_csv(text:str) -> list:
+    "An export as a spreadsheet reads it: its byte-order mark first (checked and taken off), then the rows."
+    assert text.startswith('\ufeff') and not text.startswith('\ufeff\ufeff')
+    return list(csv.reader(io.StringIO(text[1:], newline='')))
+
+def as_dicts(text:str) -> list:
+    head, *rows = read_csv(text)
+    return [dict(zip(head, r)) for r in rows]
+
+def iso(at:float) -> str: return time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(at))
 
 RULES = ['kocka/follow', 'kocka/score', 'kocka/pass-hold']
 
@@ -75,12 +87,14 @@ def test_the_csv_names_each_student_and_holds_no_formula(tmp_path):
     db = Results(tmp_path/'r.sqlite')
     db.seen('s1', '=cmd|"/c calc"!A1'); db.seen('s2', 'Bo, "the" best')
     db.answered('s1', 'kocka', 'kocka/follow', False); db.answered('s2', 'kocka', 'kocka/follow', True)
-    rows = list(csv.reader(io.StringIO(db.csv_text('answers'))))
-    assert rows[0] == ['name', 'student', 'game', 'rule', 'right', 'at']
-    assert [r[0] for r in rows[1:]] == ["'=cmd|\"/c calc\"!A1", 'Bo, "the" best']
+    rows = read_csv(db.csv_text('answers'))
+    assert rows[0] == ['student', 'at', 'game', 'rule', 'title', 'right', 'wrong', 'student_key']
+    assert [r[0] for r in rows[1:]] == ["'=cmd|\"/c calc\"!A1", 'Bo, "the" best'] and [r[-1] for r in rows[1:]] == ['s1', 's2']
     assert not any(cell[:1] in '=+-@' for r in rows[1:] for cell in r if cell)
-    summary = list(csv.reader(io.StringIO(db.csv_text('summary'))))
-    assert summary[1][:2] == ['kocka', 'kocka/follow'] and summary[1][3:] == ['2', '1', '1', '1']
+    summary = read_csv(db.csv_text('summary'))  # per student and rule: each student's answers, right and wrong
+    assert summary[0] == ['student', 'game', 'rule', 'title', 'answers', 'right', 'wrong', 'student_key']
+    assert summary[1:] == [["'=cmd|\"/c calc\"!A1", 'kocka', 'kocka/follow', 'Following the led suit', '1', '0', '1', 's1'],
+                           ['Bo, "the" best', 'kocka', 'kocka/follow', 'Following the led suit', '1', '1', '0', 's2']]
     with pytest.raises(ResultsError): db.csv_text('students; DROP TABLE answers')
 
 HOSTILE = ["a;=cmd|' /C calc'!A0;", '=1+1', '+SUM(A1)', '-2+3', '@cmd', 'x\t=1', 'a,=1', 'a|=1', 'a\n=1', 'a\r\n=1',
@@ -109,25 +123,32 @@ def test_no_cell_of_any_export_runs_whatever_the_list_separator(tmp_path):
         db.seen(f"s{i}", name); db.answered(f"s{i}", 'kocka', 'kocka/follow', i % 2)
         db.played(f"s{i}", 'kocka', i + 1, 'solo', 0, f"{name} won")
     with db.lock, db.db:  # written past `seen` and `played` (which fold tabs and line ends): the export must hold anyway
-        db.db.executemany("INSERT INTO hands VALUES (?, 'kocka', ?, 0, -5, ?, 1.5)", [('s0', name[:12], name) for name in HOSTILE])
-        db.db.execute("INSERT INTO decisions VALUES ('s1', 'kocka', 1, '=1+1', -5.25, 'a;=1', '@x', 2.0)")
+        db.db.executemany("INSERT INTO hands (student, game, place, seat, hand_no, result, at, seed, exercise) VALUES (?, 'kocka', ?, 0, -5, ?, 1.5, '-7', ?)",
+                          [('s0', name[:12], name, name) for name in HOSTILE])
+        db.db.execute("INSERT INTO decisions (student, game, hand_no, tactic, cost, played, best, at, why) "
+                      "VALUES ('s1', 'kocka', 1, '=1+1', -5.25, 'a;=1', '@x', 2.0, '=2+2')")
     for kind in ('summary', 'answers', 'hands', 'decisions'):
         text = db.csv_text(kind)
+        assert text.startswith('\ufeff')
+        text = text[1:]  # the byte-order mark: a spreadsheet takes it off
         again = io.StringIO(); csv.writer(again, lineterminator='\n', quoting=csv.QUOTE_ALL).writerows(csv.reader(io.StringIO(text)))
         assert again.getvalue() == text  # every field quoted
         for cell in _pieces(text):
             seen = cell.lstrip(' "')
             assert not seen.startswith(FORMULA) or _is_number(seen.rstrip('"')), (kind, cell)
-    rows = list(csv.reader(io.StringIO(db.csv_text('answers'))))
-    names = [r[0] for r in rows[1:]]
+    rows = as_dicts(db.csv_text('answers'))
+    names = [r['student'] for r in rows]
     assert names[0] == "a;'=cmd|' /C calc'!A0;" and names[1:5] == ["'=1+1", "'+SUM(A1)", "'-2+3", "'@cmd"]
     for name, got in zip(HOSTILE, names):  # the teacher reads what was typed, with a ' before each formula sign
         assert got.replace("'", '') == ' '.join(name.split()).replace("'", ''), (name, got)
-    hands = list(csv.reader(io.StringIO(db.csv_text('hands'))))
-    assert hands[-len(HOSTILE)][6] == "a;'=cmd|' /C calc'!A0;" and [r[3] for r in hands[-len(HOSTILE):]][:2] == ["a;'=cmd|' /C ", "'=1+1"]
-    assert [r[6] for r in hands if r[6].startswith('a') and '\n' in r[6]] == ["a\n'=1", "a\r'\n'=1"]
-    assert all(r[4:6] == ['0', '-5'] and r[7] == '1.5' for r in hands[-len(HOSTILE):])  # numbers: -5 is left a number
-    assert list(csv.reader(io.StringIO(db.csv_text('decisions'))))[1][1:] == ['s1', 'kocka', '1', "'=1+1", '-5.25', "a;'=1", "'@x", '2.0']
+    hands = as_dicts(db.csv_text('hands'))[-len(HOSTILE):]
+    assert hands[0]['result'] == "a;'=cmd|' /C calc'!A0;" and [r['place'] for r in hands][:2] == ["a;'=cmd|' /C ", "'=1+1"]
+    assert [r['exercise'] for r in hands][:2] == ["a;'=cmd|' /C calc'!A0;", "'=1+1"]
+    assert [r['result'] for r in hands if r['result'].startswith('a') and '\n' in r['result']] == ["a\n'=1", "a\r'\n'=1"]
+    assert all((r['seat'], r['hand_no'], r['seed'], r['at']) == ('0', '-5', '-7', iso(1.5)) for r in hands)  # numbers: -5 is left a number
+    d = as_dicts(db.csv_text('decisions'))[0]
+    assert [d[k] for k in ('student', 'at', 'game', 'hand_no', 'tactic', 'cost (% chance of losing)', 'played', 'best', 'reason', 'tactic_id', 'student_key')] == \
+        ["'=1+1", iso(2.0), 'kocka', '1', "'=2+2", '-525', "a;'=1", "'@x", "'=2+2", "'=1+1", 's1']  # an unknown tag: the reason's first sentence
 
 def test_ordinary_rows_read_back_unchanged(tmp_path):
     db = Results(tmp_path/'r.sqlite', now=lambda: 1700000000.5)
@@ -135,15 +156,18 @@ def test_ordinary_rows_read_back_unchanged(tmp_path):
     for s in ('s-asha', 's-bo', 's_oneil', 's-zoe'):
         db.answered(s, 'kocka', 'kocka/follow', True); db.answered(s, 'kocka', 'kocka/pass-hold', False)
     db.played('s-asha', 'kocka', 3, 'K7QM', 2, 'Asha took 4 tricks: 12 points')
-    rows = list(csv.reader(io.StringIO(db.csv_text('answers'))))
-    assert rows[0] == ['name', 'student', 'game', 'rule', 'right', 'at']
-    assert rows[1] == ['Asha Rao', 's-asha', 'kocka', 'kocka/follow', '1', '1700000000.5']
+    rows = read_csv(db.csv_text('answers'))
+    assert rows[0] == ['student', 'at', 'game', 'rule', 'title', 'right', 'wrong', 'student_key']
+    assert rows[1] == ['Asha Rao', iso(1700000000.5), 'kocka', 'kocka/follow', 'Following the led suit', '1', '0', 's-asha']
+    assert re.fullmatch(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d', rows[1][1])
     assert [r[0] for r in rows[1::2]] == ['Asha Rao', 'Bo, "the" best', "O'Neil-Smith", 'Zoë']
-    assert {r[3] for r in rows[1:]} == {'kocka/follow', 'kocka/pass-hold'} and {r[4] for r in rows[1:]} == {'0', '1'}
-    hands = list(csv.reader(io.StringIO(db.csv_text('hands'))))
-    assert hands[1] == ['Asha Rao', 's-asha', 'kocka', 'K7QM', '2', '3', 'Asha took 4 tricks: 12 points', '1700000000.5']
-    summary = list(csv.reader(io.StringIO(db.csv_text('summary'))))
-    assert [r[:2] + r[3:] for r in summary[1:]] == [['kocka', 'kocka/pass-hold', '4', '4', '0', '4'], ['kocka', 'kocka/follow', '4', '0', '4', '0']]
+    assert {r[3] for r in rows[1:]} == {'kocka/follow', 'kocka/pass-hold'} and {(r[5], r[6]) for r in rows[1:]} == {('0', '1'), ('1', '0')}
+    hands = read_csv(db.csv_text('hands'))
+    assert hands[1] == ['Asha Rao', iso(1700000000.5), 'kocka', 'K7QM', '2', '3', '', '', 'Asha took 4 tricks: 12 points', 's-asha']
+    summary = read_csv(db.csv_text('summary'))
+    assert [r[1:] for r in summary[1:3]] == [['kocka', 'kocka/pass-hold', rule_title('kocka', 'kocka/pass-hold'), '1', '0', '1', 's-asha'],
+                                             ['kocka', 'kocka/follow', 'Following the led suit', '1', '1', '0', 's-asha']]
+    assert [r[0] for r in summary[1::2]] == ['Asha Rao', 'Bo, "the" best', "O'Neil-Smith", 'Zoë']
 
 def test_a_real_review_is_kept_by_its_tactics(tmp_path):
     from cardgames_tutor.coach.search import review
@@ -159,6 +183,42 @@ def test_a_real_review_is_kept_by_its_tactics(tmp_path):
     for t, costs in want.items(): assert got[t].decisions == len(costs) and abs(got[t].cost - sum(costs)) < 0.01
     assert all(t != 'compare' or all(r.tactic == 'compare' for x in items if tactic_of(x) == 'compare' for r in x.hint.reasons)
                for t in got)
+    rows = as_dicts(db.csv_text('decisions'))  # the export: the tactic in words, the cost in Begga Kaat's penalty points
+    assert [r['tactic'] for r in rows] == [TACTIC_WORDS[tactic_of(x)] for x in items]
+    assert [r['tactic_id'] for r in rows] == [tactic_of(x) for x in items]
+    assert [float(r['cost (penalty points)']) for r in rows] == [round(x.cost, 1) for x in items]
+    assert [r['hand_no'] for r in rows] == ['1'] * len(items)
+    assert all(r['reason'] == next(q.text for q in x.hint.reasons if q.tactic == tactic_of(x)) for r, x in zip(rows, items))
+
+def test_every_tactic_the_coach_names_has_words():
+    "Each tag `coach.reasons` writes (a `Reason`'s, a predicate's, one chosen in code) is in `TACTIC_WORDS`, so no export shows a bare tag."
+    import inspect
+    from cardgames_tutor.coach import reasons
+    source = inspect.getsource(reasons)
+    tags = set(re.findall(r"Reason\('([a-z-]+)'", source)) | set(reasons.TRUE)
+    for line in re.findall(r"tactic(?:, why)? = .*", source): tags |= set(re.findall(r"'([a-z]+-[a-z-]+)'", line))  # chosen in code
+    assert {'pass-danger', 'duck', 'compare', 'pick-blind', 'pass-blind', 'win-trick'} <= tags
+    assert tags <= set(TACTIC_WORDS), sorted(tags - set(TACTIC_WORDS))
+    assert all(w and w[0].islower() and '-' not in w.split()[0] for w in TACTIC_WORDS.values())  # words, not tags
+
+def test_a_results_file_kept_before_the_new_columns_is_read_and_written(tmp_path):
+    "A file kept by the server before the hands had points, seed and exercise (and the decisions their unit and reason)."
+    old = sqlite3.connect(tmp_path/'old.sqlite')
+    with old:
+        old.execute("CREATE TABLE students (student TEXT PRIMARY KEY, name TEXT, seen REAL)")
+        old.execute("CREATE TABLE hands (student TEXT, game TEXT, place TEXT, seat INT, hand_no INT, result TEXT, at REAL)")
+        old.execute("CREATE TABLE decisions (student TEXT, game TEXT, hand_no INT, tactic TEXT, cost REAL, played TEXT, best TEXT, at REAL)")
+        old.execute("INSERT INTO students VALUES ('s1', 'Asha', 1.0)")
+        old.execute("INSERT INTO hands VALUES ('s1', 'kocka', 'solo', 0, 2, 'Seat 0 lost.', 1700000000.0)")
+        old.execute("INSERT INTO decisions VALUES ('s1', 'begga-kaat', 2, 'pass-danger', 3.14159, 'QH', 'AH', 1700000000.0)")
+    old.close()
+    db = Results(tmp_path/'old.sqlite', now=lambda: 1700000100.0)
+    db.played('s1', 'kocka', 3, 'solo', 0, 'Seat 1 lost.', points=[0, 20, 1, 5], seed=4)
+    hands = as_dicts(db.csv_text('hands'))
+    assert [(h['student'], h['place'], h['hand_no'], h['seat_1_points'], h['seed']) for h in hands] == \
+        [('Asha', 'alone', '2', '', ''), ('Asha', 'alone', '3', '20', '4')]
+    d = as_dicts(db.csv_text('decisions'))[0]
+    assert (d['tactic'], d['cost (penalty points)'], d['reason']) == ('pass on penalty cards and high cards', '3.1', '')
 
 def test_a_file_that_cannot_be_used_is_said_in_one_line(tmp_path):
     (tmp_path/'dir.sqlite').mkdir()

@@ -1,9 +1,9 @@
 """The teacher's console and page (serve/teacher.py, serve/teacher_page.py) without a browser: the gate as ASGI calls, tried as a hostile student would
 (every teacher route with no cookie, the class's cookie, a forged or another server's cookie, the class code, a flood of
-wrong codes); the class at a glance against the registry; the teaching view (every hand, stepping back to any moment,
-"what if" in a copy that leaves the table as it was); the work set for every table and every solo student at once;
+wrong codes); the class at a glance against the registry; what the projector is shown (every hand, following the table, held at
+any moment, "what if" in a copy that leaves the table as it was); the work set for every table and every solo student at once;
 the page's buttons; the CSV route."""
-import asyncio, csv, io, json, threading
+import asyncio, csv, io, json, random, re, threading, time
 import pytest
 from cardgames_tutor.core.engine import get_game
 from cardgames_tutor.core.match import Match
@@ -13,6 +13,16 @@ from cardgames_tutor.serve.room import Classroom, StudentPage
 from cardgames_tutor.serve.teacher import Console, Lesson, make_work
 from cardgames_tutor.serve.teacher_page import TEACHER_COOKIE, TeacherGate, TeacherPage, glance_html, new_teacher_code, page_for
 from cardgames_tutor.ui.session import Session
+
+def read_csv(body) -> list:
+    "An export (its bytes or text) as a spreadsheet reads it: the byte-order mark first (checked and taken off), then the rows."
+    text = body.decode('utf-8') if isinstance(body, bytes) else body
+    assert text.startswith('\ufeff'), text[:20]
+    return list(csv.reader(io.StringIO(text[1:], newline='')))
+
+def as_dicts(body) -> list:
+    head, *rows = read_csv(body)
+    return [dict(zip(head, r)) for r in rows]
 
 class Clock:
     def __init__(self): self.t = 1000.0
@@ -84,7 +94,8 @@ def test_the_teacher_code_opens_every_teacher_route_with_a_cookie_of_its_own():
     assert call(gate, '/teacher', cookies=mine)[2] == b'app:/teacher'
     status, headers, body = call(gate, '/teacher/results.csv', 'kind=answers', cookies=mine)
     assert status == 200 and headers[b'content-type'].startswith(b'text/csv')
-    assert list(csv.reader(io.StringIO(body.decode())))[1][1:4] == ['b-bo', 'kocka', 'kocka/follow']
+    row = as_dicts(body)[0]  # Bo has typed no name here: his key, in its own column
+    assert (row['student'], row['game'], row['rule'], row['student_key']) == ('', 'kocka', 'kocka/follow', 'b-bo')
     assert call(gate, '/teacher/results.csv', 'kind=students', cookies=mine)[0] == 400
     glance = json.loads(call(gate, '/teacher/glance.json', cookies=mine)[2])
     assert len(glance['tables']) == 2 and len(glance['solo']) == 2
@@ -207,26 +218,29 @@ def test_what_if_plays_on_in_a_copy_and_the_table_is_as_it_was():
     assert lesson.what_if() and lesson.playing
     s = lesson.session
     assert s.match.actions == before[:4] and s.seat == s.match.to_act
-    for _ in range(6):
-        if s.match.over: break
-        s.seat = s.match.to_act
-        assert s.act(s.match.legal_actions()[-1])
+    for _ in range(6):  # the teacher plays the seat to act at the cut; the bots answer for the others
+        if s.match.over or s.review is not None: break
+        assert s.match.to_act == s.seat and lesson.press(s.match.legal_actions()[-1])
     assert t.match.actions == before and t.version == version and heard == []  # nothing reached the table or its pages
     assert s.match.actions[:4] == before[:4] and s.match.actions != before[:len(s.match.actions)]
     assert console.show(t.code) is lesson and lesson.playing  # showing again keeps the what-if
-    lesson.refresh()
-    assert lesson.session.match.actions == before and not lesson.playing
+    lesson.live()
+    assert lesson.session.match.actions == before and not lesson.playing and lesson.mode == 'live'
 
-def test_the_lesson_is_a_copy_even_while_the_table_plays_on():
+def test_the_lesson_is_a_copy_that_follows_the_table_live_and_holds_while_it_plays_on():
     room, k, _ = a_class()
     t = _played(room, k, 4)
     lesson = Console(room).show(t.code)
-    n = len(lesson.session.match.actions)
-    _ = [t.bot_move() for _ in range(3)]
     tokens = {k['asha'].seat: k['asha'].token, k['bo'].seat: k['bo'].token}
-    if t.match.to_act in tokens: t.act(tokens[t.match.to_act], t.match.legal_actions()[0], 'later')
-    assert len(lesson.session.match.actions) == n and lesson.session.match is not t.match
-    assert len(Console(room).show(t.code).session.match.actions) == len(t.match.actions)
+    def more():
+        _ = [t.bot_move() for _ in range(3)]
+        if t.match.to_act in tokens: t.act(tokens[t.match.to_act], t.match.legal_actions()[0], f"later{len(t.match.actions)}")
+    more()
+    assert lesson.sync() and lesson.session.match.actions == t.match.actions and lesson.session.match is not t.match
+    lesson.step(2); more(); lesson.sync()
+    assert lesson.mode == 'held' and len(lesson.session.shown().actions) == 2 and lesson.session.match.actions == t.match.actions
+    lesson.live()
+    assert lesson.mode == 'live' and lesson.session.live and lesson.session.match.actions == t.match.actions
 
 # ---------------------------------------------------------------- setting the work
 
@@ -293,11 +307,12 @@ def test_the_page_buttons_do_what_they_say():
     page.pause_button.click()
     assert t.paused == 'look at trick 1' and 'paused' in page.said.value
     page.show_button.click()
-    assert page.tutor is not None and page.tutor.session is page.lesson.session
+    assert page.console.projected == t.code and page.console.on_projector() is page.lesson
+    assert f"Table {t.code} is on the projector page." in page.said.value and 'href="/teacher/show"' in page.shown_line.value
     page.what_if_button.click()
-    assert page.lesson.playing and 'What if' in page.said.value
+    assert page.lesson.playing and 'what if' in page.said.value and 'on the projector page, from move 6' in page.said.value
     page.refresh_button.click()
-    assert not page.lesson.playing
+    assert not page.lesson.playing and page.lesson.mode == 'live'
     page.resume_button.click(); assert t.paused is None
     page.pause_all_button.click(); assert all(x.paused is not None for x in room.tables.tables.values())
     page.resume_all_button.click(); assert all(x.paused is None for x in room.tables.tables.values())
@@ -326,18 +341,23 @@ def test_a_seats_page_shows_the_work_the_teacher_set_and_the_pause():
     assert sorted(map(str, seat.view(seat.seat)['hand'])) == sorted(map(str, t.view(k['asha'].token)['hand']))
     assert told[-1]['work']['text'] == 'Your teacher set this work: Kočka, seed 77.'
 
-def test_a_card_played_on_the_projector_is_kept_when_shown_again_and_refresh_returns_to_the_table():
+def test_playing_on_is_only_in_what_if_which_is_kept_when_shown_again_and_live_returns_to_the_table():
+    """Before, a lit card clicked on the snapshot played on in a private copy while the console said "as it is now":
+    now a press outside "what if" is refused (said in a line) and nothing moves; in "what if" the copy is kept when the
+    table is shown again, and `live()` follows the table again."""
     room, k, _ = a_class()
     t = _played(room, k, 6)
     console = Console(room)
     lesson = console.show(t.code)
-    s = lesson.session
-    s.seat = s.match.to_act
-    assert s.act(s.match.legal_actions()[-1]) and lesson.diverged
-    mine = list(s.match.actions)
-    assert console.show(t.code).session.match.actions == mine  # not thrown away behind the teacher's back
-    lesson.refresh()
-    assert not lesson.diverged and lesson.session.match.actions == t.match.actions
+    mine = list(lesson.session.match.actions)
+    assert not lesson.press(t.match.legal_actions()[0]) and "only in 'what if'" in lesson.note
+    assert lesson.session.match.actions == mine == t.match.actions
+    assert lesson.what_if() and lesson.press(lesson.session.match.legal_actions()[-1])
+    played = list(lesson.session.match.actions)
+    assert len(played) > len(mine) and t.match.actions == mine
+    assert console.show(t.code).session.match.actions == played  # not thrown away behind the teacher's back
+    lesson.live()
+    assert lesson.mode == 'live' and lesson.session.match.actions == t.match.actions and lesson.session.message.text == ''
 
 def test_the_csv_links_follow_the_servers_root_path():
     room, _, _ = a_class()
@@ -369,14 +389,15 @@ def test_behind_a_root_path_the_teacher_lands_and_reads_under_it():
     for path in ('/teacher/results.csv', '/class/teacher/results.csv'):
         status, headers, body = rooted(path, 'kind=answers', mine)
         assert status == 200 and headers[b'content-type'].startswith(b'text/csv'), (path, status)
-        assert list(csv.reader(io.StringIO(body.decode())))[1][:4] == ['Bo', 'b-bo', 'kocka', 'kocka/follow']
+        row = as_dicts(body)[0]
+        assert (row['student'], row['game'], row['rule'], row['student_key']) == ('Bo', 'kocka', 'kocka/follow', 'b-bo')
     assert len(json.loads(rooted('/class/teacher/glance.json', cookies=mine)[2])['tables']) == 2
     assert rooted('/class/teacher', cookies=mine)[2] == b'app:/class/teacher'  # the page itself: the app's, path as it came
     front = ClassroomGate(gate, None, root_path='/class')  # the whole way in, as the server has it
     status, headers, _ = call(front, '/class/teacher', 'teacher=kq7m-x2pd-9hte')
     assert status == 303 and headers[b'location'] == b'/class/teacher' and '; Path=/class;' in headers[b'set-cookie'].decode()
     status, _, body = call(front, '/class/teacher/results.csv', 'kind=summary', cookies=mine)
-    assert status == 200 and body.startswith(b'"game","rule","title"')
+    assert status == 200 and body.startswith('\ufeff"student","game","rule","title"'.encode())
     page = page_for(gate, console, {TEACHER_COOKIE: gate.proof})
     assert all(f'href="/class/teacher/results.csv?kind={k}"' in page.csv_link.value for k in ('summary', 'answers', 'hands', 'decisions'))
     assert 'href="/teacher' not in page.csv_link.value
@@ -424,3 +445,149 @@ def test_drills_on_the_page_reach_the_results_under_the_students_key_only():
     mine = results.mine('b-asha').by_rule()
     assert sum(r.right + r.wrong for r in mine) == 3 and sum(r.wrong for r in mine) == sum(not g.right for g in grades)
     assert results.by_rule('b-bo') == [] and 'cgt-drill' in view._dom_classes
+
+# ---------------------------------------------------------------- the exports a spreadsheet reads (issue 57)
+
+AT = 1796566992.0  # the results' clock in these tests: every row was written then
+
+def iso(at:float) -> str: return time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(at))
+
+def _finish(t, tokens:dict, hands:int, tag:str):
+    "Play table `t` until `hands` of its hands are finished: the students' seats (`tokens`) their first legal move, bots the others."
+    for i in range(5000):
+        if sum(h.is_over for h in t.match.hands) >= hands or t.match.over: return
+        if not t.bot_move(): assert t.act(tokens[t.match.to_act], t.match.legal_actions()[0], f"{tag}{i}").ok
+    raise AssertionError('the table did not finish its hands')
+
+def _finish_solo(s, hands:int):
+    "Play the solo session `s` until `hands` of its hands are finished: the student's first legal move, the bots theirs."
+    for _ in range(5000):
+        if sum(h.is_over for h in s.match.hands) >= hands or s.match.over: return
+        if s.review is not None: s.next_hand()
+        elif s.match.to_act == s.seat: assert s.act(s.match.legal_actions()[0])
+        else: s.bot_move()
+    raise AssertionError('the solo game did not finish its hands')
+
+def test_the_exports_read_as_a_spreadsheet_reads_them():
+    """A class of two students, Asha (named, at a table) and one who has typed no name yet (alone, on an exercise):
+    drill answers, two hands of Kočka and two of Beggars and Thieves for five at Asha's table, a solo hand of an
+    exercise and its review. Each export, read back with the csv module once its byte-order mark is off, holds the
+    names (and the keys in their own last column), ISO dates, a number per seat equal to the hand's own points,
+    hand numbers 1 and 2 in each match, the seed or the exercise, the tactic in words with the cost in the game's
+    unit, and answers counted per student and rule; the teacher's download is those bytes, ♥ and all."""
+    from cardgames_tutor.coach.search import review
+    from cardgames_tutor.practice.exercises import exercise
+    from cardgames_tutor.practice.progress import rule_title
+    from cardgames_tutor.practice.results import TACTIC_WORDS, tactic_of
+    from cardgames_tutor.serve.teacher_page import ClassKeeper
+    from cardgames_tutor.ui.seat import SeatSession
+    results, room = Results(':memory:', now=lambda: AT), Classroom()
+    asha = room.open_table('b-asha', 'kocka', 'Asha', seed=3)
+    t = room.table(asha.code); t.start(asha.token)
+    room.add_page(StudentPage('p-asha:table', 'b-asha', 'table', SeatSession(room.tables, asha.token), 'Asha', t.code))
+    work = exercise('kocka-two-letters')
+    kid = room.add_page(StudentPage('p-kid:solo', 'b-kid', 'solo', Session(work.game, match=work)))  # no name typed yet
+    for right in (False, True, False, True): results.mine('b-kid').answered('kocka', 'kocka/letter', right)  # one rule, four answers
+    results.mine('b-asha').answered('kocka', 'kocka/follow', True)
+    keeper, tokens = ClassKeeper(room, results), {asha.seat: asha.token}
+    _finish(t, tokens, 2, 'k'); keeper.beat()
+    played = [h.result for h in t.match.hands[:2]]
+    Console(room).set_work(make_work('game', game='beggars-and-thieves', seed=7, players=5), 'tables')
+    _finish(t, tokens, 2, 'b'); keeper.beat()
+    played += [h.result for h in t.match.hands[:2]]
+    s = kid.session
+    _finish_solo(s, 1); keeper.beat()
+    played.append(s.match.hands[0].result)
+    items = review(s.match, seat=s.seat, hand_no=1, budget=0.02, top=3)
+    assert items, 'the first legal move every time costs something the coach sees'
+    results.mine('b-kid').reviewed('kocka', items)
+
+    summary = as_dicts(results.csv_text('summary'))  # the answers counted per student and rule, not the students
+    assert [(r['student'], r['rule'], r['title'], r['answers'], r['right'], r['wrong'], r['student_key']) for r in summary] == [
+        ('Asha', 'kocka/follow', rule_title('kocka', 'kocka/follow'), '1', '1', '0', 'b-asha'),
+        ('', 'kocka/letter', rule_title('kocka', 'kocka/letter'), '4', '2', '2', 'b-kid')]
+    answers = as_dicts(results.csv_text('answers'))
+    assert [(r['student_key'], r['right'], r['wrong'], r['at']) for r in answers][:2] == [('b-kid', '0', '1', iso(AT)), ('b-kid', '1', '0', iso(AT))]
+    assert re.fullmatch(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d', answers[0]['at'])
+
+    hands = as_dicts(results.csv_text('hands'))
+    assert list(hands[0])[:6] == ['student', 'at', 'game', 'place', 'seat', 'hand_no']
+    assert list(hands[0])[6:] == [f"seat_{i}_points" for i in range(5)] + ['seed', 'exercise', 'result', 'student_key']
+    assert [(h['student'], h['game'], h['place'], h['seat'], h['hand_no'], h['seed'], h['exercise'], h['student_key']) for h in hands] == [
+        ('Asha', 'kocka', t.code, str(asha.seat), '1', '3', '', 'b-asha'), ('Asha', 'kocka', t.code, str(asha.seat), '2', '3', '', 'b-asha'),
+        ('Asha', 'beggars-and-thieves', t.code, str(asha.seat), '1', '7', '', 'b-asha'),
+        ('Asha', 'beggars-and-thieves', t.code, str(asha.seat), '2', '7', '', 'b-asha'),
+        ('', 'kocka', 'alone', '0', '1', '2', 'Two letters each', 'b-kid')]
+    for h, result in zip(hands, played):  # each seat's number is the hand's own; a seat the game has not: empty
+        n = len(result['points'])
+        assert [float(h[f"seat_{i}_points"]) for i in range(n)] == result['points'] and all(h[f"seat_{i}_points"] == '' for i in range(n, 5))
+        assert h['result'] == ' '.join(result['text'].split())[:300] and h['at'] == iso(AT)
+    assert len(played[2]['points']) == 5 and any('♥' in h['result'] for h in hands)
+
+    decisions = as_dicts(results.csv_text('decisions'))  # Kočka's coach counts the chance of losing: in percentage points
+    assert [d['tactic'] for d in decisions] == [TACTIC_WORDS[tactic_of(x)] for x in items]
+    assert [d['tactic_id'] for d in decisions] == [tactic_of(x) for x in items]
+    assert [d['cost (% chance of losing)'] for d in decisions] == [str(round(round(x.cost, 4) * 100)) for x in items]
+    assert all((d['student'], d['student_key'], d['hand_no'], d['at']) == ('', 'b-kid', '1', iso(AT)) for d in decisions)
+    assert not any(re.fullmatch(r'[a-z]+(-[a-z]+)+', d['tactic']) for d in decisions)  # words, not a tag
+
+    gate = TeacherGate(_app, 'kq7m-x2pd-9hte', Console(room, results))
+    mine = cookie_of(call(gate, '/teacher', 'teacher=kq7m-x2pd-9hte')[1])
+    for kind in ('summary', 'answers', 'hands', 'decisions'):
+        status, headers, body = call(gate, '/teacher/results.csv', f"kind={kind}", cookies=mine)
+        assert status == 200 and headers[b'content-type'] == b'text/csv; charset=utf-8'
+        assert body.startswith(b'\xef\xbb\xbf') and body.decode('utf-8') == results.csv_text(kind)  # UTF-8 with its mark
+        if kind == 'hands': assert '♥'.encode() in body
+
+def test_a_hand_is_recorded_once_with_its_number_after_an_undo_or_a_page_loaded_again():
+    """Issue 57 saw hands numbered 1 again and again: an undo made the match's hands anew, and a seat's page loaded again
+    held the table's match in a new wrapper; the keeper took either for a new match and recorded its finished hands
+    again from hand 1. Now a match is known by the server's own object, and an undo keeps the hands before it."""
+    from cardgames_tutor.serve.teacher_page import ClassKeeper
+    from cardgames_tutor.ui.seat import SeatSession
+    results, room = Results(':memory:'), Classroom()
+    keeper = ClassKeeper(room, results)
+    s = Session('kocka', seed=3)
+    room.add_page(StudentPage('p1:solo', 'b-dee', 'solo', s, name='Dee'))
+    _finish_solo(s, 1); assert keeper.beat() == 1
+    s.next_hand()
+    while s.match.to_act != s.seat: s.bot_move()
+    assert s.act(s.match.legal_actions()[0])
+    first = s.match.hands[0]
+    assert s.undo() and s.match.hands[0] is not first  # the hands made again, hand 1 as it was
+    assert keeper.beat() == 0
+    _finish_solo(s, 2); assert keeper.beat() == 1
+
+    a = room.open_table('b-asha', 'kocka', 'Asha', seed=5)
+    t = room.table(a.code); t.start(a.token)
+    room.add_page(StudentPage('p2:table', 'b-asha', 'table', SeatSession(room.tables, a.token), 'Asha', t.code))
+    _finish(t, {a.seat: a.token}, 1, 'x'); assert keeper.beat() == 1
+    room.drop_page('p2:table'); assert keeper.beat() == 0  # the page closed...
+    room.add_page(StudentPage('p3:table', 'b-asha', 'table', SeatSession(room.tables, a.token), 'Asha', t.code))  # ...and loaded again
+    room.add_page(StudentPage('p4:table', 'b-asha', 'table', SeatSession(room.tables, a.token), 'Asha', t.code))  # and a second tab
+    assert keeper.beat() == 0
+    _finish(t, {a.seat: a.token}, 2, 'y'); assert keeper.beat() == 1
+    assert results._read("SELECT student, hand_no, seed FROM hands ORDER BY rowid") == [
+        ('b-dee', 1, '3'), ('b-dee', 2, '3'), ('b-asha', 1, '5'), ('b-asha', 2, '5')]
+
+@pytest.mark.parametrize('game', ['begga-kaat', 'kocka', 'dehla-pakad', 'maghe-satra', 'beggars-and-thieves'])
+def test_each_seats_points_in_the_export_are_the_hands_own_in_every_game(game):
+    "Every game's hand result has `points`, a number per seat: the keeper keeps them and the export writes them, one column per seat."
+    from cardgames_tutor.serve.teacher_page import ClassKeeper
+    results, room = Results(':memory:'), Classroom()
+    keeper, s, rng = ClassKeeper(room, results), Session(game, seed=11), random.Random(2)
+    room.add_page(StudentPage('p:solo', 'b-eli', 'solo', s))
+    while sum(h.is_over for h in s.match.hands) < 3 and not s.match.over:
+        s.match.apply(s.game.bot(s.match.view(s.match.to_act, text=False), rng))
+        keeper.beat()
+    done = [h for h in s.match.hands if h.is_over]
+    hands = as_dicts(results.csv_text('hands'))
+    assert [h['hand_no'] for h in hands] == [str(i) for i in range(1, len(done) + 1)]
+    for h, hand in zip(hands, done):
+        points = hand.result['points']
+        assert len(points) == s.game.n_seats() and all(type(x) in (int, float) for x in points)
+        assert [float(h[f"seat_{i}_points"]) for i in range(len(points))] == points
+        assert (h['seed'], h['place'], h['game']) == ('11', 'alone', game)
+    if game in ('begga-kaat', 'maghe-satra'):  # scored by those points: the match's tally moved by them
+        tallies = [[0] * s.game.n_seats()] + s.match.tallies
+        assert [[b - a for a, b in zip(x, y)] for x, y in zip(tallies, tallies[1:])] == [h.result['points'] for h in done]

@@ -1,11 +1,11 @@
 """The teacher's page in real browsers: a classroom server with a teacher code, four students at a table, two solo
 students (one playing, one drilling), and the teacher, each in a Chromium context of their own (their own cookies).
 
-The teacher sees every hand of the table while no student page (its DOM, or the widget state it was sent) holds a card
-of another seat; the teacher pauses the table (every seat is told, a click is refused), steps back in the teaching view,
-resumes; sets an exercise for everyone (every table and solo page starts it, told who set it); a drill answered by a solo
+The teacher sees every hand of the table on the projector page while no student page (its DOM, or the widget state it
+was sent) holds a card of another seat; the teacher pauses the table (every seat is told, a click is refused), holds the
+projector a move back, resumes; sets an exercise for everyone (every table and solo page starts it, told who set it); a drill answered by a solo
 student appears in the teacher's results; a student's page reaches no teacher route. Every wait is on the page's state."""
-import re
+import csv, io, re
 import pytest
 from cardgames_tutor.core.engine import get_game
 from cardgames_tutor.core.match import Match
@@ -66,12 +66,12 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         # the teacher sees every hand; no student page holds another seat's cards
         teacher.select_option('.cgt-table-choice select', label=f"{host.code} · Begga Kaat")
         teacher.click('.cgt-show')
-        teacher.wait_for_selector('.cgt-teacher .cgt-tutor', timeout=WAIT)
+        teacher.wait_for_selector('.cgt-projector-link', timeout=WAIT)
+        shown = teacher.context.new_page()  # the projector page (`/teacher/show`), beside the console: the teacher's cookie
+        shown.goto(f'http://{addr}/teacher/show', timeout=WAIT)
         deck = set(mirror.game.deck())
-        for _ in range(90):  # the teaching view drawn: every card of every hand on the teacher's page
-            if cards_named(_public(teacher.content()), deck) == deck: break
-            teacher.wait_for_timeout(1000)
-        assert cards_named(_public(teacher.content()), deck) == deck
+        shown.wait_for_function("n => document.querySelectorAll('.cgt-proj-table [data-card]').length >= n", arg=len(deck), timeout=WAIT)
+        assert cards_named(_public(shown.content()), deck) == deck  # every card of every hand
         play_moves(students, mirror, 2)
         for s in students:
             found = leaks(s, hidden_from(mirror, s.seat))
@@ -86,9 +86,8 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         turn.page.wait_for_selector('.cgt-message.cgt-refused', timeout=WAIT)
         assert 'teacher paused the table' in turn.page.inner_text('.cgt-message')
         assert turn.moves() == 2
-        teacher.click('.cgt-show')  # the lesson brought up to the table's moment
-        teacher.get_by_role('button', name='◀', exact=True).click()
-        teacher.wait_for_function("() => document.querySelector('.cgt-teacher .cgt-message')?.innerText.includes('Move 1 of 2')", timeout=WAIT)
+        shown.click('.cgt-proj-back')  # the projector held one move back (from the table's moment)
+        shown.wait_for_function("() => document.querySelector('.cgt-proj-head')?.innerText.includes('Held at move 1 of 2')", timeout=WAIT)
         teacher.click('.cgt-resume')
         for s in students: s.page.wait_for_function("() => !document.querySelector('.cgt-waiting')?.innerText.includes('paused')", timeout=WAIT)
         play_moves(students, mirror, 1)
@@ -106,5 +105,12 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         drill.page.wait_for_selector('.cgt-drill button', timeout=WAIT)
         drill.page.locator('.cgt-drill .widget-hbox button').first.click()
         teacher.wait_for_function("() => /\\d+ of 1 missed kocka\\//.test(document.querySelector('.cgt-results')?.innerText)", timeout=WAIT)
-        csv = teacher.evaluate("() => fetch('/teacher/results.csv?kind=answers').then(r => r.text())")
-        assert re.search(r'\n"Fay",|\n"[^"]+","[^"]+","kocka","kocka/', csv), csv  # every field quoted
+        raw = teacher.evaluate("() => fetch('/teacher/results.csv?kind=answers').then(r => r.arrayBuffer()).then(b => Array.from(new Uint8Array(b)))")
+        text = bytes(raw).decode('utf-8')
+        assert text.startswith('\ufeff'), text[:40]  # UTF-8 with its byte-order mark: a spreadsheet reads ♥ and any name as typed
+        head, *rows = list(csv.reader(io.StringIO(text[1:], newline='')))
+        assert head == ['student', 'at', 'game', 'rule', 'title', 'right', 'wrong', 'student_key'], head
+        assert any(r[2] == 'kocka' and r[3].startswith('kocka/') and re.fullmatch(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d', r[1]) and r[-1]
+                   for r in rows), text
+        again = io.StringIO(); csv.writer(again, lineterminator='\n', quoting=csv.QUOTE_ALL).writerows([head, *rows])
+        assert again.getvalue() == text[1:]  # every field quoted

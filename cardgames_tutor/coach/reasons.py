@@ -6,6 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach/coach_reasons.html
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #114e9791
 from __future__ import annotations
+import re
 from typing import NamedTuple
 from ..core.cards import in_order, Card
 from ..core.engine import Move, plural, action_text
@@ -13,13 +14,14 @@ from ..core.tricks import trick_winner
 from ..core.sampling import shown_voids
 
 # %% auto #0
-__all__ = ['Z_NOISE', 'TRUE', 'TACTICS', 'Reason', 'stat_text', 'suit_word', 'card_words', 'act_words', 'still_out', 'is_high',
-           'TrickFacts', 'noise_words', 'within_noise', 'compare', 'guard_of', 'penalty_reasons', 'pass_reasons',
-           'capture_reasons', 'points_reasons', 'odds_reasons', 'truth', 'is_true', 'is_duck', 'is_trump_in',
-           'is_throw_penalty', 'is_shed_high', 'is_last_trick', 'is_win_safely', 'is_no_void_lead', 'is_void_lead',
-           'is_keep_guard', 'is_pass_danger', 'is_name_trump', 'is_collect_centre', 'is_stop_on_one', 'is_win_trick',
-           'is_ten_on_partner', 'is_keep_ten', 'is_points_on_partner', 'is_take_points', 'is_leaster_trick',
-           'reasons_for', 'played_facts', 'bot_cards', 'bot_reason']
+__all__ = ['Z_NOISE', 'TRUE', 'TACTICS', 'TACTIC_WORDS', 'Reason', 'stat_text', 'suit_word', 'card_words', 'act_words',
+           'still_out', 'is_high', 'TrickFacts', 'noise_words', 'within_noise', 'compare', 'guard_of',
+           'penalty_reasons', 'pass_reasons', 'capture_reasons', 'points_reasons', 'odds_reasons', 'truth', 'is_true',
+           'is_duck', 'is_trump_in', 'is_throw_penalty', 'is_shed_high', 'is_last_trick', 'is_win_safely',
+           'is_no_void_lead', 'is_void_lead', 'is_keep_guard', 'is_pass_danger', 'is_name_trump', 'is_collect_centre',
+           'is_stop_on_one', 'is_win_trick', 'is_ten_on_partner', 'is_keep_ten', 'is_points_on_partner',
+           'is_take_points', 'is_leaster_trick', 'reasons_for', 'played_facts', 'bot_cards', 'bot_reason',
+           'tactic_words']
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3ffc799b
 class Reason(NamedTuple):
@@ -562,3 +564,25 @@ def bot_reason(view:dict, # the bot seat's view just before its move (its own ha
     suit = [x for x in bot_cards(view, c) if x.suit == c.suit]  # `c` is one of them
     low = c == min(suit, key=lambda x: x.rank)
     return _bot_follow(view, game, f, c, suit, low) if f.cards else _bot_lead(view, game, c, suit, low)
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #905b6860
+TACTIC_WORDS = {  # the coach's tactic tags (`coach.reasons`) in a teacher's words
+    'duck': 'play under the card winning the trick', 'win-safely': 'win a trick that holds nothing bad, to be rid of a high card',
+    'throw-penalty': "with none of the suit led, throw a penalty card into another player's trick",
+    'shed-high': 'with none of the suit led, get rid of a high card', 'keep-guard': 'keep a low card beside a dangerous high one',
+    'void': 'lead your only card of a suit, to have none of it later', 'no-void-lead': 'do not lead a suit another player has none of',
+    'last-trick': 'mind the last trick (in Kočka it is worth 5)', 'collect-centre': 'win two tricks running to collect the centre',
+    'stop-on-one': 'beat a player who is on one before they collect', 'ten-on-partner': "play a ten on your partner's winning card",
+    'keep-ten': 'do not hand a ten to the other side', 'points-on-partner': 'give points to a trick your side is winning',
+    'take-points': 'win a trick worth points', 'trump-in': 'with none of the suit led, win the trick with a trump',
+    'leaster-trick': 'in a Leaster, take one cheap trick, then shed points',
+    'beg-odds': 'beg for a card when the odds of the next card say so', 'stand-odds': 'pass (ask for no more cards) when the odds of the next card say so',
+    'pick-blind': 'pick up the blind when your trumps are strong enough', 'pass-blind': 'pass the blind when your trumps are too weak',
+    'bury-points': 'bury cards that bank points', 'name-trump': 'name as trump the suit you hold most of',
+    'pass-danger': 'pass on penalty cards and high cards', 'win-trick': 'take the trick rather than leave it to another player',
+    'forced': 'the only legal move', 'compare': "the coach's odds alone (no one tactic): its choice against the move played"}
+
+def tactic_words(tactic:str, reason:str='') -> str:
+    "A tactic tag in words: `TACTIC_WORDS`, else the first sentence of the coach's `reason`, else the tag."
+    if tactic in TACTIC_WORDS: return TACTIC_WORDS[tactic]
+    return re.split(r'(?<=[.!?])\s', reason or '', maxsplit=1)[0] or tactic

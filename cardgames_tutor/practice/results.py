@@ -6,15 +6,19 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/results.html.md
 
 # %% ../../nbs/practice/44_results.ipynb #f514719f
 from __future__ import annotations
-import csv, io, re, sqlite3, threading, time
+import csv, io, json, re, sqlite3, threading, time
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 from fastcore.basics import patch
-from ..core.engine import action_text, one_line, plural, short_repr
+from ..core.engine import action_text, get_game, one_line, plural, short_repr
+from .exercises import EXERCISES
 from .progress import Progress, data_dir, rule_title
+from ..coach.reasons import TACTIC_WORDS, tactic_words
 
 # %% auto #0
-__all__ = ['ResultsError', 'Results', 'tactic_of', 'RuleResult', 'TacticResult', 'Mine', 'Standing', 'ClassProgress']
+__all__ = ['COST_UNITS', 'ResultsError', 'Results', 'exercise_title', 'tactic_of', 'RuleResult', 'TacticResult', 'Mine',
+           'Standing', 'ClassProgress']
 
 # %% ../../nbs/practice/44_results.ipynb #61202a6c
 class ResultsError(ValueError):
@@ -24,11 +28,20 @@ class ResultsError(ValueError):
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS students (student TEXT PRIMARY KEY, name TEXT, seen REAL)",
     "CREATE TABLE IF NOT EXISTS answers (student TEXT, game TEXT, rule TEXT, right INT, at REAL)",
-    "CREATE TABLE IF NOT EXISTS hands (student TEXT, game TEXT, place TEXT, seat INT, hand_no INT, result TEXT, at REAL)",
+    "CREATE TABLE IF NOT EXISTS hands (student TEXT, game TEXT, place TEXT, seat INT, hand_no INT, result TEXT, at REAL, "
+    "points TEXT, seed TEXT, exercise TEXT)",
     "CREATE TABLE IF NOT EXISTS decisions (student TEXT, game TEXT, hand_no INT, tactic TEXT, cost REAL, played TEXT, "
-    "best TEXT, at REAL)",
+    "best TEXT, at REAL, unit TEXT, why TEXT)",
     "CREATE INDEX IF NOT EXISTS answers_by_student ON answers (student)",
 )
+_ADDED = {'hands': ('points TEXT', 'seed TEXT', 'exercise TEXT'), 'decisions': ('unit TEXT', 'why TEXT')}  # not in a file kept before them
+
+def _add_columns(db):
+    "Give a results file kept before the columns of `_ADDED` were those columns (empty in its old rows)."
+    for table, columns in _ADDED.items():
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        for column in columns:
+            if column.split()[0] not in have: db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
 
 # %% ../../nbs/practice/44_results.ipynb #6293c9aa
 class Results:
@@ -44,6 +57,7 @@ class Results:
                 self.db.execute("PRAGMA journal_mode=WAL")  # readers do not wait for a writer
                 self.db.execute("PRAGMA synchronous=NORMAL")  # safe against a crash of the server; one write, no wait
                 for sql in _SCHEMA: self.db.execute(sql)
+                _add_columns(self.db)  # a file kept by an earlier version: its tables get the new columns
         except (sqlite3.Error, OSError) as e:
             raise ResultsError(f"the results file {self.path} cannot be used ({e}): name another with the results option") from None
 
@@ -88,22 +102,45 @@ def answered(self:Results, student:str, game:str, rule:str, right:bool):
     if not isinstance(rule, str) or not rule.startswith(f"{game}/"): raise ResultsError(f"a rule of {short_repr(game)} is written '{game}/...', not {short_repr(rule)}")
     self._write("INSERT INTO answers VALUES (?, ?, ?, ?, ?)", [(_key(student), _text(game), _text(rule), int(bool(right)), self.now())])
 
+def _points(points) -> str|None:
+    "Each seat's points as kept (JSON); `ResultsError` unless a number per seat."
+    if points is None: return None
+    if not isinstance(points, (list, tuple)) or not 1 <= len(points) <= 16 or not all(type(x) in (int, float) for x in points):
+        raise ResultsError(f"a hand's points are a number per seat, not {short_repr(points, 40)}")
+    return json.dumps(list(points))
+
 @patch
-def played(self:Results, student:str, game:str, hand_no:int, place:str='solo', seat:int=0, result:str=''):
+def played(self:Results, student:str, game:str, hand_no:int, place:str='solo', seat:int=0, result:str='',
+           points:list|None=None, # each seat's points in the hand (the hand's `result['points']`)
+           seed:int|None=None, # the seed the match was dealt from
+           exercise:str=''): # the title of the prepared exercise the match was made from ('' if none)
     "Record that `student` played hand `hand_no` of `game` (`place`: 'solo' or a table's code) at `seat`."
-    self._write("INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(_key(student), _text(game), _text(place, 12), int(seat), int(hand_no), _text(result, 300), self.now())])
+    if seed is not None and (type(seed) is not int or abs(seed) >= 10 ** 30):
+        raise ResultsError(f"a seed is a whole number of at most 30 digits, not {short_repr(seed, 40)}")
+    self._write("INSERT INTO hands (student, game, place, seat, hand_no, result, at, points, seed, exercise) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(_key(student), _text(game), _text(place, 12), int(seat), int(hand_no), _text(result, 300), self.now(),
+                  _points(points), None if seed is None else str(seed), _text(exercise, 120))])  # a seed as text: it may pass SQLite's 64 bits
+
+def exercise_title(match) -> str:
+    "The title of the prepared exercise (`practice.exercises`) `match` was made from, known by its note; '' if none."
+    note = getattr(match, 'note', None)
+    return next((x.title for x in EXERCISES.values() if note and x.note == note), '')
 
 def tactic_of(mistake) -> str:
     "The tactic a review item teaches: its first reason's that is not the plain comparison, else 'compare'."
     return next((r.tactic for r in mistake.hint.reasons if r.tactic != 'compare'), 'compare')
 
+def _reason_of(mistake) -> str:
+    "The sentence of that tactic, as the learner read it."
+    tactic = tactic_of(mistake)
+    return next((getattr(r, 'text', '') for r in mistake.hint.reasons if r.tactic == tactic), '')
+
 @patch
 def reviewed(self:Results, student:str, game:str, mistakes:list):
     "Record the review of one of `student`'s hands: its costly decisions (`coach.search.review`'s `Mistake`s)."
-    rows = [(_key(student), _text(game), m.hand_no, tactic_of(m), round(float(m.cost), 4), action_text(m.played), action_text(m.best), self.now())
-            for m in mistakes]
-    self._write("INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    rows = [(_key(student), _text(game), m.hand_no, tactic_of(m), round(float(m.cost), 4), action_text(m.played), action_text(m.best), self.now(),
+             getattr(m.hint, 'main', None), _text(_reason_of(m), 300)) for m in mistakes]
+    self._write("INSERT INTO decisions (student, game, hand_no, tactic, cost, played, best, at, unit, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
 # %% ../../nbs/practice/44_results.ipynb #d0ef2864
 class RuleResult(NamedTuple):
@@ -153,7 +190,8 @@ class Mine:
     "The results as one student may read and write them: their own rows only."
     def __init__(self, results:Results, student:str): self._results, self._student = results, _key(student)
     def answered(self, game, rule, right): return self._results.answered(self._student, game, rule, right)
-    def played(self, game, hand_no, place='solo', seat=0, result=''): return self._results.played(self._student, game, hand_no, place, seat, result)
+    def played(self, game, hand_no, place='solo', seat=0, result='', points=None, seed=None, exercise=''):
+        return self._results.played(self._student, game, hand_no, place, seat, result, points, seed, exercise)
     def reviewed(self, game, mistakes): return self._results.reviewed(self._student, game, mistakes)
     def by_rule(self) -> list: return self._results.by_rule(self._student)
     def by_tactic(self) -> list: return self._results.by_tactic(self._student)
@@ -189,9 +227,38 @@ def standings(self:Results) -> dict:
     return {k: Standing(*v) for k, v in out.items()}
 
 # %% ../../nbs/practice/44_results.ipynb #1a96741f
-_CSV = {'answers': ('student, game, rule, right, at', 'answers'),
-        'hands': ('student, game, place, seat, hand_no, result, at', 'hands'),
-        'decisions': ('student, game, hand_no, tactic, cost, played, best, at', 'decisions')}
+COST_UNITS = {'penalty': ('penalty points', 1, 1), 'lose': ('% chance of losing', 100, 0), 'win': ('% chance of winning', 100, 0),
+              'score': ('score points', 1, 1), 'margin': ('points over the opponent', 1, 1)}  # the coach's stat: (words, scale, decimals)
+
+@lru_cache(maxsize=None)
+def _main_of(game:str) -> str|None:
+    "The stat `game`'s coach counts (for a decision kept before its unit was)."
+    try: return get_game(game).coach_measure.main
+    except Exception: return None
+
+def _cost(cost, unit) -> tuple:
+    "(the column, the number) of a decision's cost in the game's own unit, rounded as the coach's estimate deserves."
+    words, scale, digits = COST_UNITS.get(unit, ("coach's value", 1, 2))
+    if not isinstance(cost, (int, float)): return f"cost ({words})", ''
+    value = round(cost * scale, digits)
+    return f"cost ({words})", int(value) if digits == 0 else value
+
+def _when(at) -> str:
+    "A time kept (seconds since 1970) as a spreadsheet reads it: the server's local date and time to the second."
+    return time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(at)) if isinstance(at, (int, float)) else ''
+
+def _title(game, rule) -> str:
+    try: return rule_title(game, rule)
+    except Exception: return str(rule).split('/')[-1].replace('-', ' ')
+
+def _seed(text):
+    try: return int(text)  # a number, left alone by `_cell` (a negative seed too)
+    except (TypeError, ValueError): return text or ''
+
+def _seat_points(text) -> list:
+    try: points = json.loads(text) if text else []
+    except ValueError: return []
+    return [x for x in points if type(x) in (int, float)] if isinstance(points, list) else []
 
 _FORMULA = '=+-@\t\r\n'  # a formula's first sign (tab and line ends: a spreadsheet may trim them off before one)
 _CUT = ',;\t|"\'\r\n'  # where a spreadsheet may end a cell: list separators, quotes, line ends
@@ -204,21 +271,52 @@ def _cell(value):
     text = _AFTER_CUT.sub(r"\1'", value)
     return "'" + text if _AT_START.match(text) else text
 
+# %% ../../nbs/practice/44_results.ipynb #3e8f0c51
+@patch
+def _summary_rows(self:Results, name) -> tuple:
+    rows = self._read("SELECT student, game, rule, count(*), sum(right), sum(1 - right) FROM answers GROUP BY student, game, rule")
+    rows.sort(key=lambda r: (name(r[0]) == '', name(r[0]).casefold(), r[0], r[1], -r[5], r[2]))
+    return (['student', 'game', 'rule', 'title', 'answers', 'right', 'wrong', 'student_key'],
+            [[name(k), g, r, _title(g, r), n, right, wrong, k] for k, g, r, n, right, wrong in rows])
+
+@patch
+def _answers_rows(self:Results, name) -> tuple:
+    rows = self._read("SELECT student, at, game, rule, right FROM answers ORDER BY rowid")
+    return (['student', 'at', 'game', 'rule', 'title', 'right', 'wrong', 'student_key'],
+            [[name(k), _when(at), g, r, _title(g, r), right, 1 - right, k] for k, at, g, r, right in rows])
+
+@patch
+def _hands_rows(self:Results, name) -> tuple:
+    rows = self._read("SELECT student, at, game, place, seat, hand_no, points, seed, exercise, result FROM hands ORDER BY rowid")
+    points = [_seat_points(r[6]) for r in rows]
+    n = max(map(len, points), default=0)  # a column per seat of the game with the most seats in the export
+    out = [[name(k), _when(at), g, 'alone' if place == 'solo' else place, seat, hand_no, *p, *[''] * (n - len(p)), _seed(seed), exercise or '', result, k]
+           for (k, at, g, place, seat, hand_no, _, seed, exercise, result), p in zip(rows, points)]
+    return ['student', 'at', 'game', 'place', 'seat', 'hand_no', *(f"seat_{i}_points" for i in range(n)), 'seed', 'exercise', 'result', 'student_key'], out
+
+@patch
+def _decisions_rows(self:Results, name) -> tuple:
+    rows = self._read("SELECT student, at, game, hand_no, tactic, cost, unit, played, best, why FROM decisions ORDER BY rowid")
+    costs = [_cost(cost, unit or _main_of(g)) for _, _, g, _, _, cost, unit, *_ in rows]
+    order = [f"cost ({w})" for w, *_ in COST_UNITS.values()]
+    heads = sorted({h for h, _ in costs}, key=lambda h: (order.index(h) if h in order else len(order), h))  # a column for each unit held
+    out = [[name(k), _when(at), g, hand_no, tactic_words(tactic, why), *(v if h == head else '' for h in heads), played, best, why or '', tactic, k]
+           for (k, at, g, hand_no, tactic, _, _, played, best, why), (head, v) in zip(rows, costs)]
+    return ['student', 'at', 'game', 'hand_no', 'tactic', *heads, 'played', 'best', 'reason', 'tactic_id', 'student_key'], out
+
+_CSV = {'summary': Results._summary_rows, 'answers': Results._answers_rows, 'hands': Results._hands_rows, 'decisions': Results._decisions_rows}
+
 @patch
 def csv_text(self:Results, kind:str='summary') -> str:
-    "The `kind` of results as CSV text: 'summary' (per rule), 'answers', 'hands' or 'decisions'."
-    out, names = io.StringIO(), self.names()
+    "The `kind` of results as CSV text with a byte-order mark: 'summary' (per student and rule), 'answers', 'hands' or 'decisions'."
+    if kind not in _CSV: raise ResultsError(f"the results export as {', '.join(_CSV)}; not {short_repr(kind)}")
+    names = dict(self._read("SELECT student, name FROM students"))
+    head, rows = _CSV[kind](self, lambda k: names.get(k) or '')
+    out = io.StringIO()
     w = csv.writer(out, lineterminator='\n', quoting=csv.QUOTE_ALL)
-    if kind == 'summary':
-        w.writerow(['game', 'rule', 'title', 'students', 'missed', 'right', 'wrong'])
-        for r in self.by_rule(): w.writerow(map(_cell, [r.game, r.rule, rule_title(r.game, r.rule), r.students, r.missed, r.right, r.wrong]))
-        return out.getvalue()
-    if kind not in _CSV: raise ResultsError(f"the results export as summary, {', '.join(_CSV)}; not {short_repr(kind)}")
-    columns, table = _CSV[kind]
-    w.writerow(['name'] + columns.split(', '))
-    for row in self._read(f"SELECT {columns} FROM {table} ORDER BY rowid"):
-        w.writerow([_cell(names.get(row[0], row[0]))] + [_cell(x) for x in row])
-    return out.getvalue()
+    w.writerow(head)
+    for row in rows: w.writerow([_cell(x) for x in row])
+    return '\ufeff' + out.getvalue()  # the mark: a spreadsheet reads the file as UTF-8 (♥, Č, any name as typed)
 
 # %% ../../nbs/practice/44_results.ipynb #bcc36f0a
 class ClassProgress(Progress):

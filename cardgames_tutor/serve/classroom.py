@@ -359,6 +359,7 @@ from pathlib import Path
 from ..ui.panel import Tutor
 from .room import Lobby, TableOptions, add_options, classroom, read_options, use_classroom
 from .teacher_page import ClassKeeper, drill_view, keep_reviews, teacher_app, teacher_gate, teacher_widget
+from .projector import projector_widget
 from ..core.engine import games
 from ..ui.table import cards_text_html
 
@@ -391,8 +392,8 @@ if solara is not None:
         """One student's page: the choice of playing alone, opening a table or joining one (`serve.room.Lobby`); alone,
         the start page's words and a tutor panel set up from the link (`?game=kocka&seed=12`); `?table=CODE` opens the
         join form with the code filled in (or, in a browser that holds a seat there, the seat)."""
-        router = solara.use_router()
-        return TeacherRoute() if router.path.rstrip('/').endswith('/teacher') else StudentRoute()  # the teacher's: its own gate and cookie
+        path = solara.use_router().path.rstrip('/')  # the teacher's routes: their own gate and cookie
+        return ProjectorRoute() if path.endswith('/teacher/show') else TeacherRoute() if path.endswith('/teacher') else StudentRoute()
 
     @solara.component
     def StudentRoute():
@@ -415,11 +416,17 @@ if solara is not None:
         solara.display(solara.use_memo(_teacher_page, []))
 
     @solara.component
+    def ProjectorRoute():
+        "The projector page (`serve.projector`, `/teacher/show`): the table the teacher shows to the class; only for the teacher's cookie."
+        solara.display(solara.use_memo(_projector_page, []))
+
+    @solara.component
     def Layout(children=[]):
         "Each page alone: Solara's own layout (its scroller around the page: `PAGE_CSS`), without tabs between the two."
         return solara.AppLayout(children=children, navigation=False)
 
-    routes = [solara.Route(path='/', component=Page, layout=Layout), solara.Route(path='teacher', component=TeacherRoute)]  # Solara's router: the two pages
+    routes = [solara.Route(path='/', component=Page, layout=Layout),  # Solara's router: the students' page, the teacher's, the projector's
+              solara.Route(path='teacher', children=[solara.Route(path='/', component=TeacherRoute), solara.Route(path='show', component=ProjectorRoute)])]
 
 # %% ../../nbs/serve/33_classroom.ipynb #fe26a5fe
 def _results():
@@ -443,6 +450,13 @@ def _teacher_page():
     gate = teacher_gate()
     if gate is None: return widgets.HTML("<p>This server has no teacher's page.</p>")
     return teacher_widget(gate, gate.console)
+
+def _projector_page():
+    "The projector page (`serve.projector.projector_widget`) for the Solara page being drawn: the teacher's cookie decides."
+    import ipywidgets as widgets
+    gate = teacher_gate()
+    if gate is None: return widgets.HTML("<p>This server has no teacher's page.</p>")
+    return projector_widget(gate, gate.console)
 
 # %% ../../nbs/serve/33_classroom.ipynb #61eb18cf
 def start_words(path:Path=START) -> list:

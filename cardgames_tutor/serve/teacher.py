@@ -6,8 +6,10 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/teacher.html.md"""
 
 # %% ../../nbs/serve/34_teacher.ipynb #fbddb4da
 from __future__ import annotations
+import threading
 from typing import NamedTuple
 from fastcore.basics import patch
+from ..core.cards import Card
 from ..core.engine import get_game, one_line, short_repr, BadOption
 from ..core.match import Match
 from ..core.records import load, RecordError
@@ -26,7 +28,9 @@ class Console:
     "The teacher's actions over the class: its registry `room` and its `results` (None: no results kept)."
     def __init__(self, room:Classroom, results:Results|None=None):
         self.room, self.results = room, results
-        self.lessons = {}  # table code -> the Lesson shown (a copy of the table's match)
+        self.lessons = {}  # table code -> its Lesson: what the projector page shows of it (live, held or 'what if')
+        self.projected = None  # the code of the table on the projector page (`show`), None before the teacher chooses one
+        self._shown = threading.RLock()  # the console's page and the projector pages ask from their own threads
 
 @patch
 def _browsers(self:Console) -> tuple:
@@ -89,60 +93,131 @@ def resume_all(self:Console) -> list:
 
 # %% ../../nbs/serve/34_teacher.ipynb #f7b830bf
 class Lesson:
-    "A table shown to the class: a solo session on a copy of its match, in the teaching view; `what_if` plays on in the copy."
-    def __init__(self, table):
-        self.table, self.code, self.playing = table, table.code, False
-        copy = self._copy()
-        self.session = Session(copy.game, seat=copy.to_act or 0, match=copy)  # the seat to act: no bot moves by itself
+    "What the projector page shows of one table: live, held at a move, or 'what if' (a copy played on): a solo session on a copy of its match."
+    def __init__(self, table, on_change=None): # on_change(): told after each change made here (`Console`: the registry's watchers)
+        self.table, self.code, self.on_change = table, table.code, on_change or (lambda: None)
+        self.lock = threading.RLock()  # the console's page and the projector pages act from their own threads
+        self.at, self.playing, self.cut, self.note = None, False, 0, ''  # held at move `at` (None: live); 'what if' from move `cut`
+        self.session, self._seen = None, None  # the copy; (the table's first hand, its version) it was made at
+        self.sync()
 
-    def _copy(self) -> Match:
-        with self.table.lock: return self.table.match.replayed(self.table.match.actions)
+    @property
+    def mode(self) -> str: return 'what-if' if self.playing else 'live' if self.at is None else 'held'
 
 @patch
-def refresh(self:Lesson):
-    "Show the table's match as it is now (leaving any 'what if')."
-    copy = self._copy()
-    self.session.seat, self.playing = copy.to_act or 0, False
-    self.session.restart(copy)
+def sync(self:Lesson) -> bool:
+    "Live or held: bring the copy up to the table (held, it stays at its move; new work: live from its start). Whether it changed."
+    with self.lock:
+        if self.playing: return False
+        with self.table.lock:
+            first, version = self.table.match.hands[0], self.table.version  # new work is a new first hand (`Table.set_work`)
+            if self._seen is not None and self._seen[0] is first and self._seen[1] == version: return False
+            copy = self.table.match.replayed(self.table.match.actions)
+        if self._seen is not None and self._seen[0] is not first: self.at = None
+        self._seen = (first, version)
+        if self.session is None: self.session = Session(copy.game, match=copy)
+        else: self.session.seat = 0; self.session.restart(copy)
+        self._show()
+        return True
 
-@patch(as_prop=True)
-def diverged(self:Lesson) -> bool:
-    "Whether the lesson's match went its own way (a card played on the projector): then showing it again keeps it."
-    mine = self.session.match.actions
-    with self.table.lock: return mine != self.table.match.actions[:len(mine)]
+@patch
+def _show(self:Lesson):
+    "The copy at the move held (live: the latest; a hand just finished stays on screen until the next move)."
+    s = self.session
+    s.step(self.at)
+    m = s.match
+    if s.live and m.actions: s.review = m.actions[-1][0] if m.hands[m.actions[-1][0]].is_over else None
 
+# %% ../../nbs/serve/34_teacher.ipynb #a9d2e1e6
 @patch
 def step(self:Lesson, to:int|None):
-    "Show the moment after `to` moves (None: the latest)."
-    self.session.step(to)
+    "Hold the projector at the moment after `to` moves (None: live again); from 'what if', back to the table's moment."
+    with self.lock:
+        if self.playing: self.playing, self._seen = False, None
+        self.sync()
+        self.at, self.note = None if to is None else min(max(0, int(to)), len(self.session.match.actions)), ''
+        self._show()
+    self.on_change()
+
+@patch
+def step_by(self:Lesson, where:str):
+    "Hold one move 'back' or 'forward' of the moment shown (or at the 'first' or 'last' move)."
+    with self.lock:
+        if not self.playing: self.sync()  # from the table's moment now, whatever a page has drawn
+        n = len(self.table.match.actions)
+        now = len(self.session.shown().actions) if not self.playing else n
+        self.step({'first': 0, 'back': now - 1, 'forward': now + 1, 'last': n}[where])
+
+@patch
+def live(self:Lesson):
+    "Follow the table again, as it is now (leaving a held moment or a 'what if')."
+    with self.lock:
+        self.at, self.playing, self._seen, self.note = None, False, None, ''
+        self.sync()
+    self.on_change()
 
 @patch
 def view(self:Lesson) -> dict:
     "The teaching view of the moment shown: every hand face up."
     return self.session.view(None)
 
+# %% ../../nbs/serve/34_teacher.ipynb #cdc18483
 @patch
 def what_if(self:Lesson) -> bool:
-    "Play on from the moment shown in a copy cut there: the teacher holds the seat to act, bots the others."
-    s = self.session
-    at = len(s.match.actions) if s.cursor is None else s.cursor
-    copy = s.match.replayed(s.match.actions[:at])
-    if copy.over: return s.say('info', "The match is over at this moment: step back to play on from earlier.")
-    s.restart(copy)
-    s.seat, self.playing = copy.to_act, True
-    s.say('info', f"What if: you play Seat {copy.to_act} from move {at}; the table is not changed. “refresh” returns to it.")
+    "Play on from the moment shown in a copy cut there: the teacher plays the seat to act, bots the others; the table is not changed."
+    with self.lock:
+        if self.playing: return True
+        self.sync()
+        s = self.session
+        at = len(s.shown().actions)
+        copy = s.match.replayed(s.match.actions[:at])
+        if copy.over:
+            self.note = "The match is over at this moment: step back to play on from earlier."
+            return False
+        s.restart(copy)
+        s.seat, self.playing, self.cut, self.at, self.note = copy.to_act, True, at, None, ''
+        s.say('info', '')
+    self.on_change()
     return True
+
+@patch
+def press(self:Lesson, what) -> bool:
+    "In 'what if', the teacher presses a card (`Card`: played, or chosen for a move), a move, or a verb that takes the chosen cards; the bots reply."
+    with self.lock:
+        if not self.playing:
+            self.note = "Playing on is only in 'what if': the table itself is played by its students."
+            return False
+        s = self.session
+        done = s.click_card(what) if isinstance(what, Card) else s.choose(what) if isinstance(what, str) else s.act(what)
+        s.run_bots()  # until the teacher's seat is to play again, or the hand is over
+    self.on_change()
+    return done
 
 # %% ../../nbs/serve/34_teacher.ipynb #1447b22b
 @patch
 def show(self:Console, code) -> Lesson|Reply:
-    "The lesson on table `code` (made on first asking, brought up to date after): a copy in the teaching view."
+    "Put table `code` on the projector page: its lesson (made on first asking; then as the projector left it: live, held or 'what if')."
     t, no = self._table(code)
     if no: return no
-    lesson = self.lessons.get(t.code)
-    if lesson is None or lesson.table is not t: lesson = self.lessons[t.code] = Lesson(t)
-    elif not lesson.playing and not lesson.diverged: lesson.refresh()
+    with self._shown:
+        lesson = self.lessons.get(t.code)
+        if lesson is None or lesson.table is not t: lesson = self.lessons[t.code] = Lesson(t, self.room._changed)
+        else: lesson.sync()
+        self.projected = t.code
+    self.room._changed()  # every projector page draws it (the registry's watchers)
     return lesson
+
+@patch
+def on_projector(self:Console) -> Lesson|Reply:
+    "The lesson the projector page shows now (after new work, a fresh one: live); a `Reply` saying in one line why there is none."
+    with self._shown:
+        if self.projected is None:
+            return refused("No table is on the projector yet: on the teacher's page, choose a table and press “Show to the class”.", 'teacher/none-shown')
+        t, no = self._table(self.projected)
+        if no: return refused(f"Table {self.projected} is closed: on the teacher's page, choose another and press “Show to the class”.", 'teacher/closed')
+        lesson = self.lessons.get(t.code)
+        if lesson is None or lesson.table is not t: lesson = self.lessons[t.code] = Lesson(t, self.room._changed)
+        return lesson
 
 # %% ../../nbs/serve/34_teacher.ipynb #9f06ccd9
 class Work(NamedTuple):

@@ -15,7 +15,6 @@ from ..core.engine import games, one_line, plural, short_repr
 from ..core.tables import CODE_SIGNS, Reply
 from ..practice.exercises import EXERCISES
 from ..practice.results import ClassProgress, Results
-from ..ui.panel import Tutor
 from ..ui.practice import Practice
 from .room import Classroom
 from .teacher import Console, Work, make_work
@@ -23,8 +22,8 @@ from .gates import HTML_KIND, WrongCodes, answer, code_proof, cookies_of, held_b
 
 # %% auto #0
 __all__ = ['PREFIX', 'KINDS', 'TARGETS', 'TEACHER_COOKIE', 'ASK', 'glance_html', 'TeacherPage', 'new_teacher_code', 'TeacherGate',
-           'ClassKeeper', 'keep_reviews', 'drill_view', 'page_for', 'forget', 'teacher_app', 'teacher_gate',
-           'teacher_widget']
+           'ClassKeeper', 'keep_reviews', 'drill_view', 'page_for', 'coalesced', 'forget', 'teacher_app',
+           'teacher_gate', 'in_solara_page', 'teacher_widget']
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #4dc4dabd
 def _cell(text) -> str: return f"<td>{escape(str(text))}</td>"
@@ -60,7 +59,7 @@ class TeacherPage(widgets.VBox):
     def __init__(self, console:Console, root_path:str=''): # the server's root path, for the links to the CSV export
         super().__init__(layout=widgets.Layout(max_width='100%'))
         self.add_class('cgt-teacher')
-        self.console, self.lesson, self.tutor, self._lock, self.root_path = console, None, None, threading.Lock(), root_path.rstrip('/')
+        self.console, self.lesson, self._lock, self.root_path = console, None, threading.Lock(), root_path.rstrip('/')
         self.watcher = None  # what keeps it up with the class (`page_for`)
         self._build()
         self.refresh()  # the methods it calls are written below, one cell each
@@ -74,7 +73,9 @@ def _build(self:TeacherPage):
     self.reason_box = widgets.Text(description='Reason', placeholder='optional: what the class is to look at')
     self.pause_button, self.resume_button, self.show_button = B('Pause', 'warning'), B('Resume', 'success'), B('Show to the class', 'info')
     self.pause_all_button, self.resume_all_button = B('Pause every table', 'warning'), B('Resume every table', 'success')
-    self.what_if_button, self.refresh_button = B('What if: play on from here'), B('Back to the table as it is')
+    self.what_if_button = B('What if: play on from the moment shown', tip="play on from the moment the projector page shows, in a copy: the table is not changed")
+    self.refresh_button = B('Live again', tip='the projector page follows the table again, move by move')
+    self.what_if_button.layout.width = self.refresh_button.layout.width = 'auto'  # their words whole
     self.kind_choice = widgets.Dropdown(description='Work', options=KINDS, value='game')
     self.target_choice = widgets.Dropdown(description='For', options=TARGETS, value='all')
     self.game_choice = widgets.Dropdown(description='Game', options=[(i.title, n) for n, i in games().items()])
@@ -85,7 +86,8 @@ def _build(self:TeacherPage):
     self.record_upload = widgets.FileUpload(description='Hand record', accept='.json', multiple=False)
     self.set_button = B('Set the work', 'primary')
     self.results_box, self.csv_link = widgets.HTML(), widgets.HTML()
-    self.lesson_box = widgets.VBox([])
+    self.shown_line = widgets.HTML('<p>No table is on the projector page yet: choose one above and press “Show to the class”.</p>')
+    self.shown_line.add_class('cgt-shown-line')
     for w, c in ((self.pause_button, 'cgt-pause'), (self.resume_button, 'cgt-resume'), (self.show_button, 'cgt-show'),
                  (self.pause_all_button, 'cgt-pause-all'), (self.resume_all_button, 'cgt-resume-all'), (self.what_if_button, 'cgt-what-if'),
                  (self.refresh_button, 'cgt-refresh'), (self.set_button, 'cgt-set-work'), (self.glance_box, 'cgt-glance-box'),
@@ -100,7 +102,7 @@ def _build(self:TeacherPage):
                      widgets.HBox([self.table_choice, self.reason_box]),
                      widgets.HBox([self.pause_button, self.resume_button, self.show_button]),
                      widgets.HBox([self.pause_all_button, self.resume_all_button]),
-                     widgets.HTML('<h2>Shown to the class</h2>'), widgets.HBox([self.what_if_button, self.refresh_button]), self.lesson_box,
+                     widgets.HTML('<h2>Shown to the class</h2>'), self.shown_line, widgets.HBox([self.what_if_button, self.refresh_button]),
                      widgets.HTML('<h2>Set the work</h2>'), self.kind_choice, self.game_choice, self.players_box, self.seed_box,
                      self.exercise_choice, self.deal_box, self.record_upload, self.target_choice, self.set_button,
                      widgets.HTML('<h2>What the class gets wrong</h2>'), self.results_box, self.csv_link]
@@ -152,24 +154,30 @@ def resume_all(self:TeacherPage):
 
 @patch
 def show(self:TeacherPage):
-    "Show the table chosen in the teaching view (a tutor panel on the lesson's copy, every hand face up)."
+    "Put the table chosen on the projector page (`/teacher/show`, `serve.projector`): live, every hand face up, the students' names."
     got = self.console.show(self.table_choice.value)
     if isinstance(got, Reply): return self.say(got.text)
-    if self.tutor is not None: self.tutor.close()
-    self.lesson = got
-    self.tutor = Tutor(session=got.session, teach=True, coach=False)
-    self.lesson_box.children = [self.tutor]
-    self.say(f"Table {got.code} is shown with every hand face up; step back with ◀ and forward with ▶. The table plays on.")
+    self.lesson, link = got, escape(f"{self.root_path}{PREFIX}/show")
+    self.shown_line.value = (f'<p>Table <b>{escape(got.code)}</b> is on the <a class="cgt-projector-link" href="{link}" target="_blank" style="color:#1565c0;text-decoration:underline">projector '
+                             f'page</a> ({link}): open it on the class\'s screen. It follows the table live; ◀ ▶ there hold it at a move.</p>')
+    self.say(f"Table {got.code} is on the projector page.")
 
 @patch
 def what_if(self:TeacherPage):
-    if self.lesson is None: return self.say("Show a table first: then step back to the moment to play on from.")
-    self.lesson.what_if(); self.tutor.render(); self.say(self.lesson.session.message.text)
+    "Play on from the moment the projector page shows, in a copy ('what if', said there in large letters): the table is not changed."
+    got = self.console.on_projector()
+    if isinstance(got, Reply): return self.say("Show a table first: then step back to the moment to play on from.")
+    self.lesson = got
+    if not got.what_if(): return self.say(got.note)
+    self.say(f"Table {got.code} is in 'what if' on the projector page, from move {got.cut}: play on there; the table itself is not changed.")
 
 @patch
 def back_to_table(self:TeacherPage):
-    if self.lesson is None: return self.say("Show a table first.")
-    self.lesson.refresh(); self.tutor.render(); self.say(f"Table {self.lesson.code} as it is now.")
+    "The projector page follows the table again, live (leaving a held moment or a 'what if')."
+    got = self.console.on_projector()
+    if isinstance(got, Reply): return self.say("Show a table first.")
+    self.lesson = got
+    got.live(); self.say(f"The projector page follows table {got.code} live again.")
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #8ed1f5bf
 def _number(text:str, what:str) -> int|None:
@@ -272,30 +280,60 @@ async def _serve(self:TeacherGate, scope, receive, send, q:dict):
     await self.app(scope, receive, send)
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #38391eac
+import contextlib, itertools
+from ..practice.results import ResultsError, exercise_title
+
 class ClassKeeper:
-    "The beat that records each page's finished hands once, and tells the registry when a solo game moved."
+    "The beat that records each student's finished hands once (number, each seat's points, seed or exercise), and tells the registry when a solo game moved."
     def __init__(self, room:Classroom, results:Results):
         self.room, self.results, self.seen, self.solo_mark, self.names = room, results, {}, None, {}
         self._stop, self._thread = threading.Event(), None
 
+    def _held(self, p):
+        "(key, match, seat, lock) of page `p` as the server holds it: the table's own match (a seat's page sees no seed), or the solo session's; None once its table is gone."
+        if p.kind == 'solo':
+            s = self.room.solo_session(p.id)
+            return ('solo', p.id), s.match, s.seat, contextlib.nullcontext()
+        t = self.room.tables.tables.get(p.code)  # a seat's hands are the table's: one key for every page of the seat (a reload, a second tab)
+        return None if t is None else (('table', p.browser, p.code, p.seat), t.match, p.seat, t.lock)
+
+    def _recorded(self, key, m, hands:list, done:int) -> int:
+        "How many of `m`'s finished hands are recorded already: those still as they were recorded."
+        known = self.seen.get(key)
+        if known is None or known[0] is not m: return 0  # a new match: a new deal, a record, the teacher's work on a solo page
+        first, ends, acts = known[1:]
+        if first is hands[0]: return min(len(ends), done)
+        # the same match object, its hands made again: an undo (the hands before it stand, move for move) or the teacher's work at a table (none does)
+        return next((j for j in range(min(len(ends), done), 0, -1) if m.actions[:ends[j - 1]] == acts[:ends[j - 1]]), 0)
+
     def beat(self) -> int:
         "Record the hands finished since the last beat; how many."
         with self.room.lock: pages = list(self.room.pages.values())
-        n, mark = 0, []
+        n, mark, keys = 0, [], set()
         for p in pages:
-            m = p.session.match
-            done, first = sum(h.is_over for h in m.hands), m.hands[0]  # a match is known by its first hand (set_work keeps the object)
-            known, before = self.seen.get(p.id, (None, 0))
-            if known is not first or before > done: before = 0  # a new match (a new deal, the teacher's work): from its start
-            for i in range(before, done):
-                result = m.hands[i].result or {}
-                self.results.played(p.browser, m.game.name, i + 1, p.code or 'solo', p.seat, str(result.get('text', '')))
+            try: held = self._held(p)
+            except KeyError: continue  # the page closed under the beat
+            if held is None: continue  # its table is closed: no hand finishes there any more
+            key, m, seat, lock = held
+            with lock:  # a table's bots play from the pacer's thread
+                hands = list(m.hands)
+                done = sum(h.is_over for h in hands)
+                before = self._recorded(key, m, hands, done)
+                ends = list(itertools.accumulate(len(h.history) for h in hands[:done]))  # the moves up to the end of each finished hand
+                rows = [(i + 1, hands[i].result or {}) for i in range(before, done)]
+                game, seed, exercise, moves = m.game.name, m.seed, exercise_title(m), len(m.actions)
+                self.seen[key] = (m, hands[0], ends, list(m.actions[:ends[-1]]) if ends else [])
+            keys.add(key)
+            for hand_no, result in rows:
+                text, points = str(result.get('text', '')), result.get('points')
+                try: self.results.played(p.browser, game, hand_no, p.code or 'solo', seat, text, points, seed, exercise)
+                except ResultsError: self.results.played(p.browser, game, hand_no, p.code or 'solo', seat, text, exercise=exercise)  # points or seed it cannot keep
                 n += 1
-            self.seen[p.id] = (first, done)
-            if p.kind == 'solo': mark.append((p.id, len(m.actions)))
+            if p.kind == 'solo': mark.append((p.id, moves))
             if p.name and self.names.get(p.browser) != p.name:  # the name the teacher reads beside the key
                 self.results.seen(p.browser, p.name); self.names[p.browser] = p.name
-        for gone in [k for k in self.seen if k not in {p.id for p in pages}]: del self.seen[gone]
+        tables = set(self.room.tables.tables)
+        for gone in [k for k in self.seen if k not in keys and (k[0] == 'solo' or k[2] not in tables)]: del self.seen[gone]  # a seat's: while its table is open
         if mark != self.solo_mark:
             self.solo_mark = mark
             self.room._changed()  # the teacher's glance is drawn again
@@ -349,12 +387,12 @@ def page_for(gate:TeacherGate, console:Console, cookies:dict,
     if not gate.admits(cookies):
         return widgets.HTML("<p>This page is the teacher's: open it with the teacher's code.</p>")
     page = TeacherPage(console, gate.root_path)
-    page.watcher = _coalesced(page.refresh, schedule)
+    page.watcher = coalesced(page.refresh, schedule)
     console.room.watch(page.watcher)  # the server calls `forget(console, page)` when the page closes
     if console.results is not None: console.results.watchers.append(page.watcher)  # a drill answered: the results again
     return page
 
-def _coalesced(fn, schedule=None):
+def coalesced(fn, schedule=None):
     "`fn` to call from any thread: run by `schedule` (or at once); the calls that come while one waits to run are that one."
     pending = [False]
     def run():
@@ -388,9 +426,10 @@ def teacher_gate() -> TeacherGate|None:
     return _GATE
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #10ed0a8d
-def teacher_widget(gate:TeacherGate, console:Console):
-    """The teacher's page for the Solara page being drawn (call it in the component of the route `/teacher`): the
-    cookies of the page's websocket decide; the page is kept up with the class in its own Solara context and thread."""
+def in_solara_page(gate:TeacherGate, console:Console, page_for_cookies, kind):
+    """The page `page_for_cookies(gate, console, cookies, schedule)` makes for the Solara page being drawn: the cookies of
+    the page's websocket decide; a page of `kind` is kept up with the class in its own Solara context and thread, and
+    forgotten and closed with it."""
     import solara.lab
     from solara.server import kernel_context
     context = kernel_context.get_current_context()
@@ -401,6 +440,10 @@ def teacher_widget(gate:TeacherGate, console:Console):
             with context: fn()
         try: loop.call_soon_threadsafe(run) if loop is not None else run()
         except RuntimeError: pass  # the page's thread has ended: it is closing
-    page = page_for(gate, console, solara.lab.cookies.value or {}, schedule)
-    if isinstance(page, TeacherPage): context.on_close(lambda: forget(console, page))
+    page = page_for_cookies(gate, console, solara.lab.cookies.value or {}, schedule)
+    if isinstance(page, kind): context.on_close(lambda: (forget(console, page), page.close()))
     return page
+
+def teacher_widget(gate:TeacherGate, console:Console):
+    "The teacher's page for the Solara page being drawn (call it in the component of the route `/teacher`)."
+    return in_solara_page(gate, console, page_for, TeacherPage)
