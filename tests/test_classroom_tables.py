@@ -190,6 +190,32 @@ def test_a_move_draws_the_parts_it_changed():
         for p in pages: p.close()
 
 
+def test_a_seated_page_shares_a_whole_address_and_shows_a_pause_at_the_top_of_the_screen():
+    "The link to share is the page's own address (scheme and all); a pause is a banner fixed at the top, read out, gone on resume."
+    from cardgames_tutor.serve.classroom import page_address
+    room = Classroom(TableOptions(bot_pace=0))
+    host = Lobby(room, 'b-asha', '?table=', host=page_address({'origin': ['http://10.0.0.5:8866'], 'host': ['10.0.0.5:8866']}, '/class'))
+    host.show('open'); host.game_choice.value = 'kocka'; host.name_box.value = 'Asha'; host.open_button.click()
+    code = host.ticket.code
+    try:
+        assert f'href="http://10.0.0.5:8866/class/?table={code}"' in host.bar.value and f'>http://10.0.0.5:8866/class/?table={code}<' in host.bar.value
+        assert host.children[0] is host.banner and host.banner.value == '' and host.start_button.layout.display is None
+        room.table(code).pause('<b>eyes</b> on the board')
+        banner = host.banner.value
+        assert 'role="alert"' in banner and 'position:fixed;top:0' in banner and '&lt;b&gt;eyes&lt;/b&gt; on the board' in banner
+        assert host.start_button.layout.display == 'none'  # nothing to start while paused
+        assert host.tutor.lit_cards() == [] and host.tutor.move_box.children == ()
+        room.table(code).resume()
+        assert host.banner.value == '' and host.start_button.layout.display is None
+    finally: host.close()
+
+def test_the_page_address_comes_from_the_pages_own_websocket():
+    from cardgames_tutor.serve.classroom import page_address
+    assert page_address({'origin': ['https://class.example.org'], 'host': ['127.0.0.1:8866']}, '/class') == 'https://class.example.org/class'
+    assert page_address({'host': ['192.168.1.20:8866']}) == 'http://192.168.1.20:8866'  # no Origin (not a browser): the Host asked
+    assert page_address({'origin': ['javascript:alert(1)'], 'host': ['x y']}) == '' and page_address({}) == ''
+
+
 # ---------------------------------------------------------------- real pages
 
 def _missing() -> str:

@@ -446,3 +446,50 @@ def test_under_a_pause_the_bot_button_is_off_and_a_press_moves_nothing():
     assert 'wrong' not in p.message.value
     assert t.resume().ok and p.session.may_play_for_me and not p.bot_button.disabled
     p.close()
+
+
+PAUSED = "Your teacher paused the table: look at the last trick. Wait until they resume it."
+
+@pytest.mark.parametrize('name,players', [('kocka', 4), ('beggars-and-thieves', 3), ('dehla-pakad', 4)])
+def test_under_a_pause_a_seats_page_may_look_back_and_nothing_more(name, players):
+    """Paused, a seat's panel lights no card and offers no move (nor 'next hand'); a click anyway is told the pause's own
+    line (news, not a rule broken) and moves nothing; the step buttons still look back; resumed, the panel is as it was."""
+    tables = Tables()
+    a = tables.open(name, 'Asha', seed=5, **options(name, players))
+    t = tables.find(a.code)
+    t.start(a.token); t.run_bots()
+    p = page(tables, a)
+    rng, step = random.Random(5), 0
+    while not (p.lit_cards() or p.move_box.children) or p.session.review is not None:  # the student's turn, something to press
+        panel_press(p, rng) if p.session.latest['to_act'] == 0 or p.session.review is not None else t.run_bots()
+        step += 1; assert step < 200
+    lit, moves, n = p.lit_cards(), [b.description for b in p.move_box.children], len(t.match.actions)
+    assert t.pause('look at the last trick').ok
+    assert (p.lit_cards(), p.move_box.children, p.session.paused) == ([], (), PAUSED)
+    assert all('cgt-legal' not in b._dom_classes for b in p.hand_box.children)
+    p.hand_box.children[0].click()
+    assert p.session.message == (('info', PAUSED, '')) and 'cgt-refused' not in p.message.value and 'rule' not in p.message.value
+    assert len(t.match.actions) == n and p.session.selected == []
+    if n:  # looking back at what happened: as ever
+        p.step_by('back'); assert not p.session.live and p.session.cursor == n - 1
+        p.step_by('last'); assert p.session.live
+    assert t.resume().ok and p.session.paused is None
+    assert (p.lit_cards(), [b.description for b in p.move_box.children]) == (lit, moves)
+    p.close()
+
+def test_under_a_pause_a_finished_hand_stays_on_screen_and_next_hand_waits():
+    tables = Tables()
+    a = tables.open('kocka', 'Asha', seed=3)
+    t = tables.find(a.code)
+    t.start(a.token)
+    p, rng = page(tables, a), random.Random(3)
+    while p.session.review is None:
+        if t.match.to_act == 0: panel_press(p, rng)
+        else: t.run_bots()
+    assert [b.description for b in p.move_box.children] == ['next hand ▶']
+    t.pause('look at the last trick')
+    assert p.move_box.children == () and not p.session.next_hand() and p.session.review == 0
+    assert p.session.message.text == PAUSED
+    t.resume()
+    assert [b.description for b in p.move_box.children] == ['next hand ▶'] and p.session.next_hand()
+    p.close()

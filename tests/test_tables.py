@@ -479,8 +479,8 @@ def test_the_view_is_the_matchs_view_plus_public_facts():
     a = t.join('Asha'); t.start(a.token)
     v = t.view(a.token)
     assert {k: x for k, x in v.items() if k != 'table'} == t.match.view(0)
-    assert set(v['table']) == {'code', 'seats', 'host', 'started', 'closed', 'waiting', 'finished_hands', 'paused', 'work',
-                               'version'}
+    assert set(v['table']) == {'code', 'seats', 'host', 'started', 'closed', 'waiting', 'finished_hands', 'paused', 'paused_text',
+                               'work', 'next_work', 'version'}
     assert str(t.match.seed) not in json.dumps(v, default=str)  # the seed would tell every deal
 
 
@@ -708,3 +708,64 @@ def test_pauses_and_new_work_in_the_middle_of_play_keep_every_view_clean(name, p
             if len(views) > seen[seat]: assert_view_clean(t, seat, views[-1])  # the view of the table as it is now
             seen[seat] = len(views)
     assert all(len(v) for v in heard.values())
+
+
+# ---------------------------------------------------------------- the teacher: the pause's line, work from the next hand
+
+def test_a_paused_tables_facts_carry_the_pauses_own_line_for_every_page():
+    t, tickets, heard = _seated('kocka', seed=3)
+    assert heard[0][-1]['table']['paused_text'] is None
+    t.pause('eyes on the board')
+    for seat in tickets: assert heard[seat][-1]['table']['paused_text'] == t.waiting_text(seat) == \
+        'Your teacher paused the table: eyes on the board. Wait until they resume it.'
+    t.resume()
+    assert all(h[-1]['table']['paused_text'] is None for h in heard.values())
+
+@pytest.mark.parametrize('name,players', [('kocka', 4), ('begga-kaat', 3), ('dehla-pakad', 4)])
+def test_work_from_the_next_hand_starts_at_the_move_that_ends_the_hand_in_play(name, players):
+    "Set from the next hand: the hand under way is played to its end (by students and bots); the move that ends it starts the work."
+    t, tickets, heard = _seated(name, seed=5, students=(0, 1), **options(name, players))
+    for _ in range(3): t.bot_move() or t.act(tickets[t.match.to_act].token, t.match.legal_actions()[0], f"w{len(t.match.actions)}")
+    assert t.in_hand()
+    old, work = t.match.hands[0], Match(get_game('kocka'), seed=42)
+    r = t.set_work(work, 'Kočka, seed 42', 'next-hand')
+    assert (r.ok, r.rule) == (True, 'table/work-next') and 'from its next hand' in r.text, r
+    assert t.match.hands[0] is old and t.work is None  # nothing changed yet but the word to every seat
+    assert all(h[-1]['table']['next_work'] == 'Kočka, seed 42' for h in heard.values())
+    step = 0
+    while t.match.hands[0] is old:  # the hand under way, played to its end
+        to = t.match.to_act
+        if to in tickets: assert t.act(tickets[to].token, t.match.legal_actions()[0], f"n{step}").ok
+        else: assert t.bot_move()
+        step += 1
+    assert old.is_over and t.match.game.name == 'kocka' and t.match.actions == [] and t.next_work is None
+    assert len(t.seats) == 4 and t.states()[:2] == ['here', 'here']  # fitted when it started: the students keep their seats
+    for seat, k in tickets.items():
+        v = heard[seat][-1]
+        assert v == t.view(k.token) and v['table']['next_work'] is None
+        assert v['table']['work']['text'] == "Hand 1 is over. Your teacher set this work: Kočka, seed 42."  # no card in a table's facts
+        assert_view_clean(t, seat, v)
+
+def test_work_from_the_next_hand_with_no_hand_under_way_starts_at_once_and_now_replaces_it():
+    t, tickets, heard = _seated('kocka', seed=3)
+    assert not t.in_hand()  # started, no move made yet: no hand under way
+    assert t.set_work(Match(get_game('kocka'), seed=7), 'seed 7', 'next-hand').rule == 'table/work'
+    t.bot_move() or t.act(tickets[t.match.to_act].token, t.match.legal_actions()[0], 'a')
+    assert t.set_work(Match(get_game('kocka'), seed=8), 'seed 8', 'next-hand').rule == 'table/work-next'
+    assert t.set_work(Match(get_game('kocka'), seed=9), 'seed 9').rule == 'table/work'  # now: the work waiting is dropped too
+    assert (t.match.seed, t.next_work, heard[0][-1]['table']['next_work']) == (9, None, None)
+    r = t.set_work(Match(get_game('kocka'), seed=1), 'x', 'tomorrow')
+    assert (r.ok, r.rule) == (False, 'table/work') and 'next hand' in r.text
+
+def test_work_from_the_next_hand_is_dropped_if_a_student_sat_beyond_its_seats_meanwhile():
+    t, tickets, heard = _seated('begga-kaat', seed=3, students=(0,), players=4)
+    t.bot_move() or t.act(tickets[t.match.to_act].token, t.match.legal_actions()[0], 'a')
+    assert t.set_work(Match(get_game('begga-kaat', players=3), seed=1), 'three', 'next-hand').ok
+    t.join('Dee', seat=3)  # a student takes the fourth seat while the hand is played
+    old, step = t.match.hands[0], 0
+    while not old.is_over:
+        to = t.match.to_act
+        if t.seats[to].token is None: t.bot_move()
+        else: assert t.act(t.seats[to].token, t.match.legal_actions()[0], f"d{step}").ok
+        step += 1
+    assert (t.match.game.n_seats(), t.next_work, t.work, len(t.match.hands)) == (4, None, None, 2)  # played on with its match

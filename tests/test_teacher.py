@@ -317,13 +317,13 @@ def test_the_page_buttons_do_what_they_say():
     page.pause_all_button.click(); assert all(x.paused is not None for x in room.tables.tables.values())
     page.resume_all_button.click(); assert all(x.paused is None for x in room.tables.tables.values())
     page.kind_choice.value, page.exercise_choice.value, page.target_choice.value = 'exercise', 'kocka-last-letter', 'solo'
-    page.set_button.click()
-    assert all(p.session.match.standing['letters'] == [4, 1, 2, 3] for p in solos) and 'for 2 places' in page.said.value
+    page.set_button.click()  # the solo students have made no move: set at once, said beside the button
+    assert all(p.session.match.standing['letters'] == [4, 1, 2, 3] for p in solos) and 'for 2 places' in page.work_line.value
     page.kind_choice.value, page.game_choice.value, page.deal_box.value = 'deal', 'kocka', 'seat 0 holds QL; seat 1 holds QL'
     page.set_button.click()
-    assert 'both Seat 0 and Seat 1' in page.said.value and '<br' not in page.said.value
+    assert 'both Seat 0 and Seat 1' in page.work_line.value and '<br' not in page.work_line.value
     page.kind_choice.value, page.seed_box.value = 'game', '12x'
-    page.set_button.click(); assert 'whole number' in page.said.value
+    page.set_button.click(); assert 'whole number' in page.work_line.value
     assert 'kocka/follow' in page.results_box.value and 'results.csv?kind=summary' in page.csv_link.value
 
 def test_a_seats_page_shows_the_work_the_teacher_set_and_the_pause():
@@ -591,3 +591,197 @@ def test_each_seats_points_in_the_export_are_the_hands_own_in_every_game(game):
     if game in ('begga-kaat', 'maghe-satra'):  # scored by those points: the match's tally moved by them
         tallies = [[0] * s.game.n_seats()] + s.match.tallies
         assert [[b - a for a, b in zip(x, y)] for x, y in zip(tallies, tallies[1:])] == [h.result['points'] for h in done]
+
+
+# ---------------------------------------------------------------- the console in front of a class (issue 57, items 2 and 3)
+
+def test_the_only_table_is_chosen_and_the_choice_stays_sensible_as_tables_come_and_go():
+    room = Classroom()
+    a = room.open_table('b-asha', 'kocka', 'Asha', seed=3)
+    page = TeacherPage(Console(room))
+    assert page.table_choice.value == a.code  # one table: chosen, not a blank list
+    assert page.table_choice.options[0][0] == f"{a.code} · Kočka"
+    b = room.open_table('b-bo', 'begga-kaat', 'Bo', seed=4); page.refresh()
+    assert page.table_choice.value == a.code  # another comes: the choice stays
+    room.join_table('b-cy', a.code, 'Cy'); page.refresh()
+    assert page.table_choice.value == a.code and 'Seat 1: Cy (here)' in page.glance_box.value  # every student by name
+    room.close_table(a.code); page.refresh()
+    assert page.table_choice.value == b.code  # the chosen one closed, one is left: that one
+    c = room.open_table('b-dee', 'kocka', 'Dee', seed=5); room.close_table(b.code)
+    d = room.open_table('b-eli', 'kocka', 'Eli', seed=6); page.refresh()
+    assert page.table_choice.value is None  # closed, two left: the teacher chooses; nothing acts meanwhile
+    assert page.pause_button.disabled and page.resume_button.disabled and page.show_button.disabled
+    page.pause()  # pressed anyway (a page a moment behind): the teacher's words
+    assert 'Choose a table first.' in page.said.value and all(room.table(x.code).paused is None for x in (c, d))
+
+def test_every_refusal_the_console_gives_is_in_the_teachers_words():
+    room, k, _ = a_class()
+    console = Console(room)
+    code = k['asha'].code
+    room.close_table(code)
+    lines = [console.pause(None).text, console.pause('').text, console.resume(code).text, console.show(code).text,
+             console.pause('not a code at all').text, console.resume('kq7m').text]
+    assert lines[:2] == ['Choose a table first.'] * 2
+    assert lines[2] == f"Table '{code}' is not open any more (its students left): choose another table."
+    for line in lines:
+        assert 'student who opened' not in line and 'a table code is' not in line and '\n' not in line, line
+
+def test_only_what_may_act_now_is_enabled_on_the_teachers_page():
+    room, k, solos = a_class()
+    page = TeacherPage(Console(room))
+    assert page.table_choice.value is None  # two tables: none chosen yet
+    off = lambda: {n: getattr(page, n).disabled for n in ('pause_button', 'resume_button', 'show_button', 'pause_all_button',
+                                                          'resume_all_button', 'what_if_button', 'refresh_button', 'set_button')}
+    assert off() == {'pause_button': True, 'resume_button': True, 'show_button': True, 'pause_all_button': False,
+                     'resume_all_button': True, 'what_if_button': True, 'refresh_button': True, 'set_button': False}
+    page.table_choice.value = k['asha'].code
+    assert not page.pause_button.disabled and page.resume_button.disabled and not page.show_button.disabled
+    page.pause_button.click()
+    assert page.pause_button.disabled and not page.resume_button.disabled and not page.resume_all_button.disabled
+    page.show_button.click()
+    assert not page.what_if_button.disabled and not page.refresh_button.disabled
+    page.pause_all_button.click()
+    assert page.pause_all_button.disabled  # every table paused: nothing left to pause
+    page.kind_choice.value = 'record'
+    assert page.set_button.disabled  # a hand record, and no file chosen
+    page.kind_choice.value, page.target_choice.value = 'game', 'solo'
+    for p in solos: room.drop_page(p.id)
+    page.refresh(); assert page.set_button.disabled  # nobody plays alone: nobody to set it for
+    for b in (page.confirm_button, page.cancel_button): assert b.layout.display == 'none'  # no question asked
+
+def test_the_form_shows_only_the_fields_of_the_kind_of_work_chosen():
+    room, _, _ = a_class()
+    page = TeacherPage(Console(room))
+    fields = ('game_choice', 'players_box', 'seed_box', 'exercise_choice', 'deal_box', 'record_upload')
+    want = {'game': {'game_choice', 'players_box', 'seed_box'}, 'exercise': {'exercise_choice'},
+            'deal': {'game_choice', 'players_box', 'seed_box', 'deal_box'}, 'record': {'record_upload'}}
+    for kind in ('exercise', 'deal', 'record', 'game'):
+        page.kind_choice.value = kind
+        assert {f for f in fields if getattr(page, f).layout.display != 'none'} == want[kind], kind
+    assert [v for _, v in page.when_choice.options] == ['now', 'next-hand'] and 'next hand' in page.when_choice.options[1][0]
+
+def test_set_the_work_asks_beside_the_button_before_a_match_under_way_ends():
+    room, k, solos = a_class()
+    t = _played(room, k, 6)
+    page = TeacherPage(Console(room))
+    page.kind_choice.value, page.exercise_choice.value, page.target_choice.value = 'exercise', 'kocka-two-letters', 'tables'
+    before = list(t.match.actions)
+    page.set_button.click()  # the first press: a question, beside the button; nothing changed
+    said = page.work_line.value
+    assert f"A match is under way at table {t.code} (Asha, Bo)" in said and 'replaces it now' in said and 'Yes, end those matches now' in said
+    assert t.match.actions == before and page.confirm_button.layout.display is None and page.cancel_button.layout.display is None
+    page.cancel_button.click()
+    assert t.match.actions == before and 'Nothing was set' in page.work_line.value and page.confirm_button.layout.display == 'none'
+    page.set_button.click(); page.seed_box.value = '5'  # a change to the form drops the question
+    assert page.confirm_button.layout.display == 'none' and 'press “Set the work” again' in page.work_line.value
+    page.confirm_button.click(); assert t.match.actions == before and 'Nothing to confirm' in page.work_line.value
+    page.set_button.click(); page.confirm_button.click()  # asked, and yes
+    assert t.match.actions == [] and t.work['title'] == 'the exercise “Two letters each”'
+    assert 'Set the exercise “Two letters each” for 2 places.' in page.work_line.value and page.confirm_button.layout.display == 'none'
+
+def _until_new_work(t, tokens:dict, seed:int):
+    "Play table `t` (students' seats `tokens` their first legal move, bots the others) until its match is the work of `seed`."
+    for i in range(5000):
+        if t.match.seed == seed: return
+        if not t.bot_move(): assert t.act(tokens[t.match.to_act], t.match.legal_actions()[0], f"u{i}").ok
+    raise AssertionError('the work never started')
+
+def test_set_the_work_from_the_next_hand_switches_each_table_at_its_hands_end():
+    room, k, solos = a_class()
+    t = _played(room, k, 6)
+    other = room.table(k['cy'].code)  # not started: no hand under way, it takes the work at once
+    console = Console(room)
+    page = TeacherPage(console)
+    page.kind_choice.value, page.game_choice.value, page.seed_box.value, page.target_choice.value = 'game', 'kocka', '31', 'tables'
+    page.when_choice.value = 'next-hand'
+    page.set_button.click()
+    assert 'starts there when its hand under way ends' in page.work_line.value and page.confirm_button.description == 'Yes, from their next hand'
+    old = t.match.hands[0]
+    page.confirm_button.click()
+    assert 'Set Kočka, seed 31 for 2 places (1 from the next hand).' in page.work_line.value
+    assert t.match.hands[0] is old and t.next_work['title'] == 'Kočka, seed 31' and other.match.seed == 31
+    assert 'from the next hand: Kočka, seed 31' in page.glance_box.value
+    _until_new_work(t, {k['asha'].seat: k['asha'].token, k['bo'].seat: k['bo'].token}, 31)
+    assert t.match.seed == 31 and t.match.actions == [] and t.work['text'] == 'Hand 1 is over. Your teacher set this work: Kočka, seed 31.'
+    with pytest.raises(ValueError): console.set_work(make_work('game', game='kocka', seed=2), 'all', 'later')
+
+def test_the_solo_work_from_the_next_hand_starts_once_the_student_has_read_the_hands_result():
+    room, k, solos = a_class()
+    s = solos[0].session
+    s.run_bots(); assert s.act(s.match.legal_actions()[0])
+    console = Console(room)
+    done = dict((where, line) for where, _, line in console.set_work(make_work('game', game='kocka', seed=12), 'solo', 'next-hand'))
+    assert done['solo Dee'] == 'Dee plays Kočka, seed 12 from their next hand.' and 'from your next hand' in s.message.text
+    assert done['solo <b>Eli</b>'] == '<b>Eli</b> now plays Kočka, seed 12.'  # no move made: at once
+    assert 'solo: Dee (connected; from the next hand: Kočka, seed 12)' in glance_html(console.glance())
+    _finish_solo(s, 1)
+    assert console.due() == 0 and s.review == 0  # the finished hand on screen: the work waits
+    s.next_hand()
+    assert console.due() == 1 and s.match.seed == 12 and s.match.actions == [] and console.pending == {}
+
+def test_the_keeper_records_the_hand_that_ended_as_the_teachers_work_replaced_it():
+    from cardgames_tutor.serve.teacher_page import ClassKeeper
+    from cardgames_tutor.ui.seat import SeatSession
+    results = Results(':memory:')
+    room, k, solos = a_class()
+    t = _played(room, k, 4)
+    room.add_page(StudentPage('p-asha:table', 'b-asha', 'table', SeatSession(room.tables, k['asha'].token), 'Asha', t.code))
+    console = Console(room, results)
+    keeper = ClassKeeper(room, results, console)
+    keeper.beat()
+    assert t.set_work(make_work('game', game='kocka', seed=31).match, 'Kočka, seed 31', 'next-hand').ok
+    _until_new_work(t, {k['asha'].seat: k['asha'].token, k['bo'].seat: k['bo'].token}, 31)  # the move that ends hand 1 starts the work
+    assert keeper.beat() == 1 and results.mine('b-asha').hands() == 1  # the hand played before the switch, recorded
+    row = as_dicts(results.csv_text('hands'))[0]
+    assert (row['student'], row['hand_no'], row['seed']) == ('Asha', '1', '3')  # from the match it was played in
+    assert keeper.beat() == 0
+
+def test_names_everywhere_and_results_per_student_and_rule_from_the_summary_export():
+    from cardgames_tutor.serve.room import Lobby
+    from cardgames_tutor.serve.teacher_page import ClassKeeper
+    results = Results(':memory:')
+    room, k, solos = a_class()
+    solos[1].name = None  # a solo student who typed no name
+    fay = Lobby(room, 'b-fay', '?drill=kocka')  # drilling: she types her name on her page
+    fay.name_box.value = 'Fay'
+    console = Console(room, results)
+    ClassKeeper(room, results, console).beat()  # the name the teacher reads, kept beside her key
+    for right in (True, False, True, True): results.answered('b-fay', 'kocka', 'kocka/follow', right)
+    results.answered('b-solo1', 'kocka', 'kocka/follow', False)
+    g = console.glance()
+    assert {s['name'] for s in g['solo']} == {'Dee', None, 'Fay'} and g['tables'][0]['students'] == ['Asha', 'Bo']
+    html = glance_html(g)
+    assert 'solo: Fay (connected)' in html and 'solo: a student with no name' in html and 'solo: a student (' not in html
+    summary = {r['student_key']: r for r in as_dicts(results.csv_text('summary'))}
+    assert (summary['b-fay']['right'], summary['b-fay']['wrong']) == ('3', '1')
+    assert console.summary() == ['Fay: kocka/follow (Following the led suit): 3 right, 1 wrong',
+                                 'a student with no name (b-solo): kocka/follow (Following the led suit): 0 right, 1 wrong']
+    page = TeacherPage(console)
+    assert 'Fay: kocka/follow (Following the led suit): 3 right, 1 wrong' in page.results_box.value and ' of 1 missed' not in page.results_box.value
+    fay.close()
+
+def test_a_closed_page_is_away_within_seconds_and_a_blip_is_not():
+    "The pacer's look at every page's connection (about once a second): lost for `away_after` s, away at the table and in the glance."
+    from cardgames_tutor.serve.room import Lobby, TableOptions
+    clock = Clock()
+    room = Classroom(TableOptions(away_after=5), now=clock)
+    host = Lobby(room, 'b-asha', '?table=')
+    host.show('open'); host.game_choice.value = 'kocka'; host.name_box.value = 'Asha'; host.open_button.click()
+    bo = Lobby(room, 'b-bo', f'?table={host.ticket.code}'); bo.name_box.value = 'Bo'; bo.join_button.click()
+    solo = Lobby(room, 'b-cy', '')
+    up = {'bo': True, 'cy': True}
+    room.pages[f"{bo.page_id}:table"].alive = lambda: up['bo']
+    room.pages[f"{solo.page_id}:solo"].alive = lambda: up['cy']
+    console, t = Console(room), room.table(host.ticket.code)
+    def beats(seconds):
+        for _ in range(int(seconds * 20)): clock.t += 0.05; room.step()
+    up['bo'] = up['cy'] = False  # both tabs closed (their websockets gone; Solara keeps the sessions for --cull)
+    beats(2); up['bo'] = True; beats(2)  # Bo's came back within 5 s: a blip, nothing shown
+    assert t.states()[1] == 'here' and [s['connected'] for s in console.glance()['solo']] == [True]
+    up['bo'] = False; beats(7)
+    assert t.states()[1] == 'away' and [s['connected'] for s in console.glance()['solo']] == [False]
+    assert 'Bo (Seat 1, away)' in host.bar.value and 'solo: a student with no name (away)' in glance_html(console.glance())
+    up['bo'] = True; beats(1.1)
+    assert t.states()[1] == 'here'  # back: his seat at once
+    bo.close(); assert t.states()[1] == 'away'  # the session closed later (culled): left once, not twice
+    for p in (host, solo): p.close()

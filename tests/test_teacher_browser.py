@@ -2,10 +2,13 @@
 students (one playing, one drilling), and the teacher, each in a Chromium context of their own (their own cookies).
 
 The teacher sees every hand of the table on the projector page while no student page (its DOM, or the widget state it
-was sent) holds a card of another seat; the teacher pauses the table (every seat is told, a click is refused), holds the
-projector a move back, resumes; sets an exercise for everyone (every table and solo page starts it, told who set it); a drill answered by a solo
-student appears in the teacher's results; a student's page reaches no teacher route. Every wait is on the page's state."""
-import csv, io, re
+was sent) holds a card of another seat; the teacher pauses the table (every seat is told, a banner fixed at the top of a
+phone's screen however far it is scrolled, no card lit, a click answered with the pause's line), holds the projector a
+move back, resumes; sets an exercise for everyone, asked and confirmed beside the button (every table and solo page starts
+it, told who set it); a drill answered by a solo student appears in the teacher's results under her name; a solo page
+closed is away within seconds; a student's page reaches no teacher route. The console is at 1366x768, every button's label
+whole; every page has its title. Every wait is on the page's state."""
+import csv, io, re, time
 import pytest
 from cardgames_tutor.core.engine import get_game
 from cardgames_tutor.core.match import Match
@@ -14,9 +17,10 @@ from test_classroom_tables import (WAIT, Student, browser_test, cards_named, chr
                                    leaks, open_table, _public)
 
 TEACHER = 'kq7m-x2pd-9hte'
+AWAY_WAIT = 30_000  # ms: seen away after --away-after (5 s) and a beat of the pacer; a loaded machine's page may lag, the cull is at 60 s
 
 def teacher_page(browser, addr):
-    context = browser.new_context(viewport={'width': 1300, 'height': 1400})
+    context = browser.new_context(viewport={'width': 1366, 'height': 768})  # a classroom's laptop
     page = context.new_page()
     page.goto(f'http://{addr}/teacher', timeout=WAIT)
     assert "teacher's code" in page.inner_text('body')  # asked, and nothing else shown
@@ -27,6 +31,15 @@ def teacher_page(browser, addr):
 def glance_has(page, *texts):
     page.wait_for_function("ts => { const e = document.querySelector('.cgt-glance-box'); return e && ts.every(t => e.innerText.includes(t)); }",
                            arg=list(texts), timeout=WAIT)
+
+def titled(page, title):
+    "Wait until the page's title (the browser's tab, a screen reader's first words) is `title`."
+    page.wait_for_function("t => document.title === t", arg=title, timeout=WAIT)
+
+def cut_buttons(page) -> list:
+    "The teacher's buttons shown now whose label is cut (its text wider than the button)."
+    return page.evaluate("""() => [...document.querySelectorAll('.cgt-teacher button')].filter(b => b.offsetParent !== null)
+                                 .filter(b => b.scrollWidth > b.clientWidth).map(b => [b.innerText, b.scrollWidth, b.clientWidth])""")
 
 def play_moves(students, mirror, n):
     "The students whose turn it is click a lit card, `n` times; every page shows each move."
@@ -49,10 +62,16 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         # the host comes from a link with an empty table code (the join form, no solo game): a solo game's panel would go on
         # sending its own deal's cards for a while after the page switches to the open form, which the scan would count
         host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=12, query='?table=')
-        students = [host] + join_pages(browser, addr, host.code, ['Bo', 'Chidi', 'Dana'])
+        students = [host] + join_pages(browser, addr, host.code, ['Bo', 'Chidi'])
+        phone = Student(browser, addr, f'?table={host.code}', 'Dana', viewport=(390, 844))  # Dana plays on a phone
+        phone.page.fill('.cgt-name input', 'Dana'); phone.mark(); phone.page.click('.cgt-join')
+        students.append(phone.seated())
         solo = Student(browser, addr, '?game=kocka&seed=3', 'Eli')
         drill = Student(browser, addr, '?drill=kocka&seed=2', 'Fay')
+        for s in (solo, drill): s.page.fill('.cgt-name input', s.name)  # playing alone: the name the teacher reads
         mirror = Match(get_game('begga-kaat', players=4), seed=12)
+        titled(host.page, f"Table {host.code} · Card games tutor"); titled(solo.page, 'Card games tutor')
+        assert phone.page.inner_text('.cgt-share') == f'http://{addr}/?table={host.code}'  # a whole address, to open from a message
 
         # a student's page reaches no teacher route
         for s in (host, solo):
@@ -61,14 +80,18 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
             assert s.page.query_selector('.cgt-teacher') is None
 
         teacher = teacher_page(browser, addr)
-        glance_has(teacher, f"table {host.code}", 'Asha', 'Dana', 'solo')
+        titled(teacher, "Teacher's console · Card games tutor")
+        glance_has(teacher, f"table {host.code}", 'Asha', 'Dana', 'solo: Eli', 'solo: Fay')
+        assert cut_buttons(teacher) == []  # at 1366x768 every label whole
 
         # the teacher sees every hand; no student page holds another seat's cards
-        teacher.select_option('.cgt-table-choice select', label=f"{host.code} · Begga Kaat")
+        teacher.wait_for_function("c => document.querySelector('.cgt-table-choice select')?.selectedOptions[0]?.text.startsWith(c)",
+                                  arg=host.code, timeout=WAIT)  # the only table: chosen already
         teacher.click('.cgt-show')
         teacher.wait_for_selector('.cgt-projector-link', timeout=WAIT)
         shown = teacher.context.new_page()  # the projector page (`/teacher/show`), beside the console: the teacher's cookie
         shown.goto(f'http://{addr}/teacher/show', timeout=WAIT)
+        titled(shown, 'Projector · Card games tutor')
         deck = set(mirror.game.deck())
         shown.wait_for_function("n => document.querySelectorAll('.cgt-proj-table [data-card]').length >= n", arg=len(deck), timeout=WAIT)
         assert cards_named(_public(shown.content()), deck) == deck  # every card of every hand
@@ -77,40 +100,67 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
             found = leaks(s, hidden_from(mirror, s.seat))
             assert not found['dom'] and not found['state'], f"Seat {s.seat}'s page holds another seat's cards: {found}"
 
-        # pause: every seat is told, a click is refused; step back in the teaching view; resume
+        # pause: every seat is told (a phone at the top of its screen, scrolled down to its cards); no card lit, a click
+        # answered with the pause's line; step back in the teaching view; resume
         teacher.fill('.cgt-teacher input[placeholder^="optional: what the class"]', 'look at the first trick')
         teacher.click('.cgt-pause')
-        for s in students: s.wait_waiting('Your teacher paused the table: look at the first trick.')
+        said = 'Your teacher paused the table: look at the first trick.'
+        for s in students: s.wait_waiting(said)
+        p = phone.page
+        p.wait_for_selector('.cgt-pause-banner[role=alert]', timeout=WAIT)
+        p.evaluate("() => { for (const e of [document.scrollingElement, ...document.querySelectorAll('main.solara-content-main > div')]) e.scrollTop = e.scrollHeight; }")
+        p.wait_for_function("() => document.querySelector('.cgt-table-info').getBoundingClientRect().bottom < 0", timeout=WAIT)  # scrolled past the bar
+        box = p.locator('.cgt-pause-banner').bounding_box()
+        assert box and box['y'] >= 0 and box['y'] + box['height'] <= 844 and box['width'] >= 380, box  # in view, across the phone
+        assert said in p.inner_text('.cgt-pause-banner') and p.is_visible('.cgt-pause-banner')
         turn = next(s for s in students if s.seat == mirror.to_act)
+        assert turn.page.locator('button.cgt-card.cgt-legal').count() == 0  # nothing lit
         turn.page.locator('button.cgt-card').first.click()
-        turn.page.wait_for_selector('.cgt-message.cgt-refused', timeout=WAIT)
-        assert 'teacher paused the table' in turn.page.inner_text('.cgt-message')
-        assert turn.moves() == 2
+        turn.page.wait_for_function("t => document.querySelector('.cgt-message.cgt-info')?.innerText.includes(t)", arg=said, timeout=WAIT)
+        assert 'rule' not in turn.page.inner_text('.cgt-message') and turn.moves() == 2
         shown.click('.cgt-proj-back')  # the projector held one move back (from the table's moment)
         shown.wait_for_function("() => document.querySelector('.cgt-proj-head')?.innerText.includes('Held at move 1 of 2')", timeout=WAIT)
         teacher.click('.cgt-resume')
         for s in students: s.page.wait_for_function("() => !document.querySelector('.cgt-waiting')?.innerText.includes('paused')", timeout=WAIT)
+        p.wait_for_selector('.cgt-pause-banner', state='detached', timeout=WAIT)  # gone with the resume
         play_moves(students, mirror, 1)
 
-        # set an exercise for everyone
+        # set an exercise for everyone: a match is under way, so the console asks beside the button first
         teacher.select_option('.cgt-kind select', label='a prepared exercise')
         teacher.select_option('.cgt-exercise select', label=EXERCISES['begga-kaat-95'].title)
         teacher.click('.cgt-set-work')
-        teacher.wait_for_function("() => document.querySelector('.cgt-teacher-said')?.innerText.startsWith('Set the exercise')", timeout=WAIT)
+        teacher.wait_for_selector('.cgt-confirm-work', state='visible', timeout=WAIT)
+        asked = teacher.inner_text('.cgt-work-line')
+        assert f'A match is under way at table {host.code}' in asked and 'replaces it now' in asked, asked
+        assert all(s.moves() == 3 for s in students)  # asked, not set
+        button, line = teacher.locator('.cgt-confirm-work').bounding_box(), teacher.locator('.cgt-work-line').bounding_box()
+        assert 0 <= line['y'] and line['y'] + line['height'] <= 768 and abs(line['y'] - button['y']) < 80, (line, button)  # in view, beside the button
+        assert cut_buttons(teacher) == []  # “Yes, end those matches now” whole too
+        teacher.click('.cgt-confirm-work')
+        teacher.wait_for_function("() => document.querySelector('.cgt-work-line')?.innerText.startsWith('Set the exercise')", timeout=WAIT)
         for s in students: s.wait_moves(0)
         solo.page.wait_for_function("() => document.querySelector('.cgt-message')?.innerText.includes('Your teacher set this work')", timeout=WAIT)
         glance_has(teacher, 'work: the exercise')
+        teacher.select_option('.cgt-kind select', label='an uploaded hand record')
+        teacher.wait_for_selector('.cgt-record', state='visible', timeout=WAIT)
+        assert not teacher.is_visible('.cgt-exercise') and cut_buttons(teacher) == []  # the record's fields only, whole
 
-        # a drill answered appears in the teacher's results
+        # a drill answered appears in the teacher's results, by the name the student typed, right and wrong counted
         drill.page.wait_for_selector('.cgt-drill button', timeout=WAIT)
         drill.page.locator('.cgt-drill .widget-hbox button').first.click()
-        teacher.wait_for_function("() => /\\d+ of 1 missed kocka\\//.test(document.querySelector('.cgt-results')?.innerText)", timeout=WAIT)
+        teacher.wait_for_function("() => /Fay: kocka\\/.*: \\d right, \\d wrong/.test(document.querySelector('.cgt-results')?.innerText)", timeout=WAIT)
         raw = teacher.evaluate("() => fetch('/teacher/results.csv?kind=answers').then(r => r.arrayBuffer()).then(b => Array.from(new Uint8Array(b)))")
         text = bytes(raw).decode('utf-8')
         assert text.startswith('\ufeff'), text[:40]  # UTF-8 with its byte-order mark: a spreadsheet reads ♥ and any name as typed
         head, *rows = list(csv.reader(io.StringIO(text[1:], newline='')))
         assert head == ['student', 'at', 'game', 'rule', 'title', 'right', 'wrong', 'student_key'], head
-        assert any(r[2] == 'kocka' and r[3].startswith('kocka/') and re.fullmatch(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d', r[1]) and r[-1]
+        assert any(r[0] == 'Fay' and r[2] == 'kocka' and r[3].startswith('kocka/') and re.fullmatch(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d', r[1]) and r[-1]
                    for r in rows), text
         again = io.StringIO(); csv.writer(again, lineterminator='\n', quoting=csv.QUOTE_ALL).writerows([head, *rows])
         assert again.getvalue() == text[1:]  # every field quoted
+
+        # a solo page closed (no goodbye sent: its websocket simply gone) is away within seconds, not after --cull (60 s)
+        solo.close()
+        closed = time.monotonic()
+        teacher.wait_for_function("() => document.querySelector('.cgt-glance-box')?.innerText.includes('solo: Eli (away)')", timeout=AWAY_WAIT)
+        assert time.monotonic() - closed < AWAY_WAIT / 1000

@@ -16,8 +16,9 @@ from .match import Match
 from .records import to_record, load, RecordError
 
 # %% auto #0
-__all__ = ['LINE', 'CODE_SIGNS', 'CODE_LENGTH', 'MAX_NAME', 'KEPT_REFUSALS', 'MAX_REASON', 'MAX_TITLE', 'TableError', 'Reply',
-           'refused', 'new_table_code', 'read_code', 'plain_text', 'clean_name', 'Seat', 'Table', 'Ticket', 'Tables']
+__all__ = ['LINE', 'CODE_SIGNS', 'CODE_LENGTH', 'MAX_NAME', 'KEPT_REFUSALS', 'MAX_REASON', 'MAX_TITLE', 'WHEN', 'TableError',
+           'Reply', 'refused', 'new_table_code', 'read_code', 'plain_text', 'clean_name', 'Seat', 'Table', 'Ticket',
+           'Tables']
 
 # %% ../../nbs/core/06_tables.ipynb #638d5dac
 LINE = 199  # the longest refusal, in characters
@@ -120,6 +121,7 @@ class Table:
         self.tokens = {}  # seat token -> seat number
         self.host, self.started, self.closed, self.version = None, False, False, 0
         self.paused, self.work = None, None  # the teacher's pause (its reason, '' for none) and the work they set
+        self.next_work = None  # work set "from the next hand": taken up when the hand in play ends (`set_work`)
         self.rng = random.Random(f"bots {self.match.seed}")  # the bots' own stream: their choices tell nothing of the deals' stream
         self.lock = threading.RLock()  # one request at a time: the server serves students from threads
 
@@ -292,8 +294,10 @@ def _play(self:Table, seat:int, action) -> Reply:
     try: self.match.apply(action, seat)
     except IllegalAction as e: return refused(e.verdict.text, e.verdict.rule)
     if not self.seats[seat].pages: self._back(self.seats[seat])  # a student who plays is here
+    played = self.match.actions[-1][2]  # kept: the teacher's work from the next hand may start now (below)
+    if self.next_work is not None: self._work_due()
     self._changed()
-    return Reply(True, f"You played {action_text(self.match.actions[-1][2])}.", 'table/played')
+    return Reply(True, f"You played {action_text(played)}.", 'table/played')
 
 # %% ../../nbs/core/06_tables.ipynb #168a8c64
 @patch
@@ -325,6 +329,7 @@ def bot_move(self:Table, version:int|None=None) -> bool:
         seat = self.bot_due
         if seat is None or (version is not None and version != self.version): return False
         self.match.apply(self.match.game.bot(self.match.view(seat, text=False), self.rng), seat)
+        if self.next_work is not None: self._work_due()
         self._changed()
         return True
 
@@ -364,7 +369,9 @@ def facts(self:Table, seat:int|None=None) -> dict:
              for i, (s, st) in enumerate(zip(self.seats, states))]
     return {'code': self.code, 'seats': seats, 'host': self.host, 'started': self.started, 'closed': self.closed,
             'waiting': self.waiting_text(seat), 'finished_hands': sum(h.is_over for h in self.match.hands),
-            'paused': self.paused, 'work': dict(self.work) if self.work else None, 'version': self.version}
+            'paused': self.paused, 'paused_text': None if self.paused is None else _paused_text(self.paused),
+            'work': dict(self.work) if self.work else None, 'next_work': self.next_work['title'] if self.next_work else None,
+            'version': self.version}
 
 # %% ../../nbs/core/06_tables.ipynb #413adc47
 @patch
@@ -428,6 +435,8 @@ def close(self:Table) -> bool:
 MAX_REASON = 120
 
 def _paused_text(reason:str) -> str:
+    "The line every page of a paused table shows (its `waiting`, its refusals, the banner of a student's page)."
+
     return f"Your teacher paused the table{': ' + reason if reason else ''}. Wait until they resume it."
 
 @patch
@@ -452,33 +461,67 @@ def resume(self:Table) -> Reply:
 
 # %% ../../nbs/core/06_tables.ipynb #8a50f981
 MAX_TITLE = 120
+WHEN = ('now', 'next-hand')  # when the work starts: at once, or when the hand in play ends
+
+@patch
+def _misfit(self:Table, n:int) -> str|None:
+    "Why the table cannot be made `n` seats (a student sits beyond them), or None."
+    held = [i for i, st in enumerate(self.states()) if st in ('here', 'away')]
+    if held and held[-1] >= n: return f"Table {self.code} has a student at Seat {held[-1]}: this work is for {plural(n, 'player')}"
 
 @patch
 def _resize(self:Table, n:int) -> str|None:
     "Make the table `n` seats, keeping every student's; why it cannot be, or None."
+    if (why := self._misfit(n)) is not None: return why
     held = [i for i, st in enumerate(self.states()) if st in ('here', 'away')]
-    if held and held[-1] >= n:
-        return f"Table {self.code} has a student at Seat {held[-1]}: this work is for {plural(n, 'player')}"
     for s in self.seats[n:]: self.tokens.pop(s.token, None)
     self.seats = self.seats[:n] + [Seat() for _ in range(n - len(self.seats))]
     if self.host is not None and self.host >= n: self.host = held[0] if held else None
 
+
+# %% ../../nbs/core/06_tables.ipynb #5fdffad1
+@patch
+def _start_work(self:Table, copy:Match, title:str, before:str='') -> str|None:
+    "Make `copy` the table's match, in place, its seats fitted (`before`: the line told first); why it cannot be, or None."
+    if (why := self._resize(copy.game.n_seats())) is not None: return why
+    self.match.__dict__.update(copy.__dict__)  # the same object, the new match: whoever holds the table's match sees it
+    self.rng, self.next_work = random.Random(f"bots {copy.seed}"), None
+    self.work = {'title': title, 'note': copy.note or '', 'text': f"{before}Your teacher set this work: {title}."}
+
+@patch
+def in_hand(self:Table) -> bool:
+    "Whether a hand is under way: started, the match on, a move made in the hand in play (the teacher's console asks too)."
+    return self.started and not self.match.over and bool(self.match.hand.history)
+
+# %% ../../nbs/core/06_tables.ipynb #19b373aa
 @patch
 def set_work(self:Table, match:Match, # the work: a copy of it, from its start, is the table's match
-             title:str) -> Reply: # what the work is, in words every seat reads (no cards)
-    "The teacher sets the table's work: a fresh copy of `match`; every seat is told that the teacher set it."
+             title:str, # what the work is, in words every seat reads (no cards)
+             when:str='now') -> Reply: # 'now', or 'next-hand': when the hand in play ends
+    "The teacher sets the table's work: a fresh copy of `match`, now or from the next hand; every seat is told that the teacher set it."
     if not isinstance(match, Match): return refused(f"The work is a match to play, not {short_repr(match)}.", 'table/work')
     if not isinstance(title, str) or not 1 <= len(title := plain_text(title[:40 * MAX_TITLE])) <= MAX_TITLE:
         return refused(f"The work's title is plain text of 1 to {MAX_TITLE} characters.", 'table/work')
+    if when not in WHEN: return refused(f"The work starts now or from the next hand, not {short_repr(when)}.", 'table/work')
     with self.lock:
         if self.closed: return refused(f"Table {self.code} is closed: open another for this work.", 'table/closed')
         copy = match.replayed(match.actions)  # its own: nothing shared with the teacher's or another table's
-        if (why := self._resize(copy.game.n_seats())) is not None: return refused(why + '.', 'table/work-seats')
-        self.match.__dict__.update(copy.__dict__)  # the same object, the new match: whoever holds the table's match sees it
-        self.rng = random.Random(f"bots {copy.seed}")
-        self.work = {'title': title, 'note': copy.note or '', 'text': f"Your teacher set this work: {title}."}
+        if (why := self._misfit(copy.game.n_seats())) is not None: return refused(why + '.', 'table/work-seats')
+        if when == 'next-hand' and self.in_hand():
+            self.next_work = {'match': copy, 'title': title, 'hands': len(self.match.hands)}  # waits for hand `hands` to end
+            self._changed()
+            return Reply(True, f"Table {self.code} plays {title} from its next hand (the hand in play ends first).", 'table/work-next')
+        self._start_work(copy, title)
         self._changed()
         return Reply(True, f"Table {self.code} now plays {title}.", 'table/work')
+
+# %% ../../nbs/core/06_tables.ipynb #f99e9a04
+@patch
+def _work_due(self:Table):
+    "After a move (the table's lock held): the work set from the next hand starts if the hand it waited for is over."
+    w = self.next_work
+    if w is None or not (self.match.over or len(self.match.hands) > w['hands']): return
+    if self._start_work(w['match'], w['title'], f"Hand {w['hands']} is over. ") is not None: self.next_work = None  # no card: the facts never hold one
 
 # %% ../../nbs/core/06_tables.ipynb #bc180675
 class Tables:

@@ -14,13 +14,23 @@ from fastcore.basics import patch
 from ..coach.search import search_in_processes
 from ..core.tables import CODE_SIGNS  # the signs of every code: none to misread aloud
 from .gates import HTML_KIND, WrongCodes, answer, answer_line, code_proof, cookies_of, guard_widget_messages, held_back, local_location, query_of, same_code, visitor_address
+try: import solara
+except ImportError: solara = None  # the `classroom` extra is not installed: `serve` says how to install it
+import importlib.resources
+from pathlib import Path
+from ..ui.panel import Tutor
+from .room import Lobby, TableOptions, add_options, classroom, option, read_options, use_classroom
+from .teacher_page import ClassKeeper, drill_view, keep_reviews, teacher_app, teacher_gate, teacher_widget
+from .projector import projector_widget
+from ..core.engine import games
+from ..ui.table import cards_text_html
 
 # %% auto #0
 __all__ = ['COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE', 'MAX_CODE', 'PROXY_HEADERS', 'ASK_PAGE', 'SESSION', 'HIDDEN',
-           'CLOSE', 'STATIC', 'START', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'new_code', 'is_loopback', 'frame_ok',
-           'Bucket', 'Limits', 'checked_code', 'host_name', 'off_root', 'own_headers', 'under_root', 'ClassroomGate',
-           'StaticCache', 'start_words', 'start_html', 'page_assets', 'make_app', 'warm_up', 'lan_address', 'address',
-           'allowed_hosts', 'serve', 'main']
+           'CLOSE', 'STATIC', 'START', 'TITLE', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'new_code', 'is_loopback',
+           'frame_ok', 'Bucket', 'Limits', 'checked_code', 'host_name', 'off_root', 'own_headers', 'under_root',
+           'ClassroomGate', 'StaticCache', 'page_address', 'start_words', 'start_html', 'page_assets', 'make_app',
+           'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'main']
 
 # %% ../../nbs/serve/33_classroom.ipynb #c006
 def new_code(n:int=8) -> str:
@@ -67,8 +77,6 @@ class Bucket:
         return max(0.0, -self.tokens / self.rate)
 
 # %% ../../nbs/serve/33_classroom.ipynb #b46eb625
-from .room import option  # a field with its help line: one flag of `cardgames-classroom` each
-
 @dataclasses.dataclass
 class Limits:
     "What one visitor may use of the classroom server (each an option of `cardgames-classroom`)."
@@ -352,20 +360,19 @@ async def __call__(self:StaticCache, scope, receive, send):
         made.set()
 
 # %% ../../nbs/serve/33_classroom.ipynb #c023
-try: import solara
-except ImportError: solara = None  # the `classroom` extra is not installed: `serve` says how to install it
-import importlib.resources
-from pathlib import Path
-from ..ui.panel import Tutor
-from .room import Lobby, TableOptions, add_options, classroom, read_options, use_classroom
-from .teacher_page import ClassKeeper, drill_view, keep_reviews, teacher_app, teacher_gate, teacher_widget
-from .projector import projector_widget
-from ..core.engine import games
-from ..ui.table import cards_text_html
-
 START = importlib.resources.files('cardgames_tutor.serve') / 'start_page.json'  # package data: read where the package is installed
 
 _BUILDING = threading.Lock()
+
+def page_address(headers:dict, root_path:str='') -> str:
+    """The address a page was loaded from, as its websocket told the server (`headers`: Solara's, each a list): the
+    `Origin` a browser sends with every websocket (scheme, host and port: `https://` behind a TLS proxy too, which the
+    gate checked against the `Host` asked for), else `http://` and the `Host`; with the server's root path. '' if neither."""
+    origin = (headers.get('origin') or [''])[0].strip().rstrip('/')
+    if not re.fullmatch(r'https?://[^/\s]+', origin):
+        host = (headers.get('host') or [''])[0].strip()
+        origin = f"http://{host}" if re.fullmatch(r'[^/\s]+', host) else ''
+    return origin + root_path.rstrip('/') if origin else ''
 
 def _lobby(query:str) -> Lobby:
     """The page's `Lobby`, bound to its Solara kernel context and to its thread's event loop (where another student's
@@ -378,14 +385,15 @@ def _lobby(query:str) -> Lobby:
     context = kernel_context.get_current_context()
     try: loop = asyncio.get_running_loop()
     except RuntimeError: loop = None
-    headers = solara.lab.headers.value or {}
-    host = (headers.get('host') or [''])[0] + settings.main.root_path
+    host = page_address(solara.lab.headers.value or {}, settings.main.root_path)
     with _BUILDING: lobby = Lobby(classroom(), solara.get_session_id(), query, context.id, context, loop, host)
     context.on_close(lobby.close)
     _keep_reviews(lobby)
     return lobby
 
 # %% ../../nbs/serve/33_classroom.ipynb #5724ab80
+TITLE = 'Card games tutor'  # every page's title (the browser's tab, a screen reader's first words) ends with it
+
 if solara is not None:
     @solara.component
     def Page():
@@ -404,6 +412,7 @@ if solara is not None:
         mode, set_mode = solara.use_state(lobby.mode)
         lobby.on_mode = lambda m: (set_mode(m), _keep_reviews(lobby))  # the lobby's buttons change what the page shows
         lobby.on_seated = lambda code: router.push(f"{router.path}?table={code}")  # a reload comes back to the seat
+        solara.Title(f"Table {lobby.ticket.code} · {TITLE}" if mode == 'table' and lobby.ticket is not None else TITLE)
         solara.display(lobby.modes)
         if mode == 'solo':
             solara.HTML('div', unsafe_innerHTML=start_html(), classes=['cgt-start', 'rendered_html', 'jp-RenderedHTMLCommon'])  # our own text
@@ -413,11 +422,13 @@ if solara is not None:
     @solara.component
     def TeacherRoute():
         "The teacher's page (`serve.teacher_page`): drawn only for the teacher's cookie, as the page's websocket brought it."
+        solara.Title(f"Teacher's console · {TITLE}")
         solara.display(solara.use_memo(_teacher_page, []))
 
     @solara.component
     def ProjectorRoute():
         "The projector page (`serve.projector`, `/teacher/show`): the table the teacher shows to the class; only for the teacher's cookie."
+        solara.Title(f"Projector · {TITLE}")
         solara.display(solara.use_memo(_projector_page, []))
 
     @solara.component
@@ -544,7 +555,7 @@ def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|Non
     settings.kernel.cull_timeout = cull          # a closed tab's session is freed after this
     settings.session.http_only = True            # the session cookie is out of scripts' reach
     settings.main.root_path = root_path.rstrip('/')  # set: Solara never takes it from a visitor's X-Script-Name
-    settings.theme.show_banner, settings.theme.title = False, 'Card games tutor'
+    settings.theme.show_banner, settings.theme.title = False, TITLE
     settings.main.experimental_performance = True  # a page's messages queued, sent by the server's loop every 50 ms (see the figures)
     guard_widget_messages()  # a page may change only a control's choice, and press only what is on and shown (`serve.gates`)
     settings.assets.extra_locations = [page_assets().name]  # `PAGE_JS` and `PAGE_CSS` in every page
@@ -557,7 +568,7 @@ def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|Non
     warm_up()
     held = lambda: len(kernel_context.contexts) + len(room.tables.tables)  # a table's match outlives its pages until it is swept
     teacher = teacher_app(StaticCache(under_root(_on_start(app, lambda: _give_back_memory(sessions=held)), root_path)), room, teacher_code, results, root_path)
-    ClassKeeper(room, teacher.console.results).start()  # each student's hands, once, in the results
+    ClassKeeper(room, teacher.console.results, teacher.console).start()  # each student's hands, once, in the results; the work set from the next hand
     return ClassroomGate(teacher, code, max_message, root_path, hosts, limits, live=lambda: kernel_context.contexts)
 
 # %% ../../nbs/serve/33_classroom.ipynb #c9cb3d05

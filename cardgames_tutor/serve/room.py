@@ -22,8 +22,9 @@ from ..practice.exercises import exercises
 _log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['START_PAGES', 'MODES', 'GUIDES', 'option', 'TableOptions', 'add_options', 'read_options', 'StudentPage', 'Classroom',
-           'classroom', 'use_classroom', 'TableTutor', 'Lobby']
+__all__ = ['START_PAGES', 'MODES', 'GUIDES', 'PLACEHOLDERS', 'option', 'TableOptions', 'add_options', 'read_options',
+           'StudentPage', 'Classroom', 'classroom', 'use_classroom', 'TableTutor', 'Lobby', 'pause_banner',
+           'share_link']
 
 # %% ../../nbs/serve/33a_room.ipynb #28117965
 def option(default, help:str, choices:tuple|None=None):
@@ -40,6 +41,7 @@ class TableOptions:
     max_joins:int = option(30, 'joins and opens one browser may try in --join-window seconds (a wrong table code counts)')
     join_window:float = option(600.0, 'seconds over which --max-joins counts')
     seat_hold:float = option(120.0, "seconds a seat is kept for a student whose page closed (shown as away), before a bot plays it")
+    away_after:float = option(5.0, "seconds a page's connection may be lost before its student shows as away (a blip of the network does not)")
     bot_pace:float = option(0.6, 'seconds between moves of the bots at a table (students are never held back)')
     sweep_every:float = option(30.0, 'seconds between sweeps that close the tables where no student sits any more')
     start:str = option('solo', "what the class's page opens on: solo (a game alone; the tables one click away) or tables "
@@ -65,9 +67,11 @@ class StudentPage:
     "One student's open page as the registry knows it: solo or at a table, its session, and `redraw()` (thread-safe)."
     def __init__(self, id:str, browser:str, kind:str, session:Session, name:str|None=None, code:str|None=None,
                  redraw=None, since:float=0.0,
-                 alive=None): # () -> whether the page's websocket is connected now (None: while it is known, it is)
+                 alive=None, # () -> whether the page's websocket is connected now (None: while it is known, it is)
+                 on_connection=None): # (here:bool) -> None: told when the page is seen away (its connection lost a while) or back
         self.id, self.browser, self.kind, self.session, self.name, self.code = id, browser, kind, session, name, code
         self.seat, self.since, self.redraw, self.alive = session.seat, since, redraw or (lambda: None), alive
+        self.on_connection, self.away, self.lost_since = on_connection, False, None  # `Classroom.watch_pages` keeps these
 
     @property
     def connected(self) -> bool:
@@ -193,8 +197,28 @@ def snapshot(self:Classroom) -> dict:
     with self.lock: solo, version = [p for p in self.pages.values() if p.kind == 'solo'], self.version
     tables = [self._table_facts(t) for t in list(self.tables.tables.values())]
     return {'tables': tables, 'version': version,
-            'solo': [{'id': p.id, 'name': p.name, **_match_facts(p.session.match), 'seat': p.seat, 'connected': p.connected,
+            'solo': [{'id': p.id, 'name': p.name, **_match_facts(p.session.match), 'seat': p.seat, 'connected': not p.away,
                       'since': p.since} for p in solo]}
+
+# %% ../../nbs/serve/33a_room.ipynb #63c87b55
+@patch
+def watch_pages(self:Classroom, now:float|None=None) -> int:
+    "Note each page whose connection has been lost for `away_after` s (away) or is back, and tell it (`on_connection`); how many changed."
+    now = self.now() if now is None else now
+    with self.lock: pages = list(self.pages.values())
+    changed = 0
+    for p in pages:
+        if p.alive is None: continue
+        up = p.connected
+        p.lost_since = None if up else p.lost_since if p.lost_since is not None else now
+        away = not up and now - p.lost_since >= self.options.away_after
+        if away == p.away: continue
+        p.away, changed = away, changed + 1
+        if p.on_connection is not None:
+            try: p.on_connection(not away)
+            except Exception: _log.exception("telling a page of its connection failed")
+    if changed: self._changed()  # the teacher's glance says so
+    return changed
 
 # %% ../../nbs/serve/33a_room.ipynb #46d4cdbf
 @patch
@@ -208,6 +232,7 @@ def step(self:Classroom) -> int:
     if now - self._beats['tick'] >= 1:
         self._beats['tick'] = now
         for t in list(self.tables.tables.values()): t.tick()
+        self.watch_pages(now)
     if now - self._beats['sweep'] >= o.sweep_every:
         self._beats['sweep'] = now
         if swept := self.tables.sweep():
@@ -293,7 +318,9 @@ _SEED = re.compile(r'-?\d{1,30}')
 GUIDES = {'open': "Choose the game (a seed or a prepared exercise if you like) and type the name the others will see: "
                   "you get a table code and a link to share.",
           'join': "Type the table's code (the student who opened the table reads it out or shares its link) and the name "
-                  "the others will see."}
+                  "the others will see.",
+          'solo': "Your name, if you like: your teacher's page shows it beside your game and your drill answers."}
+PLACEHOLDERS = {'solo': 'for your teacher (optional)'}  # the name box's hint where it is not the name a table shows
 _LEAVE = "To leave the table, close this page: your seat is kept for {hold:g} s (the others see you away), then a bot plays it."
 
 class Lobby(widgets.VBox):
@@ -301,7 +328,7 @@ class Lobby(widgets.VBox):
     def __init__(self, room:Classroom, browser:str, query:str='', page_id:str|None=None,
                  context=None, # the page's Solara kernel context (entered to draw from another thread)
                  loop=None, # the page's own event loop (its websocket's thread), where its redraws are scheduled
-                 host:str='', # the address the page was loaded from, for the link to share
+                 host:str='', # the page's own address ('http://10.0.0.5:8866', with the root path), for the link to share
                  solo=None): # () -> the solo tutor (default: `Tutor.from_query` on the link)
         super().__init__(layout=widgets.Layout(max_width='100%'))
         self.add_class('cgt-lobby')
@@ -311,6 +338,7 @@ class Lobby(widgets.VBox):
         self.solo = self.tutor = self.session = self.ticket = None
         self.on_mode, self.on_seated, self.mode = None, None, None  # the page's: what it shows; its link once seated
         self._pending, self._lock, self._closed, self._bar_from = False, threading.Lock(), False, None
+        self.solo_page, self._left = None, False  # the solo page as the registry knows it; whether the seat was left (connection lost)
         self._build()
         self.alive = _connected(context)
         self.show('join' if 'table' in self.query or (room.options.start == 'tables' and not self.query) else 'solo')
@@ -357,6 +385,7 @@ def _build(self:Lobby):
     self.modes = _made(widgets.HBox, 'cgt-modes', children=list(self.mode_buttons.values()),
                        layout=widgets.Layout(flex_flow='row wrap', max_width='100%'))  # a phone: two rows
     self.said, self.bar = _made(widgets.HTML, 'cgt-said'), _made(widgets.HTML, 'cgt-table-bar')
+    self.banner = _made(widgets.HTML, 'cgt-banner')  # the teacher's pause, fixed at the top of the screen (`_draw_bar`)
     self.guide = _made(widgets.HTML, 'cgt-guide', layout=widgets.Layout(max_width='100%'))  # wraps on a phone
     self.name_box = _made(widgets.Text, 'cgt-name', description='Your name', placeholder='as the others will see it')
     self.code_box = _made(widgets.Text, 'cgt-code', value=self.query.get('table', '')[:40], description='Table code', placeholder='such as kq7m2x')
@@ -368,8 +397,9 @@ def _build(self:Lobby):
     self.join_button.on_click(lambda _: self._guard(self._join))
     self.name_box.on_submit(lambda _: self._guard(self._open if self.mode == 'open' else self._join))
     self.code_box.on_submit(lambda _: self._guard(self._join))
+    self.name_box.observe(lambda _: self._named(), 'value')  # playing alone: the name the teacher reads
     self.start_button.on_click(lambda _: self._guard(self._start))
-    self.children = [self.form, self.said, self.bar, self.start_button, self.body]
+    self.children = [self.banner, self.form, self.said, self.bar, self.start_button, self.body]
 
 @patch
 def _open_form(self:Lobby) -> list:
@@ -393,18 +423,33 @@ def show(self:Lobby, mode:str):
     self.mode = mode
     for m, b in self.mode_buttons.items(): b.button_style = 'info' if m == mode else ''
     self.modes.layout.display = 'none' if mode == 'table' else None
-    forms = {'open': self._open_form, 'join': lambda: [self.code_box, self.name_box, self.join_button]}
+    forms = {'open': self._open_form, 'join': lambda: [self.code_box, self.name_box, self.join_button], 'solo': lambda: [self.name_box]}
     self.form.children = [self.guide, *forms[mode]()] if mode in forms else []
     self.guide.value = f'<div style="font:14px/1.5 sans-serif;max-width:40em;white-space:normal">{GUIDES[mode]}</div>' if mode in GUIDES else ''
+    if mode in forms: self.name_box.placeholder = PLACEHOLDERS.get(mode, 'as the others will see it')
     if mode == 'solo':
         if self.solo is None:
             self.solo = self.make_solo()
-            self.room.add_page(StudentPage(f"{self.page_id}:solo", self.browser, 'solo', self.solo.session, redraw=self._redraw_solo, alive=self.alive))
+            self.solo_page = self.room.add_page(StudentPage(f"{self.page_id}:solo", self.browser, 'solo', self.solo.session,
+                                                            redraw=self._redraw_solo, alive=self.alive))
+            self._named()
         self.body.children = [self.solo]
     elif mode != 'table': self.body.children = []
     if mode != 'table': self.bar.value, self.start_button.layout.display = '', 'none'
     self._say('')
     if self.on_mode is not None: self.on_mode(mode)
+
+# %% ../../nbs/serve/33a_room.ipynb #308598a0
+@patch
+def _named(self:Lobby):
+    "Playing alone: the name typed, once it is one, is the solo page's (the teacher's glance and results read it)."
+    page = self.solo_page
+    if page is None: return
+    try: name = clean_name(self.name_box.value) if self.name_box.value.strip() else None
+    except TableError: name = None  # not (yet) a name: none
+    if name != page.name:
+        page.name = name
+        self.room._changed()  # the teacher's glance is drawn again
 
 # %% ../../nbs/serve/33a_room.ipynb #f17e4d24
 @patch
@@ -451,20 +496,39 @@ def _not_seated(self:Lobby):
         raise TableError(_SEATED.format(code=self.ticket.code))
 
 # %% ../../nbs/serve/33a_room.ipynb #030564b7
+_BANNER = ('padding:10px 14px;font:bold 16px/1.4 sans-serif;text-align:center;background:#ffe082;color:#3e2700;'
+           'border-bottom:3px solid #e6a100;box-sizing:border-box')
+
+def pause_banner(text:str|None) -> str:
+    """The teacher's pause as a banner fixed at the top of the screen, in view however far the page is scrolled (a
+    phone's too), read out by a screen reader as it comes (`role="alert"`); below it, the same line unseen, holding its
+    room at the top of the page so that it covers nothing there. '' when the table is not paused."""
+    if not text: return ''
+    line = f"⏸ {escape(text)}"
+    return (f'<div class="cgt-pause-banner" role="alert" style="position:fixed;top:0;left:0;right:0;z-index:1000;'
+            f'box-shadow:0 2px 6px rgba(0,0,0,.3);{_BANNER}">{line}</div><div aria-hidden="true" style="visibility:hidden;{_BANNER}">{line}</div>')
+
+def share_link(host:str, code:str) -> str:
+    "The whole address of table `code`'s link, from the page's own address `host` ('' : the link alone)."
+    if not host: return f"?table={code}"
+    return f"{host if '://' in host else 'http://' + host}".rstrip('/') + f"/?table={code}"
+
 @patch
 def _draw_bar(self:Lobby):
     s = self.session
     facts, code = s.latest['table'], self.ticket.code
-    link = f"{self.host}/?table={code}" if self.host else f"?table={code}"
-    hold = s.hold
+    link, hold, later = share_link(self.host, code), s.hold, facts.get('next_work')
+    self.banner.value = pause_banner(facts.get('paused_text'))
     self.bar.value = (
         f'<div class="cgt-table-info" data-moves="{len(s.match.actions)}" style="font:14px/1.6 sans-serif">'
         f'Table <b class="cgt-table-code" style="font-family:monospace;font-size:16px">{escape(code)}</b>'
-        f' · share this link: <a class="cgt-share" href="?table={escape(code)}" target="_blank">{escape(link)}</a><br>'
+        f' · share this link: <a class="cgt-share" href="{escape(link)}" target="_blank">{escape(link)}</a><br>'
         f'At the table: <span class="cgt-seats">{escape(s.seat_labels())}</span><br>'
         f'<b class="cgt-waiting" aria-live="polite">{escape(facts["waiting"])}</b><br>'
-        f'<span style="color:#555">{escape(_LEAVE.format(hold=hold))}</span></div>')
-    self.start_button.layout.display = None if facts['host'] == s.seat and not facts['started'] and not facts['closed'] else 'none'
+        + (f'<span class="cgt-next-work">From the next hand: {escape(later)} (your teacher set it).</span><br>' if later else '')
+        + f'<span style="color:#555">{escape(_LEAVE.format(hold=hold))}</span></div>')
+    self.start_button.layout.display = (None if facts['host'] == s.seat and not facts['started'] and not facts['closed']
+                                        and facts.get('paused') is None else 'none')  # paused: the start waits too
 
 # %% ../../nbs/serve/33a_room.ipynb #7d6082cc
 @patch
@@ -511,15 +575,25 @@ def _sit(self:Lobby, ticket:Ticket, back:bool):
     self.tutor = TableTutor(session=session, pace=0)
     session.on_change(lambda _: self.redraw())
     name = session.latest['table']['seats'][session.seat]['name']
-    self.room.add_page(StudentPage(f"{self.page_id}:table", self.browser, 'table', session, name, ticket.code, self.redraw, alive=self.alive))
+    self.room.add_page(StudentPage(f"{self.page_id}:table", self.browser, 'table', session, name, ticket.code, self.redraw,
+                                   alive=self.alive, on_connection=self._connection))
     if self.solo is not None:  # at a table now: the solo game is over (the buttons to go back are hidden)
         self.room.drop_page(f"{self.page_id}:solo")
-        self.solo.close(); self.solo = None
+        self.solo.close(); self.solo, self.solo_page = None, None
     self.body.children = [self.tutor]
     self.show('table')
     self._drop_forms()
     self._draw()
     if self.on_seated is not None: self.on_seated(ticket.code)  # the page's link becomes the table's: a reload comes back here
+
+@patch
+def _connection(self:Lobby, here:bool):
+    "Seated, the page's connection lost a while (`here` False: `Classroom.watch_pages`): the seat is left (away); back: the student's again."
+    with self._lock:
+        if self._closed or self.session is None or self._left != here: return
+        self._left = not here
+    if here: self.session.back(); self.redraw()
+    else: self.session.leave()
 
 @patch
 def _start(self:Lobby):
@@ -532,8 +606,8 @@ def close(self:Lobby):
     "The page's session closed: leave the table (the seat is kept a while), forget the page, close the widgets."
     with self._lock:
         if self._closed: return
-        self._closed = True
-    if self.session is not None: self.session.leave()
+        self._closed, left = True, self._left
+    if self.session is not None and not left: self.session.leave()  # left already when its connection was lost
     for suffix in (':solo', ':table'): self.room.drop_page(self.page_id + suffix)
     for t in (self.tutor, self.solo):
         if t is not None: t.close()

@@ -6,14 +6,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/teacher.html.md"""
 
 # %% ../../nbs/serve/34_teacher.ipynb #fbddb4da
 from __future__ import annotations
-import threading
+import csv, io, threading
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.engine import get_game, one_line, short_repr, BadOption
+from ..core.engine import get_game, one_line, plural, short_repr, BadOption
 from ..core.match import Match
 from ..core.records import load, RecordError
-from ..core.tables import Reply, TableError, refused
+from ..core.tables import WHEN, Reply, TableError, refused
 from ..core.deals import constrained_deal
 from ..practice.exercises import EXERCISES, exercise
 from ..practice.results import Results
@@ -21,7 +21,7 @@ from ..ui.session import Session
 from .room import Classroom
 
 # %% auto #0
-__all__ = ['Console', 'Lesson', 'Work', 'game_work', 'exercise_work', 'record_work', 'deal_work', 'make_work']
+__all__ = ['NO_NAME', 'Console', 'Lesson', 'Work', 'game_work', 'exercise_work', 'record_work', 'deal_work', 'make_work']
 
 # %% ../../nbs/serve/34_teacher.ipynb #0772d582
 class Console:
@@ -31,6 +31,7 @@ class Console:
         self.lessons = {}  # table code -> its Lesson: what the projector page shows of it (live, held or 'what if')
         self.projected = None  # the code of the table on the projector page (`show`), None before the teacher chooses one
         self._shown = threading.RLock()  # the console's page and the projector pages ask from their own threads
+        self.pending, self._pending = {}, threading.Lock()  # solo page id -> (Work, its match then, its hands then): work set from the next hand
 
 @patch
 def _browsers(self:Console) -> tuple:
@@ -58,16 +59,21 @@ def glance(self:Console) -> dict:
     for row in snap['tables']:
         t = self.room.tables.tables.get(row['code'])
         seats = [{**s, 'progress': progress(seat_of.get((row['code'], s['seat'])))} for s in row['seats']]
-        tables.append({**row, 'seats': seats, 'scores_text': _scores(row),
-                       'paused': None if t is None else t.paused, 'work': None if t is None or not t.work else t.work['title']})
-    solo = [{**row, 'scores_text': _scores(row), 'progress': progress(solo_of.get(row['id']))} for row in snap['solo']]
+        tables.append({**row, 'seats': seats, 'scores_text': _scores(row), 'students': [s['name'] for s in row['seats'] if s['name']],
+                       'paused': None if t is None else t.paused, 'work': None if t is None or not t.work else t.work['title'],
+                       'next_work': None if t is None or not t.next_work else t.next_work['title']})
+    later = {pid: w.title for pid, (w, *_) in list(self.pending.items())}  # the solo work waiting for the next hand
+    solo = [{**row, 'scores_text': _scores(row), 'progress': progress(solo_of.get(row['id'])), 'next_work': later.get(row['id'])} for row in snap['solo']]
     return {'tables': tables, 'solo': solo}
 
 # %% ../../nbs/serve/34_teacher.ipynb #726fdb3d
 @patch
 def _table(self:Console, code):
+    "(the open table `code`, None), or (None, why not, in the teacher's words: not a student's)."
+    if code is None or (isinstance(code, str) and not code.strip()): return None, refused("Choose a table first.", 'teacher/no-table')
     try: return self.room.table(code), None
-    except TableError as e: return None, refused(str(e), 'table/code')
+    except TableError:
+        return None, refused(f"Table {short_repr(code, 20)} is not open any more (its students left): choose another table.", 'teacher/closed')
 
 @patch
 def pause(self:Console, code, reason:str='') -> Reply:
@@ -254,37 +260,96 @@ def make_work(kind:str, **kw) -> Work:
     except (ValueError, KeyError, TypeError, BadOption, RecordError) as e: raise ValueError(one_line(e, 240)) from None
 
 # %% ../../nbs/serve/34_teacher.ipynb #294a1854
+NO_NAME = 'a student with no name'  # how a student who typed no name is named to the teacher
+
+def _named(page) -> str: return page.name or NO_NAME
+
 @patch
-def _set_solo(self:Console, page, work:Work) -> str:
-    "Start `work` in the solo page's session; the line said."
+def _set_solo(self:Console, page, work:Work, before:str='') -> str:
+    "Start `work` in the solo page's session (`before`: what the student is told first); the line said."
     s, copy = page.session, work.match.replayed(work.match.actions)
     s.seat = min(s.seat, copy.game.n_seats() - 1)
     s.restart(copy)
     note = f" {copy.note}" if copy.note else ''
-    s.say('info', f"Your teacher set this work: {work.title}.{note}")
+    s.say('info', f"{before}Your teacher set this work: {work.title}.{note}")
     page.redraw()
-    return f"{page.name or 'a student'} now plays {work.title}."
+    return f"{_named(page)} now plays {work.title}."
+
+def _in_hand(match) -> bool: return not match.over and bool(match.hand.history)  # a solo match's hand under way
 
 @patch
-def set_work(self:Console, work:Work, to:str='all') -> list:
+def _solo_pages(self:Console) -> list:
+    with self.room.lock: return [p for p in self.room.pages.values() if p.kind == 'solo']
+
+# %% ../../nbs/serve/34_teacher.ipynb #4c3f2310
+@patch
+def set_work(self:Console, work:Work, to:str='all',
+             when:str='now') -> list: # 'now' (the match under way ends) or 'next-hand' (when the hand under way ends)
     "Give `work` to every open table (`to='tables'`), every solo student ('solo') or both ('all'): (where, ok, line) for each."
     if to not in ('tables', 'solo', 'all'): raise ValueError(f"work is set for tables, solo or all, not {short_repr(to)}")
+    if when not in WHEN: raise ValueError(f"work starts now or from the next hand, not {short_repr(when)}")
     out = []
     if to in ('tables', 'all'):
         for t in [t for t in list(self.room.tables.tables.values()) if not t.closed]:
-            r = t.set_work(work.match, work.title)
+            r = t.set_work(work.match, work.title, when)
             out.append((f"table {t.code}", r.ok, r.text))
-            self.lessons.pop(t.code, None)
+            if r.rule == 'table/work': self.lessons.pop(t.code, None)
     if to in ('solo', 'all'):
-        with self.room.lock: pages = [p for p in self.room.pages.values() if p.kind == 'solo']
-        for p in pages: out.append((f"solo {p.name or p.id}", True, self._set_solo(p, work)))
+        for p in self._solo_pages():
+            with self._pending:
+                self.pending.pop(p.id, None)
+                later = when == 'next-hand' and _in_hand(p.session.match)
+                if later: self.pending[p.id] = (work, p.session.match, len(p.session.match.hands))
+            if not later: out.append((f"solo {_named(p)}", True, self._set_solo(p, work))); continue
+            p.session.say('info', f"Your teacher set new work from your next hand: {work.title}."); p.redraw()
+            out.append((f"solo {_named(p)}", True, f"{_named(p)} plays {work.title} from their next hand."))
+    return out
+
+# %% ../../nbs/serve/34_teacher.ipynb #e89c60e8
+@patch
+def due(self:Console) -> int:
+    "Start the solo work set from the next hand where the student has moved on from the hand it waited for (or started another match); how many."
+    pages, n = {p.id: p for p in self._solo_pages()}, 0
+    for pid, (work, m, hands) in list(self.pending.items()):
+        p = pages.get(pid)
+        s = p.session if p is not None else None
+        if s is not None and s.match is m and (len(m.hands) <= hands and not m.over or s.review is not None): continue  # under way, or its result on screen
+        with self._pending:
+            if self.pending.get(pid, (None,))[0] is not work: continue  # set again meanwhile
+            del self.pending[pid]
+        if s is None: continue  # the page has closed
+        self._set_solo(p, work)
+        n += 1
+    return n
+
+@patch
+def running(self:Console, to:str='all') -> list:
+    "Where a match is under way (a move made in its hand, the match not over) among the places `to` names: 'table kq7m2x (Asha, Bo)', a solo student's name."
+    out = []
+    if to in ('tables', 'all'):
+        for t in [t for t in list(self.room.tables.tables.values()) if not t.closed and t.in_hand()]:
+            names = [s.name for s, st in zip(t.seats, t.states()) if st in ('here', 'away')]
+            out.append(f"table {t.code}" + (f" ({', '.join(names)})" if names else ''))
+    if to in ('solo', 'all'): out += [_named(p) for p in self._solo_pages() if _in_hand(p.session.match)]
     return out
 
 # %% ../../nbs/serve/34_teacher.ipynb #663a9ea2
 @patch
+def result_rows(self:Console) -> list:
+    "The drill answers per student and rule, as the summary export counts them: dicts of student, game, rule, title, answers, right, wrong."
+    if self.results is None: return []
+    head, *rows = csv.reader(io.StringIO(self.results.csv_text('summary').lstrip('\ufeff'), newline=''))
+    out = []
+    for row in rows:
+        r = dict(zip(head, row))
+        r['student'] = r['student'] or f"{NO_NAME} ({r['student_key'][:6]})"
+        out.append({k: int(r[k]) if k in ('answers', 'right', 'wrong') else r[k] for k in ('student', 'game', 'rule', 'title', 'answers', 'right', 'wrong')})
+    return out
+
+@patch
 def summary(self:Console) -> list:
-    "The class's results per rule, in sentences ('8 of 12 missed kocka/follow (...)')."
-    return self.results.summary() if self.results is not None else []
+    "The drill answers per student and rule, in sentences ('Bo: kocka/follow (Following the led suit): 3 right, 1 wrong')."
+    return [f"{r['student']}: {r['rule']} ({r['title']}): {r['right']} right, {r['wrong']} wrong" for r in self.result_rows()]
 
 @patch
 def csv_text(self:Console, kind:str='summary') -> str:

@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/teacher_page.html.
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #01bb6f2e
 from __future__ import annotations
-import asyncio, hmac, json, secrets, threading, time
+import asyncio, contextlib, hmac, itertools, json, logging, secrets, threading, time
 from html import escape
 from urllib.parse import urlencode
 import ipywidgets as widgets
@@ -14,16 +14,19 @@ from fastcore.basics import patch
 from ..core.engine import games, one_line, plural, short_repr
 from ..core.tables import CODE_SIGNS, Reply
 from ..practice.exercises import EXERCISES
-from ..practice.results import ClassProgress, Results
+from ..practice.results import ClassProgress, Results, ResultsError, exercise_title
+from ..ui.drawing import whole_button, wrap_row
 from ..ui.practice import Practice
 from .room import Classroom
-from .teacher import Console, Work, make_work
+from .teacher import NO_NAME, Console, Work, make_work
 from .gates import HTML_KIND, WrongCodes, answer, code_proof, cookies_of, held_back, local_location, plain_code, query_of, same_code, visitor_address
 
+_log = logging.getLogger(__name__)
+
 # %% auto #0
-__all__ = ['PREFIX', 'KINDS', 'TARGETS', 'TEACHER_COOKIE', 'ASK', 'glance_html', 'TeacherPage', 'new_teacher_code', 'TeacherGate',
-           'ClassKeeper', 'keep_reviews', 'drill_view', 'page_for', 'coalesced', 'forget', 'teacher_app',
-           'teacher_gate', 'in_solara_page', 'teacher_widget']
+__all__ = ['PREFIX', 'KINDS', 'FIELDS', 'TARGETS', 'WHENS', 'YES', 'TEACHER_COOKIE', 'ASK', 'glance_html', 'TeacherPage',
+           'new_teacher_code', 'TeacherGate', 'ClassKeeper', 'keep_reviews', 'drill_view', 'page_for', 'coalesced',
+           'forget', 'teacher_app', 'teacher_gate', 'in_solara_page', 'teacher_widget']
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #4dc4dabd
 def _cell(text) -> str: return f"<td>{escape(str(text))}</td>"
@@ -32,16 +35,20 @@ def _seat_text(s) -> str:
     who = s['name'] if s['name'] else 'bot'
     return f"Seat {s['seat']}: {who} ({s['state']})" + (f", {s['progress']}" if s['name'] else '')
 
+def _table_state(t) -> str:
+    "A table's state in words: playing, paused or not started; the work set, and the work waiting for the next hand."
+    state = 'paused' if t['paused'] is not None else 'playing' if t['started'] else 'not started'
+    return state + (f"; work: {t['work']}" if t['work'] else '') + (f"; from the next hand: {t['next_work']}" if t.get('next_work') else '')
+
 def glance_html(glance:dict) -> str:
-    "The class at a glance as an HTML table (every text escaped)."
+    "The class at a glance as an HTML table (every text escaped), every student by name."
     rows = ['<tr><th>where</th><th>game</th><th>hand</th><th>scores</th><th>turn</th><th>seats and progress</th></tr>']
     for t in glance['tables']:
-        state = 'paused' if t['paused'] is not None else 'playing' if t['started'] else 'not started'
-        work = f"; work: {t['work']}" if t['work'] else ''
-        rows.append('<tr class="cgt-glance-table">' + _cell(f"table {t['code']} ({state}{work})") + _cell(t['title']) + _cell(t['hand'])
+        rows.append('<tr class="cgt-glance-table">' + _cell(f"table {t['code']} ({_table_state(t)})") + _cell(t['title']) + _cell(t['hand'])
                     + _cell(t['scores_text']) + _cell(t['to_act_label'] or '-') + _cell('; '.join(map(_seat_text, t['seats']))) + '</tr>')
     for s in glance['solo']:
-        rows.append('<tr class="cgt-glance-solo">' + _cell(f"solo: {s['name'] or 'a student'} ({'connected' if s['connected'] else 'away'})")
+        later = f"; from the next hand: {s['next_work']}" if s.get('next_work') else ''
+        rows.append('<tr class="cgt-glance-solo">' + _cell(f"solo: {s['name'] or NO_NAME} ({'connected' if s['connected'] else 'away'}{later})")
                     + _cell(s['title']) + _cell(s['hand']) + _cell(s['scores_text'])
                     + _cell('their turn' if s['to_act'] == s['seat'] else f"Seat {s['to_act']}" if s['to_act'] is not None else '-')
                     + _cell(s['progress']) + '</tr>')
@@ -52,7 +59,11 @@ def glance_html(glance:dict) -> str:
 PREFIX = '/teacher'  # every teacher route is under it
 KINDS = (('a game and seed', 'game'), ('a prepared exercise', 'exercise'), ('a deal you write or constrain', 'deal'),
          ('an uploaded hand record', 'record'))
+FIELDS = {'game': ('game_choice', 'players_box', 'seed_box'), 'exercise': ('exercise_choice',),  # the form's fields of each kind
+          'deal': ('game_choice', 'players_box', 'seed_box', 'deal_box'), 'record': ('record_upload',)}
 TARGETS = (('every table and every solo student', 'all'), ('every table', 'tables'), ('every solo student', 'solo'))
+WHENS = (('now: the match under way ends', 'now'), ('from the next hand: the hand under way is played out first', 'next-hand'))
+YES = {'now': 'Yes, end those matches now', 'next-hand': 'Yes, from their next hand'}  # the button that confirms
 
 class TeacherPage(widgets.VBox):
     "The teacher's page: the class at a glance, the table chosen (pause, resume, show), the lesson, the work, the results."
@@ -61,78 +72,142 @@ class TeacherPage(widgets.VBox):
         self.add_class('cgt-teacher')
         self.console, self.lesson, self._lock, self.root_path = console, None, threading.Lock(), root_path.rstrip('/')
         self.watcher = None  # what keeps it up with the class (`page_for`)
+        self._asked, self._glance = None, None  # the work asked about, waiting for “Yes”; the glance last drawn
         self._build()
         self.refresh()  # the methods it calls are written below, one cell each
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #1dfaf88b
 @patch
+def _show_fields(self:TeacherPage):
+    "Only the fields of the kind of work chosen are shown."
+    shown = FIELDS[self.kind_choice.value]
+    for name in dict.fromkeys(n for names in FIELDS.values() for n in names):
+        getattr(self, name).layout.display = None if name in shown else 'none'
+
+@patch
 def _build(self:TeacherPage):
-    B = lambda label, style='', tip='': widgets.Button(description=label, button_style=style, tooltip=tip or label)
-    self.glance_box = widgets.HTML(); self.said = widgets.HTML()
-    self.table_choice = widgets.Dropdown(description='Table', options=[])
-    self.reason_box = widgets.Text(description='Reason', placeholder='optional: what the class is to look at')
+    B = lambda label, style='', tip='': whole_button(label, button_style=style, tooltip=tip or label)  # its label whole, never cut
+    wide, line = {'description_width': 'initial'}, widgets.Layout(max_width='100%')  # a field's label whole too
+    self.glance_box, self.said, self.work_line = widgets.HTML(), widgets.HTML(), widgets.HTML(layout=line)
+    self.table_choice = widgets.Dropdown(description='Table', options=[], style=wide)
+    self.reason_box = widgets.Text(description='Reason', placeholder='optional: what the class is to look at', style=wide)
     self.pause_button, self.resume_button, self.show_button = B('Pause', 'warning'), B('Resume', 'success'), B('Show to the class', 'info')
     self.pause_all_button, self.resume_all_button = B('Pause every table', 'warning'), B('Resume every table', 'success')
     self.what_if_button = B('What if: play on from the moment shown', tip="play on from the moment the projector page shows, in a copy: the table is not changed")
     self.refresh_button = B('Live again', tip='the projector page follows the table again, move by move')
-    self.what_if_button.layout.width = self.refresh_button.layout.width = 'auto'  # their words whole
-    self.kind_choice = widgets.Dropdown(description='Work', options=KINDS, value='game')
-    self.target_choice = widgets.Dropdown(description='For', options=TARGETS, value='all')
-    self.game_choice = widgets.Dropdown(description='Game', options=[(i.title, n) for n, i in games().items()])
-    self.players_box = widgets.Text(description='Players', placeholder='optional, e.g. 3')
-    self.seed_box = widgets.Text(description='Seed', value='1')
-    self.exercise_choice = widgets.Dropdown(description='Exercise', options=[(x.title, n) for n, x in EXERCISES.items()])
-    self.deal_box = widgets.Textarea(description='Deal', placeholder="one a line, e.g. seat 0 holds the Hejma; seat 2 has 4 hearts")
-    self.record_upload = widgets.FileUpload(description='Hand record', accept='.json', multiple=False)
-    self.set_button = B('Set the work', 'primary')
+    self.kind_choice = widgets.Dropdown(description='Work', options=KINDS, value='game', style=wide)
+    self.target_choice = widgets.Dropdown(description='For', options=TARGETS, value='all', style=wide)
+    self.when_choice = widgets.RadioButtons(description='Starts', options=WHENS, value='now', style=wide, layout=widgets.Layout(width='auto'))
+    self.game_choice = widgets.Dropdown(description='Game', options=[(i.title, n) for n, i in games().items()], style=wide)
+    self.players_box = widgets.Text(description='Players', placeholder='optional, e.g. 3', style=wide)
+    self.seed_box = widgets.Text(description='Seed', value='1', style=wide)
+    self.exercise_choice = widgets.Dropdown(description='Exercise', options=[(x.title, n) for n, x in EXERCISES.items()], style=wide)
+    self.deal_box = widgets.Textarea(description='Deal', placeholder="one a line, e.g. seat 0 holds the Hejma; seat 2 has 4 hearts", style=wide)
+    self.record_upload = widgets.FileUpload(description='Hand record', accept='.json', multiple=False, layout=widgets.Layout(width='auto'))
+    self.set_button, self.confirm_button, self.cancel_button = B('Set the work', 'primary'), B(YES['now'], 'danger'), B('Cancel')
+    self.confirm_button.layout.display = self.cancel_button.layout.display = 'none'  # while a question is asked only (`_asking`)
     self.results_box, self.csv_link = widgets.HTML(), widgets.HTML()
     self.shown_line = widgets.HTML('<p>No table is on the projector page yet: choose one above and press “Show to the class”.</p>')
-    self.shown_line.add_class('cgt-shown-line')
     for w, c in ((self.pause_button, 'cgt-pause'), (self.resume_button, 'cgt-resume'), (self.show_button, 'cgt-show'),
                  (self.pause_all_button, 'cgt-pause-all'), (self.resume_all_button, 'cgt-resume-all'), (self.what_if_button, 'cgt-what-if'),
-                 (self.refresh_button, 'cgt-refresh'), (self.set_button, 'cgt-set-work'), (self.glance_box, 'cgt-glance-box'),
-                 (self.said, 'cgt-teacher-said'), (self.table_choice, 'cgt-table-choice'), (self.kind_choice, 'cgt-kind'),
-                 (self.deal_box, 'cgt-deal'), (self.exercise_choice, 'cgt-exercise'), (self.results_box, 'cgt-results')):
+                 (self.refresh_button, 'cgt-refresh'), (self.set_button, 'cgt-set-work'), (self.confirm_button, 'cgt-confirm-work'),
+                 (self.cancel_button, 'cgt-cancel-work'), (self.glance_box, 'cgt-glance-box'), (self.said, 'cgt-teacher-said'),
+                 (self.work_line, 'cgt-work-line'), (self.table_choice, 'cgt-table-choice'), (self.kind_choice, 'cgt-kind'),
+                 (self.when_choice, 'cgt-when'), (self.game_choice, 'cgt-game'), (self.deal_box, 'cgt-deal'), (self.exercise_choice, 'cgt-exercise'),
+                 (self.record_upload, 'cgt-record'), (self.results_box, 'cgt-results'), (self.shown_line, 'cgt-shown-line')):
         w.add_class(c)
     for b, name in ((self.pause_button, 'pause'), (self.resume_button, 'resume'), (self.show_button, 'show'),
                     (self.pause_all_button, 'pause_all'), (self.resume_all_button, 'resume_all'),
-                    (self.what_if_button, 'what_if'), (self.refresh_button, 'back_to_table'), (self.set_button, 'set_work')):
+                    (self.what_if_button, 'what_if'), (self.refresh_button, 'back_to_table')):
         b.on_click(lambda _, name=name: self._guard(getattr(self, name)))  # the methods, written below
+    for b, name in ((self.set_button, 'set_work'), (self.confirm_button, 'confirm_work'), (self.cancel_button, 'cancel_work')):
+        b.on_click(lambda _, name=name: self._guard(getattr(self, name), work=True))  # said beside the buttons
+    for w in (self.kind_choice, self.target_choice, self.when_choice, *(getattr(self, n) for n in dict.fromkeys(n for ns in FIELDS.values() for n in ns))):
+        w.observe(lambda _: self._form_changed(), 'value')
+    self.table_choice.observe(lambda _: self._enable(), 'value')
     self.children = [widgets.HTML('<h2>The class</h2>'), self.glance_box, self.said,
-                     widgets.HBox([self.table_choice, self.reason_box]),
-                     widgets.HBox([self.pause_button, self.resume_button, self.show_button]),
-                     widgets.HBox([self.pause_all_button, self.resume_all_button]),
-                     widgets.HTML('<h2>Shown to the class</h2>'), self.shown_line, widgets.HBox([self.what_if_button, self.refresh_button]),
+                     wrap_row([self.table_choice, self.reason_box]),
+                     wrap_row([self.pause_button, self.resume_button, self.show_button]),
+                     wrap_row([self.pause_all_button, self.resume_all_button]),
+                     widgets.HTML('<h2>Shown to the class</h2>'), self.shown_line, wrap_row([self.what_if_button, self.refresh_button]),
                      widgets.HTML('<h2>Set the work</h2>'), self.kind_choice, self.game_choice, self.players_box, self.seed_box,
-                     self.exercise_choice, self.deal_box, self.record_upload, self.target_choice, self.set_button,
-                     widgets.HTML('<h2>What the class gets wrong</h2>'), self.results_box, self.csv_link]
+                     self.exercise_choice, self.deal_box, self.record_upload, self.target_choice, self.when_choice,
+                     wrap_row([self.set_button, self.confirm_button, self.cancel_button, self.work_line]),
+                     widgets.HTML('<h2>Drill answers, per student and rule</h2>'), self.results_box, self.csv_link]
+    self._show_fields()
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #c30e0aeb
 @patch
-def _guard(self:TeacherPage, fn):
-    "Run a button's action; whatever goes wrong is said in one line, never a traceback on the page."
+def _guard(self:TeacherPage, fn, work:bool=False): # `work`: said beside the work's buttons
+    """Run a button's action. What the teacher can put right (a `ValueError`: a seed that is not a number, a deal that
+    cannot be dealt) is said in its one line; anything else is written to the server's log under a note, and the page
+    says only that it failed, with the note: never an exception's name or a traceback."""
+    say = self._work_say if work else self.say
     try: fn()
-    except Exception as e: self.say(f"That did not work: {one_line(e, 200)}")
+    except ValueError as e: say(f"That did not work: {one_line(e, 200)}")
+    except Exception:
+        note = secrets.token_hex(3)
+        _log.exception("the teacher's page failed (note %s)", note)
+        say(f"Something went wrong there, and it was noted for the people who run the tutor (note {note}): try again.")
 
 @patch
 def say(self:TeacherPage, text:str): self.said.value = f'<p role="status">{escape(text)}</p>'
 
 @patch
+def _work_say(self:TeacherPage, text:str):
+    "The line beside “Set the work”, where the teacher is looking: its question, what was set, what went wrong."
+    self.work_line.value = f'<span role="status" style="font:14px/1.5 sans-serif">{escape(text)}</span>' if text else ''
+
+# %% ../../nbs/serve/34a_teacher_page.ipynb #1d696ccc
+def _choice_label(t) -> str: return f"{t['code']} · {t['title']}"  # its students: in the glance above
+
+@patch
+def _choices(self:TeacherPage, codes:list):
+    "The tables to choose from: the one chosen stays chosen while open; the only table is chosen; else none, for the teacher to choose."
+    keep, values = self.table_choice.value, [c for _, c in codes]
+    self.table_choice.options = codes
+    self.table_choice.value = keep if keep in values else values[0] if len(values) == 1 else None
+
+@patch
 def refresh(self:TeacherPage):
-    "Draw the class at a glance and the results again (the server calls this when the registry changes)."
+    "Draw the class at a glance, the tables to choose from and the results again (the server calls this when the registry changes)."
     with self._lock:
-        g = self.console.glance()
-        codes = [(f"{t['code']} · {t['title']}", t['code']) for t in g['tables'] if not t['closed']]
+        g = self._glance = self.console.glance()
+        codes = [(_choice_label(t), t['code']) for t in g['tables'] if not t['closed']]
         with self.hold_sync():
             self.glance_box.value = glance_html(g)
-            if [c for _, c in codes] != [c for _, c in self.table_choice.options]:
-                keep = self.table_choice.value
-                self.table_choice.options = codes
-                if keep in [c for _, c in codes]: self.table_choice.value = keep
+            if tuple(codes) != tuple(self.table_choice.options): self._choices(codes)
             lines = self.console.summary()
             self.results_box.value = ('<ul>' + ''.join(f"<li>{escape(x)}</li>" for x in lines) + '</ul>') if lines else '<p>No drill answers yet.</p>'
             self.csv_link.value = 'Export: ' + ' · '.join(f'<a href="{escape(self.root_path)}{PREFIX}/results.csv?kind={k}" download>{k} (CSV)</a>'
                                                           for k in ('summary', 'answers', 'hands', 'decisions'))
+            self._enable()
+
+# %% ../../nbs/serve/34a_teacher_page.ipynb #fdc44d64
+@patch
+def _enable(self:TeacherPage):
+    """Only what may act now is enabled: Pause for the table chosen unless it is paused, Resume if it is, Show if one is
+    chosen; the every-table buttons where a table would change; “What if” and “Live again” once a table is on the
+    projector; “Set the work” where there is someone to set it for (and a file, for a hand record)."""
+    g = self._glance or {'tables': [], 'solo': []}
+    tables = [t for t in g['tables'] if not t['closed']]
+    chosen = next((t for t in tables if t['code'] == self.table_choice.value), None)
+    to, shown = self.target_choice.value, self.console.projected is None
+    places = (to != 'solo' and bool(tables)) or (to != 'tables' and bool(g['solo']))
+    off = {self.pause_button: chosen is None or chosen['paused'] is not None, self.resume_button: chosen is None or chosen['paused'] is None,
+           self.show_button: chosen is None, self.pause_all_button: all(t['paused'] is not None for t in tables),
+           self.resume_all_button: all(t['paused'] is None for t in tables), self.what_if_button: shown, self.refresh_button: shown,
+           self.set_button: not places or (self.kind_choice.value == 'record' and not self.record_upload.value)}
+    for b, no in off.items():
+        if b.disabled != no: b.disabled = no
+
+@patch
+def _form_changed(self:TeacherPage):
+    "The form changed: the fields of the kind chosen; a question asked about the work before is dropped (it was about other work)."
+    self._show_fields()
+    if self._asked is not None:
+        self._asking(None); self._work_say("The form changed: press “Set the work” again to set it.")
+    self._enable()
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #856aecc2
 @patch
@@ -161,6 +236,7 @@ def show(self:TeacherPage):
     self.shown_line.value = (f'<p>Table <b>{escape(got.code)}</b> is on the <a class="cgt-projector-link" href="{link}" target="_blank" style="color:#1565c0;text-decoration:underline">projector '
                              f'page</a> ({link}): open it on the class\'s screen. It follows the table live; ◀ ▶ there hold it at a move.</p>')
     self.say(f"Table {got.code} is on the projector page.")
+    self._enable()  # “What if” and “Live again” act now
 
 @patch
 def what_if(self:TeacherPage):
@@ -199,15 +275,48 @@ def _work(self:TeacherPage) -> Work:
     if kind == 'game': return make_work('game', game=self.game_choice.value, seed=seed, players=players)
     return make_work('deal', game=self.game_choice.value, constraints=self.deal_box.value, seed=seed, players=players)
 
+# %% ../../nbs/serve/34a_teacher_page.ipynb #a8f569f8
 @patch
 def set_work(self:TeacherPage):
-    "Set the work of the form for the students chosen; say where it was set and where not (and why)."
-    work = self._work()
-    done = self.console.set_work(work, self.target_choice.value)
-    if not done: return self.say("No table is open and no student plays alone: nothing to set the work for.")
+    "“Set the work”: the form's work, set at once where no match is under way; else asked first, beside the button."
+    work, to, when = self._work(), self.target_choice.value, self.when_choice.value
+    busy = self.console.running(to)
+    if not busy: return self._set(work, to, when)
+    where = '; '.join(busy[:6]) + (f" and {len(busy) - 6} more" if len(busy) > 6 else '')
+    self._asking((work, to, when))
+    self._work_say(f"A match is under way at {where}: {work.title} " + ("replaces it now" if when == 'now' else "starts there when its hand under way ends")
+                   + f". Press “{YES[when]}” to set it, or “Cancel”.")
+
+@patch
+def _asking(self:TeacherPage, asked):
+    "Ask (`asked`: the work, for whom, when) or stop asking: the buttons that answer are shown only while a question is asked."
+    self._asked = asked
+    self.confirm_button.description = self.confirm_button.tooltip = YES[asked[2]] if asked else YES['now']
+    self.confirm_button.layout.display = self.cancel_button.layout.display = None if asked else 'none'
+
+@patch
+def confirm_work(self:TeacherPage):
+    "“Yes”: set the work asked about."
+    if self._asked is None: return self._work_say("Nothing to confirm: press “Set the work” first.")
+    work, to, when = self._asked
+    self._asking(None)
+    self._set(work, to, when)
+
+@patch
+def cancel_work(self:TeacherPage):
+    "“Cancel”: nothing is set."
+    self._asking(None); self._work_say("Nothing was set: every match goes on as it was.")
+
+# %% ../../nbs/serve/34a_teacher_page.ipynb #ec3f8b5a
+@patch
+def _set(self:TeacherPage, work:Work, to:str, when:str):
+    "Set `work` for `to`, `when`; say beside the button where it was set (and where from the next hand) and where not (and why)."
+    done = self.console.set_work(work, to, when)
+    if not done: return self._work_say("No table is open and no student plays alone: nothing to set the work for.")
     refused_at = [f"{where}: {line}" for where, ok, line in done if not ok]
-    text = f"Set {work.title} for {plural(sum(ok for _, ok, _ in done), 'place')}."
-    self.say(text + (' Not set at ' + '; '.join(refused_at) if refused_at else ''))
+    later = sum(ok and ('from their next hand' in line or 'from its next hand' in line) for _, ok, line in done)
+    text = f"Set {work.title} for {plural(sum(ok for _, ok, _ in done), 'place')}" + (f" ({later} from the next hand)" if later else '') + '.'
+    self._work_say(text + (' Not set at ' + '; '.join(refused_at) if refused_at else ''))
     self.refresh()
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #9e50474c
@@ -280,13 +389,11 @@ async def _serve(self:TeacherGate, scope, receive, send, q:dict):
     await self.app(scope, receive, send)
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #38391eac
-import contextlib, itertools
-from ..practice.results import ResultsError, exercise_title
-
 class ClassKeeper:
     "The beat that records each student's finished hands once (number, each seat's points, seed or exercise), and tells the registry when a solo game moved."
-    def __init__(self, room:Classroom, results:Results):
-        self.room, self.results, self.seen, self.solo_mark, self.names = room, results, {}, None, {}
+    def __init__(self, room:Classroom, results:Results,
+                 console:Console|None=None): # the console whose work set from the next hand it starts when due (`Console.due`)
+        self.room, self.results, self.seen, self.solo_mark, self.names, self.console = room, results, {}, None, {}, console
         self._stop, self._thread = threading.Event(), None
 
     def _held(self, p):
@@ -301,13 +408,22 @@ class ClassKeeper:
         "How many of `m`'s finished hands are recorded already: those still as they were recorded."
         known = self.seen.get(key)
         if known is None or known[0] is not m: return 0  # a new match: a new deal, a record, the teacher's work on a solo page
-        first, ends, acts = known[1:]
+        first, ends, acts = known[1][0], known[2], known[3]
         if first is hands[0]: return min(len(ends), done)
         # the same match object, its hands made again: an undo (the hands before it stand, move for move) or the teacher's work at a table (none does)
         return next((j for j in range(min(len(ends), done), 0, -1) if m.actions[:ends[j - 1]] == acts[:ends[j - 1]]), 0)
 
+    def _left_behind(self, key, m, hands:list) -> list:
+        """The hands of the match `key` showed at the last beat that have finished since, in a match it holds no more (the
+        teacher's work, at once or at a hand's end; a new deal): (hand number, result, (game, seed, exercise)) of each."""
+        known = self.seen.get(key)
+        if known is None or (known[0] is m and (known[1][0] is hands[0] or key[0] == 'solo')): return []  # the same match, or a solo undo
+        old, ends, facts = known[1], known[2], known[4]
+        return [(i + 1, old[i].result or {}, facts) for i in range(len(ends), len(old)) if old[i].is_over]
+
     def beat(self) -> int:
-        "Record the hands finished since the last beat; how many."
+        "Start the work due (the console's, from the next hand); record the hands finished since the last beat; how many."
+        if self.console is not None: self.console.due()
         with self.room.lock: pages = list(self.room.pages.values())
         n, mark, keys = 0, [], set()
         for p in pages:
@@ -318,13 +434,13 @@ class ClassKeeper:
             with lock:  # a table's bots play from the pacer's thread
                 hands = list(m.hands)
                 done = sum(h.is_over for h in hands)
-                before = self._recorded(key, m, hands, done)
+                behind, before = self._left_behind(key, m, hands), self._recorded(key, m, hands, done)
                 ends = list(itertools.accumulate(len(h.history) for h in hands[:done]))  # the moves up to the end of each finished hand
-                rows = [(i + 1, hands[i].result or {}) for i in range(before, done)]
-                game, seed, exercise, moves = m.game.name, m.seed, exercise_title(m), len(m.actions)
-                self.seen[key] = (m, hands[0], ends, list(m.actions[:ends[-1]]) if ends else [])
+                facts, moves = (m.game.name, m.seed, exercise_title(m)), len(m.actions)
+                rows = behind + [(i + 1, hands[i].result or {}, facts) for i in range(before, done)]
+                self.seen[key] = (m, hands, ends, list(m.actions[:ends[-1]]) if ends else [], facts)
             keys.add(key)
-            for hand_no, result in rows:
+            for hand_no, result, (game, seed, exercise) in rows:
                 text, points = str(result.get('text', '')), result.get('points')
                 try: self.results.played(p.browser, game, hand_no, p.code or 'solo', seat, text, points, seed, exercise)
                 except ResultsError: self.results.played(p.browser, game, hand_no, p.code or 'solo', seat, text, exercise=exercise)  # points or seed it cannot keep

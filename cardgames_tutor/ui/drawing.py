@@ -91,10 +91,15 @@ class PanelDrawing:
 
 NEXT_HAND, NEW_MATCH = 'next hand', 'new match'  # the move row's two buttons that are not moves
 
+def _paused(session) -> str|None:
+    "The line of the teacher's pause of a seat's table (`ui.seat.SeatSession.paused`); None for a solo game or a table playing on."
+    return None if session.solo else session.paused
+
 @patch
 def _move_items(self:PanelDrawing, controls) -> list:
     "(label, item) for each move button: moves, verbs with chosen cards, or next hand / new match."
     s = self.session
+    if _paused(s) is not None: return []  # a paused table: nothing moves on (the step buttons still look back)
     if s.live and s.match.over: return [("new match (next seed)", NEW_MATCH)] if s.solo else []  # a table's match is the table's
     if s.live and s.review is not None: return [("next hand ▶", NEXT_HAND)]
     items = [(move_label(m, self.game.pack), m) for m in controls.plain]
@@ -198,7 +203,7 @@ def _draw_all(self:PanelDrawing, view:dict, controls, viewer):
     if self._fresh('table', at, view): self.table.value = table_html(view, self.seat, direction_of(self.game), self.game.title, self.game.pack)
     if self._fresh('message', s.generation, s.message): self.message.value = _message_html(s.message, self.game.pack)
     if self._fresh('hand', shown, s.shown_hand(), controls, chosen): self._draw_hand(controls)  # only the cards and what is lit
-    if self._fresh('moves', shown, s.match.over, controls, chosen, at if controls.plain else None):  # the notes: the match's words
+    if self._fresh('moves', shown, s.match.over, controls, chosen, at if controls.plain else None, _paused(s)):  # the notes: the match's words
         self._draw_moves(controls)
         self.move_notes.value = self._notes_html()
     if self._fresh('log', at, viewer): self._draw_log(viewer)

@@ -202,9 +202,15 @@ def status(self:SeatSession, teaching:bool=False) -> Status:
 # %% ../../nbs/ui/22a_seat.ipynb #70d6927a
 def new_request_id() -> str: return secrets.token_urlsafe(12)
 
+@patch(as_prop=True)
+def paused(self:SeatSession) -> str|None:
+    "The line of the teacher's pause while the table is paused (the table's own words), or None."
+    return self.latest['table'].get('paused_text')
+
 @patch
 def _not_now(self:SeatSession) -> str|None:
     "Why the student's screen may not act now (the table judges the rest), or None."
+    if (line := self.paused) is not None: return line  # told in the pause's own words, not as a rule broken
     if not self.live: return f"You are looking back at move {self.cursor} of {len(self.match.actions)}: press ▶| (back to play) to play on."
     if self.review is not None: return f"Hand {self.review + 1} is over: press “next hand” to play on."
 
@@ -236,6 +242,13 @@ def choose(self:SeatSession, verb:str) -> bool:
     if (why := self._not_now()) is not None: return self.say('info', why)
     same = [m for m in self.controls().choose.get(verb, []) if set(m.cards) == set(self.selected)]
     return self.act(same[0] if same else Move(verb, tuple(in_order(self.selected))))
+
+# %% ../../nbs/ui/22a_seat.ipynb #6d9c7833
+@patch
+def next_hand(self:SeatSession) -> bool:
+    "Move on from a finished hand; not while the table is paused (the pause's line says why)."
+    if (line := self.paused) is not None: return self.say('info', line)
+    return Session.next_hand(self)
 
 # %% ../../nbs/ui/22a_seat.ipynb #87af47dd
 @patch(as_prop=True)
