@@ -41,8 +41,8 @@ def cut_buttons(page) -> list:
     return page.evaluate("""() => [...document.querySelectorAll('.cgt-teacher button')].filter(b => b.offsetParent !== null)
                                  .filter(b => b.scrollWidth > b.clientWidth).map(b => [b.innerText, b.scrollWidth, b.clientWidth])""")
 
-def play_moves(students, mirror, n):
-    "The students whose turn it is click a lit card, `n` times; every page shows each move."
+def play_moves(students, mirror, n, shown=None):
+    "The students whose turn it is click a lit card, `n` times; every page shows each move (and the projector page `shown`, live)."
     by_seat = {s.seat: s for s in students}
     for _ in range(n):
         to = mirror.to_act
@@ -53,6 +53,35 @@ def play_moves(students, mirror, n):
         card.click()
         mirror.apply(played, to)
         for t in students: t.wait_moves(len(mirror.actions))
+        if shown is not None:  # the projector follows the table move by move
+            shown.wait_for_function("n => document.querySelector('.cgt-proj-head')?.dataset.moves == n", arg=len(mirror.actions), timeout=WAIT)
+
+BOT = 'button:has-text("bot plays my move")'
+
+def play_out_hand(students, shown) -> str:
+    "Each student whose turn it is presses “bot plays my move” until the hand is over; the result line the pages show."
+    for _ in range(200):
+        over = [s for s in students if 'is over' in (s.page.inner_text('.cgt-message') if s.page.query_selector('.cgt-message') else '')]
+        if over: return over[0].page.inner_text('.cgt-message')
+        turn = next((s for s in students if 'Your turn' in (s.page.inner_text('.cgt-waiting') or '')), None)
+        if turn is None: time.sleep(0.2); continue
+        n = turn.moves()
+        turn.page.locator(BOT).click()
+        turn.wait_moves(n + 1, at_least=True)
+        shown.wait_for_function("n => +document.querySelector('.cgt-proj-head')?.dataset.moves >= n", arg=n + 1, timeout=WAIT)
+    raise AssertionError('the hand did not end in 200 presses')
+
+def csv_rows(page, kind) -> list:
+    "The teacher's CSV export `kind`, fetched as the browser downloads it: its rows, the byte-order mark checked."
+    raw = page.evaluate("k => fetch('/teacher/results.csv?kind=' + k).then(r => r.arrayBuffer()).then(b => Array.from(new Uint8Array(b)))", kind)
+    text = bytes(raw).decode('utf-8')
+    assert text.startswith('\ufeff'), text[:40]  # UTF-8 with its byte-order mark: a spreadsheet reads ♥ and any name as typed
+    rows = list(csv.reader(io.StringIO(text[1:], newline='')))
+    again = io.StringIO(); csv.writer(again, lineterminator='\n', quoting=csv.QUOTE_ALL).writerows(rows)
+    assert again.getvalue() == text[1:]  # every field quoted
+    return rows
+
+ISO = re.compile(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d')
 
 
 @browser_test
@@ -95,7 +124,10 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         deck = set(mirror.game.deck())
         shown.wait_for_function("n => document.querySelectorAll('.cgt-proj-table [data-card]').length >= n", arg=len(deck), timeout=WAIT)
         assert cards_named(_public(shown.content()), deck) == deck  # every card of every hand
-        play_moves(students, mirror, 2)
+        on_table = shown.inner_text('.cgt-proj-table')
+        assert all(f"{s.name} (Seat {s.seat})" in on_table for s in students), on_table  # every student by name, on their seat
+        assert '12' not in shown.inner_text('.cgt-proj-head') and 'seed' not in shown.inner_text('body').lower()  # no seed
+        play_moves(students, mirror, 2, shown)
         for s in students:
             found = leaks(s, hidden_from(mirror, s.seat))
             assert not found['dom'] and not found['state'], f"Seat {s.seat}'s page holds another seat's cards: {found}"
@@ -115,6 +147,7 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         assert said in p.inner_text('.cgt-pause-banner') and p.is_visible('.cgt-pause-banner')
         turn = next(s for s in students if s.seat == mirror.to_act)
         assert turn.page.locator('button.cgt-card.cgt-legal').count() == 0  # nothing lit
+        for s in students: assert s.page.locator(BOT).is_disabled(), s.name  # no page may have the bot move for it
         turn.page.locator('button.cgt-card').first.click()
         turn.page.wait_for_function("t => document.querySelector('.cgt-message.cgt-info')?.innerText.includes(t)", arg=said, timeout=WAIT)
         assert 'rule' not in turn.page.inner_text('.cgt-message') and turn.moves() == 2
@@ -123,7 +156,10 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         teacher.click('.cgt-resume')
         for s in students: s.page.wait_for_function("() => !document.querySelector('.cgt-waiting')?.innerText.includes('paused')", timeout=WAIT)
         p.wait_for_selector('.cgt-pause-banner', state='detached', timeout=WAIT)  # gone with the resume
-        play_moves(students, mirror, 1)
+        play_moves(students, mirror, 1)  # the projector held where it was
+        assert 'Held at move 1 of 3' in shown.inner_text('.cgt-proj-head')
+        shown.click('.cgt-proj-live')
+        shown.wait_for_function("() => document.querySelector('.cgt-proj-head')?.dataset.moves == '3'", timeout=WAIT)
 
         # set an exercise for everyone: a match is under way, so the console asks beside the button first
         teacher.select_option('.cgt-kind select', label='a prepared exercise')
@@ -149,15 +185,33 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         drill.page.wait_for_selector('.cgt-drill button', timeout=WAIT)
         drill.page.locator('.cgt-drill .widget-hbox button').first.click()
         teacher.wait_for_function("() => /Fay: kocka\\/.*: \\d right, \\d wrong/.test(document.querySelector('.cgt-results')?.innerText)", timeout=WAIT)
-        raw = teacher.evaluate("() => fetch('/teacher/results.csv?kind=answers').then(r => r.arrayBuffer()).then(b => Array.from(new Uint8Array(b)))")
-        text = bytes(raw).decode('utf-8')
-        assert text.startswith('\ufeff'), text[:40]  # UTF-8 with its byte-order mark: a spreadsheet reads ♥ and any name as typed
-        head, *rows = list(csv.reader(io.StringIO(text[1:], newline='')))
+        head, *rows = csv_rows(teacher, 'answers')
         assert head == ['student', 'at', 'game', 'rule', 'title', 'right', 'wrong', 'student_key'], head
-        assert any(r[0] == 'Fay' and r[2] == 'kocka' and r[3].startswith('kocka/') and re.fullmatch(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d', r[1]) and r[-1]
-                   for r in rows), text
-        again = io.StringIO(); csv.writer(again, lineterminator='\n', quoting=csv.QUOTE_ALL).writerows([head, *rows])
-        assert again.getvalue() == text[1:]  # every field quoted
+        assert any(r[0] == 'Fay' and r[2] == 'kocka' and r[3].startswith('kocka/') and ISO.fullmatch(r[1]) and r[-1] for r in rows), rows
+
+        # a short game for the table (Maghe Satra, seed 5), played out by the students' “bot plays my move”, the projector
+        # following; the hands export has a row per student: their name, an ISO date, the hand's number, a number per seat
+        # (the same in every row), the seed, and the result the pages showed
+        teacher.select_option('.cgt-kind select', label='a game and seed')
+        teacher.select_option('.cgt-game select', label='Maghe Satra')
+        teacher.fill('.cgt-players input', '4'); teacher.fill('.cgt-seed input', '5')
+        teacher.select_option('.cgt-target select', label='every table')
+        teacher.click('.cgt-set-work')
+        teacher.wait_for_function("() => document.querySelector('.cgt-work-line')?.innerText.startsWith('Set Maghe Satra, seed 5')", timeout=WAIT)
+        for s in students:
+            s.wait_moves(0); s.page.wait_for_function("() => document.querySelector('.cgt-message')?.innerText.includes('Maghe Satra, seed 5')", timeout=WAIT)
+        result = play_out_hand(students, shown)
+        for _ in range(100):  # the server records a finished hand at its next beat (about a second)
+            hands = [dict(zip(h, r)) for h, *rows in [csv_rows(teacher, 'hands')] for r in rows]
+            mine = [r for r in hands if r['game'] == 'maghe-satra' and r['place'] == host.code]
+            if len(mine) >= len(students): break
+            time.sleep(0.2)
+        assert sorted(r['student'] for r in mine) == sorted(s.name for s in students), mine  # every student, by name, once
+        assert all(ISO.fullmatch(r['at']) and r['hand_no'] == '1' and r['seed'] == '5' for r in mine), mine
+        assert all(r['seat'] == str(s.seat) for s in students for r in mine if r['student'] == s.name)
+        points = {tuple(r[f"seat_{i}_points"] for i in range(4)) for r in mine}
+        assert len(points) == 1 and sorted(next(iter(points))) == ['0', '0', '0', '1'], points  # one game point, to the hand's winner
+        assert all(r['result'] and r['result'] in result for r in mine), (result, mine)  # the result the pages showed
 
         # a solo page closed (no goodbye sent: its websocket simply gone) is away within seconds, not after --cull (60 s)
         solo.close()

@@ -381,6 +381,7 @@ def _view(self:Table, seat:int) -> dict:
     v['table'] = self.facts(seat)
     return v
 
+# %% ../../nbs/core/06_tables.ipynb #0fa333c3
 @patch
 def view(self:Table, token) -> dict:
     "What the token's seat is shown: its match view, and the table's public facts under `table`."
@@ -469,6 +470,7 @@ def _misfit(self:Table, n:int) -> str|None:
     held = [i for i, st in enumerate(self.states()) if st in ('here', 'away')]
     if held and held[-1] >= n: return f"Table {self.code} has a student at Seat {held[-1]}: this work is for {plural(n, 'player')}"
 
+# %% ../../nbs/core/06_tables.ipynb #17bcfbbc
 @patch
 def _resize(self:Table, n:int) -> str|None:
     "Make the table `n` seats, keeping every student's; why it cannot be, or None."
@@ -477,7 +479,6 @@ def _resize(self:Table, n:int) -> str|None:
     for s in self.seats[n:]: self.tokens.pop(s.token, None)
     self.seats = self.seats[:n] + [Seat() for _ in range(n - len(self.seats))]
     if self.host is not None and self.host >= n: self.host = held[0] if held else None
-
 
 # %% ../../nbs/core/06_tables.ipynb #5fdffad1
 @patch
@@ -488,6 +489,7 @@ def _start_work(self:Table, copy:Match, title:str, before:str='') -> str|None:
     self.rng, self.next_work = random.Random(f"bots {copy.seed}"), None
     self.work = {'title': title, 'note': copy.note or '', 'text': f"{before}Your teacher set this work: {title}."}
 
+# %% ../../nbs/core/06_tables.ipynb #1e918595
 @patch
 def in_hand(self:Table) -> bool:
     "Whether a hand is under way: started, the match on, a move made in the hand in play (the teacher's console asks too)."
@@ -573,6 +575,7 @@ def find(self:Tables, code) -> Table:
     if table is None or table.closed: raise TableError(f"no open table has the code {plain}: check it with the student who opened it")
     return table
 
+# %% ../../nbs/core/06_tables.ipynb #73a2b2b3
 @patch
 def join(self:Tables, code, name, client=None, seat:int|None=None) -> Ticket:
     "Seat the student `name` at the table with `code` (at `seat`, or the first free one): their `Ticket`."
@@ -586,6 +589,7 @@ def table_of(self:Tables, token) -> Table|None:
     "The open table where `token` holds a seat, or None."
     return next((t for t in list(self.tables.values()) if not t.closed and t.seat_of(token) is not None), None)
 
+# %% ../../nbs/core/06_tables.ipynb #fc308324
 @patch
 def close(self:Tables, code) -> bool:
     "Close the table with `code` and forget it; whether it was open."

@@ -243,6 +243,7 @@ def _cost(cost, unit) -> tuple:
     value = round(cost * scale, digits)
     return f"cost ({words})", int(value) if digits == 0 else value
 
+# %% ../../nbs/practice/44_results.ipynb #c05c3f68
 def _when(at) -> str:
     "A time kept (seconds since 1970) as a spreadsheet reads it: the server's local date and time to the second."
     return time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(at)) if isinstance(at, (int, float)) else ''
@@ -260,6 +261,7 @@ def _seat_points(text) -> list:
     except ValueError: return []
     return [x for x in points if type(x) in (int, float)] if isinstance(points, list) else []
 
+# %% ../../nbs/practice/44_results.ipynb #7eae3f53
 _FORMULA = '=+-@\t\r\n'  # a formula's first sign (tab and line ends: a spreadsheet may trim them off before one)
 _CUT = ',;\t|"\'\r\n'  # where a spreadsheet may end a cell: list separators, quotes, line ends
 _AFTER_CUT = re.compile(f"([{re.escape(_CUT)}] *)(?=[{re.escape(_FORMULA)}])")

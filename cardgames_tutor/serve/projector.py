@@ -138,30 +138,6 @@ def _build(self:ProjectorPage):
                      W.HBox([self.table, self.log_box], layout=W.Layout(flex_flow='row wrap', align_items='flex-start', width='100%')),
                      self.said, self.cards_row, self.moves_row]
 
-# %% ../../nbs/serve/34b_projector.ipynb #ac2aeaf9
-@patch
-def redraw(self:ProjectorPage):
-    "Draw what the console shows to the class, as it is now (from the page's own thread: the server schedules it there)."
-    if self._closed: return
-    with self._lock:
-        got = self.console.on_projector()
-        if isinstance(got, Reply): return self._draw(None, {'head': f'<div class="cgt-proj-head" data-mode="none"><p class="cgt-proj-none">{escape(got.text)}</p></div>'}, ([], []))
-        with got.lock:
-            got.sync()
-            self._draw(got.mode, projector_parts(got, self.lines), what_if_choices(got))
-
-@patch
-def _draw(self:ProjectorPage, mode:str|None, parts:dict, choices:tuple):
-    "Set the widgets to `parts`, the buttons that mean something in `mode` (None: nothing shown), the teacher's `choices`."
-    shown = {'live': (self.back, self.what_if_button), 'held': (self.back, self.forward, self.live_button, self.what_if_button),
-             'what-if': (self.leave_button,), None: ()}[mode]
-    with self.hold_sync():
-        self.head.value, self.banner.value, self.table.value, self.log_box.value = (parts.get(k, '') for k in ('head', 'banner', 'table', 'log'))
-        self.said.value = f'<p role="status">{parts["said"]}</p>' if parts.get('said') else ''
-        for b in (self.back, self.forward, self.live_button, self.what_if_button, self.leave_button):
-            b.layout.display = None if any(b is x for x in shown) else 'none'
-        self._slots(*choices)
-
 # %% ../../nbs/serve/34b_projector.ipynb #ac8a180c
 @patch
 def _act(self:ProjectorPage, act):
@@ -203,6 +179,30 @@ def close(self:ProjectorPage):
     for w in widget_tree([self, *self.card_buttons, *self.move_buttons]):
         if w is not self: w.close()
     super(ProjectorPage, self).close()
+
+# %% ../../nbs/serve/34b_projector.ipynb #ac2aeaf9
+@patch
+def redraw(self:ProjectorPage):
+    "Draw what the console shows to the class, as it is now (from the page's own thread: the server schedules it there)."
+    if self._closed: return
+    with self._lock:
+        got = self.console.on_projector()
+        if isinstance(got, Reply): return self._draw(None, {'head': f'<div class="cgt-proj-head" data-mode="none"><p class="cgt-proj-none">{escape(got.text)}</p></div>'}, ([], []))
+        with got.lock:
+            got.sync()
+            self._draw(got.mode, projector_parts(got, self.lines), what_if_choices(got))
+
+@patch
+def _draw(self:ProjectorPage, mode:str|None, parts:dict, choices:tuple):
+    "Set the widgets to `parts`, the buttons that mean something in `mode` (None: nothing shown), the teacher's `choices`."
+    shown = {'live': (self.back, self.what_if_button), 'held': (self.back, self.forward, self.live_button, self.what_if_button),
+             'what-if': (self.leave_button,), None: ()}[mode]
+    with self.hold_sync():
+        self.head.value, self.banner.value, self.table.value, self.log_box.value = (parts.get(k, '') for k in ('head', 'banner', 'table', 'log'))
+        self.said.value = f'<p role="status">{parts["said"]}</p>' if parts.get('said') else ''
+        for b in (self.back, self.forward, self.live_button, self.what_if_button, self.leave_button):
+            b.layout.display = None if any(b is x for x in shown) else 'none'
+        self._slots(*choices)
 
 # %% ../../nbs/serve/34b_projector.ipynb #b0324a59
 def projector_for(gate:TeacherGate, console:Console, cookies:dict,

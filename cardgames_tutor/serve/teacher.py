@@ -275,6 +275,7 @@ def _set_solo(self:Console, page, work:Work, before:str='') -> str:
     page.redraw()
     return f"{_named(page)} now plays {work.title}."
 
+# %% ../../nbs/serve/34_teacher.ipynb #c8ba0a0b
 def _in_hand(match) -> bool: return not match.over and bool(match.hand.history)  # a solo match's hand under way
 
 @patch

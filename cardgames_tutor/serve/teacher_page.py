@@ -84,8 +84,10 @@ def _show_fields(self:TeacherPage):
     for name in dict.fromkeys(n for names in FIELDS.values() for n in names):
         getattr(self, name).layout.display = None if name in shown else 'none'
 
+# %% ../../nbs/serve/34a_teacher_page.ipynb #8ac670c9
 @patch
-def _build(self:TeacherPage):
+def _make_widgets(self:TeacherPage):
+    "The page's widgets, each its label whole."
     B = lambda label, style='', tip='': whole_button(label, button_style=style, tooltip=tip or label)  # its label whole, never cut
     wide, line = {'description_width': 'initial'}, widgets.Layout(max_width='100%')  # a field's label whole too
     self.glance_box, self.said, self.work_line = widgets.HTML(), widgets.HTML(), widgets.HTML(layout=line)
@@ -108,12 +110,19 @@ def _build(self:TeacherPage):
     self.confirm_button.layout.display = self.cancel_button.layout.display = 'none'  # while a question is asked only (`_asking`)
     self.results_box, self.csv_link = widgets.HTML(), widgets.HTML()
     self.shown_line = widgets.HTML('<p>No table is on the projector page yet: choose one above and press “Show to the class”.</p>')
+
+# %% ../../nbs/serve/34a_teacher_page.ipynb #367046eb
+@patch
+def _build(self:TeacherPage):
+    "The page: its widgets made, named for the page's style and tests, wired to what they do, in order."
+    self._make_widgets()
     for w, c in ((self.pause_button, 'cgt-pause'), (self.resume_button, 'cgt-resume'), (self.show_button, 'cgt-show'),
                  (self.pause_all_button, 'cgt-pause-all'), (self.resume_all_button, 'cgt-resume-all'), (self.what_if_button, 'cgt-what-if'),
                  (self.refresh_button, 'cgt-refresh'), (self.set_button, 'cgt-set-work'), (self.confirm_button, 'cgt-confirm-work'),
                  (self.cancel_button, 'cgt-cancel-work'), (self.glance_box, 'cgt-glance-box'), (self.said, 'cgt-teacher-said'),
                  (self.work_line, 'cgt-work-line'), (self.table_choice, 'cgt-table-choice'), (self.kind_choice, 'cgt-kind'),
-                 (self.when_choice, 'cgt-when'), (self.game_choice, 'cgt-game'), (self.deal_box, 'cgt-deal'), (self.exercise_choice, 'cgt-exercise'),
+                 (self.when_choice, 'cgt-when'), (self.target_choice, 'cgt-target'), (self.game_choice, 'cgt-game'),
+                 (self.players_box, 'cgt-players'), (self.seed_box, 'cgt-seed'), (self.deal_box, 'cgt-deal'), (self.exercise_choice, 'cgt-exercise'),
                  (self.record_upload, 'cgt-record'), (self.results_box, 'cgt-results'), (self.shown_line, 'cgt-shown-line')):
         w.add_class(c)
     for b, name in ((self.pause_button, 'pause'), (self.resume_button, 'resume'), (self.show_button, 'show'),
@@ -158,31 +167,6 @@ def _work_say(self:TeacherPage, text:str):
     "The line beside “Set the work”, where the teacher is looking: its question, what was set, what went wrong."
     self.work_line.value = f'<span role="status" style="font:14px/1.5 sans-serif">{escape(text)}</span>' if text else ''
 
-# %% ../../nbs/serve/34a_teacher_page.ipynb #1d696ccc
-def _choice_label(t) -> str: return f"{t['code']} · {t['title']}"  # its students: in the glance above
-
-@patch
-def _choices(self:TeacherPage, codes:list):
-    "The tables to choose from: the one chosen stays chosen while open; the only table is chosen; else none, for the teacher to choose."
-    keep, values = self.table_choice.value, [c for _, c in codes]
-    self.table_choice.options = codes
-    self.table_choice.value = keep if keep in values else values[0] if len(values) == 1 else None
-
-@patch
-def refresh(self:TeacherPage):
-    "Draw the class at a glance, the tables to choose from and the results again (the server calls this when the registry changes)."
-    with self._lock:
-        g = self._glance = self.console.glance()
-        codes = [(_choice_label(t), t['code']) for t in g['tables'] if not t['closed']]
-        with self.hold_sync():
-            self.glance_box.value = glance_html(g)
-            if tuple(codes) != tuple(self.table_choice.options): self._choices(codes)
-            lines = self.console.summary()
-            self.results_box.value = ('<ul>' + ''.join(f"<li>{escape(x)}</li>" for x in lines) + '</ul>') if lines else '<p>No drill answers yet.</p>'
-            self.csv_link.value = 'Export: ' + ' · '.join(f'<a href="{escape(self.root_path)}{PREFIX}/results.csv?kind={k}" download>{k} (CSV)</a>'
-                                                          for k in ('summary', 'answers', 'hands', 'decisions'))
-            self._enable()
-
 # %% ../../nbs/serve/34a_teacher_page.ipynb #fdc44d64
 @patch
 def _enable(self:TeacherPage):
@@ -209,6 +193,32 @@ def _form_changed(self:TeacherPage):
         self._asking(None); self._work_say("The form changed: press “Set the work” again to set it.")
     self._enable()
 
+# %% ../../nbs/serve/34a_teacher_page.ipynb #1d696ccc
+def _choice_label(t) -> str: return f"{t['code']} · {t['title']}"  # its students: in the glance above
+
+@patch
+def _choices(self:TeacherPage, codes:list):
+    "The tables to choose from: the one chosen stays chosen while open; the only table is chosen; else none, for the teacher to choose."
+    keep, values = self.table_choice.value, [c for _, c in codes]
+    self.table_choice.options = codes
+    self.table_choice.value = keep if keep in values else values[0] if len(values) == 1 else None
+
+# %% ../../nbs/serve/34a_teacher_page.ipynb #5f411aee
+@patch
+def refresh(self:TeacherPage):
+    "Draw the class at a glance, the tables to choose from and the results again (the server calls this when the registry changes)."
+    with self._lock:
+        g = self._glance = self.console.glance()
+        codes = [(_choice_label(t), t['code']) for t in g['tables'] if not t['closed']]
+        with self.hold_sync():
+            self.glance_box.value = glance_html(g)
+            if tuple(codes) != tuple(self.table_choice.options): self._choices(codes)
+            lines = self.console.summary()
+            self.results_box.value = ('<ul>' + ''.join(f"<li>{escape(x)}</li>" for x in lines) + '</ul>') if lines else '<p>No drill answers yet.</p>'
+            self.csv_link.value = 'Export: ' + ' · '.join(f'<a href="{escape(self.root_path)}{PREFIX}/results.csv?kind={k}" download>{k} (CSV)</a>'
+                                                          for k in ('summary', 'answers', 'hands', 'decisions'))
+            self._enable()
+
 # %% ../../nbs/serve/34a_teacher_page.ipynb #856aecc2
 @patch
 def _reply(self:TeacherPage, reply):
@@ -227,6 +237,7 @@ def resume_all(self:TeacherPage):
     done = self.console.resume_all()
     self.say(f"Resumed {plural(sum(r.ok for _, r in done), 'table')}."); self.refresh()
 
+# %% ../../nbs/serve/34a_teacher_page.ipynb #82d61ba3
 @patch
 def show(self:TeacherPage):
     "Put the table chosen on the projector page (`/teacher/show`, `serve.projector`): live, every hand face up, the students' names."
@@ -262,6 +273,7 @@ def _number(text:str, what:str) -> int|None:
     if not text.lstrip('-').isdigit() or len(text) > 30: raise ValueError(f"{what} is a whole number, not {short_repr(text)}")
     return int(text)
 
+# %% ../../nbs/serve/34a_teacher_page.ipynb #3da2a9db
 @patch
 def _work(self:TeacherPage) -> Work:
     "The work the form describes."
@@ -404,56 +416,61 @@ class ClassKeeper:
         t = self.room.tables.tables.get(p.code)  # a seat's hands are the table's: one key for every page of the seat (a reload, a second tab)
         return None if t is None else (('table', p.browser, p.code, p.seat), t.match, p.seat, t.lock)
 
-    def _recorded(self, key, m, hands:list, done:int) -> int:
-        "How many of `m`'s finished hands are recorded already: those still as they were recorded."
-        known = self.seen.get(key)
-        if known is None or known[0] is not m: return 0  # a new match: a new deal, a record, the teacher's work on a solo page
-        first, ends, acts = known[1][0], known[2], known[3]
-        if first is hands[0]: return min(len(ends), done)
-        # the same match object, its hands made again: an undo (the hands before it stand, move for move) or the teacher's work at a table (none does)
-        return next((j for j in range(min(len(ends), done), 0, -1) if m.actions[:ends[j - 1]] == acts[:ends[j - 1]]), 0)
+# %% ../../nbs/serve/34a_teacher_page.ipynb #250ccc86
+@patch
+def _recorded(self:ClassKeeper, key, m, hands:list, done:int) -> int:
+    "How many of `m`'s finished hands are recorded already: those still as they were recorded."
+    known = self.seen.get(key)
+    if known is None or known[0] is not m: return 0  # a new match: a new deal, a record, the teacher's work on a solo page
+    first, ends, acts = known[1][0], known[2], known[3]
+    if first is hands[0]: return min(len(ends), done)
+    # the same match object, its hands made again: an undo (the hands before it stand, move for move) or the teacher's work at a table (none does)
+    return next((j for j in range(min(len(ends), done), 0, -1) if m.actions[:ends[j - 1]] == acts[:ends[j - 1]]), 0)
 
-    def _left_behind(self, key, m, hands:list) -> list:
-        """The hands of the match `key` showed at the last beat that have finished since, in a match it holds no more (the
-        teacher's work, at once or at a hand's end; a new deal): (hand number, result, (game, seed, exercise)) of each."""
-        known = self.seen.get(key)
-        if known is None or (known[0] is m and (known[1][0] is hands[0] or key[0] == 'solo')): return []  # the same match, or a solo undo
-        old, ends, facts = known[1], known[2], known[4]
-        return [(i + 1, old[i].result or {}, facts) for i in range(len(ends), len(old)) if old[i].is_over]
+@patch
+def _left_behind(self:ClassKeeper, key, m, hands:list) -> list:
+    """The hands of the match `key` showed at the last beat that have finished since, in a match it holds no more (the
+    teacher's work, at once or at a hand's end; a new deal): (hand number, result, (game, seed, exercise)) of each."""
+    known = self.seen.get(key)
+    if known is None or (known[0] is m and (known[1][0] is hands[0] or key[0] == 'solo')): return []  # the same match, or a solo undo
+    old, ends, facts = known[1], known[2], known[4]
+    return [(i + 1, old[i].result or {}, facts) for i in range(len(ends), len(old)) if old[i].is_over]
 
-    def beat(self) -> int:
-        "Start the work due (the console's, from the next hand); record the hands finished since the last beat; how many."
-        if self.console is not None: self.console.due()
-        with self.room.lock: pages = list(self.room.pages.values())
-        n, mark, keys = 0, [], set()
-        for p in pages:
-            try: held = self._held(p)
-            except KeyError: continue  # the page closed under the beat
-            if held is None: continue  # its table is closed: no hand finishes there any more
-            key, m, seat, lock = held
-            with lock:  # a table's bots play from the pacer's thread
-                hands = list(m.hands)
-                done = sum(h.is_over for h in hands)
-                behind, before = self._left_behind(key, m, hands), self._recorded(key, m, hands, done)
-                ends = list(itertools.accumulate(len(h.history) for h in hands[:done]))  # the moves up to the end of each finished hand
-                facts, moves = (m.game.name, m.seed, exercise_title(m)), len(m.actions)
-                rows = behind + [(i + 1, hands[i].result or {}, facts) for i in range(before, done)]
-                self.seen[key] = (m, hands, ends, list(m.actions[:ends[-1]]) if ends else [], facts)
-            keys.add(key)
-            for hand_no, result, (game, seed, exercise) in rows:
-                text, points = str(result.get('text', '')), result.get('points')
-                try: self.results.played(p.browser, game, hand_no, p.code or 'solo', seat, text, points, seed, exercise)
-                except ResultsError: self.results.played(p.browser, game, hand_no, p.code or 'solo', seat, text, exercise=exercise)  # points or seed it cannot keep
-                n += 1
-            if p.kind == 'solo': mark.append((p.id, moves))
-            if p.name and self.names.get(p.browser) != p.name:  # the name the teacher reads beside the key
-                self.results.seen(p.browser, p.name); self.names[p.browser] = p.name
-        tables = set(self.room.tables.tables)
-        for gone in [k for k in self.seen if k not in keys and (k[0] == 'solo' or k[2] not in tables)]: del self.seen[gone]  # a seat's: while its table is open
-        if mark != self.solo_mark:
-            self.solo_mark = mark
-            self.room._changed()  # the teacher's glance is drawn again
-        return n
+# %% ../../nbs/serve/34a_teacher_page.ipynb #9b95f58c
+@patch
+def beat(self:ClassKeeper) -> int:
+    "Start the work due (the console's, from the next hand); record the hands finished since the last beat; how many."
+    if self.console is not None: self.console.due()
+    with self.room.lock: pages = list(self.room.pages.values())
+    n, mark, keys = 0, [], set()
+    for p in pages:
+        try: held = self._held(p)
+        except KeyError: continue  # the page closed under the beat
+        if held is None: continue  # its table is closed: no hand finishes there any more
+        key, m, seat, lock = held
+        with lock:  # a table's bots play from the pacer's thread
+            hands = list(m.hands)
+            done = sum(h.is_over for h in hands)
+            behind, before = self._left_behind(key, m, hands), self._recorded(key, m, hands, done)
+            ends = list(itertools.accumulate(len(h.history) for h in hands[:done]))  # the moves up to the end of each finished hand
+            facts, moves = (m.game.name, m.seed, exercise_title(m)), len(m.actions)
+            rows = behind + [(i + 1, hands[i].result or {}, facts) for i in range(before, done)]
+            self.seen[key] = (m, hands, ends, list(m.actions[:ends[-1]]) if ends else [], facts)
+        keys.add(key)
+        for hand_no, result, (game, seed, exercise) in rows:
+            text, points = str(result.get('text', '')), result.get('points')
+            try: self.results.played(p.browser, game, hand_no, p.code or 'solo', seat, text, points, seed, exercise)
+            except ResultsError: self.results.played(p.browser, game, hand_no, p.code or 'solo', seat, text, exercise=exercise)  # points or seed it cannot keep
+            n += 1
+        if p.kind == 'solo': mark.append((p.id, moves))
+        if p.name and self.names.get(p.browser) != p.name:  # the name the teacher reads beside the key
+            self.results.seen(p.browser, p.name); self.names[p.browser] = p.name
+    tables = set(self.room.tables.tables)
+    for gone in [k for k in self.seen if k not in keys and (k[0] == 'solo' or k[2] not in tables)]: del self.seen[gone]  # a seat's: while its table is open
+    if mark != self.solo_mark:
+        self.solo_mark = mark
+        self.room._changed()  # the teacher's glance is drawn again
+    return n
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #25fb4861
 @patch

@@ -261,6 +261,7 @@ def bot_step(self:SeatSession, generation:int) -> bool:
     "Nothing to pace at a seat: False."
     return False
 
+# %% ../../nbs/ui/22a_seat.ipynb #2e147540
 @patch
 def run_bots(self:SeatSession) -> int:
     "No bot moves here (the server's): 0."
@@ -314,6 +315,7 @@ def leave(self:SeatSession) -> bool:
     reply = self._table.left(self.token, self._heard)
     return self.say('info' if reply.ok else 'refused', reply.text, reply.rule) or reply.ok
 
+# %% ../../nbs/ui/22a_seat.ipynb #cbb4fb65
 @patch
 def back(self:SeatSession) -> bool:
     "The student's page is open again: the seat is theirs as it was, and the session listens again."
