@@ -55,8 +55,12 @@ only their own servers do). Let the platform open the tool in a window of its ow
 browser keeps the hub's cookies from a frame of another site. HUB_CLASSROOM_PORT (default 10101) is the loopback
 port the hub's proxy reaches it on. HUB_CLASSROOM_START=tables opens the students' page on the form to join a table
 (for a class playing at tables; the default, solo, opens a game alone, the tables one click away). HUB_TEACHERS: names on the class list who teach (comma between; the hub group
-`teachers`, which the classroom records with each login; an authenticator that sets the hub's groups,
-`c.Authenticator.manage_groups`, can fill it instead). One hub is one class: for another class, another hub (its
+`teachers`; an authenticator that sets the hub's groups, `c.Authenticator.manage_groups`, can fill it instead). A
+teacher who logs in lands on the teacher's page (http://HUB:8000/services/classroom/teacher: the class at a glance,
+pause, the work, the results; its projector page at .../teacher/show) with no second code; students never reach it.
+HUB_CLASSROOM_RESULTS: the class's results file (default: classroom.sqlite in the service account's data folder,
+/var/lib/cardgames-classroom/.local/share/cardgames_tutor/; back it up with the hub's state); HUB_HINT_WORKERS: processes
+the coach's hints are searched in (default: one per core, 8 at most). One hub is one class: for another class, another hub (its
 own HUB_STATE and ports), or another service entry below with its own name and port.
 """
 import os, pathlib, pwd, sys
@@ -156,7 +160,9 @@ if CLASSROOM:
     classroom = {
         'name': 'classroom',
         'url': f'http://127.0.0.1:{port}',  # where the hub's proxy sends /services/classroom/ (the prefix left on)
-        'command': [sys.executable, '-m', 'cardgames_tutor.serve.hub_service', '--teachers-group', 'teachers', '--start', start],
+        'command': [sys.executable, '-m', 'cardgames_tutor.serve.hub_service', '--teachers-group', 'teachers', '--start', start]
+                   + (['--results', os.environ['HUB_CLASSROOM_RESULTS']] if os.environ.get('HUB_CLASSROOM_RESULTS') else [])
+                   + (['--hint-workers', os.environ['HUB_HINT_WORKERS']] if os.environ.get('HUB_HINT_WORKERS') else []),
         'environment': {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"},
         'oauth_no_confirm': True,  # the school's own service: no "allow this service?" page at each login
         'oauth_client_allowed_scopes': ['read:users:groups!user'],  # so the classroom sees who is in `teachers`

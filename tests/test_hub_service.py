@@ -153,3 +153,34 @@ def test_the_service_runs_as_its_own_account_and_students_cannot_read_its_token(
         assert read.returncode != 0 and token not in read.stdout
     assert th.as_process(student, 'ls', str(home)).returncode != 0
     assert requests.get(f'{hub.url}/hub/api/user', headers={'Authorization': f'token {token}'}, timeout=30).json().get('kind') == 'service'  # it is the real token
+
+def test_the_hubs_teachers_get_the_teachers_page_and_students_never_reach_it(hub):
+    asha, bram = hub.names  # Bram is in HUB_TEACHERS (the hub's group `teachers`), Asha is not
+    s, r = hub.login(bram, hub.codes[bram])
+    assert r.status_code == 302, f"{bram} could not log in at the hub: {r.status_code}"
+    landed = s.get(f'{hub.url}{PREFIX}', timeout=60)  # the hub's default page: the classroom; a teacher lands on the console
+    assert landed.status_code == 200 and landed.url == f'{hub.url}{PREFIX}teacher', (landed.status_code, landed.url)
+    csv = s.get(f'{hub.url}{PREFIX}teacher/results.csv?kind=summary', timeout=60)
+    assert csv.status_code == 200 and csv.content.startswith('\ufeff"student"'.encode()), csv.text[:80]  # no second code asked
+    assert 'tables' in s.get(f'{hub.url}{PREFIX}teacher/glance.json', timeout=60).json()
+    assert s.get(f'{hub.url}{PREFIX}?game=kocka', timeout=60).url == f'{hub.url}{PREFIX}?game=kocka'  # the students' page, when asked for
+    st, _ = in_classroom(hub, asha)
+    copied = {'cgt-teacher': next((c.value for c in s.cookies if c.name == 'cgt-teacher'), 'x')}  # nothing to copy: the door adds it
+    for path in ('teacher', 'teacher/show', 'teacher/results.csv?kind=summary', 'teacher/glance.json'):
+        for cookies in ({}, copied):
+            r = st.get(f'{hub.url}{PREFIX}{path}', cookies=cookies, allow_redirects=False, timeout=60)
+            assert r.status_code == 403 and "for the class's teachers" in r.text, (path, r.status_code, r.text[:80])
+    assert 'Traceback' not in (hub.state.parent / 'hub.log').read_text()
+
+@pytest.mark.skipif(bool(no_chromium()), reason=no_chromium() or 'x')
+def test_a_teacher_logs_in_at_the_hub_and_sees_the_console_and_the_projector_page(hub):
+    pytest.importorskip('playwright.sync_api', reason="Python playwright is not installed (pip install playwright; do not run `playwright install`)")
+    bram = hub.names[1]
+    with browser_page() as page:
+        page.goto(f'{hub.url}{PREFIX}')
+        page.wait_for_selector('#username_input', timeout=30_000)
+        page.fill('#username_input', bram); page.fill('#password_input', hub.codes[bram]); page.click('#login_submit')
+        page.wait_for_selector('.cgt-glance-box table', timeout=120_000)  # the console, drawn for the hub's teacher
+        assert page.url == f'{hub.url}{PREFIX}teacher'
+        page.goto(f'{hub.url}{PREFIX}teacher/show')
+        page.wait_for_function("() => document.body.innerText.includes('No table is on the projector yet')", timeout=120_000)

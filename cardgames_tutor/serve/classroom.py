@@ -30,7 +30,7 @@ __all__ = ['COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE', 'MAX_CODE', 'PROXY_
            'CLOSE', 'STATIC', 'START', 'TITLE', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'new_code', 'is_loopback',
            'frame_ok', 'Bucket', 'Limits', 'checked_code', 'host_name', 'off_root', 'own_headers', 'under_root',
            'ClassroomGate', 'StaticCache', 'page_address', 'start_words', 'start_html', 'page_assets', 'make_app',
-           'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'main']
+           'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'add_class_options', 'main']
 
 # %% ../../nbs/serve/33_classroom.ipynb #c006
 def new_code(n:int=8) -> str:
@@ -720,6 +720,14 @@ def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s
     uvicorn.run(app, host=host, port=port, ws_max_size=max_message + 1024, log_level='warning', proxy_headers=bool(behind_proxy),
                 forwarded_allow_ips=behind_proxy, timeout_keep_alive=5, limit_concurrency=max_connections)
 
+# %% ../../nbs/serve/33_classroom.ipynb #dadbee5c
+def add_class_options(ap):
+    "The options the classroom shares with its hub service (`serve.hub_service`): the results file and the hint workers."
+    ap.add_argument('--results', default=os.environ.get('CLASS_RESULTS') or None, metavar='FILE', help="the class's results (SQLite; default: classroom.sqlite in the data folder)")
+    ap.add_argument('--hint-workers', type=int, default=min(8, len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1),
+                    metavar='N', help="processes the coach's hints are searched in, so that a class's searches run on every core "
+                                      "(default: one per core, 8 at most; 0: in the server's own process)")
+
 # %% ../../nbs/serve/33_classroom.ipynb #73ab28b7
 def main(argv=None):
     "`cardgames-classroom [--host H] [--port P] [--code C] ...`: the classroom server (`make classroom`)."
@@ -729,17 +737,13 @@ def main(argv=None):
     ap.add_argument('--port', type=int, default=8866)
     ap.add_argument('--code', default=os.environ.get('CLASS_CODE') or None, help='the class code, 8 letters or digits at least (default: made up on a network)')
     ap.add_argument('--teacher-code', default=os.environ.get('TEACHER_CODE') or None, help="the teacher's code, 8 letters or digits at least (default: made up, printed)")
-    ap.add_argument('--results', default=os.environ.get('CLASS_RESULTS') or None, metavar='FILE', help="the class's results (SQLite; default: classroom.sqlite in the data folder)")
     ap.add_argument('--cull', default='60s', help="how long a closed tab's session is kept (e.g. 60s, 5m)")
     ap.add_argument('--root-path', default='', help='the path a reverse proxy serves the classroom under (it takes it off), e.g. /class')
     ap.add_argument('--allowed-host', action='append', default=[], metavar='NAME', help="a name the server is reached by (a proxy's), besides its own")
     ap.add_argument('--behind-proxy', metavar='IPS', help="the reverse proxy's address(es): only then are its X-Forwarded-For/-Proto trusted")
     ap.add_argument('--max-message', type=int, default=MAX_MESSAGE, metavar='BYTES', help='the largest websocket message (an uploaded record)')
     ap.add_argument('--max-connections', type=int, default=1000, metavar='N', help='connections the server holds at once')
-    ap.add_argument('--hint-workers', type=int, default=min(8, len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1),
-                    metavar='N', help="processes the coach's hints are searched in, so that a class's searches run on every core "
-                                      "(default: one per core, 8 at most; 0: in the server's own process)")
-    add_options(ap, Limits, TableOptions)
+    add_class_options(ap); add_options(ap, Limits, TableOptions)
     a = ap.parse_args(argv)
     if a.hint_workers < 0: raise SystemExit("cardgames-classroom: --hint-workers is 0 (hints searched in the server's own process) or more")
     limits, tables = read_options(a, Limits), read_options(a, TableOptions)

@@ -13,6 +13,8 @@ from fastcore.basics import patch
 from . import classroom
 from .room import add_options, read_options
 from .gates import answer_line, cookies_of
+from .teacher_page import PREFIX as TEACHER_PREFIX, TEACHER_COOKIE, teacher_gate
+from ..coach.search import search_in_processes
 
 # %% auto #0
 __all__ = ['NEEDED', 'HUB_USER', 'log', 'HubSettings', 'HubUnreachable', 'HubClient', 'HubUser', 'HubGate', 'serve', 'main']
@@ -137,9 +139,11 @@ def _challenge(verifier:str) -> str:
 class HubGate:
     "ASGI middleware in front of the classroom app: only people the hub has logged in, under the service's prefix."
     def __init__(self, app, settings:HubSettings, hub=None, teachers:str|None=None, recheck:float=60,
-                 max_sessions:int=10_000, max_logins:int=10_000, login_wait:float=600, clock=time.monotonic):
+                 max_sessions:int=10_000, max_logins:int=10_000, login_wait:float=600, clock=time.monotonic,
+                 teacher_cookie:tuple|None=None): # (name, value) of the classroom's teacher cookie: for the hub's teachers only
         "`hub`: a `HubClient` (made from `settings` if not given); `teachers`: the hub group whose members teach."
         self.app, self.settings, self.hub, self.teachers = app, settings, hub or HubClient(settings), teachers or None
+        self.teacher_cookie = teacher_cookie
         self.recheck, self.max_sessions, self.max_logins, self.login_wait, self.clock = recheck, max_sessions, max_logins, login_wait, clock
         self.sessions, self.logins = collections.OrderedDict(), collections.OrderedDict()  # session id: HubUser; state: _Login
         self.cookie = re.sub(r'[^A-Za-z0-9_-]', '-', settings.client_id or f'service-{settings.name}')
@@ -219,13 +223,36 @@ async def _callback(self:HubGate, scope, send):
     await answer_line(send, 302, 'Logged in.', (b'location', login.back.encode('ascii')), self._set_cookie(self.cookie, sid),
                       self._set_cookie(self.browser_cookie, '', 0))
 
+# %% ../../nbs/serve/35_hub_service.ipynb #61e36054
+def _teacher_headers(headers:list, cookie:tuple|None, teacher:bool) -> list:
+    "`headers` with the teacher's `cookie` (name, value) taken out of every `Cookie` header, and for a `teacher` put in (None: as they are)."
+    if cookie is None: return headers
+    name, value = cookie
+    kept = [p.strip() for k, v in headers if k.lower() == b'cookie' for p in v.decode('latin-1').split(';')
+            if p.strip() and p.split('=', 1)[0].strip() != name]
+    jar = '; '.join(kept + ([f'{name}={value}'] if teacher else []))
+    return [(k, v) for k, v in headers if k.lower() != b'cookie'] + ([(b'cookie', jar.encode('latin-1'))] if jar else [])
+
+# %% ../../nbs/serve/35_hub_service.ipynb #41fdd772
+@patch
+def _teacher_only(self:HubGate, inner:dict, user:HubUser) -> tuple|None:
+    "With a teacher's page: (403, a line) for a student who asks for it, (302, ...) to it for a teacher opening the classroom; else None."
+    if self.teacher_cookie is None: return None
+    path, prefix = inner['path'], self.settings.prefix
+    if (path == TEACHER_PREFIX or path.startswith(TEACHER_PREFIX + '/')) and not user.teacher:
+        return 403, f"The teacher's page is for the class's teachers (the hub's group {self.teachers or 'of teachers'}): your page is {prefix}"
+    if user.teacher and inner['type'] == 'http' and path == '/' and not inner.get('query_string') and inner.get('method') == 'GET':
+        return 302, "The teacher's page:", (b'location', (prefix + TEACHER_PREFIX.lstrip('/')).encode('ascii'))
+    return None
+
 # %% ../../nbs/serve/35_hub_service.ipynb #h019
 @patch
 def _inner(self:HubGate, scope, user:HubUser) -> dict:
     "`scope` as the classroom app sees it: the prefix off the path, no proxy's headers, the user as the client."
     base = self.settings.prefix.rstrip('/')
     inner = {**scope, 'path': scope['path'][len(base):], 'root_path': '', 'client': (f'hub:{user.name}', 0), HUB_USER: user.public(),
-             'headers': [(k, v) for k, v in scope.get('headers', []) if k.lower() not in classroom.PROXY_HEADERS]}
+             'headers': _teacher_headers([(k, v) for k, v in scope.get('headers', []) if k.lower() not in classroom.PROXY_HEADERS],
+                                         self.teacher_cookie, user.teacher)}
     raw = scope.get('raw_path')
     if raw is not None: inner['raw_path'] = raw[len(base):] if raw.startswith(base.encode()) else inner['path'].encode()
     return inner
@@ -245,18 +272,27 @@ async def __call__(self:HubGate, scope, receive, send):
         if kind == 'websocket': return await send({'type': 'websocket.close', 'code': 1008})  # refused before it opens
         if scope.get('method') in ('GET', 'HEAD'): return await self._login(scope, send)
         return await answer_line(send, 403, f"Log in to the hub first: open {prefix}")
-    await self.app(self._inner(scope, user), receive, send)
+    inner = self._inner(scope, user)
+    if (no := self._teacher_only(inner, user)) is not None:
+        if kind == 'websocket': return await send({'type': 'websocket.close', 'code': 1008})
+        return await answer_line(send, *no)
+    await self.app(inner, receive, send)
 
 # %% ../../nbs/serve/35_hub_service.ipynb #h036
 def serve(settings:HubSettings, teachers:str|None=None, cull:str='60s', limits:classroom.Limits|None=None,
-          max_message:int=classroom.MAX_MESSAGE, max_connections:int=1000, tables=None):
-    "Run the classroom as the hub's service `settings.name` until stopped (`tables`: a `classroom.TableOptions`)."
+          max_message:int=classroom.MAX_MESSAGE, max_connections:int=1000, tables=None,
+          results=None, # the class's results file (None: classroom.sqlite in the service account's data folder)
+          hint_workers:int=0): # processes the hints are searched in (`search_in_processes`; 0: this one)
+    "Run the classroom as the hub's service `settings.name` until stopped (`tables`: a `classroom.TableOptions`); the hub's `teachers` get the teacher's page."
     base = settings.prefix.rstrip('/')
-    inner = classroom.make_app(code=None, cull=cull, root_path=base, hosts=None, limits=limits, max_message=max_message, tables=tables)
-    app = HubGate(inner, settings, teachers=teachers)
+    inner = classroom.make_app(code=None, cull=cull, root_path=base, hosts=None, limits=limits, max_message=max_message, tables=tables, results=results)
+    gate = teacher_gate()
+    app = HubGate(inner, settings, teachers=teachers, teacher_cookie=(TEACHER_COOKIE, gate.proof) if gate is not None and teachers else None)
+    search_in_processes(hint_workers)
     import uvicorn
     print(f"Card games tutor for a class: the hub's service {settings.name!r} at {settings.prefix} (listening on "
-          f"{settings.host}:{settings.port})" + (f"; teachers: the hub group {teachers!r}" if teachers else ''), flush=True)
+          f"{settings.host}:{settings.port})" + (f"; teachers: the hub group {teachers!r}, at {settings.prefix}teacher" if teachers else "; no teacher's page (no --teachers-group)")
+          + (f"; the class's results: {gate.console.results.path}" if gate is not None else ''), flush=True)
     uvicorn.run(app, host=settings.host, port=settings.port, ws_max_size=max_message + 1024, log_level='warning', proxy_headers=False,
                 timeout_keep_alive=5, limit_concurrency=max_connections)
 
@@ -267,19 +303,20 @@ def main(argv=None):
         "service: JupyterHub starts it (deploy/jupyterhub_config.py) and lets in only the people it has logged in. The limits "
         "'from one address' count each hub user as one address (behind the hub's proxy every student comes from its address).")
     ap.add_argument('--teachers-group', metavar='GROUP', default=os.environ.get('CARDGAMES_TEACHERS_GROUP') or None,
-                    help="the hub's group of those who teach (recorded with each login)")
+                    help="the hub's group of those who teach: they get the teacher's page (recorded with each login)")
     ap.add_argument('--cull', default='60s', help="how long a closed tab's session is kept (e.g. 60s, 5m)")
     ap.add_argument('--max-message', type=int, default=classroom.MAX_MESSAGE, metavar='BYTES', help='the largest websocket message (an uploaded record)')
     ap.add_argument('--max-connections', type=int, default=1000, metavar='N', help='connections the server holds at once')
-    add_options(ap, classroom.Limits, classroom.TableOptions)
+    classroom.add_class_options(ap); add_options(ap, classroom.Limits, classroom.TableOptions)
     a = ap.parse_args(argv)
+    if a.hint_workers < 0: raise SystemExit("cardgames-classroom-service: --hint-workers is 0 (hints searched in the service's own process) or more")
     settings = HubSettings.from_env()
     if argv is None: classroom._on_system_malloc()
     said = logging.StreamHandler(sys.stderr)  # into the hub's log: who came in (the hub's own log has the rest)
     said.setFormatter(logging.Formatter('[classroom %(asctime)s] %(message)s'))
     log.addHandler(said); log.setLevel(logging.INFO); log.propagate = False
     limits, tables = read_options(a, classroom.Limits), read_options(a, classroom.TableOptions)
-    serve(settings, a.teachers_group, a.cull, limits, a.max_message, a.max_connections, tables)
+    serve(settings, a.teachers_group, a.cull, limits, a.max_message, a.max_connections, tables, a.results, a.hint_workers)
 
 # %% ../../nbs/serve/35_hub_service.ipynb #h039
 if __name__ == '__main__': main()  # the hub starts `python -m cardgames_tutor.serve.hub_service` (deploy/jupyterhub_config.py)
