@@ -14,7 +14,8 @@ tutor. Put the hub behind HTTPS (a reverse proxy: see README) before students co
 
 Settings through the environment: HUB_ROSTER (required: the class list; see deploy/roster.py), HUB_IP (default
 127.0.0.1; 0.0.0.0 for a network), HUB_PORT (8000), HUB_MAX_USERS (60 concurrent servers), HUB_STATE (the folder for
-the hub's database, cookie secret and roster secret, mode 0700; default .hub in the project).
+the hub's database, cookie secret and roster secret, mode 0700; default .hub in the project), HUB_LOGIN_HOURS (how
+long a login lasts, default 12). The admin's page of the docs (admin/hub) says it all in order.
 
 Isolation: each student's server runs as their own account (made at their first login by deploy/roster.py's
 authenticator: no password, no shell, home folder 0700), so it cannot read the hub's state, another student's files,
@@ -116,6 +117,10 @@ c.Authenticator.admin_users = set()
 
 c.JupyterHub.bind_url = f"http://{os.environ.get('HUB_IP', '127.0.0.1')}:{os.environ.get('HUB_PORT', '8000')}"
 c.JupyterHub.active_server_limit = int(os.environ.get('HUB_MAX_USERS', '60'))
+# a login lasts a school day (HUB_LOGIN_HOURS, default 12), not JupyterHub's two weeks: lab PCs are shared
+LOGIN_HOURS = float(os.environ.get('HUB_LOGIN_HOURS', '12'))
+c.JupyterHub.cookie_max_age_days = LOGIN_HOURS / 24
+c.JupyterHub.oauth_token_expires_in = int(LOGIN_HOURS * 3600)  # the servers' and the classroom's logins end with it
 
 # each student's server: as their own account (or, in a trusted lab, their own folder), the tutor as its default page,
 # no terminals, no per-user Jupyter config, idle kernels and servers shut down
@@ -145,6 +150,12 @@ c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 if not SERVER.exists(): sys.exit(f"{SERVER} is missing: install the hub extra (pip install -e '.[dev,hub]')")
 
+# access that ends at once: a student taken off the class list, or given a new code, is deleted from the hub within
+# seconds (their server stopped, every session and token ended; their account and files stay): deploy/roster.py --watch
+c.JupyterHub.services = [{'name': 'roster-watch', 'command': [sys.executable, str(HERE / 'roster.py'), '--watch', c.RosterAuthenticator.roster_file],
+                          'environment': {'HUB_STATE': str(STATE), 'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"}}]
+c.JupyterHub.load_roles = [{'name': 'roster-watch', 'services': ['roster-watch'], 'scopes': ['list:users', 'admin:users', 'admin:servers']}]
+
 # the class's classroom, as the hub's service (HUB_CLASSROOM=1; see the docstring): one classroom server for the class,
 # behind the hub's login, on a loopback port only the hub's proxy is sent to
 if CLASSROOM:
@@ -170,6 +181,6 @@ if CLASSROOM:
     }
     if not TRUSTED:  # as its own account, never root nor a student (HUB_TRUSTED_LAB: as the hub's user)
         classroom.update(user=SERVICE_ACCOUNT, cwd=pwd.getpwnam(SERVICE_ACCOUNT).pw_dir)
-    c.JupyterHub.services = [classroom]
+    c.JupyterHub.services.append(classroom)
     c.JupyterHub.extra_user_scopes = {'access:services!service=classroom'}  # every user the hub logs in may use it
     c.JupyterHub.default_url = '/services/classroom/'  # where a student lands after logging in

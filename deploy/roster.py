@@ -9,10 +9,15 @@ letters, digits, '-' or '_', starting with a letter, at most 32 signs. Lines sta
 A student's code is an HMAC of their name under the hub's roster secret (`roster_secret` in the hub's state folder,
 made on first use, readable by the hub's user only): printing the codes again gives the same codes, a code fits one
 name only, and a name not on the list cannot log in. To give one student a new code (theirs was shared), write a
-number after their name (`asha 2`): the old code no longer logs in, and a session opened with it ends (JupyterHub
-checks a session's login every few minutes). A new roster secret (delete the file) gives every student a new code.
+number after their name (`asha 2`): the old code no longer logs in. A new roster secret (delete the file) gives every
+student a new code.
+
+Access ends at once: the hub runs `roster.py --watch CLASS_LIST` as its service `roster-watch` (deploy/jupyterhub_config.py),
+which reads the list every few seconds and, for a student taken off it or given a new code since they logged in, asks
+the hub's API to stop their server and delete them from the hub: every session and token they hold ends with it (their
+account and home folder stay, with their work in them; given a new code, they log in again with it).
 """
-import asyncio, grp, hashlib, hmac, json, os, pathlib, pwd, re, secrets, subprocess, sys
+import asyncio, grp, hashlib, hmac, json, os, pathlib, pwd, re, secrets, subprocess, sys, time, urllib.error, urllib.request
 from jupyterhub.auth import LocalAuthenticator
 from traitlets import Unicode
 
@@ -91,14 +96,67 @@ def codes(path, state:pathlib.Path) -> list:
     secret = roster_secret(state)
     return [(name, code_for(secret, name, gen)) for name, gen in read_roster(path).items()]
 
+WATCH_EVERY = 3.0  # seconds between two readings of the class list by `watch`
+
+def logins(state:pathlib.Path) -> dict:
+    "{name: the code number each student last logged in with} (`state/login_codes.json`, kept by the authenticator)."
+    try: known = json.loads((state / 'login_codes.json').read_text())
+    except (OSError, ValueError): return {}
+    return known if isinstance(known, dict) else {}
+
+def ended(users, roster:dict, logged:dict) -> list:
+    "The hub's `users` whose access has ended: off the class list, or logged in with a code number replaced since."
+    return [u for u in users if u not in roster or logged.get(u, roster[u]) != roster[u]]
+
+def hub_api(method:str, path:str, api:str=None, token:str=None):
+    "The hub's JSON answer to `method path` (its API at `JUPYTERHUB_API_URL`, with this service's `JUPYTERHUB_API_TOKEN`)."
+    api, token = api or os.environ['JUPYTERHUB_API_URL'], token or os.environ['JUPYTERHUB_API_TOKEN']
+    req = urllib.request.Request(api.rstrip('/') + path, method=method, headers={'Authorization': f'token {token}'})
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # the hub's API: never through a web proxy
+    with opener.open(req, timeout=60) as r: body = r.read()
+    return json.loads(body) if body else None
+
+def end_access(roster_path, state:pathlib.Path, api=hub_api, say=print) -> list:
+    "Delete from the hub (its servers stopped, its sessions and tokens gone) every user whose access has ended; their names."
+    try: roster = read_roster(roster_path)
+    except ValueError as e:
+        say(f"roster-watch: the class list is not usable ({e}): nobody's access is changed"); return []
+    done = []
+    for name in ended([u['name'] for u in api('GET', '/users') or [] if u.get('kind', 'user') == 'user'], roster, logins(state)):
+        why = 'is no longer on the class list' if name not in roster else 'has a new code'
+        try: api('DELETE', f'/users/{name}')  # the hub stops their server first; their account and files stay
+        except urllib.error.HTTPError as e:
+            say(f"roster-watch: {name} {why}, but the hub did not end their access yet ({e.code}): tried again shortly"); continue
+        say(f"roster-watch: {name} {why}: their server is stopped and every session and token of theirs has ended")
+        done.append(name)
+    return done
+
+def watch(roster_path, state:pathlib.Path, every:float=WATCH_EVERY):
+    "Run `end_access` every `every` s until stopped (the hub's service `roster-watch`); a hub that does not answer is tried again."
+    print(f"roster-watch: reading {roster_path} every {every:g} s", flush=True)
+    while True:
+        try: end_access(roster_path, state, say=lambda line: print(line, flush=True))
+        except (OSError, ValueError) as e: print(f"roster-watch: the hub did not answer ({str(e)[:120]}): tried again shortly", flush=True)
+        time.sleep(every)
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 1 or argv[0].startswith('-'):
-        sys.exit("usage: HUB_STATE=FOLDER python deploy/roster.py CLASS_LIST   (prints each student's name and login code)")
+    if len(argv) == 2 and argv[0] == '--watch': return watch(argv[1], state_dir())
+    out = argv[2] if len(argv) == 3 and argv[1] == '--out' else None
+    if not (len(argv) == 1 or out) or argv[0].startswith('-'):
+        sys.exit("usage: HUB_STATE=FOLDER python deploy/roster.py CLASS_LIST [--out FILE]   (each student's name and login code: "
+                 "printed, or written to FILE, readable by you only)")
     try: rows = codes(argv[0], state_dir())
     except PermissionError: sys.exit(f"roster.py: cannot read the hub's roster secret in {state_dir()}: run this as the hub's user (sudo)")
     except ValueError as e: sys.exit(f"roster.py: {e}")
-    for name, code in rows: print(f'{name}\t{code}')
+    text = ''.join(f'{name}\t{code}\n' for name, code in rows)
+    if out is None: return print(text, end='')
+    try:
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)  # a file that was there before: private too
+        with os.fdopen(fd, 'w') as f: f.write(text)
+    except OSError as e: sys.exit(f"roster.py: cannot write {out}: {(e.strerror or 'unwritable').lower()}")
+    print(f"roster.py: {len(rows)} codes written to {out} (readable by you only: keep it so, and hand each student theirs)", file=sys.stderr)
 
 class RosterAuthenticator(LocalAuthenticator):
     """Log in with a name on the class list and that name's own code (`deploy/roster.py` prints them).
@@ -137,9 +195,11 @@ class RosterAuthenticator(LocalAuthenticator):
         os.replace(new, self._logins())
 
     async def refresh_user(self, user, handler=None):
-        "A student taken off the list, or given a new code number since they logged in, must log in again."
-        try: known = json.loads(self._logins().read_text())
-        except (OSError, ValueError): known = {}
+        """A student taken off the list, or given a new code number since they logged in, must log in again. A request
+        made with a token is left to `roster-watch` (which deletes the user, and their tokens with them, within seconds):
+        JupyterHub's token path cannot take a refusal here (it logs a traceback)."""
+        if handler is not None and (handler.request.headers.get('Authorization') or handler.get_argument('token', '')): return True
+        known = logins(pathlib.Path(self.state_folder))
         return self.roster().get(user.name, 0) == known.get(user.name, -1)
 
     def system_user_exists(self, user):

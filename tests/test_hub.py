@@ -57,6 +57,10 @@ def test_the_roster_tool_prints_each_students_code_and_refuses_a_bad_list(tmp_pa
     assert done.returncode == 0 and sorted(rows) == ['asha', 'bram'] and rows['asha'] != rows['bram']
     assert run(str(tmp_path / 'class.txt')).stdout == done.stdout  # printed again: the same codes
     assert (tmp_path / 'state').stat().st_mode & 0o777 == 0o700 and (tmp_path / 'state' / 'roster_secret').stat().st_mode & 0o777 == 0o600
+    (tmp_path / 'codes.txt').write_text('old'); (tmp_path / 'codes.txt').chmod(0o644)  # a file others could read, there before
+    wrote = run(str(tmp_path / 'class.txt'), '--out', str(tmp_path / 'codes.txt'))
+    assert wrote.returncode == 0 and not wrote.stdout and '2 codes written' in wrote.stderr and 'readable by you only' in wrote.stderr
+    assert (tmp_path / 'codes.txt').read_text() == done.stdout and (tmp_path / 'codes.txt').stat().st_mode & 0o777 == 0o600
     (tmp_path / 'bad.txt').write_text('asha\nroot\n')
     for args, said in [([str(tmp_path / 'bad.txt')], "line 2: 'root' is an account"), ([str(tmp_path / 'none.txt')], 'no such file'), ([], 'usage:')]:
         bad = run(*args)
@@ -346,3 +350,29 @@ def test_the_hub_will_not_start_without_a_class_list(tmp_path):
                       (base | {'HUB_ROSTER': str(tmp_path / 'bad.txt')}, "HUB_ROSTER: line 2: 'root' is an account")]:
         done = subprocess.run(hub_argv(python, free_port()), env=env, capture_output=True, text=True, timeout=90, cwd=ROOT)
         assert done.returncode != 0 and said in done.stderr + done.stdout
+
+def _wait(what, test, wait=60):
+    deadline = time.time() + wait
+    while not test():
+        if time.time() > deadline: raise AssertionError(f"{what} within {wait} s")
+        time.sleep(0.5)
+
+def test_access_ends_at_once_for_a_student_taken_off_the_list_or_given_a_new_code(tmp_path):
+    "The class list changed under a running hub: the student taken off it and the student given a new code lose their sessions, tokens and server within seconds."
+    if _hub_missing(): pytest.skip(_hub_missing())
+    with running_hub(tmp_path, ('cy', 'dee')) as hub:
+        cy, dee = hub.names
+        old_cy, cy_pid = hub.server(cy)  # logged in, her own server running
+        old_dee, r = hub.login(dee, hub.codes[dee]); assert r.status_code == 302
+        home = lambda s: s.get(f'{hub.url}/hub/home', allow_redirects=False, timeout=30).status_code
+        assert home(old_cy) == home(old_dee) == 200
+        (tmp_path / 'class.txt').write_text(f'{dee} 2\n')  # Cy taken off the list; Dee given a new code
+        _wait("Cy's server stopped", lambda: not pathlib.Path(f'/proc/{cy_pid}').exists())
+        _wait("the old sessions ended", lambda: home(old_cy) == home(old_dee) == 302)
+        assert old_cy.get(f'{hub.url}/user/{cy}/files/nbs/tutorials/start.ipynb', timeout=30).url.startswith(f'{hub.url}/hub/login')
+        assert hub.login(cy, hub.codes[cy])[1].status_code != 302 and hub.login(dee, hub.codes[dee])[1].status_code != 302
+        new = roster.code_for(roster.roster_secret(hub.state), dee, 2)
+        assert hub.login(dee, new)[1].status_code == 302  # her new code logs her in (her files are where she left them)
+        log = (tmp_path / 'hub.log').read_text()
+        assert f'roster-watch: {cy} is no longer on the class list' in log and f'roster-watch: {dee} has a new code' in log, log[-2000:]
+        assert 'Traceback' not in log, log[log.index('Traceback') - 500:][:3000]

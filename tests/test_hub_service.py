@@ -88,6 +88,8 @@ def test_a_student_is_sent_to_the_hubs_login_and_back_and_plays_in_the_classroom
         page.fill('#username_input', asha); page.fill('#password_input', hub.codes[asha]); page.click('#login_submit')
         page.wait_for_selector('button.cgt-card.cgt-legal', timeout=120_000)
         assert page.url == f'{hub.url}{PREFIX}?seed=3&pace=0'  # back at the page she asked for, its settings kept
+        assert page.locator('.cgt-hub-links a[href="/hub/logout"]').inner_text() == 'Log out'  # on a shared lab PC
+        assert page.locator('.cgt-hub-links a[href="/hub/home"]').count() == 1  # her own server, one click away
         card = page.locator('button.cgt-card.cgt-legal').first
         name = card.get_attribute('title')
         card.click()  # the tutor answers: the card leaves her hand

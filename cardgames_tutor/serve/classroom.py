@@ -29,8 +29,8 @@ from ..ui.table import cards_text_html
 __all__ = ['COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE', 'MAX_CODE', 'PROXY_HEADERS', 'ASK_PAGE', 'SESSION', 'HIDDEN',
            'CLOSE', 'STATIC', 'START', 'TITLE', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'new_code', 'is_loopback',
            'frame_ok', 'Bucket', 'Limits', 'checked_code', 'host_name', 'off_root', 'own_headers', 'under_root',
-           'ClassroomGate', 'StaticCache', 'page_address', 'start_words', 'start_html', 'page_assets', 'make_app',
-           'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'add_class_options', 'main']
+           'ClassroomGate', 'StaticCache', 'page_address', 'hub_links', 'start_words', 'start_html', 'page_assets',
+           'make_app', 'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'add_class_options', 'main']
 
 # %% ../../nbs/serve/33_classroom.ipynb #c006
 def new_code(n:int=8) -> str:
@@ -413,6 +413,7 @@ if solara is not None:
         lobby.on_mode = lambda m: (set_mode(m), _keep_reviews(lobby))  # the lobby's buttons change what the page shows
         lobby.on_seated = lambda code: router.push(f"{router.path}?table={code}")  # a reload comes back to the seat
         solara.Title(f"Table {lobby.ticket.code} · {TITLE}" if mode == 'table' and lobby.ticket is not None else TITLE)
+        if (links := hub_links()): solara.HTML('div', unsafe_innerHTML=links, classes=['cgt-hub-links'])  # behind a hub: log out
         solara.display(lobby.modes)
         if mode == 'solo':
             solara.HTML('div', unsafe_innerHTML=start_html(), classes=['cgt-start', 'rendered_html', 'jp-RenderedHTMLCommon'])  # our own text
@@ -431,6 +432,8 @@ if solara is not None:
         solara.Title(f"Projector · {TITLE}")
         solara.display(solara.use_memo(_projector_page, []))
 
+# %% ../../nbs/serve/33_classroom.ipynb #a781e744
+if solara is not None:
     @solara.component
     def Layout(children=[]):
         "Each page alone: Solara's own layout (its scroller around the page: `PAGE_CSS`), without tabs between the two."
@@ -438,6 +441,16 @@ if solara is not None:
 
     routes = [solara.Route(path='/', component=Page, layout=Layout),  # Solara's router: the students' page, the teacher's, the projector's
               solara.Route(path='teacher', children=[solara.Route(path='/', component=TeacherRoute), solara.Route(path='show', component=ProjectorRoute)])]
+
+# %% ../../nbs/serve/33_classroom.ipynb #a6a0a63b
+def hub_links(env=None) -> str:
+    "Behind a JupyterHub (run as its service: `serve.hub_service`), the links a student needs: their own notebooks, and log out; else ''."
+    env = os.environ if env is None else env
+    if not env.get('JUPYTERHUB_SERVICE_PREFIX'): return ''
+    base = '/' + (env.get('JUPYTERHUB_BASE_URL') or '/').strip('/') + '/'
+    base = '/' if base == '//' else base
+    return (f'<div style="font:14px sans-serif;text-align:right"><a href="{escape(base)}hub/home">Your own notebooks</a> · '
+            f'<a href="{escape(base)}hub/logout">Log out</a></div>')
 
 # %% ../../nbs/serve/33_classroom.ipynb #fe26a5fe
 def _results():
@@ -720,7 +733,7 @@ def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s
     uvicorn.run(app, host=host, port=port, ws_max_size=max_message + 1024, log_level='warning', proxy_headers=bool(behind_proxy),
                 forwarded_allow_ips=behind_proxy, timeout_keep_alive=5, limit_concurrency=max_connections)
 
-# %% ../../nbs/serve/33_classroom.ipynb #dadbee5c
+# %% ../../nbs/serve/33_classroom.ipynb #e3046ffd
 def add_class_options(ap):
     "The options the classroom shares with its hub service (`serve.hub_service`): the results file and the hint workers."
     ap.add_argument('--results', default=os.environ.get('CLASS_RESULTS') or None, metavar='FILE', help="the class's results (SQLite; default: classroom.sqlite in the data folder)")

@@ -223,7 +223,7 @@ async def _callback(self:HubGate, scope, send):
     await answer_line(send, 302, 'Logged in.', (b'location', login.back.encode('ascii')), self._set_cookie(self.cookie, sid),
                       self._set_cookie(self.browser_cookie, '', 0))
 
-# %% ../../nbs/serve/35_hub_service.ipynb #61e36054
+# %% ../../nbs/serve/35_hub_service.ipynb #65fb1d26
 def _teacher_headers(headers:list, cookie:tuple|None, teacher:bool) -> list:
     "`headers` with the teacher's `cookie` (name, value) taken out of every `Cookie` header, and for a `teacher` put in (None: as they are)."
     if cookie is None: return headers
@@ -233,7 +233,7 @@ def _teacher_headers(headers:list, cookie:tuple|None, teacher:bool) -> list:
     jar = '; '.join(kept + ([f'{name}={value}'] if teacher else []))
     return [(k, v) for k, v in headers if k.lower() != b'cookie'] + ([(b'cookie', jar.encode('latin-1'))] if jar else [])
 
-# %% ../../nbs/serve/35_hub_service.ipynb #41fdd772
+# %% ../../nbs/serve/35_hub_service.ipynb #80c0b4e5
 @patch
 def _teacher_only(self:HubGate, inner:dict, user:HubUser) -> tuple|None:
     "With a teacher's page: (403, a line) for a student who asks for it, (302, ...) to it for a teacher opening the classroom; else None."
