@@ -122,28 +122,45 @@ LOGIN_HOURS = float(os.environ.get('HUB_LOGIN_HOURS', '12'))
 c.JupyterHub.cookie_max_age_days = LOGIN_HOURS / 24
 c.JupyterHub.oauth_token_expires_in = int(LOGIN_HOURS * 3600)  # the servers' and the classroom's logins end with it
 
+# limits per student, and every timeout, here in one place: HUB_MEM_LIMIT (a student's server: all of it under systemd,
+# each of its processes elsewhere), HUB_CPU_LIMIT (cores, under systemd), HUB_MAX_KERNELS (tutor pages open at once)
+MEM_LIMIT, CPU_LIMIT = os.environ.get('HUB_MEM_LIMIT', '1G'), float(os.environ.get('HUB_CPU_LIMIT', '1'))
+MAX_KERNELS = int(os.environ.get('HUB_MAX_KERNELS', '3'))
+IDLE_KERNEL, IDLE_SERVER = 120, 1800  # s: a closed page's kernel is stopped; a server nobody used is stopped (the idle culler)
+SYSTEMD = pathlib.Path('/run/systemd/system').is_dir()  # systemd runs this machine: each server a unit with its own limits
+
 # each student's server: as their own account (or, in a trusted lab, their own folder), the tutor as its default page,
-# no terminals, no per-user Jupyter config, idle kernels and servers shut down
+# no terminals, no per-user Jupyter config, limits on memory and kernels, idle kernels and servers shut down
 if TRUSTED:
     c.JupyterHub.spawner_class = 'simple'
     c.SimpleLocalProcessSpawner.home_dir_template = str(STATE / 'homes' / '{username}')
 else:
-    c.JupyterHub.spawner_class = 'localprocess'
-
     def only_students(spawner):
         "Never start a server as root or as an account that is not a student's."
         student_account(spawner.user.name)
     c.Spawner.pre_spawn_hook = only_students
+    if SYSTEMD:  # jupyterhub-systemdspawner: a unit per server, its memory and CPU capped, a private /tmp, no new privileges
+        c.JupyterHub.spawner_class = 'systemdspawner'
+        c.SystemdSpawner.isolate_tmp = c.SystemdSpawner.isolate_devices = c.SystemdSpawner.disable_user_sudo = True
+        c.SystemdSpawner.user_workingdir = '/home/{USERNAME}'
+    else:
+        c.JupyterHub.spawner_class = 'localprocess'
+print(f"cardgames_tutor hub: each student's server " + (
+      f"in a systemd unit of its own (memory {MEM_LIMIT}, {CPU_LIMIT:g} CPU, a private /tmp), at most {MAX_KERNELS} tutor pages open"
+      if SYSTEMD and not TRUSTED else
+      f"as a process (no systemd here, so no limit on the whole server: each of its processes at most {MEM_LIMIT} of memory, "
+      f"at most {MAX_KERNELS} tutor pages open, CPU not limited)"), file=sys.stderr, flush=True)
+c.Spawner.mem_limit, c.Spawner.cpu_limit = MEM_LIMIT, CPU_LIMIT  # enforced by systemd (or a container spawner)
 c.Spawner.cmd = [sys.executable, str(HERE / 'student_server.py')]
 c.Spawner.notebook_dir = '~'
 c.Spawner.default_url = '/voila/render/nbs/tutorials/start.ipynb'
-c.Spawner.environment = {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"}
+c.Spawner.environment = {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin", 'PYTHONPATH': str(HERE),  # student_kernels
+                         'CARDGAMES_MEM_LIMIT': MEM_LIMIT}  # each process's limit (deploy/student_server.py)
 c.Spawner.disable_user_config = True
-c.Spawner.mem_limit = '400M'  # enforced by container spawners; informational here
 c.Spawner.args = [
     '--ServerApp.terminals_enabled=False',
-    '--MappingKernelManager.cull_idle_timeout=600', '--MappingKernelManager.cull_interval=60',
-    '--ServerApp.shutdown_no_activity_timeout=1800',  # a server nobody used for 30 min stops (memory back)
+    '--ServerApp.kernel_manager_class=student_kernels.CappedKernelManager', f'--CappedKernelManager.max_kernels={MAX_KERNELS}',
+    f'--MappingKernelManager.cull_idle_timeout={IDLE_KERNEL}', '--MappingKernelManager.cull_interval=30',
     '--VoilaConfiguration.show_tracebacks=False',
 ] + (['--allow-root'] if TRUSTED and os.geteuid() == 0 else [])
 c.Spawner.start_timeout = 120
@@ -154,7 +171,10 @@ if not SERVER.exists(): sys.exit(f"{SERVER} is missing: install the hub extra (p
 # seconds (their server stopped, every session and token ended; their account and files stay): deploy/roster.py --watch
 c.JupyterHub.services = [{'name': 'roster-watch', 'command': [sys.executable, str(HERE / 'roster.py'), '--watch', c.RosterAuthenticator.roster_file],
                           'environment': {'HUB_STATE': str(STATE), 'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"}}]
-c.JupyterHub.load_roles = [{'name': 'roster-watch', 'services': ['roster-watch'], 'scopes': ['list:users', 'admin:users', 'admin:servers']}]
+# a server nobody used for IDLE_SERVER s is stopped (memory back; the student's files stay): jupyterhub-idle-culler
+c.JupyterHub.services.append({'name': 'idle-culler', 'command': [sys.executable, '-m', 'jupyterhub_idle_culler', f'--timeout={IDLE_SERVER}', '--cull-every=60']})
+c.JupyterHub.load_roles = [{'name': 'roster-watch', 'services': ['roster-watch'], 'scopes': ['list:users', 'admin:users', 'admin:servers']},
+                           {'name': 'idle-culler', 'services': ['idle-culler'], 'scopes': ['list:users', 'read:users:activity', 'read:servers', 'delete:servers']}]
 
 # the class's classroom, as the hub's service (HUB_CLASSROOM=1; see the docstring): one classroom server for the class,
 # behind the hub's login, on a loopback port only the hub's proxy is sent to

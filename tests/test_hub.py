@@ -376,3 +376,34 @@ def test_access_ends_at_once_for_a_student_taken_off_the_list_or_given_a_new_cod
         log = (tmp_path / 'hub.log').read_text()
         assert f'roster-watch: {cy} is no longer on the class list' in log and f'roster-watch: {dee} has a new code' in log, log[-2000:]
         assert 'Traceback' not in log, log[log.index('Traceback') - 500:][:3000]
+
+def test_a_students_server_has_limits_and_a_page_too_many_is_refused(hub, servers):
+    "Memory and kernels per student (no systemd here: each process's data memory, inherited by its kernels); the hub says which."
+    log = (hub.state.parent / 'hub.log').read_text()
+    systemd = pathlib.Path('/run/systemd/system').is_dir()
+    assert ("in a systemd unit of its own" if systemd else "as a process (no systemd here") in log, log[:2000]
+    if systemd: pytest.skip("systemd runs this machine: the servers are units (their limits are systemd's); the test for the processes' limits is for machines without it")
+    asha, bram = hub.names
+    s, pid = servers[asha]
+    hub_xsrf = next(c.value for c in s.cookies if c.name == '_xsrf' and c.path.startswith('/hub'))
+    token = s.post(f'{hub.url}/hub/api/users/{asha}/tokens', json={'note': 'test', 'expires_in': 600},
+                   headers={'X-XSRFToken': hub_xsrf}, timeout=30).json()['token']
+    api, auth = f'{hub.url}/user/{asha}/api/kernels', {'Authorization': f'token {token}'}
+    for k in requests.get(api, headers=auth, timeout=30).json(): requests.delete(f"{api}/{k['id']}", headers=auth, timeout=60)
+    started = [requests.post(api, headers=auth, json={'name': 'python3'}, timeout=120) for _ in range(4)]
+    assert [r.status_code for r in started] == [201, 201, 201, 429], [(r.status_code, r.text[:100]) for r in started]
+    assert 'At most 3 tutor pages at once' in started[3].text and 'Traceback' not in started[3].text
+    kernels = [int(p) for p in filter(str.isdigit, os.listdir('/proc')) if _ppid(p) == pid]
+    assert kernels, "no kernel process under the student's server"
+    for p in (pid, *kernels):
+        data = re.search(r'Max data size\s+(\d+)\s+(\d+)', pathlib.Path(f'/proc/{p}/limits').read_text())
+        assert data and int(data.group(1)) == int(data.group(2)) == 2 ** 30, (p, data and data.group(0))
+    # what a kernel of hers meets when it asks for 1.5 GB (as her, with her kernel's limit), while Bram's server answers
+    over = as_process(kernels[0], 'prlimit', f'--data={2 ** 30}', hub.python, '-c', 'b = bytearray(1500 * 2 ** 20); b[-1] = 1')
+    assert over.returncode != 0 and 'MemoryError' in over.stderr, (over.returncode, over.stderr[-300:])
+    assert servers[bram][0].get(f'{hub.url}/user/{bram}/api/status', timeout=30).status_code == 200
+    for r in started[:3]: requests.delete(f"{api}/{r.json()['id']}", headers=auth, timeout=60)
+
+def _ppid(pid) -> int:
+    try: return int(pathlib.Path(f'/proc/{pid}/stat').read_text().rsplit(')', 1)[1].split()[1])
+    except (OSError, IndexError, ValueError): return -1
