@@ -16,12 +16,12 @@ from ..core.sampling import shown_voids
 # %% auto #0
 __all__ = ['Z_NOISE', 'TRUE', 'TACTICS', 'TACTIC_WORDS', 'Reason', 'stat_text', 'suit_word', 'card_words', 'act_words',
            'still_out', 'is_high', 'TrickFacts', 'noise_words', 'within_noise', 'compare', 'guard_of',
-           'penalty_reasons', 'pass_reasons', 'capture_reasons', 'points_reasons', 'odds_reasons', 'truth', 'is_true',
-           'is_duck', 'is_trump_in', 'is_throw_penalty', 'is_shed_high', 'is_last_trick', 'is_win_safely',
-           'is_no_void_lead', 'is_void_lead', 'is_keep_guard', 'is_pass_danger', 'is_name_trump', 'is_collect_centre',
-           'is_stop_on_one', 'is_win_trick', 'is_ten_on_partner', 'is_keep_ten', 'is_points_on_partner',
-           'is_take_points', 'is_leaster_trick', 'reasons_for', 'played_facts', 'bot_cards', 'bot_reason',
-           'tactic_words']
+           'penalty_reasons', 'pass_reasons', 'centre_words', 'capture_reasons', 'points_reasons', 'odds_reasons',
+           'truth', 'is_true', 'is_duck', 'is_trump_in', 'is_throw_penalty', 'is_shed_high', 'is_last_trick',
+           'is_win_safely', 'is_no_void_lead', 'is_void_lead', 'is_keep_guard', 'is_pass_danger', 'is_name_trump',
+           'is_collect_centre', 'is_stop_on_one', 'is_win_trick', 'is_ten_on_partner', 'is_keep_ten',
+           'is_points_on_partner', 'is_take_points', 'is_leaster_trick', 'reasons_for', 'played_facts', 'bot_cards',
+           'bot_reason', 'tactic_words']
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3ffc799b
 class Reason(NamedTuple):
@@ -206,19 +206,24 @@ def _name_trump(view, b) -> list:
     name = view['hand'][0].pack.suits[b.arg][0]
     return [Reason('name-trump', f"Of your five cards, {len(mine)} {'is' if len(mine) == 1 else 'are'} {name} ({' '.join(map(card_words, mine)) or 'none'}): naming {name} trump makes your own cards the strongest.")]
 
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #99a98bc6
+def centre_words(view, game, f) -> str:
+    "What a trick that collects takes, counted: the centre's cards and the whole trick's (`f`: its `TrickFacts`), the tens in each place."
+    n, tens, here = view['centre']['cards'], view['centre']['tens'], [c for c in f.cards if game.prize_word(c)]
+    where = [f"{' '.join(map(card_words, cs))} {place}" for cs, place in [(tens, 'in the centre'), (here, 'on the table')] if cs]
+    return f"{n + view['players']} cards, this trick's {view['players']} included" + (f", with {' and '.join(where)}" if where else '')
+
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #9d729762
 def capture_reasons(view, game, ranked) -> list:
     "Tactic sentences for a game of cards won for a side, in a centre collected by two tricks running (Dehla Pakad)."
     b, out = ranked[0].action, []
     if isinstance(b, Move): return _name_trump(view, b)
     f, me, on, centre = TrickFacts(view), view['seat'], game.collector(view), view['centre']
-    prizes = lambda cards: [c for c in cards if game.prize_word(c)]
-    stake = prizes(f.cards) + centre['tens']
-    held = f"{centre['cards']} cards in the centre" + (f" with {' '.join(map(card_words, stake))}" if stake else '')
+    prizes, held = lambda cards: [c for c in cards if game.prize_word(c)], centre_words(view, game, f)
     if f.cards and b.suit != f.led and b.suit == f.trump and f.wins(b):
         out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: trumping with {card_words(b)} wins the trick."))
     if (not f.cards or f.wins(b)) and on == me:
-        out.append(Reason('collect-centre', f"You won the last trick: win this one too and you collect the centre ({held}, this trick included)."))
+        out.append(Reason('collect-centre', f"You won the last trick: win this one too and you collect the centre ({held})."))
     elif f.cards and f.wins(b) and on is not None and on != me and not game.side_known(view, on):
         out.append(Reason('stop-on-one', f"Seat {on} won the last trick and is on one: taking this trick with {card_words(b)} stops them collecting ({held})."))
     elif f.cards and game.side_known(view, f.top_seat) and game.prize_word(b) and not f.wins(b):
