@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach/coach_reasons.html
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #114e9791
 from __future__ import annotations
-import re
+import math, re
 from typing import NamedTuple
 from ..core.cards import in_order, Card
 from ..core.engine import Move, plural, action_text
@@ -14,14 +14,15 @@ from ..core.tricks import trick_winner
 from ..core.sampling import shown_voids
 
 # %% auto #0
-__all__ = ['Z_NOISE', 'TRUE', 'TACTICS', 'TACTIC_WORDS', 'Reason', 'stat_text', 'suit_word', 'card_words', 'act_words',
-           'still_out', 'is_high', 'TrickFacts', 'noise_words', 'within_noise', 'compare', 'guard_of',
-           'penalty_reasons', 'pass_reasons', 'centre_words', 'capture_reasons', 'points_reasons', 'odds_reasons',
-           'truth', 'is_true', 'is_duck', 'is_trump_in', 'is_throw_penalty', 'is_shed_high', 'is_last_trick',
-           'is_win_safely', 'is_no_void_lead', 'is_void_lead', 'is_keep_guard', 'is_pass_danger', 'is_name_trump',
-           'is_collect_centre', 'is_stop_on_one', 'is_win_trick', 'is_ten_on_partner', 'is_keep_ten',
-           'is_points_on_partner', 'is_take_points', 'is_leaster_trick', 'reasons_for', 'played_facts', 'bot_cards',
-           'bot_reason', 'tactic_words']
+__all__ = ['STAT_WORDS', 'CHANCES', 'Z_RANGE', 'Z_NOISE', 'CLOSE', 'BOUNDS', 'TRUE', 'TACTICS', 'TACTIC_WORDS', 'Reason',
+           'stat_text', 'wilson', 'tenths', 'chance_words', 'estimate_words', 'range_label', 'suit_word', 'card_words',
+           'act_words', 'still_out', 'is_high', 'TrickFacts', 'noise_words', 'within_noise', 'fair_choice', 'compare',
+           'guard_of', 'penalty_reasons', 'pass_reasons', 'centre_words', 'capture_reasons', 'points_reasons',
+           'odds_reasons', 'odds_bounds', 'stat_ranges', 'truth', 'is_true', 'is_duck', 'is_trump_in',
+           'is_throw_penalty', 'is_shed_high', 'is_last_trick', 'is_win_safely', 'is_no_void_lead', 'is_void_lead',
+           'is_keep_guard', 'is_pass_danger', 'is_name_trump', 'is_collect_centre', 'is_stop_on_one', 'is_win_trick',
+           'is_ten_on_partner', 'is_keep_ten', 'is_points_on_partner', 'is_take_points', 'is_leaster_trick',
+           'reasons_for', 'played_facts', 'bot_cards', 'bot_reason', 'tactic_words']
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3ffc799b
 class Reason(NamedTuple):
@@ -30,13 +31,59 @@ class Reason(NamedTuple):
     text: str
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #437e74da
-def stat_text(stats:dict) -> str:
-    "A playout average in words, e.g. '2.3 penalty points, 12% chance of losing'."
-    words = {'penalty': lambda v: f"{v:.1f} penalty points", 'lose': lambda v: f"{v:.0%} chance of losing",
-             'win': lambda v: f"{v:.0%} chance of winning", 'tens': lambda v: f"{v:.1f} tens for your side",
-             'score': lambda v: f"{v:+.1f} score", 'side': lambda v: f"{v:.0f} card points for your side",
-             'points': lambda v: f"{v:.0f} card points", 'margin': lambda v: f"{v:+.0f} points over the opponent"}
-    return ', '.join(words[k](v) for k, v in stats.items())
+STAT_WORDS = {'penalty': ('{} penalty points', '.1f'), 'lose': ('losing', '.0%'), 'win': ('winning', '.0%'),
+              'tens': ('{} tens for your side', '.1f'), 'score': ('{} score', '+.1f'), 'side': ('{} card points for your side', '.0f'),
+              'points': ('{} card points', '.0f'), 'margin': ('{} points over the opponent', '+.0f')}  # a chance: what it is the chance of
+CHANCES = ('win', 'lose')  # the stats that are chances, from 0 to 1
+
+def stat_text(stats:dict, ranges:dict|None=None) -> str:
+    """Stats in words: exact figures, e.g. '2.3 penalty points, 12% chance of losing'; with `ranges` (`stat_ranges`, from sampled
+    deals), as estimates that hold: 'about 2.3 penalty points (give or take 0.8), a 1 to 3 in 10 chance of losing'."""
+    if ranges is None: return ', '.join(STAT_WORDS[k][0].format(format(v, STAT_WORDS[k][1])) if k not in CHANCES
+                                         else f"{v:.0%} chance of {STAT_WORDS[k][0]}" for k, v in stats.items())
+    return ', '.join(estimate_words(k, v, *ranges[k]) for k, v in stats.items())
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #bac43bc0
+Z_RANGE = 2.0  # the ranges the coach states: two standard errors each side
+def wilson(p:float, n:int, z:float=Z_RANGE) -> tuple:
+    "(low, high): the range of a chance seen as `p` over `n` deals (Wilson's interval; never 0 to 0 nor 1 to 1 from samples)."
+    if not n: return (0.0, 1.0)
+    d, mid = 1 + z * z / n, p + z * z / (2 * n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (max(0.0, (mid - half) / d), min(1.0, (mid + half) / d))
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #7537c6de
+def tenths(p:float, lo:float, hi:float) -> str:
+    "A chance `p` known to lie from `lo` to `hi`, in tenths: 'about 3 in 10' when the range is that narrow, else the range ('1 to 4 in 10')."
+    if lo == hi: return 'certain' if lo == 1 else 'none' if lo == 0 else f"{lo:.0%}"  # only the rules give a range of one point
+    n = round(min(max(p, lo), hi) * 10)
+    if 0 < n < 10 and n / 10 - 0.15 <= lo and hi <= n / 10 + 0.15: return f"about {n} in 10"
+    a, b = math.floor(lo * 10), math.ceil(hi * 10)
+    if a == 0 and b == 10: return 'unknown'
+    return f"under {b} in 10" if a == 0 else f"over {a} in 10" if b == 10 else f"{a} to {b} in 10"
+
+def chance_words(p:float, lo:float, hi:float, what:str) -> str:
+    "The same as a chance 'of `what`': 'about a 3 in 10 chance of winning', 'under a 4 in 10 chance of winning'."
+    t = tenths(p, lo, hi)
+    if t in ('certain', 'none', 'unknown'): return {'certain': f"{what} for certain", 'none': f"no chance of {what}",
+                                                   'unknown': f"a chance of {what} the sampled deals cannot pin down"}[t]
+    head, _, rest = t.partition(' ')
+    return (f"{head} a {rest}" if head in ('about', 'under', 'over') else f"a {t}") + f" chance of {what}"
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #336a940c
+def estimate_words(key:str, v:float, lo:float, hi:float) -> str:
+    "The stat `key`, seen as `v` over sampled deals and known to lie from `lo` to `hi`, in words that hold (see above)."
+    words, fmt = STAT_WORDS[key]
+    if key in CHANCES: return chance_words(v, lo, hi, words)
+    half = format(max(hi - v, v - lo), fmt.lstrip('+'))
+    return "about " + words.format(format(v, fmt)) + (f" (give or take {half})" if float(half) else '')
+
+def range_label(key:str, v:float, lo:float, hi:float) -> str:
+    "The same figure, short, for a chart's bar: 'about 3 in 10', 'under 4 in 10', '8.9 ± 1.2'."
+    if key in CHANCES: return tenths(v, lo, hi)
+    fmt = STAT_WORDS[key][1]
+    half = format(max(hi - v, v - lo), fmt.lstrip('+'))
+    return format(v, fmt) + (f" ± {half}" if float(half) else '')
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #087d3699
 def suit_word(card) -> str: return card.pack.suits[card.suit][0]
@@ -95,20 +142,27 @@ def within_noise(a, b) -> bool:
     se = b.noise if not a.noise else a.noise if not b.noise else (a.noise ** 2 + b.noise ** 2) ** 0.5
     return abs(a.value - b.value) <= Z_NOISE * se
 
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #60662abf
+CLOSE = {'win': 0.05, 'lose': 0.05, 'penalty': 1.0, 'tens': 0.25, 'score': 0.5, 'side': 5, 'points': 5, 'margin': 5}
+def fair_choice(a, b) -> bool:
+    """Is either of the `ActionValue`s `a` and `b` a fair choice: within the noise, and every stat close (no further apart
+    than `CLOSE`: 5 in 100 for a chance, a penalty point, a quarter of a ten, half a score point, 5 card points)?"""
+    return within_noise(a, b) and all(abs(v - b.stats.get(k, v)) <= CLOSE.get(k, 0) for k, v in a.stats.items())
+
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #2bd78895
 def compare(ranked, measure, played=None, pack=None) -> Reason:
     "The best action's expected result against the next best (and the worst); in a review, against the action `played`."
     best, w = ranked[0], lambda a: act_words(a, pack)
     if played is not None and played != best.action:
         got = next(r for r in ranked if r.action == played)
-        return Reason('compare', f"You played {w(played)}: over the sampled deals it gives {stat_text(got.stats)}; "
-                                 f"{w(best.action)} would have given {stat_text(best.stats)}" + (noise_words(best, got, pack) if within_noise(best, got) else '') + '.')
+        return Reason('compare', f"You played {w(played)}: over the sampled deals it gives {stat_text(got.stats, got.ranges)}; "
+                                 f"{w(best.action)} would have given {stat_text(best.stats, best.ranges)}" + (noise_words(best, got, pack) if fair_choice(best, got) else '') + '.')
     if all(r.stats == best.stats for r in ranked):
-        return Reason('compare', f"Over the sampled deals every action gives {stat_text(best.stats) or 'the same result'}: any of them will do here.")
+        return Reason('compare', f"Over the sampled deals every action gives {stat_text(best.stats, best.ranges) or 'the same result'}: any of them will do here.")
     nxt = ranked[1]
-    text = f"Over the sampled deals, {w(best.action)} gives {stat_text(best.stats)}, against {stat_text(nxt.stats)} for {w(nxt.action)}"
-    if len(ranked) > 2: text += f" and {stat_text(ranked[-1].stats)} for {w(ranked[-1].action)}"
-    return Reason('compare', text + (noise_words(best, nxt, pack) if within_noise(best, nxt) else '') + '.')
+    text = f"Over the sampled deals, {w(best.action)} gives {stat_text(best.stats, best.ranges)}, against {stat_text(nxt.stats, nxt.ranges)} for {w(nxt.action)}"
+    if len(ranked) > 2: text += f" and {stat_text(ranked[-1].stats, ranked[-1].ranges)} for {w(ranked[-1].action)}"
+    return Reason('compare', text + (noise_words(best, nxt, pack) if fair_choice(best, nxt) else '') + '.')
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #a6c2d9b5
 def _pts(n): return plural(n, 'penalty point')
@@ -282,11 +336,37 @@ def odds_reasons(view, game, ranked) -> list:
     "beg-odds, stand-odds: the exact odds of the next card, for beg or pass."
     o, b = game.odds(view), ranked[0].action
     pct = lambda k: f"{k} of the {o.unseen} cards you cannot see ({k / o.unseen:.0%})"
+    tactic, exact = ('beg-odds' if b.verb == 'beg' else 'stand-odds'), f"{o.exact} would make exactly 17 and win at once"
+    said = (view.get('advice') or '').split(':')[0].lower()  # the advice line's word, from the same odds
+    if said in ('beg', 'pass') and said != b.verb:  # the coach departs from it: the same figures, and why
+        return [Reason(tactic, f"At {o.total}, {pct(o.bust)} would take you over 17 and {exact}: on the next card alone the advice "
+                               f"line says {said}; the sampled deals, played out with the seats still to play, put {b.verb} first (the figures below).")]
     if b.verb == 'beg' and not o.bust:
         return [Reason('beg-odds', f"At {o.total}, no card can take you over 17, and {o.exact} of the {o.unseen} cards you cannot see would make exactly 17: beg.")]
     if b.verb == 'beg':
-        return [Reason('beg-odds', f"At {o.total}, only {pct(o.bust)} would take you over 17, and {o.exact} would make exactly 17: beg.")]
+        return [Reason('beg-odds', f"At {o.total}, {'only ' if 2 * o.bust < o.unseen else ''}{pct(o.bust)} would take you over 17, and {exact}: beg.")]
     return [Reason('stand-odds', f"At {o.total}, {pct(o.bust)} would take you over 17 (only {o.exact} make exactly 17): stand on your total.")]
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #a266742b
+def odds_bounds(view, game, action) -> dict:
+    "What the rules fix of a chance in a game of drawing to a total: begging wins at least when the next card makes exactly 17; passing wins for certain when every other seat is over."
+    if not isinstance(action, Move): return {}
+    if action.verb == 'pass' and all(st == 'over' for s, st in enumerate(view['status']) if s != view['seat']): return {'win': (1.0, 1.0)}
+    o = game.odds(view) if action.verb == 'beg' else None
+    return {'win': (o.exact / o.unseen, 1.0)} if o and o.exact else {}
+
+BOUNDS = {'odds': odds_bounds}  # a game's `coach_tactics` -> what the rules fix of its stats: {stat: (low, high)}
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #cb493872
+def stat_ranges(view:dict, game, r) -> dict:
+    "Each of `r`'s (an `ActionValue`) stats as (low, high): a chance's Wilson range over its deals, an average two standard errors each side; the rules' bounds laid over."
+    out, bounds = {}, BOUNDS[game.coach_tactics](view, game, r.action) if game.coach_tactics in BOUNDS else {}
+    for k, v in r.stats.items():
+        se = (r.spread or {}).get(k, float('inf'))
+        lo, hi = wilson(v, r.deals) if k in CHANCES else (v - Z_RANGE * se, v + Z_RANGE * se)
+        if k in bounds: lo, hi = min(max(lo, bounds[k][0]), bounds[k][1]), max(min(hi, bounds[k][1]), bounds[k][0])
+        out[k] = (lo, hi)
+    return out
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #c92b587a
 TRUE = {}  # tactic -> predicate(view, game, best, played): is that sentence true here?

@@ -15,7 +15,7 @@ from ..core.engine import Game, HandState, Move, action_text
 from ..core.match import Match
 from ..core.records import load
 from .deals import sample_hand
-from .reasons import reasons_for, stat_text, act_words, within_noise
+from .reasons import reasons_for, stat_text, act_words, within_noise, stat_ranges
 
 # %% auto #0
 __all__ = ['PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES', 'DEFAULT_BUDGET', 'Z_RACE',
@@ -57,6 +57,8 @@ class ActionValue(NamedTuple):
     stats: dict
     noise: float = 0.0  # standard error of (this action - the first action compared), over the deals both were played on
     deals: int = 0  # the deals it was played out on (fewer than the hint's: it fell clearly behind in the race)
+    spread: dict|None = None  # each stat's standard error over those deals
+    ranges: dict|None = None  # each stat as a range that holds (`reasons.stat_ranges`): what the words and the chart say
 
 # %% ../../nbs/coach/40_coach.ipynb #e216e86b
 def _key(action): return (1, str(action)) if isinstance(action, Move) else (0, action.order)
@@ -85,6 +87,9 @@ def _paired(ref:list, xs:list) -> tuple:
     if len(d) < 2: return (sum(d) / len(d) if d else 0.0), float('inf')
     m = sum(d) / len(d)
     return m, math.sqrt(sum((x - m) ** 2 for x in d) / (len(d) - 1) / len(d))
+def _standard_error(mean:float, squares:float, n:int) -> float:
+    "The standard error of a mean of `n` values whose squares add to `squares` (infinite for fewer than two)."
+    return math.sqrt(max(0.0, squares / n - mean * mean) / (n - 1)) if n > 1 else float('inf')
 
 # %% ../../nbs/coach/40_coach.ipynb #850ebbe5
 def _still_in(vals:list, alive:list) -> list:
@@ -102,7 +107,7 @@ def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BU
     "(each of `actions` as an `ActionValue`, the number of deals) over sampled deals that fit `view` (see the method above)."
     measure, seat, draws = game.coach_measure, view['seat'], game.bot_draws
     rng, work, done, deals = random.Random(f"coach {seed}"), budget * ACTIONS_PER_SECOND * game.coach_speed, 0, 0
-    sums, vals, alive, look = [{} for _ in actions], [[] for _ in actions], list(range(len(actions))), RACE_FROM
+    sums, squares, vals, alive, look = [{} for _ in actions], [{} for _ in actions], [[] for _ in actions], list(range(len(actions))), RACE_FROM
     length, out_of_race = [0] * len(actions), 0.0  # the playout actions each action has taken; what those out of the race would cost a deal
     while deals < MAX_DEALS and (deals < MIN_DEALS or done < work):
         base = sample_hand(view, game, random.Random(rng.getrandbits(64)))
@@ -115,7 +120,7 @@ def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BU
             n = len(hand.history) - start
             length[i] += n; played += n
             stats = measure.stats(hand, seat)
-            for k, v in stats.items(): sums[i][k] = sums[i].get(k, 0) + v
+            for k, v in stats.items(): sums[i][k], squares[i][k] = sums[i].get(k, 0) + v, squares[i].get(k, 0) + v * v
             vals[i].append(measure.value(stats))
         # the work: sampling (it replays the hand so far), the playouts, and each action out of the race as if still played
         done += DEAL_COST + start + played + out_of_race
@@ -126,8 +131,10 @@ def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BU
             if len(alive) == 1: break  # the race is won: more deals would refine the winner's value, not change the choice
     out = []
     for i, action in enumerate(actions):
-        stats = {k: v / len(vals[i]) for k, v in sums[i].items()}
-        out.append(ActionValue(action, measure.value(stats), stats, _paired(vals[0], vals[i])[1] if i else 0.0, len(vals[i])))
+        n = len(vals[i])
+        stats = {k: v / n for k, v in sums[i].items()}
+        spread = {k: _standard_error(stats[k], squares[i][k], n) for k in stats}
+        out.append(ActionValue(action, measure.value(stats), stats, _paired(vals[0], vals[i])[1] if i else 0.0, n, spread))
     return out, deals
 
 # %% ../../nbs/coach/40_coach.ipynb #63184bd2
@@ -161,6 +168,7 @@ def searched(view:dict, game:Game, seed, budget:float, actions:list, race:bool|N
     tried = [prior if prior in g else g[0] for g in groups]  # one action of each group is played out
     values, deals = evaluate(view, game, tried, seed, budget, search.race if race is None else race)
     every = [v._replace(action=a) for v, g in zip(values, groups) for a in [v.action] + [a for a in g if a != v.action]]
+    every = [v._replace(ranges=stat_ranges(view, game, v)) for v in every]  # one value per group; what the words say, once
     ranked = sorted(every, key=lambda r: (r.deals < deals, -r.value))  # out of the race: after those still in; ties keep the order above
     if prior is not None: ranked = _choose(ranked, every[0])
     return Hint(view['seat'], ranked[0].action, ranked, reasons_for(view, game, ranked, measure), measure.label, measure.main, deals)
@@ -257,11 +265,11 @@ def hint_text(view:dict, game:Game, seed=0, budget:float=DEFAULT_BUDGET) -> str:
     h, w = hint(view, game, seed, budget), lambda a: act_words(a, game.pack)
     if h is None: return "No hint: it is not your turn."
     said = [w(h.best)] if w(h.best) != action_text(h.best) else []  # the move as typed, then in words where they differ
-    said += [f"{stat_text(h.ranked[0].stats)}; {h.deals} sampled deals"] if h.deals else []
+    said += [f"{stat_text(h.ranked[0].stats, h.ranked[0].ranges)}; {h.deals} sampled deals"] if h.deals else []
     lines = [f"Hint: {action_text(h.best)}" + (f" ({'; '.join(said)})" if said else '')]
     lines += [f"  - {r.text} [{r.tactic}]" for r in h.reasons]
     if len(h.ranked) > 1:
-        lines.append("  Every action tried: " + '; '.join(f"{w(r.action)} {stat_text(r.stats)}" for r in h.ranked))
+        lines.append("  Every action tried: " + '; '.join(f"{w(r.action)} {stat_text(r.stats, r.ranges)}" for r in h.ranked))
     return '\n'.join(lines)
 
 # %% ../../nbs/coach/40_coach.ipynb #f9921854
