@@ -15,13 +15,13 @@ from fastcore.basics import patch
 from ..core.cards import Card
 from ..core.engine import action_text, Move
 from ..coach.search import hint, review, Hint, cached, in_workers
-from ..coach.reasons import bot_reason, act_words
+from ..coach.reasons import bot_reason, act_words, range_label
 from .charts import png_html
 from .drawing import running_loop
 
 # %% auto #0
-__all__ = ['CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'hint_chart', 'hint_words', 'png', 'HintBox', 'drawn_chart',
-           'chart_of', 'ReviewList', 'bot_reasons', 'PanelCoach', 'ring_of']
+__all__ = ['CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'by_value', 'hint_chart', 'hint_words', 'png', 'HintBox',
+           'drawn_chart', 'chart_of', 'ReviewList', 'bot_reasons', 'PanelCoach', 'ring_of']
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #43b39c93
 def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
@@ -35,27 +35,37 @@ def chart_label(action, pack=None) -> str:
         if ord(sign[0]) > 0xFFFF: text = text.replace(card.symbol, card.symbol.replace(sign, f" {name}"))
     return text
 
+# %% ../../nbs/ui/25_coach_widgets.ipynb #d7cdabb0
+def by_value(h:Hint) -> list:
+    "`h`'s compared actions, the highest value first (the coach's choice first among equals): the order of its chart."
+    return sorted(h.ranked, key=lambda r: (-r.value, r.action != h.best))
+
+def _span(h:Hint, r) -> tuple:
+    "(low, high) of `r`'s main stat: its range from the coach, or the figure itself."
+    v = r.stats.get(h.main, 0)
+    return (r.ranges or {}).get(h.main, (v, v))
+
 # %% ../../nbs/ui/25_coach_widgets.ipynb #865d657b
 def hint_chart(h:Hint, pack=None) -> 'matplotlib.figure.Figure':
-    "A horizontal bar chart of each compared action's expected result (a plain `Figure`, nothing kept open by pyplot)."
-    rows = h.ranked[::-1]
+    "A horizontal bar chart of each compared action's expected result, the best on top, each with the range it holds in (a plain `Figure`, nothing kept open by pyplot)."
+    rows = by_value(h)[::-1]  # barh draws the first row at the bottom
     fig = Figure(figsize=(5.5, 0.6 + 0.28 * len(rows)), layout='constrained')
     ax = fig.add_subplot()
-    values = [r.stats.get(h.main, 0) for r in rows]
+    spans = [_span(h, r) for r in rows]
+    values = [min(max(r.stats.get(h.main, 0), lo), hi) for r, (lo, hi) in zip(rows, spans)]  # a figure the rules bound is drawn inside its range
     colours = ['#2e7d32' if r.action == h.best else '#4c78a8' for r in rows]
-    ax.barh([chart_label(r.action, pack) for r in rows], values, color=colours)
-    percent = h.main in ('lose', 'win')
-    for y, v in enumerate(values): ax.text(v, y, f" {v:.0%}" if percent else f" {v:.1f}", va='center', fontsize=8)
+    ax.barh([chart_label(r.action, pack) for r in rows], values, color=colours, ecolor='#555555', capsize=2,
+            xerr=[[max(0, v - lo) for v, (lo, hi) in zip(values, spans)], [max(0, hi - v) for v, (lo, hi) in zip(values, spans)]])
+    for y, (v, (lo, hi)) in enumerate(zip(values, spans)): ax.text(max(v, hi), y, f" {range_label(h.main, v, lo, hi)}", va='center', fontsize=8)
     ax.set_xlabel(h.label + f" ({h.deals} sampled deals)", fontsize=9)
     ax.tick_params(labelsize=8)
     return fig
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #ed656dfb
 def hint_words(h:Hint, pack=None) -> str:
-    "What the hint's chart shows, in a sentence: each compared action's expected result, the coach's choice first."
-    percent = h.main in ('lose', 'win')
-    said = [f"{act_words(r.action, pack)} {r.stats.get(h.main, 0):.0%}" if percent else f"{act_words(r.action, pack)} {r.stats.get(h.main, 0):.1f}"
-            for r in h.ranked]
+    "What the hint's chart shows, in a sentence: each compared action's expected result (as the bars' labels), the coach's choice first."
+    said = [f"{act_words(r.action, pack)} {range_label(h.main, r.stats.get(h.main, 0), *_span(h, r))}"
+            for r in [h.ranked[0]] + [r for r in by_value(h) if r is not h.ranked[0]]]
     return f"Chart of the {h.label} over {h.deals} sampled deals: {said[0]} (the coach's choice), " + ', '.join(said[1:]) + '.'
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #53487aa4
