@@ -12,6 +12,8 @@ from concurrent.futures.process import BrokenProcessPool
 from collections import OrderedDict
 from typing import NamedTuple, Any
 from ..core.engine import Game, HandState, Move, action_text
+from ..core.cards import Card
+from ..core.sampling import card_runs
 from ..core.match import Match
 from ..core.records import load
 from .deals import sample_hand
@@ -20,8 +22,8 @@ from .reasons import reasons_for, stat_text, act_words, within_noise, stat_range
 # %% auto #0
 __all__ = ['PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES', 'DEFAULT_BUDGET', 'Z_RACE',
            'RACE_FROM', 'RACE_EVERY', 'Z_PRIOR', 'HINT_CACHE', 'fork', 'bot_playout', 'ActionValue', 'candidates',
-           'evaluate', 'Hint', 'searched', 'hint_key', 'cached', 'search_in_processes', 'in_workers', 'hint',
-           'hint_text', 'Mistake', 'review', 'review_text']
+           'evaluate', 'Hint', 'alike_classes', 'joined', 'searched', 'hint_key', 'cached', 'search_in_processes',
+           'in_workers', 'hint', 'hint_text', 'Mistake', 'review', 'review_text']
 
 # %% ../../nbs/coach/40_coach.ipynb #3b9e6184
 def fork(hand:HandState) -> HandState:
@@ -157,13 +159,31 @@ def _choose(ranked:list, ref) -> list:
     pick = next((r for r in ranked if r.value - ref.value > Z_PRIOR * r.noise), ref)
     return [pick] + [r for r in ranked if r is not pick]
 
+# %% ../../nbs/coach/40_coach.ipynb #abb55244
+def alike_classes(view:dict, game:Game, actions:list) -> list:
+    "`actions` in classes of cards that play alike in this position (see above), lowest first; any other action alone."
+    gone, hand = {c for t in view.get('tricks', ()) for c in t.cards}, set(view.get('hand') or ())
+    plain = lambda c: c in hand and not (game.card_penalty(c) or game.prize_word(c) or game.card_points(c, view))
+    return card_runs(actions, lambda lo, c: plain(lo) and plain(c) and
+                     all(x in gone or x in hand for x in c.pack if x.suit == c.suit and lo.rank < x.rank < c.rank))
+
+# %% ../../nbs/coach/40_coach.ipynb #f1b2f432
+def joined(groups:list, classes:list) -> list:
+    "The game's `groups` of actions, joined where one of the coach's `classes` spans several (each action in one group)."
+    out = [list(g) for g in groups]
+    for cls in classes:
+        hit = [g for g in out if any(a in cls for a in g)]
+        for g in hit[1:]: hit[0].extend(g)
+        out = [g for g in out if not any(g is h for h in hit[1:])]
+    return out
+
 # %% ../../nbs/coach/40_coach.ipynb #79c42497
 def searched(view:dict, game:Game, seed, budget:float, actions:list, race:bool|None=None) -> Hint:
     "The hint for `view` over `actions` (the candidates), searched now; `race`: the race on or off (None: the game's own, `coach_search.race`)."
     measure, search = game.coach_measure, game.coach_search
     prior = game.bot(view, random.Random(seed)) if search.prior else None
     if prior is not None: actions = [prior] + [a for a in actions if a != prior]  # the reference comes first
-    groups = search.same(view, actions) if search.same else [[a] for a in actions]
+    groups = joined(search.same(view, actions) if search.same else [[a] for a in actions], alike_classes(view, game, actions))
     groups = sorted(groups, key=lambda g: prior not in g)  # stable: the reference's group first
     tried = [prior if prior in g else g[0] for g in groups]  # one action of each group is played out
     values, deals = evaluate(view, game, tried, seed, budget, search.race if race is None else race)
