@@ -159,15 +159,15 @@ def _choose(ranked:list, ref) -> list:
     pick = next((r for r in ranked if r.value - ref.value > Z_PRIOR * r.noise), ref)
     return [pick] + [r for r in ranked if r is not pick]
 
-# %% ../../nbs/coach/40_coach.ipynb #abb55244
+# %% ../../nbs/coach/40_coach.ipynb #bb6d8b28
 def alike_classes(view:dict, game:Game, actions:list) -> list:
     "`actions` in classes of cards that play alike in this position (see above), lowest first; any other action alone."
     gone, hand = {c for t in view.get('tricks', ()) for c in t.cards}, set(view.get('hand') or ())
     plain = lambda c: c in hand and not (game.card_penalty(c) or game.prize_word(c) or game.card_points(c, view))
-    return card_runs(actions, lambda lo, c: plain(lo) and plain(c) and
-                     all(x in gone or x in hand for x in c.pack if x.suit == c.suit and lo.rank < x.rank < c.rank))
+    return card_runs(actions, lambda lo, c: all(x in gone or x in hand for x in c.pack if x.suit == c.suit and lo.rank < x.rank < c.rank),
+                     lambda c: not plain(c))  # a card of worth stands alone, and the run goes on past it
 
-# %% ../../nbs/coach/40_coach.ipynb #f1b2f432
+# %% ../../nbs/coach/40_coach.ipynb #f2b31bdc
 def joined(groups:list, classes:list) -> list:
     "The game's `groups` of actions, joined where one of the coach's `classes` spans several (each action in one group)."
     out = [list(g) for g in groups]
