@@ -47,6 +47,28 @@ def test_dehla_pakad_centre_counts_are_the_hands_own():
                 assert sorted(on_table.group(1).split() if on_table else []) == sorted(c.symbol for c in trick if c.rank == 10), r.text
     assert said >= 300, said
 
+@pytest.mark.parametrize('players', [2, 3, 4, 5])
+def test_beggars_and_thieves_trick_points_counted(players):
+    """Every 'takes N points' / 'the N points in it' sentence counts the card points on the table (and the card played,
+    where the sentence says so) from the view's point table, and says 'so far' exactly when seats are still to play."""
+    from cardgames_tutor.coach.reasons import points_reasons
+    said = 0
+    for game, m, view in positions('beggars-and-thieves', {'players': players}, range(60), per_seed=40):
+        table, trick = view['point_table'], [c for _, c in view['trick']]
+        pts = lambda c: table[c.suit].get(c.rank, 0)
+        last = len(trick) == view['players'] - 1
+        for best in [a for a in view['legal'] if isinstance(a, Card)][:6]:
+            ranked = [ActionValue(best, 0.0, {})] + [ActionValue(a, -1.0, {}, 0.1) for a in view['legal'] if a != best]
+            for r in points_reasons(view, game, ranked):
+                got = re.search(r"takes (\d+) points|the (\d+) points in it|with just (\d+) points in it", r.text)
+                if not got: continue
+                said += 1
+                n = int(next(g for g in got.groups() if g))
+                want = sum(map(pts, trick)) + (pts(best) if 'in it' in got.group(0) else 0)
+                assert n == want, (r.text, trick, best)
+                assert ('so far' in r.text) == (not last), r.text
+    assert said >= 100, said
+
 def _unseen_by_value(view):
     seen = set(view['hand']) | {c for up in view['face_up'] for c in up}
     return [VALUE[c] for c in get_game('maghe-satra').deck() if c not in seen]

@@ -17,7 +17,7 @@ from ..core.sampling import shown_voids
 __all__ = ['STAT_WORDS', 'CHANCES', 'Z_RANGE', 'Z_NOISE', 'CLOSE', 'BOUNDS', 'TRUE', 'TACTICS', 'TACTIC_WORDS', 'Reason',
            'stat_text', 'wilson', 'tenths', 'chance_words', 'estimate_words', 'range_label', 'suit_word', 'card_words',
            'act_words', 'still_out', 'is_high', 'TrickFacts', 'noise_words', 'within_noise', 'fair_choice', 'compare',
-           'guard_of', 'penalty_reasons', 'pass_reasons', 'centre_words', 'capture_reasons', 'points_reasons',
+           'guard_of', 'penalty_reasons', 'pass_reasons', 'centre_words', 'capture_reasons', 'so_far', 'points_reasons',
            'odds_reasons', 'odds_bounds', 'stat_ranges', 'truth', 'is_true', 'is_duck', 'is_trump_in',
            'is_throw_penalty', 'is_shed_high', 'is_last_trick', 'is_win_safely', 'is_no_void_lead', 'is_void_lead',
            'is_keep_guard', 'is_pass_danger', 'is_name_trump', 'is_collect_centre', 'is_stop_on_one', 'is_win_trick',
@@ -303,11 +303,16 @@ def _setup(view, game, b) -> list:
         return [Reason('bury-points', f"Burying {' '.join(map(card_words, b.cards))} banks {sum(game.card_points(c, view) for c in b.cards)} points for you now, where no trick can take them.")]
     return []
 
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #7c49d3df
+def so_far(f) -> str:
+    "' so far' where seats are still to play to the trick (`f`: its `TrickFacts`): the points in it now are not all it will hold."
+    return '' if f.last else ' so far'
+
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #2543ae3f
 def _leaster(view, f, b, points, on_table) -> list:
     "leaster-trick: take one cheap trick, then shed points (`points`: the card's, `on_table`: the trick's)."
     if f.cards and f.wins(b) and not view['tricks_won'][view['seat']]:
-        return [Reason('leaster-trick', f"In a Leaster you score only with at least one trick: {card_words(b)} takes this one with just {on_table + points} points in it.")]
+        return [Reason('leaster-trick', f"In a Leaster you score only with at least one trick: {card_words(b)} takes this one with just {on_table + points} points in it{so_far(f)}.")]
     if f.cards and not f.wins(b) and points:
         return [Reason('leaster-trick', f"Seat {f.top_seat} is winning this trick: {card_words(b)} sheds {points} points onto it.")]
     return []
@@ -322,11 +327,11 @@ def points_reasons(view, game, ranked) -> list:
     on_table = sum(map(pts, f.cards))
     if view.get('role') == 'leaster': return _leaster(view, f, b, pts(b), on_table)
     if f.cards and b.suit != f.led and b.suit == f.trump and f.wins(b):
-        out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: {card_words(b)} trumps it" + (f" and takes {on_table} points." if on_table else '.')))
+        out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: {card_words(b)} trumps it" + (f" and takes {on_table} points{so_far(f)}." if on_table else '.')))
     elif f.cards and game.side_known(view, f.top_seat) and not f.wins(b) and pts(b):
         out.append(Reason('points-on-partner', f"Seat {f.top_seat}, on your side, is winning with {card_words(f.top)}: {card_words(b)} adds {pts(b)} points to your side's trick."))
     elif f.cards and f.wins(b) and on_table:
-        out.append(Reason('take-points', f"{card_words(b)} wins the trick and the {on_table + pts(b)} points in it."))
+        out.append(Reason('take-points', f"{card_words(b)} wins the trick and the {on_table + pts(b)} points in it{so_far(f)}."))
     elif f.cards and not f.wins(b):
         out.append(Reason('duck', f"Seat {f.top_seat} is winning with {card_words(f.top)}: {card_words(b)} loses the trick giving away {'only ' if pts(b) else ''}{_n(pts(b))}."))
     return out
