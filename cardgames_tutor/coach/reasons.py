@@ -14,15 +14,15 @@ from ..core.tricks import trick_winner
 from ..core.sampling import shown_voids
 
 # %% auto #0
-__all__ = ['STAT_WORDS', 'CHANCES', 'Z_RANGE', 'Z_NOISE', 'CLOSE', 'BOUNDS', 'TRUE', 'TACTICS', 'TACTIC_WORDS', 'Reason',
-           'stat_text', 'wilson', 'tenths', 'chance_words', 'estimate_words', 'range_label', 'suit_word', 'card_words',
-           'act_words', 'still_out', 'is_high', 'TrickFacts', 'noise_words', 'within_noise', 'fair_choice', 'compare',
-           'guard_of', 'penalty_reasons', 'pass_reasons', 'centre_words', 'capture_reasons', 'so_far', 'points_reasons',
-           'odds_reasons', 'odds_bounds', 'stat_ranges', 'truth', 'is_true', 'is_duck', 'is_trump_in',
-           'is_throw_penalty', 'is_shed_high', 'is_last_trick', 'is_win_safely', 'is_no_void_lead', 'is_void_lead',
-           'is_keep_guard', 'is_pass_danger', 'is_name_trump', 'is_collect_centre', 'is_stop_on_one', 'is_win_trick',
-           'is_ten_on_partner', 'is_keep_ten', 'is_points_on_partner', 'is_take_points', 'is_leaster_trick',
-           'reasons_for', 'played_facts', 'bot_cards', 'bot_reason', 'tactic_words']
+__all__ = ['STAT_WORDS', 'CHANCES', 'COUNTS', 'LESS_BETTER', 'Z_RANGE', 'Z_NOISE', 'CLOSE', 'BOUNDS', 'TRUE', 'TACTICS',
+           'TACTIC_WORDS', 'Reason', 'stat_text', 'wilson', 'tenths', 'chance_words', 'estimate_words', 'range_label',
+           'suit_word', 'card_words', 'act_words', 'still_out', 'is_high', 'TrickFacts', 'noise_words', 'within_noise',
+           'fair_choice', 'compare', 'guard_of', 'penalty_reasons', 'pass_reasons', 'centre_words', 'capture_reasons',
+           'so_far', 'points_reasons', 'odds_reasons', 'odds_bounds', 'stat_ranges', 'truth', 'is_true', 'is_duck',
+           'is_trump_in', 'is_throw_penalty', 'is_shed_high', 'is_last_trick', 'is_win_safely', 'is_no_void_lead',
+           'is_void_lead', 'is_keep_guard', 'is_pass_danger', 'is_name_trump', 'is_collect_centre', 'is_stop_on_one',
+           'is_win_trick', 'is_ten_on_partner', 'is_keep_ten', 'is_points_on_partner', 'is_take_points',
+           'is_leaster_trick', 'reasons_for', 'played_facts', 'bot_cards', 'bot_reason', 'tactic_words']
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3ffc799b
 class Reason(NamedTuple):
@@ -35,6 +35,8 @@ STAT_WORDS = {'penalty': ('{} penalty points', '.1f'), 'lose': ('losing', '.0%')
               'tens': ('{} tens for your side', '.1f'), 'score': ('{} score', '+.1f'), 'side': ('{} card points for your side', '.0f'),
               'points': ('{} card points', '.0f'), 'margin': ('{} points over the opponent', '+.0f')}  # a chance: what it is the chance of
 CHANCES = ('win', 'lose')  # the stats that are chances, from 0 to 1
+COUNTS = ('penalty', 'tens', 'side', 'points')  # the stats that count something: never below 0
+LESS_BETTER = ('penalty', 'lose')  # the stats of which less is better
 
 def stat_text(stats:dict, ranges:dict|None=None) -> str:
     """Stats in words: exact figures, e.g. '2.3 penalty points, 12% chance of losing'; with `ranges` (`stat_ranges`, from sampled
@@ -75,14 +77,16 @@ def estimate_words(key:str, v:float, lo:float, hi:float) -> str:
     "The stat `key`, seen as `v` over sampled deals and known to lie from `lo` to `hi`, in words that hold (see above)."
     words, fmt = STAT_WORDS[key]
     if key in CHANCES: return chance_words(v, lo, hi, words)
-    half = format(max(hi - v, v - lo), fmt.lstrip('+'))
+    half, f = format(max(hi - v, v - lo), fmt.lstrip('+')), lambda x: format(x, fmt.lstrip('+'))
+    if f(hi - v) != f(v - lo): return "about " + words.format(format(v, fmt)) + f" (from {f(lo)} to {f(hi)})"  # a count's range stops at 0
     return "about " + words.format(format(v, fmt)) + (f" (give or take {half})" if float(half) else '')
 
 def range_label(key:str, v:float, lo:float, hi:float) -> str:
     "The same figure, short, for a chart's bar: 'about 3 in 10', 'under 4 in 10', '8.9 ± 1.2'."
     if key in CHANCES: return tenths(v, lo, hi)
     fmt = STAT_WORDS[key][1]
-    half = format(max(hi - v, v - lo), fmt.lstrip('+'))
+    half, f = format(max(hi - v, v - lo), fmt.lstrip('+')), lambda x: format(x, fmt.lstrip('+'))
+    if f(hi - v) != f(v - lo): return f"{format(v, fmt)} ({f(lo)} to {f(hi)})"
     return format(v, fmt) + (f" ± {half}" if float(half) else '')
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #087d3699
@@ -368,7 +372,7 @@ def stat_ranges(view:dict, game, r) -> dict:
     out, bounds = {}, BOUNDS[game.coach_tactics](view, game, r.action) if game.coach_tactics in BOUNDS else {}
     for k, v in r.stats.items():
         se = (r.spread or {}).get(k, float('inf'))
-        lo, hi = wilson(v, r.deals) if k in CHANCES else (v - Z_RANGE * se, v + Z_RANGE * se)
+        lo, hi = wilson(v, r.deals) if k in CHANCES else (max(v - Z_RANGE * se, 0.0) if k in COUNTS else v - Z_RANGE * se, v + Z_RANGE * se)
         if k in bounds: lo, hi = min(max(lo, bounds[k][0]), bounds[k][1]), max(min(hi, bounds[k][1]), bounds[k][0])
         out[k] = (lo, hi)
     return out
