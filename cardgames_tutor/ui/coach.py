@@ -15,7 +15,7 @@ from fastcore.basics import patch
 from ..core.cards import Card
 from ..core.engine import action_text, Move
 from ..coach.search import hint, review, Hint, cached, in_workers
-from ..coach.reasons import bot_reason, act_words, range_label
+from ..coach.reasons import bot_reason, act_words, range_label, CHANCES, LESS_BETTER
 from .charts import png_html
 from .drawing import running_loop
 
@@ -37,8 +37,10 @@ def chart_label(action, pack=None) -> str:
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #d7cdabb0
 def by_value(h:Hint) -> list:
-    "`h`'s compared actions, the highest value first (the coach's choice first among equals): the order of its chart."
-    return sorted(h.ranked, key=lambda r: (-r.value, r.action != h.best))
+    """`h`'s compared actions, best first by the figure its chart shows (the main stat: the least first where less is
+    better), then by the coach's value, the coach's choice first among equals: the order of its chart."""
+    sign = 1 if h.main in LESS_BETTER else -1
+    return sorted(h.ranked, key=lambda r: (sign * r.stats.get(h.main, 0), -r.value, r.action != h.best))
 
 def _span(h:Hint, r) -> tuple:
     "(low, high) of `r`'s main stat: its range from the coach, or the figure itself."
@@ -57,6 +59,7 @@ def hint_chart(h:Hint, pack=None) -> 'matplotlib.figure.Figure':
     ax.barh([chart_label(r.action, pack) for r in rows], values, color=colours, ecolor='#555555', capsize=2,
             xerr=[[max(0, v - lo) for v, (lo, hi) in zip(values, spans)], [max(0, hi - v) for v, (lo, hi) in zip(values, spans)]])
     for y, (v, (lo, hi)) in enumerate(zip(values, spans)): ax.text(max(v, hi), y, f" {range_label(h.main, v, lo, hi)}", va='center', fontsize=8)
+    if h.main in CHANCES: ax.set_xlim(0, 1.25); ax.set_xticks([0, .2, .4, .6, .8, 1], ['0'] + [f"{k} in 10" for k in (2, 4, 6, 8, 10)])  # a chance in tenths, as the words say it
     ax.set_xlabel(h.label + f" ({h.deals} sampled deals)", fontsize=9)
     ax.tick_params(labelsize=8)
     return fig
