@@ -21,9 +21,9 @@ from .reasons import reasons_for, stat_text, act_words, within_noise, stat_range
 
 # %% auto #0
 __all__ = ['PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES', 'DEFAULT_BUDGET', 'Z_RACE',
-           'RACE_FROM', 'RACE_EVERY', 'Z_PRIOR', 'HINT_CACHE', 'fork', 'bot_playout', 'ActionValue', 'candidates',
-           'evaluate', 'Hint', 'alike_classes', 'joined', 'searched', 'hint_key', 'cached', 'search_in_processes',
-           'in_workers', 'hint', 'hint_text', 'Mistake', 'review', 'review_text']
+           'RACE_FROM', 'RACE_EVERY', 'Z_PRIOR', 'SETTLE', 'HINT_CACHE', 'fork', 'bot_playout', 'ActionValue',
+           'candidates', 'evaluate', 'Hint', 'alike_classes', 'joined', 'searched', 'hint_key', 'cached',
+           'search_in_processes', 'in_workers', 'hint', 'hint_text', 'Mistake', 'review', 'review_text']
 
 # %% ../../nbs/coach/40_coach.ipynb #3b9e6184
 def fork(hand:HandState) -> HandState:
@@ -81,6 +81,7 @@ def _next_look(deals:int) -> int:
     "When the race is looked at next: every `RACE_EVERY` deals, then every eighth more (each look reads every deal so far)."
     return deals + max(RACE_EVERY, deals // 8)
 Z_PRIOR = 1.5  # leave the house bot's choice only for an action at least this many standard errors better
+SETTLE = 64  # a race won sooner still plays the winner out to this many deals (within the budget): its figure is said from them
 
 # %% ../../nbs/coach/40_coach.ipynb #d11cc0c3
 def _paired(ref:list, xs:list) -> tuple:
@@ -130,7 +131,7 @@ def evaluate(view:dict, game:Game, actions:list, seed=0, budget:float=DEFAULT_BU
         if race and deals == look:
             alive, look = _still_in(vals, alive), _next_look(deals)
             out_of_race = sum(length[i] / len(vals[i]) for i in range(len(actions)) if i not in alive)  # at its playouts' mean length
-            if len(alive) == 1: break  # the race is won: more deals would refine the winner's value, not change the choice
+            if len(alive) == 1 and deals >= SETTLE: break  # the race is won: more deals would refine the winner's figure, not change the choice
     out = []
     for i, action in enumerate(actions):
         n = len(vals[i])
