@@ -26,6 +26,13 @@
   on different machines can be set side by side (the same code has run about twice as slowly on one of these machines
   as on another).
 
+- `--yardstick`: one run, every variant, for the coach page: the yardstick (measured before and after, so a change of
+  load shows), then per variant the first-move hint (--deals positions: Seat 0's first decision with a choice) and a
+  mid-hand hint (as many positions: a later decision of the seat to act), each searched afresh at the shipped budget,
+  median and p95 in CPU ms of one core and as a multiple of the yardstick (a loaded machine's figures, divided by its
+  own yardstick, compare with a quiet one's); the date, the commit and the load average on the first line. Target
+  (issue 50): a median first-move hint of at most 100 ms of CPU in every variant.
+
 - `--race N`: what the race costs in strength, side by side in one run. At N positions per game and variant (even ones:
   the first decision with a choice; odd ones: a decision later in the hand), the hint as shipped and the hint with
   no race (every candidate played out on every deal, as before the race), each timed in CPU seconds; where the two choose differently, a long independent search (budget --judge, no
@@ -33,7 +40,7 @@
   better) is averaged over all N positions (0 where they agree), with its 95% interval.
 
 Run: `.venv/bin/python bench/bench_hints.py [--deals 40] [--budget 0.5] [--games kocka ...] [--seconds 2]`;
-`.venv/bin/python bench/bench_hints.py --race 200 [--judge 4]`; `git worktree add /tmp/old HEAD~1 &&
+`.venv/bin/python bench/bench_hints.py --race 200 [--judge 4]`; `.venv/bin/python bench/bench_hints.py --yardstick --deals 40`; `git worktree add /tmp/old HEAD~1 &&
 .venv/bin/python bench/bench_hints.py --against /tmp/old`;
 `.venv/bin/python bench/bench_hints.py --class 30 [--link '?game=begga-kaat&seed=1'] [--rounds 3] [--spread]
 [--hint-workers 0,auto]` (needs the
@@ -119,6 +126,57 @@ def race_check(n, budget, judge, games):
         label = f"{name}{' ' + ','.join(f'{k}={v}' for k, v in opts.items()) if opts else ''}"
         print(f"{label:30} {len(diffs):9} {sum(d != 0 for d in diffs):6}   {m:+10.4f} [{m - 1.96 * se:+.4f}, {m + 1.96 * se:+.4f}]"
               f"   {statistics.median(cpu[0]) * 1000:14.0f}ms {statistics.median(cpu[1]) * 1000:6.0f}ms", flush=True)
+
+
+def mid_view(game, i):
+    "A later decision: in deal `i` played by house bots, the seat to act's view at the middle one of the hand's decisions with a choice after the first (None if it has none)."
+    rng = random.Random(7_919 * i + 11)
+    hand, views = game.new_hand(deal_cards(game, rng), rng.randrange(game.n_seats())), []
+    while not hand.is_over:
+        if len(hand.legal_actions()) > 1: views.append(hand.view(hand.to_act))
+        hand.apply(game.bot(hand.view(hand.to_act, text=False), rng))
+    return views[1:][len(views[1:]) // 2] if len(views) > 1 else None
+
+
+def positions(make, game, n) -> list:
+    "The first `n` positions `make(game, i)` gives for i = 0, 1, ... (a deal that has none skipped; at most 50 n deals tried)."
+    out = []
+    for i in range(50 * n):
+        if len(out) == n: break
+        if (v := make(game, i)) is not None: out.append(v)
+    return out
+
+
+def commit() -> str:
+    "This checkout's commit (and whether files differ from it), for the first line of a table."
+    import subprocess
+    here = pathlib.Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=here, capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(['git', 'status', '--porcelain', '--untracked-files=no'], cwd=here, capture_output=True, text=True).stdout.strip()
+    except OSError: return 'unknown'
+    return (head or 'unknown') + (' (with changes)' if dirty else '')
+
+
+def yardstick_table(deals, budget, games):
+    "`--yardstick`: first-move and mid-hand hints of every variant in one run, in CPU ms and as multiples of the yardstick."
+    before = yardstick()
+    print(f"hints as shipped, {time.strftime('%Y-%m-%d')}, commit {commit()}: {deals} first-move and {deals} mid-hand hints per variant"
+          f" at budget {budget} s, CPU of one core; yardstick {before:.0f} ms; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'variant':30} {'first move: median':>18} {'p95':>7} {'x yardstick':>11}   {'mid-hand: median':>16} {'p95':>7} {'x yardstick':>11}   target")
+    for name, opts in VARIANTS:
+        if games and name not in games: continue
+        game, row = get_game(name, **opts), []
+        for make in (first_view, mid_view):
+            cpu = [timed_hint(v, game, budget)[1] for v in positions(make, game, deals)]
+            m, p95 = med_p95(cpu)
+            row.append((m * 1000, p95 * 1000))
+        label = f"{name}{' ' + ','.join(f'{k}={v}' for k, v in opts.items()) if opts else ''}"
+        (f, fp), (mid, mp) = row
+        print(f"{label:30} {f:16.0f}ms {fp:5.0f}ms {f / before:11.2f}   {mid:14.0f}ms {mp:5.0f}ms {mid / before:11.2f}   "
+              f"{'met' if f <= 100 else 'NOT met'}", flush=True)
+    after = yardstick()
+    print(f"yardstick after: {after:.0f} ms ({after / before - 1:+.0%} against before: the load changed by about that much)")
 
 
 def yardstick() -> float:
@@ -228,6 +286,7 @@ def main(argv=None):
     p.add_argument('--rounds', type=int, default=3)
     p.add_argument('--spread', action='store_true', help="also a class with a seed for each student")
     p.add_argument('--hint-workers', default='auto', help="--class: the server's --hint-workers, or several to compare (e.g. 0,auto)")
+    p.add_argument('--yardstick', action='store_true', help="first-move and mid-hand hints of every variant in one run, against the yardstick")
     p.add_argument('--race', type=int, default=0, help="N positions per game: the race against no race, judged (see above)")
     p.add_argument('--judge', type=float, default=4.0, help="--race: the budget of the search that judges two choices")
     p.add_argument('--against', metavar='TREE', help="another checkout (e.g. `git worktree add /tmp/old HEAD~1`): the same hints by both, in turns")
@@ -235,6 +294,7 @@ def main(argv=None):
     if a.against: return against(a.against, a.deals, a.budget, a.games)
     if a.n: return classroom(a.n, a.link, a.rounds, a.spread, a.hint_workers.split(','))
     if a.race: return race_check(a.race, a.budget, a.judge, a.games)
+    if a.yardstick: return yardstick_table(a.deals, a.budget, a.games)
     print(f"hint benchmark: {a.deals} first-move hints per game and variant at budget {a.budget} s "
           f"(ACTIONS_PER_SECOND={coach.ACTIONS_PER_SECOND}), CPU seconds on one core; yardstick {yardstick():.0f} ms; load average {os.getloadavg()[0]:.1f}")
     print(f"{'game':30} {'view acts/s':>12} {'lean acts/s':>12} {'x':>5}   {'hint median':>11} {'p95':>6}   {'deals':>5}  {'cached':>8}")
