@@ -87,7 +87,7 @@ CLIPPED = """() => {
 }"""
 
 def test_phone_screen_fits():
-    "At 390x844 the table, hand and controls fit without sideways scrolling, and no button's text is clipped."
+    "At 390x844 the table, hand, controls and the hint's chart fit without sideways scrolling, the table and the hand on one screen, and no button's text is clipped."
     with voila_server() as (port, proc):
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
@@ -104,6 +104,14 @@ def test_phone_screen_fits():
                 for sel in ('.cgt-table', '.cgt-card.cgt-legal, button.cgt-card', '.cgt-status'):
                     box = page.locator(sel).first.bounding_box()
                     assert box and box['x'] >= 0 and box['x'] + box['width'] <= 390, (sel, box)
+                table, last = page.locator('.cgt-table').first.bounding_box(), page.locator('button.cgt-card').last.bounding_box()
+                assert last['y'] + last['height'] - table['y'] <= 844, (table, last)  # one screen holds the table and the whole hand
+                page.locator('button', has_text='Hint').first.click()  # the hint's chart is drawn 5 inches wide: it fits the phone
+                page.wait_for_selector('img.cgt-chart', timeout=90_000)
+                page.wait_for_timeout(300)
+                assert page.evaluate('document.documentElement.scrollWidth') <= 390, "the hint made the page wider than the phone"
+                chart = page.locator('img.cgt-chart').first.bounding_box()
+                assert chart['x'] >= 0 and chart['x'] + chart['width'] <= 390, chart
                 page.set_viewport_size({'width': 390, 'height': 2600})  # as tall as the panel, for one picture of it all
                 page.wait_for_timeout(300)
                 page.locator('.cgt-tutor').screenshot(path=str(ARTIFACTS / 'voila_phone.png'))

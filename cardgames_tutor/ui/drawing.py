@@ -123,6 +123,8 @@ PANEL_CSS = ('.cgt-tutor button.cgt-card{font-weight:bold;border:1px solid #ccc}
              f'{{font-weight:bold}}.cgt-log .cgt-event[data-kind=hand]{{border-top:1px solid {ink("rule")}}}'
              '.cgt-tutor button.cgt-hint{border:3px solid #e6a100 !important}'  # the coach's gold ring
              '.cgt-tutor .jupyter-widget-Collapse-header{color:var(--jp-ui-font-color1,#222)}'  # a folded section's title, readable
+             '.cgt-tutor img.cgt-chart{max-width:100%;height:auto}'  # a chart fits a phone's width (it is drawn 5 inches wide)
+             '.cgt-tutor .widget-inline-hbox,.cgt-tutor .widget-html-content{min-width:0;max-width:100%}'  # nor does its box grow the page
              + THEME_CSS)  # the dark looks, where the page's theme is dark
 
 # %% ../../nbs/ui/23_drawing.ipynb #0fcc282f
