@@ -99,7 +99,8 @@ def test_the_learner_pages_show_no_code_and_keep_the_panel_in_view(copy):
         for cell in _cells(copy, rel):
             source, meta = ''.join(cell['source']), cell['metadata']
             assert meta.get('jupyter', {}).get('source_hidden') is True, f"{rel}: a code cell a learner sees: {source[:80]!r}"
-            shown = source.startswith('#| echo: false')
+            assert source.startswith(learner_copy.LABEL + '\n'), f"{rel}: a folded cell whose first line (all JupyterLab shows of it) is code: {source[:80]!r}"
+            shown = '#| echo: false' in source.splitlines()[:3]
             assert meta['jupyter'].get('outputs_hidden', False) is not shown and meta.get('collapsed', False) is not shown, (rel, source[:80])
 
 def test_which_cells_are_collapsed(tmp_path):

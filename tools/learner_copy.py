@@ -12,7 +12,9 @@ not rewritten by autosave) until the learner changes it: its `kernelspec` as the
 there; `nbs/` keeps nbdev's clean metadata), in nbformat's own layout. A cell the learner need not read is collapsed
 with JupyterLab's cell metadata `"jupyter": {"source_hidden": true}` (one click opens it): `#| hide`, `#| echo: false`,
 `#| export` and `#| default_exp` cells, tests (asserts and `test_...` calls only) and imports only. The outputs of
-`#| hide` cells and of tests are collapsed too (`outputs_hidden`); those of `#| echo: false` cells stay in view.
+`#| hide` cells and of tests are collapsed too (`outputs_hidden`); those of `#| echo: false` cells stay in view. JupyterLab
+shows a folded cell's first line, so a folded cell starts with a line that says it is the tutor's own code (`LABEL`),
+not with its `#|` directives.
 
 Run again (each `make tutor` does), it brings the copy up to date without losing the learner's work:
 - a notebook the copy does not have yet is copied;
@@ -91,6 +93,8 @@ def hidden(cell) -> tuple:
     what = kind(cell['source'])
     return what in ('test', 'imports'), what == 'test'
 
+LABEL = "# The tutor's own code: no need to read it (click to open it)."  # a folded cell's first line, all JupyterLab shows of it
+
 def learner_notebook(nb):
     "A copy of notebook `nb` (nbformat) with the metadata JupyterLab writes and the cells a learner need not read collapsed."
     nb = _copy.deepcopy(nb)
@@ -100,7 +104,9 @@ def learner_notebook(nb):
         source, outputs = hidden(cell)
         if not (source or outputs): continue
         jupyter = cell.metadata.setdefault('jupyter', {})
-        if source: jupyter['source_hidden'] = True
+        if source:
+            jupyter['source_hidden'] = True
+            cell.source = f"{LABEL}\n{cell.source}"  # what JupyterLab shows of the folded cell: its first line
         if outputs:
             jupyter['outputs_hidden'] = True
             cell.metadata['collapsed'] = True  # JupyterLab adds this to `outputs_hidden` when it saves
