@@ -5,9 +5,14 @@
    `#| slow` cells skipped), then processed by nbdev (hidden cells dropped, `show_doc` rendered) into `_proc/`.
    So every output on a page is the one the code gives today, saved in the page as static HTML. A failing cell
    fails the build, naming the notebook and the cell (the other pages are still rendered, to list every problem).
-   Each game's rulebook page is made to read as a rulebook: its signatures and code move to a page of their own,
-   `api/<game>.html` (the notebook keeps everything); on the rulebook, code cells with an output are folded and
-   the rest left out. Links made by nbdev are made local (relative), `[source]` links point at the module that
+   The site has two kinds of page made from the same notebooks (issue 55). The learner's pages (home, start page,
+   glossary, each game's tutorial, quick reference and rulebook) carry no code: a rulebook shows its prose and the
+   outputs of its examples, never a cell's source (shown or folded); its signatures, tests, Python values (an output
+   such as `[Move('trump S')]` is left out), notes *For programmers* and sections marked `<!-- code page -->` move to
+   its code page, `api/<game>.html` (the whole notebook), linked once at the bottom. Rule ids (`[kocka/follow]`) are
+   left out of every output a learner's page shows; the home page leads with the five games (README.md keeps the
+   two commands first). tests/test_learner_pages.py checks the built learner's pages. Links made by nbdev are made
+   local (relative), `[source]` links point at the module that
    defines the name, on a source page of the site, and a game's pages never link into another game's page.
 3. The sidebar of `_quarto.yml` is trimmed to the pages that exist (a notebook another helper has not written
    yet is left out and named), then the site is rendered: by Quarto (nbdev's render step) when `quarto` is
@@ -92,6 +97,7 @@ def build_page(src:Path, dest:Path):
         api.parent.mkdir(parents=True, exist_ok=True)
         write_nb(localize(api_page(nb, rel), api.relative_to(PROC), module), api)
         nb = rulebook_page(nb, rel)
+    elif is_learner_page(rel): nb = learner_page(nb, rel)
     dest.parent.mkdir(parents=True, exist_ok=True)
     write_nb(localize(nb, rel, module), dest)
 
@@ -137,17 +143,90 @@ def api_page(nb, rel:Path):
     api.cells.insert(2, _md_cell(f"The rules in words: [the rulebook page](../{rel.as_posix()}). This page is its code."))
     return api
 
+CODE_PAGE = '<!-- code page -->'  # a Markdown cell with it is for the code page only: a heading's whole section, else the cell and the code cells after it
+_RULE_ID = re.compile(r"\s*<span[^>]*>\((?:rule|tactic) <code>[\w/-]+</code>\)</span>|\s*\((?:rule|tactic) <code>[\w/-]+</code>\)|"
+                      r"\s*\[(?:begga-kaat|kocka|dehla-pakad|maghe-satra|beggars-and-thieves|snear)/[\w-]+\]|"
+                      r"\s*\((?:rule|tactic) (?:begga-kaat|kocka|dehla-pakad|maghe-satra|beggars-and-thieves|snear)/[\w-]+\)")
+_PY_VALUE = re.compile(r"\b[A-Z]\w*\((?:'|\"|\w+=)|\[\s*(?:-?\d+\s*,\s*)+-?\d+\s*\]|\[\s*(?:'[^']*'|\"[^\"]*\")\s*[,\]]|"
+                       r"\{\s*'\w+'\s*:|\[(?:\s*[0-9AKQJT]{1,2}[SHDC]\s*,){2,}|<[\w.]+ object|"
+                       r"(?<![\w.])(?:True|False|None)(?![\w])|^\s*\(?[\d\s,.()'\"\w-]{0,12}\)?\s*$|^\s*\w+ \w+\s*$")
+
+def learner_text(text:str) -> str:
+    "An engine's sentence as a learner's page shows it: without the rule id the panel and the terminal add for the coach."
+    return _RULE_ID.sub('', text)
+
+def learner_output(o):
+    """One output of a code cell as a learner's page shows it (rule ids left out), or None when it is a Python value
+    (`Move('trump S')`, a list or a dict as Python writes it, a bare number): that one stays on the code page."""
+    import copy
+    o = copy.deepcopy(o)
+    if o.get('output_type') == 'stream':
+        text = learner_text(''.join(o.get('text', '')))
+        o['text'] = text
+        return None if _PY_VALUE.search(text) else o
+    data = o.get('data') or {}
+    for mime in ('text/html', 'text/markdown', 'text/plain'):
+        if mime in data: data[mime] = learner_text(''.join(data[mime]) if isinstance(data[mime], list) else data[mime])
+    if not any(m in data for m in ('text/html', 'text/markdown', 'image/png', 'image/svg+xml')):
+        return None if _PY_VALUE.search(data.get('text/plain', '')) or not data.get('text/plain', '').strip() else o
+    if 'text/markdown' in data and 'text/html' not in data and _PY_VALUE.search(data['text/markdown']): return None
+    return o
+
+def learner_prose(src:str) -> str:
+    "A Markdown cell without its notes *For programmers* (they stay on the code page)."
+    paras = re.split(r'\n\s*\n', src)
+    return '\n\n'.join(p for p in paras if not re.match(r'\s*>\s*\*For programmers', p))
+
+def learner_cells(cells, code_page_link:str|None=None):
+    """The cells a learner's page shows: prose without programmers' notes or sections marked `<!-- code page -->`,
+    code cells as their outputs alone (no source, shown or folded; `show_doc` and Python values left out)."""
+    out, skip = [], None  # skip: the heading level of a section for the code page; 9: one cell and its code cells
+    for c in cells:
+        src = _src(c)
+        if c.cell_type == 'markdown':
+            head = re.match(r'\s*(#+) ', src.replace(CODE_PAGE, ''))
+            if skip == 9 or skip and head and len(head.group(1)) <= skip: skip = None
+            if CODE_PAGE in src:
+                if skip is None: skip = len(head.group(1)) if head else 9
+                continue
+            if skip: continue
+            c['source'] = learner_prose(src)
+            if not c['source'].strip(): continue
+        elif c.cell_type == 'code':
+            if skip or _SHOW_DOC.search(src) or not c.get('outputs'): continue
+            outs = [o for o in map(learner_output, c['outputs']) if o is not None]
+            if not outs: continue
+            c['outputs'] = outs
+            c['source'] = '#| echo: false\n' + src
+        out.append(c)
+    return out
+
 def rulebook_page(nb, rel:Path):
-    "The rulebook as a reader wants it: prose and outputs; signatures on the code page, code folded, tests left out."
-    cells = []
+    "The rulebook as a learner reads it (`learner_cells`); its code, tests and notes for programmers are on the code page."
+    nb.cells = learner_cells(nb.cells)
+    nb.cells.append(_md_cell(f"*The code that plays these rules, with every function and its tests, is on "
+                             f"[the code page](../api/{page_name(rel).stem}.ipynb).*"))
+    return nb
+
+LEARNER_DIRS = ('tutorials', 'quickref')
+
+def is_learner_page(rel:Path) -> bool:
+    "A learner's page: the home and start pages, the glossary, a tutorial, a quick reference, a rulebook."
+    return is_rulebook(rel) or str(rel) in ('index.ipynb', 'glossary.ipynb') or (len(rel.parts) == 2 and rel.parts[0] in LEARNER_DIRS)
+
+def learner_page(nb, rel:Path):
+    "A tutorial, quick reference, the glossary or the home page: outputs without rule ids; the home page leads with the games."
     for c in nb.cells:
-        if c.cell_type == 'code':
-            if _SHOW_DOC.search(_src(c)) or not c.get('outputs'): continue
-            c['source'] = '#| code-fold: true\n#| code-summary: "Show the code"\n' + _src(c)
-        cells.append(c)
-    nb.cells = cells
-    nb.cells.insert(2, _md_cell(f"*This page is the rulebook. The code that plays it, with every function and its "
-                                f"tests, is on [its code page](../api/{page_name(rel).stem}.ipynb).*"))
+        for o in c.get('outputs', []) if c.cell_type == 'code' else []:
+            if o.get('output_type') == 'stream': o['text'] = learner_text(''.join(o.get('text', '')))
+            for mime, v in (o.get('data') or {}).items():
+                if mime.startswith('text/'): o['data'][mime] = learner_text(''.join(v) if isinstance(v, list) else v)
+    if str(rel) == 'index.ipynb':
+        games = next((i for i, c in enumerate(nb.cells) if c.cell_type == 'markdown' and _src(c).lstrip().startswith('## The five games')), None)
+        first = next((i for i, c in enumerate(nb.cells) if c.cell_type == 'markdown'), 0)  # after the front matter and lead
+        if games is not None and games > first: nb.cells.insert(first, nb.cells.pop(games))
+        for c in nb.cells:
+            if c.cell_type == 'code': c['source'] = '#| echo: false\n' + _src(c)
     return nb
 
 def _md_cell(text):
@@ -421,10 +500,14 @@ def render(renderer:str, out:Path):
 
 def write_markdown_twins(site:Path):
     """Beside each page `x.html`, its Markdown `x.html.md`, as Quarto writes with `keep-md: true` (nbs/_quarto.yml):
-    the module docstrings nbdev exports link there (`Docs: .../core/engine.html.md`), a page a program can read."""
+    the module docstrings nbdev exports link there (`Docs: .../core/engine.html.md`), a page a program can read.
+    A twin holds what its page shows: no source of a cell the page does not show (`#| echo: false`), no `#|` lines,
+    and its links point at the site's pages (`../games/begga_kaat.html`), not at notebooks."""
     import json, nbformat, warnings
     from nbconvert import MarkdownExporter
+    from nbconvert.preprocessors import TagRemovePreprocessor
     exporter = MarkdownExporter(exclude_output_prompt=True, exclude_input_prompt=True)
+    exporter.register_preprocessor(TagRemovePreprocessor(remove_input_tags={'cgt-hide-input'}, remove_cell_tags={'cgt-hide'}), enabled=True)
     for nb in PROC.rglob('*.ipynb'):
         rel = nb.relative_to(PROC)
         page = site/(page_name(rel) if rel.parts[0] != 'api' else rel.with_suffix('.html'))
@@ -432,10 +515,23 @@ def write_markdown_twins(site:Path):
         data = json.loads(nb.read_text(encoding='utf-8'))
         for cell in data['cells']:  # processed notebooks carry what nbformat refuses: nbdev's `has_sd`, timings
             cell.pop('has_sd', None); cell.get('metadata', {}).pop('execution', None)
+            if cell['cell_type'] != 'code': continue
+            src = _src(cell)
+            lines = src.splitlines()
+            said = [l[2:].strip().replace(' ', '') for l in lines if l.startswith('#|')]
+            cell['source'] = '\n'.join(l for l in lines if not l.startswith('#|'))
+            tags = cell.setdefault('metadata', {}).setdefault('tags', [])
+            if any(d in ('echo:false', 'hide', 'include:false') for d in said): tags.append('cgt-hide-input')
+            if 'include:false' in said or 'hide' in said or not (cell['source'].strip() or cell.get('outputs')): tags.append('cgt-hide')
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             body, _ = exporter.from_notebook_node(nbformat.reads(json.dumps(data), as_version=4))
-        page.with_name(page.name + '.md').write_text(body, encoding='utf-8')
+        page.with_name(page.name + '.md').write_text(_site_links(body), encoding='utf-8')
+
+def _site_links(md:str) -> str:
+    "Markdown links to notebooks made links to their pages: `(../games/10_begga_kaat.ipynb#x)` -> `(../games/begga_kaat.html#x)`."
+    return re.sub(r'\]\((?!https?:)([^)\s#]+\.ipynb)(#[^)\s]*)?\)',
+                  lambda m: f"]({page_name(Path(m.group(1))).as_posix()}{m.group(2) or ''})", md)
 
 
 def apply_output_files(site:Path, nbs:Path=NBS):

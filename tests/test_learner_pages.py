@@ -1,0 +1,207 @@
+"""The learner's pages speak to a learner (issue 55): a check over the built site.
+
+The learner's pages are the start page, each game's tutorial, quick reference and rulebook, the glossary and the
+learner's part of the home page (before its "Two commands" section). On them this test fails on:
+
+- code: a code cell's source (`cell-code`, `sourceCode`), folded code (`<details>`), a code block in prose;
+- a Python value: a call with arguments (`Move('trump S')`, `Odds(total=16, ...)`), a list or dict written as Python
+  (`[10, 30, 30, 5]`, `['Player A ...']`, `{'hands': ...}`), `True`/`False`/`None` as values;
+- a programmer's name: an identifier with an underscore (`fill_deal`), a dotted name (`core.sampling`), `TypedDict`,
+  `total=False`, "For programmers", "notebook", a benchmark path (`bench/`);
+- a rule id or a tactic tag: `[dehla-pakad/follow]`, `kocka/letter`, `[duck]`;
+- seat arithmetic: `dealer + 1`, `s + 1`, `% 4`, `view(None)`;
+- a link to a notebook (`.ipynb`), on the page or in its plain-text copy (`*.html.md`), and Python in that copy;
+- a lead-in followed by nothing a reader sees (tests/test_site_says.py's `unkept_promises`).
+
+`ALLOWED` lists the few exceptions, each with its reason. The site is the one `make test` (or `tools/docs.py`) has just
+built into `_docs/`; when it is missing or stale the site tests are skipped, saying so.
+"""
+import html.parser, re, sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT/'tools')); sys.path.insert(0, str(ROOT/'tests'))
+import docs  # noqa: E402
+from test_site_says import unkept_promises  # noqa: E402
+
+GAMES = docs.GAMES
+
+
+def learner_pages(site:Path) -> list[Path]:
+    "Every learner's page of the built `site`."
+    pages = [site/'index.html', site/'glossary.html', site/'tutorials'/'start.html']
+    for g in GAMES: pages += [site/'tutorials'/f'{g}.html', site/'quickref'/f'{g}.html']
+    pages += [site/docs.page_name(rel) for rel in docs.notebooks() if docs.is_rulebook(rel)]
+    return pages
+
+
+# ---------------------------------------------------------------- what a page shows
+
+class Shown(html.parser.HTMLParser):
+    """The main content of a page: its visible text (scripts, styles, the page navigation and the sidebar left out),
+    and the code it shows (a `<pre>` outside a cell's output, a `<details>` fold, a cell's source)."""
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.text, self.code, self.stack, self.in_main, self.skip, self.links = [], [], [], False, 0, []
+        self.out = 0  # inside a cell's output
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs); cls = a.get('class') or ''
+        if tag == 'main': self.in_main = True
+        if not self.in_main: return
+        if tag == 'a' and a.get('href'): self.links.append(a['href'])
+        if tag in ('br', 'img', 'hr', 'input', 'meta', 'link', 'wbr', 'col'): return
+        skip = tag in ('script', 'style') or (tag == 'nav' and 'page-navigation' in cls)
+        out = 'cell-output' in cls
+        self.stack.append((tag, skip, out))
+        self.skip += skip; self.out += out
+        if self.skip: return
+        if tag == 'details': self.code.append('a folded block (<details>)')
+        if 'cell-code' in cls or 'sourceCode' in cls: self.code.append("a code cell's source")
+        if tag == 'pre' and not self.out: self.code.append('<pre>')
+        if tag in ('p', 'li', 'td', 'th', 'div', 'pre', 'h1', 'h2', 'h3', 'h4', 'tr', 'summary'): self.text.append('\n')
+    def handle_endtag(self, tag):
+        if tag == 'main': self.in_main = False
+        if not self.in_main: return
+        while self.stack:
+            t, skip, out = self.stack.pop()
+            self.skip -= skip; self.out -= out
+            if t == tag: break
+    def handle_data(self, data):
+        if self.in_main and not self.skip:
+            if self.code and self.code[-1] == '<pre>': self.code[-1] = f"<pre>{data.strip()[:60]}"
+            self.text.append(data)
+
+def shown(html_text:str, stop_at:str|None=None) -> Shown:
+    "What a page shows; `stop_at`: the id of the section where the learner's part ends (the home page's 'Two commands')."
+    if stop_at and f'id="{stop_at}"' in html_text:
+        at = html_text.index(f'id="{stop_at}"'); html_text = html_text[:html_text.rindex('<', 0, at)]
+    p = Shown(); p.feed(html_text); p.close(); return p
+
+
+# ---------------------------------------------------------------- what a learner's text may not hold
+
+GAME_IDS = r'(?:begga-kaat|kocka|dehla-pakad|maghe-satra|beggars-and-thieves|snear|[a-z]+-[a-z]+)'
+KINDS = {
+    'a Python value': re.compile(
+        r"\b[A-Z]\w*\((?:'|\"|\w+=)|"                      # Move('trump S'), Odds(total=16
+        r"\[\s*(?:-?\d+\s*,\s*)+-?\d+\s*\]|"                # [10, 30, 30, 5]
+        r"\[\s*'[^']*'\s*,|\{\s*'\w+'\s*:|"                 # ['Player A draws', ...], {'hands': ...}
+        r"\[(?:\s*[0-9AKQJTGBR]{1,2}[SHDCLBAG♠♥♦♣]?\s*,){2,}|"  # [4S, JS, JH, ...]
+        r"(?<![\w.])(?:True|False)(?![\w])|[=(\[,]\s*None\b|\bNone\s*[,)\]]"),
+    "a programmer's name": re.compile(
+        r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b|"                   # fill_deal, total_tricks
+        r"\b(?:core|games|coach|practice|ui|term|serve|cardgames_tutor|self|h|g|m)\.[a-z_]\w*\b|"  # core.sampling, h.apply
+        r"\bTypedDicts?\b|\btotal=False\b|\bFor programmers\b|\bnotebooks?\b|\bbench/|\bimport\b|\bdef\b|\.py\b"),
+    'a rule id or tactic tag': re.compile(
+        rf"\b(?:begga-kaat|kocka|dehla-pakad|maghe-satra|beggars-and-thieves|snear)/[a-z-]+|"
+        r"\[[a-z]+(?:-[a-z]+)*\](?!\()"),                   # [duck], [stand-odds] (not a Markdown link)
+    'seat arithmetic': re.compile(r"\b(?:dealer|seat|s|leader|picker|n|i)\s*[+-]\s*\d\b|%\s*\d\b|\bview\(|\bmod \d\b"),
+}
+
+# The allowed exceptions: (page, kind, a piece of the line or block it may hold, the reason).
+ALLOWED = [
+    ('index.html', "a programmer's name", 'cardgames_tutor',
+     "the project's name, the home page's title (the name of the package a learner installs)"),
+    ('tutorials/start.html', '*', "from cardgames_tutor.ui.practice import Practice; Practice('kocka')",
+     "the one line a learner types in a Jupyter cell to drill (the panel has no drill button; tests/test_instructions.py "
+     "runs it as printed); the terminal's command is given beside it"),
+]
+
+def _allowed(page:str, kind:str, where:str) -> bool:
+    return any(p == page and k in (kind, '*') and piece in where for p, k, piece, _ in ALLOWED)
+
+def problems(page:Path, site:Path) -> list[str]:
+    "Everything on learner's page `page` (of the built `site`) a learner should not meet, each named with its kind."
+    rel = str(page.relative_to(site))
+    s = shown(page.read_text(encoding='utf-8', errors='replace'), stop_at='two-commands' if rel == 'index.html' else None)
+    bad = [f"{rel}: code: {c}" for c in s.code if not _allowed(rel, 'code', c)]
+    text = ''.join(s.text)
+    for kind, pat in KINDS.items():
+        for m in pat.finditer(text):
+            start, end = text.rfind('\n', 0, m.start()) + 1, text.find('\n', m.end())
+            line = ' '.join(text[start:end if end >= 0 else len(text)].split())
+            if not _allowed(rel, kind, line): bad.append(f"{rel}: {kind}: {m.group(0)!r} in {line[:140]!r}")
+    bad += [f"{rel}: a link to a notebook: {h}" for h in s.links if '.ipynb' in h.split('#')[0]]
+    bad += [f"{rel}: a lead-in followed by nothing: {b}" for b in unkept_promises(page)]
+    twin = page.with_name(page.name + '.md')
+    if twin.exists():
+        md = twin.read_text(encoding='utf-8')
+        bad += [f"{rel}.md: a link to a notebook: {m.group(0)}" for m in re.finditer(r'\]\([^)\s]*\.ipynb[^)]*\)', md)]
+        bad += [f"{rel}.md: Python: {m.group(0)[:60]!r}" for m in re.finditer(r'```python\n.*?```|#\| \w+', md, re.S)]
+    return bad
+
+
+# ---------------------------------------------------------------- the checker itself
+
+def _page(tmp_path, body, name='page.html'):
+    p = tmp_path/name
+    p.write_text(f"<html><body><nav id='quarto-sidebar'><p>core.engine fill_deal</p></nav><main>{body}</main></body></html>")
+    return p
+
+BAD = {
+    'code': '<div class="cell"><details class="code-fold"><summary>Show the code</summary><pre class="sourceCode python cell-code"><code>h.apply("QS")</code></pre></details></div>',
+    'a Python value': '<div class="cell-output"><pre><code>trump 0 [4S, JS, JH, KD, QC] [Move(\'trump S\'), ...]</code></pre></div>',
+    'value2': '<p>Totals [10, 30, 30, 5]</p>',
+    'value3': '<p><code>Odds(total=16, unseen=49)</code></p>',
+    "a programmer's name": '<p>To write a deal by hand, <code>fill_deal</code> gives each seat its cards.</p>',
+    'name2': '<p>The coach asks every game what it knows (see <code>core.sampling</code>).</p>',
+    'name3': '<p>as TypedDicts on top of the shared ones.</p>',
+    'a rule id or tactic tag': '<div class="cell-output"><pre>Not allowed [dehla-pakad/follow]: Seat 1 must follow.</pre></div>',
+    'tag2': '<p>The coach says [duck] here.</p>',
+    'seat arithmetic': '<p>beginning with the player on the dealer\'s right (Seat dealer + 1).</p>',
+    'arith2': '<p>Each seat s passes to seat s + 1.</p>',
+    'a link to a notebook': '<p>See <a href="../games/11_kocka.ipynb">the rulebook</a>.</p>',
+    'a lead-in followed by nothing': '<p>The refusals:</p><h2>Scoring</h2>',
+}
+
+def test_the_checker_fails_on_each_kind(tmp_path):
+    for kind, body in BAD.items():
+        found = problems(_page(tmp_path, body), tmp_path)
+        assert found, f"the checker misses {kind}: {body}"
+    clean = ('<p>Seat 0 leads the queen of hearts; Seat 1 must follow with a heart.</p><p>The scores:</p>'
+             '<table><tr><td>Seat 0</td><td>10</td></tr></table><div class="cell-output"><pre>Seat 2 takes the trick with A♥.</pre></div>'
+             '<p>Type QH for the queen of hearts.</p>')
+    assert problems(_page(tmp_path, clean), tmp_path) == []
+    twin = _page(tmp_path, clean, 'twin.html')
+    twin.with_name('twin.html.md').write_text("See [the rulebook](../games/11_kocka.ipynb).\n\n```python\n#| echo: false\nshow()\n```\n")
+    assert len(problems(twin, tmp_path)) == 2
+    home = _page(tmp_path, '<p>Learn a game.</p><h2 id="two-commands">Two commands</h2><p><code>fill_deal</code></p>', 'index.html')
+    assert problems(home, tmp_path) == []  # past the learner's part of the home page
+
+
+# ---------------------------------------------------------------- the built site
+
+@pytest.fixture(scope='module')
+def site():
+    made = ROOT/'_docs'
+    if not docs.fresh_site(made, 'smalldocs'):
+        pytest.skip("no fresh site in _docs/ (its .built.json stamp is missing or older than the tree): "
+                    "`make docs` (or `make test`, which builds it first) then run this again")
+    return made
+
+def test_the_learner_pages_speak_to_a_learner(site):
+    pages = learner_pages(site)
+    assert len(pages) >= 20 and all(p.exists() for p in pages), [str(p) for p in pages if not p.exists()]
+    bad = [b for p in pages for b in problems(p, site)]
+    assert not bad, f"{len(bad)} things a learner should not meet on the learner's pages:\n" + '\n'.join(bad)
+
+def test_every_allowed_exception_is_still_needed(site):
+    "An exception the site no longer needs is taken out of ALLOWED."
+    used = set()
+    for page in learner_pages(site):
+        rel = str(page.relative_to(site))
+        s = shown(page.read_text(encoding='utf-8'), stop_at='two-commands' if rel == 'index.html' else None)
+        blob = ' '.join(''.join(s.text).split()) + ' '.join(s.code)
+        used |= {piece for p, _, piece, _ in ALLOWED if p == rel and piece in blob}
+    assert not [a for a in ALLOWED if a[2] not in used], f"exceptions no longer needed: {[a for a in ALLOWED if a[2] not in used]}"
+
+
+if __name__ == '__main__':  # python tests/test_learner_pages.py: the problems of the site in _docs/, counted by page and kind
+    from collections import Counter
+    site_ = ROOT/'_docs'
+    allp = [b for p in learner_pages(site_) for b in problems(p, site_)]
+    print('\n'.join(allp) if '-v' in sys.argv else '')
+    print(Counter(b.split(': ')[0] + ': ' + b.split(': ')[1] for b in allp).most_common())
+    print(len(allp), 'in all')
