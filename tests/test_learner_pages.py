@@ -265,3 +265,31 @@ def test_kocka_tutorial_names_the_cards_its_loser_took(site):
     listed = [p.rsplit(' ', 1)[0] for p in score.group(1).split(', ')]
     assert sorted(hearts.split()) == sorted(listed), (hearts, listed)
     assert count == 'no one two three four five six seven eight'.split()[len(listed)]
+
+def test_kocka_quick_reference_says_who_deals_and_leads_as_the_engine_does():
+    "Issue 55, item 4: the quick reference says who leads next; the engine deals and leads so after a lost and a replayed hand."
+    from cardgames_tutor.core.match import Match
+    from cardgames_tutor.games.kocka import Kocka
+    text = _prose('quickref/kocka.ipynb')
+    assert '**the loser of the last hand deals** and **the player on their left (the next seat) leads**' in text
+    assert 'a tie that is replayed, the same dealer deals again and the same player leads' in text
+    seen = set()
+    for seed in range(30):
+        m = Match(Kocka(), seed=seed)
+        while len(m.hands) == 1 and not m.over: m.apply(m.legal_actions()[0])
+        first, second = m.hands
+        loser = first.decided['loser'] if first.decided else (m.standing['losers'][0] if m.standing['losers'] else None)
+        if loser is None:  # a replayed tie
+            assert (second.dealer, second.leader) == (first.dealer, first.leader), seed; seen.add('replay')
+        else:
+            assert (second.dealer, second.leader) == (loser, (loser + 1) % 4), seed; seen.add('lost')
+    assert 'lost' in seen
+
+def test_beggars_and_thieves_quick_reference_has_the_card_points(site):
+    "Issue 55, item 4: every number a player needs at the table; the card points, as the game counts them."
+    from cardgames_tutor.games.beggars_and_thieves import BeggarsAndThieves
+    text = ' '.join(''.join(shown((site/'quickref'/'beggars_and_thieves.html').read_text(encoding='utf-8')).text).split())
+    pts = {c.code: p for c, p in BeggarsAndThieves().points_of.items()}
+    assert f"Thief 6 {pts['T6']}" in text and f"Thief 5 {pts['T5']}" in text and f"Thief 14 {pts['T14']}" in text
+    for rank in (8, 7, 6, 5): assert f"Beggar {rank} (green, blue, red) {pts[f'G{rank}']} each" in text
+    assert f"{sum(pts.values())} in all" in text
