@@ -290,6 +290,64 @@ def test_beggars_and_thieves_quick_reference_has_the_card_points(site):
     from cardgames_tutor.games.beggars_and_thieves import BeggarsAndThieves
     text = ' '.join(''.join(shown((site/'quickref'/'beggars_and_thieves.html').read_text(encoding='utf-8')).text).split())
     pts = {c.code: p for c, p in BeggarsAndThieves().points_of.items()}
-    assert f"Thief 6 {pts['T6']}" in text and f"Thief 5 {pts['T5']}" in text and f"Thief 14 {pts['T14']}" in text
-    for rank in (8, 7, 6, 5): assert f"Beggar {rank} (green, blue, red) {pts[f'G{rank}']} each" in text
+    assert f"6 Thief {pts['T6']}" in text and f"5 Thief {pts['T5']}" in text and f"14 Thief {pts['T14']}" in text
+    for rank in (8, 7, 6, 5):
+        assert pts[f'G{rank}'] == pts[f'B{rank}'] == pts[f'R{rank}'] and f"{rank} green, {rank} blue, {rank} red {pts[f'G{rank}']} each" in text
     assert f"{sum(pts.values())} in all" in text
+
+
+# ---------------------------------------------------------------- one word for each thing (issue 55, item 2)
+# Each game's rulebook notebook exports its word list: `WORDS` (the thing -> the one word), `NOT_SAID` (a word its
+# learner's pages do not use -> the word they use) and `PRINTED_RULES` (what "the printed rules" are). The check reads
+# the prose a learner meets on the game's tutorial, quick reference and rulebook pages. A word may still be *mentioned*
+# (in italics, in quotes of the printed rules, as a typed form in `code`) and defined in a table (the key).
+# The engine's own sentences (the panel's, the terminal's, the coach's) are not checked here yet: they are being
+# reworded elsewhere.
+
+def _game(game:str):
+    from cardgames_tutor.core.engine import get_game
+    return type(get_game(game.replace('_', '-')))
+
+def _learner_prose(rel:Path) -> str:
+    "The Markdown a learner reads of notebook `rel` (a rulebook as tools/docs.py makes its page)."
+    from fastcore.basics import AttrDict
+    cells = [AttrDict(c) for c in json.loads((NBS/rel).read_text(encoding='utf-8'))['cells']]
+    if docs.is_rulebook(rel): cells = docs.learner_cells(cells)
+    return '\n\n'.join(c['source'] if isinstance(c['source'], str) else ''.join(c['source']) for c in cells if c.cell_type == 'markdown')
+
+def used_words(md:str) -> str:
+    "Prose with what only mentions a word left out: table rows (the key), `code`, *italics* and quotations."
+    md = '\n'.join(l for l in md.splitlines() if not l.lstrip().startswith('|'))
+    md = re.sub(r'`[^`]*`', '', md)
+    md = re.sub(r'(?<![*\w])\*(?!\*)[^*\n]+\*(?!\*)', '', md)
+    return re.sub(r'"[^"\n]*"|“[^”]*”', '', md)
+
+def game_pages(game:str) -> list[Path]:
+    return [*(r for r in docs.notebooks() if docs.is_rulebook(r) and docs.game_of(str(r)) == game),
+            Path('tutorials')/f'{game}.ipynb', Path('quickref')/f'{game}.ipynb']
+
+def test_the_word_check_sees_a_second_word():
+    assert re.search(r'\bsix of Thieves\b', used_words("The **six of Thieves** is the partner card."))
+    assert not re.search(r'\bsix of Thieves\b', used_words("| partner card | the six of Thieves |\nThe *six of Thieves*; \"the six of Thieves\""))
+
+@pytest.mark.parametrize('game', GAMES)
+def test_each_game_says_one_word_for_each_thing(game):
+    cls = _game(game)
+    assert cls.WORDS and set(cls.NOT_SAID).isdisjoint(cls.WORDS.values()), game
+    bad = []
+    for rel in game_pages(game):
+        text = used_words(_learner_prose(rel))
+        for word, instead in cls.NOT_SAID.items():
+            bad += [f"{rel}: '{m.group(0)}' (say '{instead}'): ...{text[max(0, m.start() - 60):m.end() + 40]!r}"
+                    for m in re.finditer(rf'(?<![\w-]){re.escape(word)}(?![\w-])', text, re.I)]
+    assert not bad, "a second word for one thing:\n" + '\n'.join(bad)
+
+@pytest.mark.parametrize('game', GAMES)
+def test_the_printed_rules_are_named_once_on_the_rulebook(game):
+    cls = _game(game)
+    rulebook = next(r for r in game_pages(game) if docs.is_rulebook(r) and re.match(r'1\d_', r.name))
+    text = ' '.join(_learner_prose(rulebook).split())
+    named = f"*The printed rules*, wherever this page says so, are {cls.PRINTED_RULES}."
+    assert text.count(named) == 1, f"{rulebook}: the printed rules are not named (once) as {cls.PRINTED_RULES!r}"
+    first = re.search(r'printed rules', text, re.I)
+    assert first and first.start() == text.index(named) + len('*The '), f"{rulebook}: 'the printed rules' is used before it is named"

@@ -1,4 +1,4 @@
-"""A penalty game in tricks, with no trump: avoid the queens and the hearts, and stay below the target.
+"""A penalty game of chaals (*tricks*), with no trump: avoid the queens and the hearts, and stay below the target.
 
 Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/begga_kaat.html.md"""
 
@@ -49,6 +49,13 @@ class BeggaKaat(Game):
              'begga-kaat/score': 'Penalty points: each heart 1, each queen 10, the paan begam 11',
              'begga-kaat/target': 'Reach the target and you lose', 'begga-kaat/next-dealer': 'The highest total deals next'}
 
+
+# %% ../../nbs/games/10_begga_kaat.ipynb #words-exp-beggakaat
+# The words of this game (issue 55): the learner's pages (tutorial, quick reference, rulebook) use one word for each
+# thing; tests/test_learner_pages.py checks them against these lists.
+BeggaKaat.WORDS = {'trick': 'chaal', 'hand': 'hand', 'match': 'match', 'a suit': 'colour', 'a queen': 'begam', 'a heart': 'paan'}  # the thing -> the one word every learner's text uses for it (issue 55)
+BeggaKaat.NOT_SAID = {}  # a word the learner's pages do not use -> the word they use instead
+BeggaKaat.PRINTED_RULES = "*How to play Begga Kaat*, the rule sheet the tutor follows (its text is kept with the project's rules)"  # what 'the printed rules' are, named once on the rulebook
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #5003b2f3
 @patch
