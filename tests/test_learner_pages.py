@@ -297,7 +297,7 @@ def test_beggars_and_thieves_quick_reference_has_the_card_points(site):
 
 
 # ---------------------------------------------------------------- one word for each thing (issue 55, item 2)
-# Each game's rulebook notebook exports its word list: `WORDS` (the thing -> the one word), `NOT_SAID` (a word its
+# Each game's rulebook notebook exports its word list: `LEARNER_WORDS` (the thing -> the one word), `NOT_SAID` (a word its
 # learner's pages do not use -> the word they use) and `PRINTED_RULES` (what "the printed rules" are). The check reads
 # the prose a learner meets on the game's tutorial, quick reference and rulebook pages. A word may still be *mentioned*
 # (in italics, in quotes of the printed rules, as a typed form in `code`) and defined in a table (the key).
@@ -333,7 +333,7 @@ def test_the_word_check_sees_a_second_word():
 @pytest.mark.parametrize('game', GAMES)
 def test_each_game_says_one_word_for_each_thing(game):
     cls = _game(game)
-    assert cls.WORDS and set(cls.NOT_SAID).isdisjoint(cls.WORDS.values()), game
+    assert cls.LEARNER_WORDS and set(cls.NOT_SAID).isdisjoint(cls.LEARNER_WORDS.values()), game
     bad = []
     for rel in game_pages(game):
         text = used_words(_learner_prose(rel))
@@ -351,3 +351,14 @@ def test_the_printed_rules_are_named_once_on_the_rulebook(game):
     assert text.count(named) == 1, f"{rulebook}: the printed rules are not named (once) as {cls.PRINTED_RULES!r}"
     first = re.search(r'printed rules', text, re.I)
     assert first and first.start() == text.index(named) + len('*The '), f"{rulebook}: 'the printed rules' is used before it is named"
+
+@pytest.mark.parametrize('game', GAMES)
+def test_the_word_lists_are_the_engines_words(game):
+    "The word the pages use for a trick (and Begga Kaat's for a suit) is the word the engine's sentences use."
+    from cardgames_tutor.core.engine import deal_cards, get_game
+    g = get_game(game.replace('_', '-'))
+    hand = g.new_hand(deal_cards(g, random.Random(1)), 0)
+    words = type(g).LEARNER_WORDS
+    if not hasattr(hand, 'WORDS'): assert 'trick' not in words; return  # no tricks (Maghe Satra)
+    assert words['trick'] == hand.WORDS['trick'], (game, words['trick'], hand.WORDS['trick'])
+    if 'a suit' in words: assert words['a suit'] == hand.WORDS['suit']

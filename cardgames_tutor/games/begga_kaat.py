@@ -53,7 +53,7 @@ class BeggaKaat(Game):
 # %% ../../nbs/games/10_begga_kaat.ipynb #words-exp-beggakaat
 # The words of this game (issue 55): the learner's pages (tutorial, quick reference, rulebook) use one word for each
 # thing; tests/test_learner_pages.py checks them against these lists.
-BeggaKaat.WORDS = {'trick': 'chaal', 'hand': 'hand', 'match': 'match', 'a suit': 'colour', 'a queen': 'begam', 'a heart': 'paan'}  # the thing -> the one word every learner's text uses for it (issue 55)
+BeggaKaat.LEARNER_WORDS = {'trick': 'chaal', 'hand': 'hand', 'match': 'match', 'a suit': 'colour', 'a queen': 'begam', 'a heart': 'paan'}  # the thing -> the one word every learner's text uses for it (issue 55)
 BeggaKaat.NOT_SAID = {}  # a word the learner's pages do not use -> the word they use instead
 BeggaKaat.PRINTED_RULES = "*How to play Begga Kaat*, the rule sheet the tutor follows (its text is kept with the project's rules)"  # what 'the printed rules' are, named once on the rulebook
 

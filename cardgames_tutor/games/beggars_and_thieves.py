@@ -114,7 +114,7 @@ class BeggarsAndThieves(Game):
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #words-exp-beggarsandthieves
 # The words of this game (issue 55): the learner's pages (tutorial, quick reference, rulebook) use one word for each
 # thing; tests/test_learner_pages.py checks them against these lists.
-BeggarsAndThieves.WORDS = {'trick': 'trick', 'hand': 'hand', 'match': 'game', 'the partner card (typed T6)': '6 Thief'}  # the thing -> the one word every learner's text uses for it (issue 55)
+BeggarsAndThieves.LEARNER_WORDS = {'trick': 'trick', 'hand': 'hand', 'match': 'game', 'the partner card (typed T6)': '6 Thief'}  # the thing -> the one word every learner's text uses for it (issue 55)
 BeggarsAndThieves.NOT_SAID = {'six of Thieves': '6 Thief', 'Thief 6': '6 Thief', 'chaal': 'trick'}  # a word the learner's pages do not use -> the word they use instead
 BeggarsAndThieves.PRINTED_RULES = "the *Beggars and Thieves Rulebook* that comes with the game's own pack"  # what 'the printed rules' are, named once on the rulebook
 

@@ -66,7 +66,7 @@ class DehlaPakad(Game):
 # %% ../../nbs/games/12_dehla_pakad.ipynb #words-exp-dehlapakad
 # The words of this game (issue 55): the learner's pages (tutorial, quick reference, rulebook) use one word for each
 # thing; tests/test_learner_pages.py checks them against these lists.
-DehlaPakad.WORDS = {'trick': 'trick', 'hand': 'deal', 'match': 'match', 'the pile of tricks in the middle': 'the centre'}  # the thing -> the one word every learner's text uses for it (issue 55)
+DehlaPakad.LEARNER_WORDS = {'trick': 'trick', 'hand': 'deal', 'match': 'match', 'the pile of tricks in the middle': 'the centre'}  # the thing -> the one word every learner's text uses for it (issue 55)
 DehlaPakad.NOT_SAID = {'chaal': 'trick'}  # a word the learner's pages do not use -> the word they use instead
 DehlaPakad.PRINTED_RULES = 'the Dehla Pakad rule leaflet the tutor follows (*Dehla Pakad*, "Players and cards"; the game as pagat.com describes it fills its gaps)'  # what 'the printed rules' are, named once on the rulebook
 

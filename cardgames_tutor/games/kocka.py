@@ -71,7 +71,7 @@ class Kocka(Game):
 # %% ../../nbs/games/11_kocka.ipynb #words-exp-kocka
 # The words of this game (issue 55): the learner's pages (tutorial, quick reference, rulebook) use one word for each
 # thing; tests/test_learner_pages.py checks them against these lists.
-Kocka.WORDS = {'trick': 'trick', 'hand': 'hand', 'match': 'match', 'the upper jack of leaves (Q🍃, typed QL)': 'the Hejma'}  # the thing -> the one word every learner's text uses for it (issue 55)
+Kocka.LEARNER_WORDS = {'trick': 'trick', 'hand': 'hand', 'match': 'match', 'the upper jack of leaves (Q🍃, typed QL)': 'the Hejma'}  # the thing -> the one word every learner's text uses for it (issue 55)
 Kocka.NOT_SAID = {'upper jack of leaves': 'the Hejma', 'green upper jack': 'the Hejma', 'chaal': 'trick'}  # a word the learner's pages do not use -> the word they use instead
 Kocka.PRINTED_RULES = 'the official rules of Kočka, *What You Need to Play the Game*: "a basic, simplified version for beginners" published with the Czech web game (smokingcat.cz)'  # what 'the printed rules' are, named once on the rulebook
 

@@ -60,7 +60,7 @@ class MagheSatra(Game):
 # %% ../../nbs/games/13_maghe_satra.ipynb #words-exp-maghesatra
 # The words of this game (issue 55): the learner's pages (tutorial, quick reference, rulebook) use one word for each
 # thing; tests/test_learner_pages.py checks them against these lists.
-MagheSatra.WORDS = {'hand': 'hand', 'match': 'match', 'ask for one more card': 'beg', 'stop': 'pass'}  # the thing -> the one word every learner's text uses for it (issue 55)
+MagheSatra.LEARNER_WORDS = {'hand': 'hand', 'match': 'match', 'ask for one more card': 'beg', 'stop': 'pass'}  # the thing -> the one word every learner's text uses for it (issue 55)
 MagheSatra.NOT_SAID = {'stand': 'pass', 'standing': 'passing', 'hit': 'beg', 'chaal': 'trick'}  # a word the learner's pages do not use -> the word they use instead
 MagheSatra.PRINTED_RULES = 'the Maghe Satra ("Beg 17") rule text the tutor follows, a description of the game as played in Nepal and North India'  # what 'the printed rules' are, named once on the rulebook
 
