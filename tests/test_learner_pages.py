@@ -362,3 +362,13 @@ def test_the_word_lists_are_the_engines_words(game):
     if not hasattr(hand, 'WORDS'): assert 'trick' not in words; return  # no tricks (Maghe Satra)
     assert words['trick'] == hand.WORDS['trick'], (game, words['trick'], hand.WORDS['trick'])
     if 'a suit' in words: assert words['a suit'] == hand.WORDS['suit']
+
+@pytest.mark.parametrize('game', GAMES)
+def test_each_quick_reference_has_the_key_to_the_cards(game, site):
+    "Issue 55, item 2: cards drawn one way, with the typed form in a key on the page a player keeps open (the engine's own notation)."
+    from cardgames_tutor.core.engine import get_game
+    page = (site/'quickref'/f'{game}.html').read_text(encoding='utf-8')
+    text = ' '.join(''.join(shown(page).text).split())
+    assert 'Key to the cards.' in text and 'class="cgt-card"' in page[page.index('Key to the cards.'):][:3000], game
+    if game != 'maghe_satra': assert ' '.join(get_game(game.replace('_', '-')).pack.notation_help().split()) in text, game
+    else: assert 'you type beg or pass' in text
