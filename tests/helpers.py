@@ -1,20 +1,26 @@
 """Shared test helpers: the leak check at a match's current hand (from the deal and the record, not the game's word),
 seeded random matches, and the servers and browsers of the browser tests."""
-import random
+import random, re
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.engine import Move
 from cardgames_tutor.core.match import Match, play_out, random_choice
 
 _TEXT_CACHE = {}  # by pack: the cards each text names
 
+_WORDS_RE = {}  # by pack: a pattern of the card symbols written in two words (`6 Thief`, `5 green`)
+
 def _text_cards(text, pack) -> frozenset:
-    "The cards of `pack` written in `text` (notation or signs), cached: views repeat their event texts."
+    "The cards of `pack` written in `text` (notation, signs, or number and suit in words), cached: views repeat their event texts."
     cache = _TEXT_CACHE.setdefault(pack.name, {})
     if text not in cache:
         found = set()
         for token in text.replace(',', ' ').replace('(', ' ').replace(')', ' ').replace(':', ' ').replace(';', ' ').split():
-            try: found.add(pack.parse(token.strip('.!?[]\'"')))
+            try: found.add(pack.parse(token.strip('.!?[]\'"`')))
             except ValueError: pass
+        if pack.name not in _WORDS_RE:
+            many = sorted({c.symbol for c in pack if ' ' in c.symbol}, key=len, reverse=True)
+            _WORDS_RE[pack.name] = many and re.compile(r"(?<![\w])(" + '|'.join(map(re.escape, many)) + r")(?![\w]| Beggars\b| Thieves\b)")  # not a count
+        if _WORDS_RE[pack.name]: found.update(pack.parse(w) for w in _WORDS_RE[pack.name].findall(text))
         cache[text] = frozenset(found)
     return cache[text]
 

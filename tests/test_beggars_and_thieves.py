@@ -225,15 +225,15 @@ def test_blind_offered_from_the_dealers_left_and_picked_once():
 
 def test_bury_restriction():
     h = four(); h.apply('pick')
-    refused(h, 'bury T6 G8', "may not bury a Thief (T6) while a Beggar stays in your hand")
+    refused(h, 'bury T6 G8', "may not bury a Thief (6 Thief) while a Beggar stays in your hand")
     refused(h, 'bury G8', "buries exactly 2 cards, not 1")
-    refused(h, 'bury G8 G1', "You do not hold G1")
+    refused(h, 'bury G8 G1', "You do not hold 1 green")
     assert all(all(c.suit != 'T' for c in m.cards) for m in h.legal_actions())
     g = BeggarsAndThieves(players=4)  # a picker with one Beggar may bury it with a Thief
     deal = {'hands': [C('T6 T7 T8 T9 T10 T11 T12 T13 G8'), C('G1 G2 G3 G4 G5 G6 G7 T14 B1'),
                       C('B2 B3 B4 B5 B6 B7 B8 R1 R2'), C('R3 R4 R5 R6 R7 R8 T1 T2 T3')], 'blind': C('T4 T5')}
     h = g.new_hand(check_deal(g, deal), dealer=3); h.apply('pick')
-    refused(h, 'bury T4 T5', "while a Beggar stays in your hand (G8)")
+    refused(h, 'bury T4 T5', "while a Beggar stays in your hand (8 green)")
     assert {str(m) for m in h.legal_actions()} == {f"bury {t} G8" for t in ('T4', 'T5', 'T6', 'T7', 'T8', 'T9', 'T10', 'T11', 'T12', 'T13')}
     h.apply('bury T4 G8')
     assert "At least one of them is a Thief" in h.view(1)['events'][-1] and 'T4' not in h.view(1)['events'][-1]
@@ -241,9 +241,9 @@ def test_bury_restriction():
 def test_the_six_calls():
     h = four(); h.apply('pick'); h.apply('bury G8 B8')  # seat 0 holds T6 and T7
     assert [str(a) for a in h.legal_actions()] == ['partner', 'alone', 'call T8']
-    refused(h, 'call T7', "You hold T7 yourself")
+    refused(h, 'call T7', "You hold 7 Thief yourself")
     refused(h, 'call T6', "A call names a Thief above six")
-    refused(h, 'call T9', "lowest Thief above six that you do not hold: T8, not T9")
+    refused(h, 'call T9', "lowest Thief above six that you do not hold: 8 Thief, not 9 Thief")
     refused(h, 'call X', "A call names a Thief above six")
     h.apply('call T8')
     assert h.partner == 1 and h.partner_card == BEGGARS.parse('T8') and h.history[-1][1] == h.parse_action('call T8')
@@ -257,7 +257,7 @@ def test_a_called_thief_is_never_one_the_picker_buried():
     h = g.new_hand(check_deal(g, deal), dealer=3); h.apply('pick')
     assert all(BEGGARS.parse('T8') not in m.cards for m in h.legal_actions())  # a Beggar is still in hand
     h.apply('bury G8 B8')
-    refused(h, 'call T8', "You hold T8 yourself")
+    refused(h, 'call T8', "You hold 8 Thief yourself")
     assert str(h.callable_thief()) == 'T9'
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -312,7 +312,7 @@ def test_first_dealer_draw():
         text = events[0].text
         ties += 'draw again' in text
         last = text.split(': ', 1)[1].split('; ')[-1].split('. Seat')[0]  # the last round of draws
-        drawn = {int(p.split()[1]): BEGGARS.parse(p.split()[2]) for p in last.split(', ')}
+        drawn = {int(p.split()[1]): BEGGARS.parse(' '.join(p.split()[2:4])) for p in last.split(', ')}  # 'Seat 2 7 Thief'
         assert max(drawn, key=lambda s: draw_rank(drawn[s])) == dealer
     assert ties > 0
     assert 'reconstructed' in events[1].text
@@ -328,14 +328,14 @@ def test_snear_turn_ups_and_following_with_face_up_cards():
     g = BeggarsAndThieves(players=2)
     h = g.new_hand(check_deal(g, SDEAL), dealer=1)
     assert h.to_act == 0
-    refused(h, 'T1', "cannot play T1: play from your hand or your face-up cards")  # face down
-    refused(h, 'T14', "cannot play T14: play from your hand or your face-up cards")  # the opponent's: same words
+    refused(h, 'T1', "cannot play 1 Thief: play from your hand or your face-up cards")  # face down
+    refused(h, 'T14', "cannot play 14 Thief: play from your hand or your face-up cards")  # the opponent's: same words
     h.apply('G8')
     assert h.legal_actions() == C('G7 G5')  # only face-up greens, but they must follow
     assert BEGGARS.parse('T7') in h.hidden_cards(1) and BEGGARS.parse('T7') in h.hidden_cards(0)
     h.apply('G7')
     assert h.up[0][0] == BEGGARS.parse('T1') and h.up[1][0] == BEGGARS.parse('T7')
-    assert 'Seat 1 turns up T7, which lay under the card played.' in h.view(0)['events']
+    assert 'Seat 1 turns up 7 Thief, which lay under the card played.' in h.view(0)['events']
     assert h.to_act == 0 and h.taken == [21, 0]  # the trick winner leads the next
     h.apply('G4')  # from hand: nothing turns up
     h.apply('G5')
@@ -370,7 +370,7 @@ def test_bad_text_is_refused_in_one_line():
     refused(h, 'bury G9 G8', "Unknown card 'G9'")
     h.apply('bury R3 R4'); h.apply('alone')
     refused(h, 'alone', "plays a card to the trick")
-    refused(h, 'G1', "does not hold G1")
+    refused(h, 'G1', "does not hold 1 green")
     h.apply('T14')
     refused(h, 'G6', "You must follow the led suit (Thieves) while you hold any")  # a Thief led needs a Thief
     h.apply('T8')
@@ -412,7 +412,7 @@ def _points(n): return f"{n} point{'' if n == 1 else 's'}"
 def test_bury_help_and_verdict_wording():
     h = four()
     for a in ('pass', 'pass', 'pick'): h.apply(a)  # seat 2 picks R3 R4
-    assert h.action_help().startswith("bury 2 cards from your hand, e.g. bury ")
+    assert h.action_help().startswith("bury 2 cards from your hand: type bury and the cards, e.g. `bury ")
     seen = set()
     for move in h.legal_actions():
         points = sum(h.points_of[c] for c in move.cards)

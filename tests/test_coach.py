@@ -1,6 +1,6 @@
 """The coach: honest (reads one view, same hint for deals that look the same), right on obvious positions, and its
 reasons name only facts the seat can see; the terminal's hint and review."""
-import inspect, io, json, random, contextlib
+import inspect, io, json, random, re, contextlib
 import pytest
 from cardgames_tutor.core.cards import FRENCH, MARIAS
 from cardgames_tutor.core.engine import get_game
@@ -147,7 +147,8 @@ def test_review_worst_first_with_jump_index(tmp_path):
         assert back.to_act == 0 and x.best in back.legal_actions()
     path = save(done, tmp_path / 'hand.json')
     text = review_text(path, 0, budget=B, top=4)
-    assert text.startswith("Review of Seat 0") and f"action {items[0].index}:" in text
+    assert text.startswith("Review of Seat 0") and f"1. Hand {items[0].hand_no}: you played {items[0].played.symbol}; the coach would rather play {items[0].best.symbol}." in text
+    assert 'action ' not in text  # the review's own count of moves is a program's: the line names the hand and the moves
 
 
 def _run(argv):
@@ -186,7 +187,7 @@ def test_cli_hint_in_every_game(name, opts, monkeypatch):
         if prompt != '> ': return ''  # Enter at the pause after a hand
         line = next(lines)
         if line is None:  # play the hint of the turn shown
-            line = seen[-1].split('\n')[0].removeprefix('Hint: ').split(' (')[0]
+            line = re.search(r"\(type `([^`]+)`", seen[-1].split('\n')[0]).group(1)  # the hint's move as it is typed
         return line
     said = []
     def out(text): said.append(str(text)); seen.extend(s for s in [str(text)] if s.startswith('Hint: '))
@@ -194,8 +195,8 @@ def test_cli_hint_in_every_game(name, opts, monkeypatch):
     monkeypatch.setattr(cli, '_printer', lambda stream: out)
     argv = ['play', name, '--seed', '3', '--coach'] + (['--players', str(opts['players'])] if opts else [])
     assert cli.main(argv) == 0
-    assert 'hint, help, undo or quit' in said[0] and 'hint is shown at every turn' in said[0]
-    assert any('hint asks the coach' in s and '--coach' in s for s in said)
+    assert '`hint`, `help`, `undo` or `quit`' in said[0] and 'hint is shown at every turn' in said[0]
+    assert any('`hint` asks the coach' in s and '--coach' in s for s in said)
     assert len(seen) >= 4 and not any(s.startswith('Refused') for s in said), said[-6:]
 
 
@@ -214,7 +215,8 @@ def test_review_reasons_set_the_move_played_beside_the_coachs_choice(name):
     for x in items:
         mine, best = action_text(x.played), action_text(x.best)
         last = x.hint.reasons[-1]
-        assert last.tactic == 'compare' and last.text.startswith(f"You played {mine}: ") and f"; {best} would have given " in last.text
+        did, do = action_text(x.played, game, 'done'), action_text(x.best, game, 'do')  # 'played 6♥', 'play 9♣'; 'named clubs trumps'
+        assert last.tactic == 'compare' and last.text.startswith(f"You {did}: ") and f"; to {do} would have given " in last.text
         assert x.hint.ranked[0].action == x.best and x.hint.value_of(x.played).value < x.hint.ranked[0].value
         table = [r for r in x.hint.reasons[:-1] if r.text.startswith(('You played', 'You led', 'You gave'))]
         for r in table: assert mine in r.text and best in r.text and r.tactic != 'compare'

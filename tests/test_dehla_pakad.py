@@ -108,7 +108,7 @@ def test_bad_input_gets_the_clear_error_and_changes_nothing():
     cases = [(lambda: h.apply(card), "No card may be played before trump is named: Seat 1", 'dehla-pakad/trump-first'),
              (lambda: h.apply('trump H', seat=2), "Only Seat 1, the dealer's right-hand neighbour, names trump; Seat 2 may not",
               'dehla-pakad/trump-maker'),
-             (lambda: h.apply('trump X'), "X is not a suit: name S (spades), H (hearts), D (diamonds) or C (clubs)",
+             (lambda: h.apply('trump X'), "X is not a suit: name spades, hearts, diamonds or clubs",
               'dehla-pakad/suit'),
              (lambda: h.apply('trump HS'), "HS is not a suit", 'dehla-pakad/suit'),
              (lambda: h.apply('trump'), "'trump' takes one word after it", 'notation'),

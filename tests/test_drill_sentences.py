@@ -25,8 +25,8 @@ EXTRA = {'trick': 300}  # a Beggar suit led and two Thieves played is rare: more
 def parse(c, text): return c['pos'].game.pack.parse(text)
 
 def cards_of(c, text) -> list:
-    "The cards a list like '10♠ 10♥' or 'R1, G2' names (empty for 'no ten' / 'nothing')."
-    return [parse(c, w) for w in re.split(r"[,\s+]+", text.strip()) if w and w not in ('no', 'ten', 'nothing')]
+    "The cards a list like '10♠ 10♥', '1 red, 2 green' or 'R1, G2' names (empty for 'no ten' / 'nothing')."
+    return [parse(c, w) for w in re.findall(CARD, text)]
 
 def suit_name(c, suit): return c['pos'].game.pack.suits[suit][0]
 
@@ -254,7 +254,8 @@ def why_ok(m, c):
     if how == 'highest trump': return suit == suit_name(c, tr) and len(trumps) > 1 and cards[0].suit != tr
     return False
 
-CARD = r"(?:(?:10|[2-9AKQJ])[♠♥♦♣]|[TGBR]\d+)"
+CARD = r"(?:(?:10|[2-9AKQJ])[♠♥♦♣]|[TGBR]\d+|\d{1,2} (?:Thief|green|blue|red))"  # a Beggars and Thieves card in words: `6 Thief`
+LIST = rf"(?:{CARD})(?:(?:, | and | )(?:{CARD}))*"  # cards in a row: `10♠ 10♥`, `8 green, 7 red`, `4 blue and 7 red`
 TENS = r"(no ten|(?:10[♠♥♦♣] ?)+)"
 CT = r"(\d+) cards \((\d+) tricks?\)"
 
@@ -366,7 +367,7 @@ SENTENCES = [  # (kind, pattern, is it true? (match, context) -> bool or None wh
     mk('beg', r"Beg: one more card, face up; exactly 17 wins the hand, over 17 ends your turn\.",
        lambda m, c: c['pos'].phase == 'play' and not c['pos'].is_over, MS),
     mk('pass', r"Pass: your total stands until the show\.", lambda m, c: not c['pos'].is_over and ms_total(c['pos'], c['pos'].to_act) < 17, MS),
-    mk('begs and is dealt', rf"Seat (\d) begs and is dealt ({CARD}) face up \(face-up cards ((?:{CARD} ?)+): (\d+)\)\.",
+    mk('begs and is dealt', rf"Seat (\d) begs and is dealt ({CARD}) face up \(face-up cards ({LIST}): (\d+)\)\.",
        lambda m, c: int(m[1]) == c['pos'].to_act and parse(c, m[2]) == ms_after_beg(c)[0] and cards_of(c, m[3]) == ms_after_beg(c)[1]
                     and int(m[4]) == sum(map(ms_value, ms_after_beg(c)[1])), MS),
     mk('total is', rf"Seat (\d)'s total is (\d+) \(({CARD}) face down \+ (\d+)\)\.",
@@ -422,7 +423,7 @@ SENTENCES = [  # (kind, pattern, is it true? (match, context) -> bool or None wh
     # ---- Beggars and Thieves: picking, burying, the partner
     mk('picked once', r"Seat (\d) has already picked up the blind; (?:it is picked up only once|now name the partner)",
        lambda m, c: getattr(c['pos'], 'picker', None) == int(m[1]), BT),
-    mk('now bury', rf"Now bury (\d) cards, e\.g\. bury ((?:{CARD} ?)+)\.",
+    mk('now bury', rf"Now bury (\d) cards, e\.g\. bury ({LIST})\.",
        lambda m, c: int(m[1]) == {5: 2, 4: 2, 3: 3}[c['pos'].n] == len(cards_of(c, m[2])), BT),
     mk('says partner', r"Seat (\d), the picker, now says partner, alone or call \(a Thief\)",
        lambda m, c: c['pos'].picker == int(m[1]) and c['pos'].n >= 4 and c['pos'].buried, BT),
@@ -437,7 +438,7 @@ SENTENCES = [  # (kind, pattern, is it true? (match, context) -> bool or None wh
     mk('announce alone', r"You announce that you play alone, against everyone else\.",
        lambda m, c: c['pos'].picker == c['seat'] and c['pos'].n >= 4, BT),
     # ---- Beggars and Thieves: the hand's score (rulebook scoring; CLARIFICATIONS: the 60-60 tie)
-    mk('picked and played', rf"Seat (\d) picked and played (?:alone|with Seat (\d) \(partner\)): (\d+) points \(buried ((?:{CARD} ?)+): (\d+)\); the opponents (\d+)\.",
+    mk('picked and played', rf"Seat (\d) picked and played (?:alone|with Seat (\d) \(partner\)): (\d+) points \(buried ({LIST}): (\d+)\); the opponents (\d+)\.",
        lambda m, c: (lambda p, h: int(m[1]) == p.picker and (None if m[2] is None else int(m[2])) == bt_partner(p)
                      and int(m[3]) == h[1] and set(cards_of(c, m[4])) == set(p.buried) and int(m[5]) == bt_points(p, p.buried)
                      and int(m[6]) == 120 - h[1])(c['pos'], bt_hand(c['pos'])), BT),
@@ -447,7 +448,7 @@ SENTENCES = [  # (kind, pattern, is it true? (match, context) -> bool or None wh
     mk('score', r"((?:Seat \d(?:, )?)+) scores? (\d+)( \(2 of it the alone bonus\))?\.",
        lambda m, c: (lambda p, h: sorted(seats_in(m[1])) == sorted(h[2]) and int(m[2]) == h[3] and bool(m[3]) == h[4])(c['pos'], bt_hand(c['pos']))
                     if not c['pos'].leaster and c['pos'].n > 2 else None, BT),
-    mk('leaster points', rf"Points: (.+?); the blind ((?:{CARD} ?)+) held (\d+), counted for nobody\.",
+    mk('leaster points', rf"Points: (.+?); the blind ({LIST}) held (\d+), counted for nobody\.",
        lambda m, c: (lambda p: [tuple(list(map(int, re.findall(r"\d+", e)))[1:]) for e in m[1].split(', ')] ==
                      [(t, w) for t, w in zip(bt_taken(p), bt_tricks_won(p))] and set(cards_of(c, m[2])) == set(p.blind)
                      and int(m[3]) == bt_points(p, p.blind))(c['pos']), BT),
@@ -487,10 +488,10 @@ PROMPT_SENTENCES = [
     mk('trick so far', rf"Trick (\d+) so far: ((?:Seat \d (?:led|played) {CARD}(?:, )?)+)\.", lambda m, c: trick_said(m, c, False), DP + BT),
     mk('trick shown', rf"Trick (\d+): ((?:Seat \d (?:led|played) {CARD}(?:, )?)+)\.", lambda m, c: trick_said(m, c, True), DP + BT),
     mk('to lead', r"Seat (\d) is to lead trick (\d+)\.", lambda m, c: int(m[1]) == c['pos'].to_act and not c['pos'].trick and int(m[2]) == len(c['pos'].tricks) + 1, DP + BT),
-    mk('holds', rf"Seat (\d) holds (?:in hand )?((?:{CARD} ?)+)\.", lambda m, c: Counter(cards_of(c, m[2])) == Counter(c["pos"].hands[int(m[1])]), DP + BT),
-    mk('holds, buried', rf"Seat (\d) holds \(buried cards included\) ((?:{CARD} ?)+)\.",
+    mk('holds', rf"Seat (\d) holds (?:in hand )?({LIST})\.", lambda m, c: Counter(cards_of(c, m[2])) == Counter(c["pos"].hands[int(m[1])]), DP + BT),
+    mk('holds, buried', rf"Seat (\d) holds \(buried cards included\) ({LIST})\.",
        lambda m, c: int(m[1]) == c['pos'].picker and Counter(cards_of(c, m[2])) == Counter(bt_holds(c)), BT),
-    mk('face-up cards', rf"Seat (\d)'s face-up cards: ((?:{CARD} ?)+)\.", lambda m, c: cards_of(c, m[2]) == [x for x in c['pos'].up[int(m[1])] if x is not None], BT),
+    mk('face-up cards', rf"Seat (\d)'s face-up cards: ({LIST})\.", lambda m, c: cards_of(c, m[2]) == [x for x in c['pos'].up[int(m[1])] if x is not None], BT),
     # Dehla Pakad
     mk('centre before', r"The centre holds (\d+) tricks? \((\d+) cards\); Seat (\d) won the last trick and is on one\.",
        lambda m, c: (lambda b: len(b[0]) == int(m[2]) == 4 * int(m[1]) and b[1] == int(m[3]))(dp_before_and_after(c)[0]), DP),
@@ -513,7 +514,7 @@ PROMPT_SENTENCES = [
        lambda m, c: c['pos'].is_over and [dp_tens_said(c, m[1].strip()), dp_tens_said(c, m[2].strip())] == [tens(x) for x in dp_final(c)], DP),
     mk('dealt it', r"Seat (\d) dealt it\.", lambda m, c: int(m[1]) == c['pos'].dealer, ALLG),
     # Maghe Satra
-    mk('seat state', rf"Seat (\d)(?: \(dealer\))?: (?:face down ({CARD}), )?face up ((?:{CARD} ?)*|nothing) \((passed|to play|over 17|not played yet)\)",
+    mk('seat state', rf"Seat (\d)(?: \(dealer\))?: (?:face down ({CARD}), )?face up ((?:{LIST})?|nothing) \((passed|to play|over 17|not played yet)\)",
        lambda m, c: ms_state_ok(m, c), MS),
     mk('seat total', r"Seat (\d)'s total is (\d+)\.", lambda m, c: int(m[1]) == c['pos'].to_act and int(m[2]) == ms_total(c['pos'], int(m[1])), MS),
     mk('begs (prompt)', rf"Seat (\d) begs and is dealt ({CARD})\.", lambda m, c: int(m[1]) == c['pos'].to_act and parse(c, m[2]) == ms_dealt(c['pos']), MS),

@@ -42,7 +42,8 @@ def public(pos) -> set:
 def named(fields, pack) -> set:
     "Cards named as a call, not as a place: 'call T7', or the Thief the picker must call (the lowest it does not hold)."
     texts = [c for c in fields['choices'] if isinstance(c, str) and c.startswith('call ')]
-    texts += re.findall(r"(?:call |you do not hold, |that you do not hold: )(T\d+)", ' '.join([fields['explanation'], *fields.get('feedback', ())]))
+    if 'must it call?' in fields['prompt']: texts += [c for c in fields['choices'] if getattr(c, 'suit', None) == 'T']  # the Thieves to choose from
+    texts += re.findall(r"(?:call |call the |holder of |you do not hold, |that you do not hold: )(T\d+|\d+ Thief)", ' '.join([fields['explanation'], *fields.get('feedback', ())]))
     return cards_in(texts, pack)
 
 MS_STATE = re.compile(r"Seat (\d+)(?: \(dealer\))?: (?:face down \S+, )?face up ([^()]*) \(([a-z0-9 ]+)\)")

@@ -28,7 +28,7 @@ GAMES = tuple(games())
 NB = ROOT / 'nbs'
 TUTORIALS = sorted(p.stem for p in (NB / 'tutorials').glob('*.ipynb') if p.stem != 'start')
 TIMEOUT = 120  # seconds for one command (about half a second here)
-NOTATION = '[notation]'  # the rule a line is refused with when it is not written as a card or an action
+NOTATION = '(the rule: How actions are written)'  # the rule a line is refused with when it is not written as a card or an action
 
 # ---------------------------------------------------------------- the texts a learner reads
 
@@ -221,38 +221,39 @@ def help_of(out:str) -> str|None:
 
 def turn_help(game:str, folder:Path) -> tuple:
     """(first line, seed, help text) of `cardgames-tutor play GAME` typed `help` then `quit`, exactly as a learner does;
-    if the learner's first hand gave them no turn (Maghe Satra's can end before it), seeds 1, 2... until one does."""
+    if the learner's first hand gave them no turn (Maghe Satra's can end before it), seeds 1, 2... until one does.
+    The seed is the one the last line gives to deal the same cards again (the first line names no seed)."""
     for seed in (None, *range(1, 20)):
         r = tutor(['play', game] + ([] if seed is None else ['--seed', str(seed)]), folder, 'help\nquit\n')
         assert r.returncode == 0 and 'Traceback' not in r.stdout + r.stderr, r.stdout[-1500:] + r.stderr
         header = r.stdout.splitlines()[0]
-        if (said := help_of(r.stdout)) is not None: return header, int(re.search(r', seed (\d+)\. ', header).group(1)), said
+        if (said := help_of(r.stdout)) is not None: return header, int(re.search(r'add `--seed (\d+)`', r.stdout).group(1)), said
     raise AssertionError(f"{game}: no seed of 1-19 gave the learner a turn in the first hand")
 
 CODE = re.compile(r'^(?:(?:10|[0-9]|[A-Z])(?:[A-Z]|[♠♥♦♣🍃🌰🔔])|[A-Z](?:1[0-4]|[1-9]))$')  # AC A♣ 10H TH AA, or T6 R8
+TYPED = re.compile(r'`([^`]+)`')  # the terminal puts everything a learner types in backquotes
 
-def told(header:str, said:str) -> dict:
-    """The words `help` (and the first line) tell the learner to type, each with what it must get:
-    'command' and 'move': no refusal at all; 'card': read as a card (a card the learner does not hold may be refused by a rule)."""
+def told(header:str, said:str) -> tuple:
+    """The words `help` (and the first line) tell the learner to type, each with what it must get: 'command' and
+    'move': no refusal at all; 'card': read as a card (a card the learner does not hold may be refused by a rule);
+    'verb': a word of the game named in the first line (typed with what follows it, when the turn asks for it). And the
+    options `help` names (`--coach`)."""
     words = {}
-    m = re.search(r'type a card or an action; (.*?)\.', header)
-    assert m, f"the first line no longer names the commands: {header!r}"
-    words.update((w, 'command') for w in re.split(r', | or ', m.group(1)))
-    words.update((w, 'command') for w in re.findall(r'(?:^|; )([a-z]+) (?:asks|takes back|stops|shows)\b', said, re.M))
+    m = re.search(r'At your turn type (.*?); ((?:`\w+`(?:, | or )?)+)\.', header)
+    assert m, f"the first line no longer says what to type: {header!r}"
+    words.update((w, 'command') for w in TYPED.findall(m.group(2)))
+    words.update((w, 'card' if CODE.match(w) else 'verb') for w in TYPED.findall(m.group(1)))
     lines = said.splitlines()
     for line in lines:
-        if line.startswith('You may play: '):
-            cards = line[len('You may play: '):]
-            if '(type e.g. ' in cards: words[re.search(r'\(type e\.g\. (\S+) for', cards).group(1)] = 'move'
-            else: words.update((c, 'move') for c in cards.split())
-        elif line.startswith('You may ') and ', e.g. ' in line:  # You may pass three of your dealt cards..., e.g. pass 7H QH AH.
-            words[line.rsplit(', e.g. ', 1)[1].rstrip('.')] = 'move'
-        elif line.startswith('You may ') and ': ' in line:  # You may choose one: beg or pass. / ...: trump S, trump H or trump C.
-            words.update((w, 'move') for w in re.split(r', | or ', line.split(': ', 1)[1].rstrip('.')))
-    start = next(i for i, l in enumerate(lines) if l.startswith('Card notation'))
-    end = next(i for i, l in enumerate(lines) if l.startswith('Every card: type it'))
-    for line in lines[start + 1:end]:  # the examples of the notation: Type AC or A♣ ..., (TH = 10H), AA is the ace of acorns
-        words.update((t, 'card') for t in (w.strip('.,;:()') for w in line.split()) if CODE.match(t) and t not in words)
+        if line.startswith('You may ') or line.startswith('  `'):  # what may be typed now: each must be taken
+            words.update((w, 'move') for w in TYPED.findall(line))
+        elif re.match(r'`(\w+)` (asks|takes back|stops|shows)\b', line) or '`quit` stops' in line:
+            words.update((w, 'command') for w in TYPED.findall(line) if re.fullmatch(r'[a-z]+', w))
+    start = next((i for i, l in enumerate(lines) if l.startswith('Typing a card')), None)
+    end = next((i for i, l in enumerate(lines) if l.startswith('Every card: type it')), None)
+    if start is None or end is None: return words, re.findall(r'`cardgames-tutor play \.\.\. (--[a-z]+)`', said)
+    for line in lines[start:end]:  # the notation: `AC` (`A♣` is read too), `TH` = `10H`, `AA` is the ace of acorns
+        words.update((t, 'card') for t in TYPED.findall(line) if t not in words)
     table = [re.split(r'\s{2,}', l.strip()) for l in lines[end + 1:]]  # fields two spaces apart (a sign may be drawn wide)
     columns = [i for i, f in enumerate(table[0]) if f == 'type']
     assert columns, f"the table of every card has no 'type' column: {table[0]!r}"
@@ -262,18 +263,22 @@ def told(header:str, said:str) -> dict:
             if c < len(row):
                 assert CODE.match(row[c]), f"the table of every card, column {c}: {row[c]!r} in {row!r}"
                 words.setdefault(row[c], 'card')
-    options = re.findall(r'`play \.\.\. (--[a-z]+)`', said)
-    return words, options
+    return words, re.findall(r'`cardgames-tutor play \.\.\. (--[a-z]+)`', said)
 
 @pytest.mark.parametrize('game', GAMES)
 def test_every_word_the_terminal_help_gives_is_accepted(game, tmp_path, monkeypatch, capsys):
     header, seed, said = turn_help(game, tmp_path)
     words, options = told(header, said)
     assert {'help', 'hint', 'undo', 'quit'} <= set(words), words
-    assert sum(v == 'move' for v in words.values()) >= 1 and sum(v == 'card' for v in words.values()) >= 20, words
-    problems, pack = [], cli.make_game(game).pack
+    played = cli.make_game(game)
+    cards = sum(v == 'card' for v in words.values())
+    assert sum(v == 'move' for v in words.values()) >= 1 and (cards >= 20 if played.CARD_ACTIONS else cards == 0), words
+    named = TYPED.findall(re.search(r'At your turn type (.*?); ', header).group(1))  # the game's words, in the first line
+    assert {w for w in named if not CODE.match(w)} == {v.typed.split()[0] for v in played.VERB_WORDS.values()}, header
+    problems, pack = [], played.pack
     plays_cards = any(l.startswith('You may play: ') for l in said.splitlines())  # else the turn is a word (pick, pass...)
     for word, want in words.items():
+        if want == 'verb': continue  # a game's word, typed with what follows it when the turn asks for it (checked above)
         if want == 'card' and not plays_cards:  # a card is no answer to this turn: it must still be read as a card
             try: pack.parse(word)
             except ValueError as e: problems.append(f"{word!r} ({want}): not a card of the pack: {e}")

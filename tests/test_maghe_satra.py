@@ -302,14 +302,14 @@ class Stacked(random.Random):
 def test_the_cut_seats_highest_first_and_ties_draw_again():
     seating, lines = cut_for_seats(4, Stacked('7H 6S 6H 4H AD 7D'))
     assert seating == ['Player A', 'Player C', 'Player B', 'Player D']
-    assert lines == ['Player A draws 7♥, Player B draws 6♠, Player C draws 6♥, Player D draws 4♥',
-                     'Player B and Player C tie at 6 and draw again', 'Player B draws A♦, Player C draws 7♦']
+    assert lines == ['Seat 0 draws 7♥, Seat 2 draws 6♠, Seat 1 draws 6♥, Seat 3 draws 4♥',  # each player named by the seat the cut gives
+                     'Seat 2 and Seat 1 tie at 6 and draw again', 'Seat 2 draws A♦, Seat 1 draws 7♦']
     # a tie in the redraw draws again; aces are low (1) in the cut too; suits never count
     seating, lines = cut_for_seats(3, Stacked('KS KH AS 5D 5C 2H 9D'))
-    assert seating == ['Player B', 'Player A', 'Player C'] and lines[-1] == 'Player A draws 2♥, Player B draws 9♦'
+    assert seating == ['Player B', 'Player A', 'Player C'] and lines[-1] == 'Seat 1 draws 2♥, Seat 0 draws 9♦'
     dealer, events = MagheSatra(players=3).first_dealer(Stacked('KS KH AS 5D 5C 2H 9D'))
     assert dealer == 0 and events[0].data['seating'] == ['Player B', 'Player A', 'Player C']
-    assert 'Seat 0 Player B, Seat 1 Player A, Seat 2 Player C. Seat 0 deals first.' in events[0].text
+    assert events[0].text.endswith('Seat 1 draws 2♥, Seat 0 draws 9♦. Seat 0 deals first.') and 'Player' not in events[0].text
     for seed in range(200):  # seeded cuts: a seating of every player, the same for the same seed
         n = 3 + seed % 5
         s1, l1 = cut_for_seats(n, random.Random(seed))

@@ -131,17 +131,17 @@ def test_the_leaster_is_told_before_the_last_pass():
         s = Session('beggars-and-thieves', seed=seed, players=3)
         s.run_bots()
         if s.match.hand.phase == 'blind' and len(s.match.hand.passed) == 2: break
-    notes = dict(s.move_notes())
-    assert 'Leaster' in notes['pass'] and 'Leaster' not in notes['pick']
+    notes = dict(s.move_notes())  # each button as a learner says it: 'pass (leave the blind)', 'pick up the blind'
+    assert 'Leaster' in notes['pass (leave the blind)'] and 'Leaster' not in notes['pick up the blind']
     pass_move = next(m for m in s.controls().plain if m.verb == 'pass')
     assert s.act(pass_move) and s.match.hand.leaster and 'Leaster' in s.message.text
 
 
 def test_the_sessions_own_words_write_cards_as_the_buttons_do():
-    "“You played …” and “Chosen: …” name cards as their `words` read, a suit with its sign and name."
+    "“You picked up the blind …”, “You named clubs trumps …” and “Chosen: …” say moves as a learner says them, cards as their `words` read."
     s = Session('beggars-and-thieves', seed=5, players=3)
     pick = next(m for m in s.controls().plain if m.verb == 'pick')
-    assert s.act(pick) and s.message.text.startswith('You played pick:')
+    assert s.act(pick) and s.message.text.startswith('You picked up the blind:')
     card = s.controls().hand[0]
     s.click_card(card)
     assert s.message.text.startswith(f"Chosen: {card.rank} ") and card.code not in s.message.text.split()
@@ -152,7 +152,7 @@ def test_the_sessions_own_words_write_cards_as_the_buttons_do():
         if trump: break
         d.play_for_me(bots=True)
     assert trump  # seed 9: Seat 0 names trump in its first hand
-    assert d.act(trump[0]) and f"trump {d.game.pack.suits[trump[0].arg][1]} " in d.message.text
+    assert d.act(trump[0]) and d.message.text.startswith(f"You named {d.game.pack.suits[trump[0].arg][0]} trumps: "), d.message.text
 
 def test_a_hand_with_one_loser_says_who_lost_not_who_did_best():
     "Kočka gives one letter a hand: the end of a hand names the loser ('Only Seat 2 added to the letters'), not a 'best'."

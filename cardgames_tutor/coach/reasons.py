@@ -8,21 +8,22 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach/coach_reasons.html
 from __future__ import annotations
 import math, re
 from typing import NamedTuple
-from ..core.cards import in_order, Card
+from ..core.cards import in_order, Card, symbols_text
 from ..core.engine import Move, plural, action_text
 from ..core.tricks import trick_winner
 from ..core.sampling import shown_voids
 
 # %% auto #0
-__all__ = ['STAT_WORDS', 'CHANCES', 'COUNTS', 'LESS_BETTER', 'Z_RANGE', 'Z_NOISE', 'CLOSE', 'BOUNDS', 'TRUE', 'TACTICS',
-           'TACTIC_WORDS', 'Reason', 'stat_text', 'wilson', 'tenths', 'chance_words', 'estimate_words', 'range_label',
-           'suit_word', 'card_words', 'act_words', 'still_out', 'is_high', 'TrickFacts', 'noise_words', 'within_noise',
-           'fair_choice', 'compare', 'guard_of', 'penalty_reasons', 'pass_reasons', 'centre_words', 'capture_reasons',
-           'so_far', 'points_reasons', 'odds_reasons', 'odds_bounds', 'stat_ranges', 'truth', 'is_true', 'is_duck',
-           'is_trump_in', 'is_throw_penalty', 'is_shed_high', 'is_last_trick', 'is_win_safely', 'is_no_void_lead',
-           'is_void_lead', 'is_keep_guard', 'is_pass_danger', 'is_name_trump', 'is_collect_centre', 'is_stop_on_one',
-           'is_win_trick', 'is_ten_on_partner', 'is_keep_ten', 'is_points_on_partner', 'is_take_points',
-           'is_leaster_trick', 'reasons_for', 'played_facts', 'bot_cards', 'bot_reason', 'tactic_words']
+__all__ = ['STAT_WORDS', 'CHANCES', 'COUNTS', 'LESS_BETTER', 'Z_RANGE', 'Z_NOISE', 'CLOSE', 'OVER_DEALS', 'BOUNDS', 'TRUE',
+           'TACTICS', 'TACTIC_WORDS', 'UNTAUGHT', 'Reason', 'stat_text', 'wilson', 'tenths', 'chance_words',
+           'estimate_words', 'range_label', 'suit_word', 'card_words', 'act_words', 'still_out', 'is_high',
+           'TrickFacts', 'noise_words', 'within_noise', 'fair_choice', 'compare', 'guard_of', 'penalty_reasons',
+           'pass_reasons', 'centre_words', 'capture_reasons', 'so_far', 'points_reasons', 'odds_reasons', 'odds_bounds',
+           'stat_ranges', 'truth', 'is_true', 'is_duck', 'is_trump_in', 'is_throw_penalty', 'is_shed_high',
+           'is_last_trick', 'is_win_safely', 'is_no_void_lead', 'is_void_lead', 'is_keep_guard', 'is_pass_danger',
+           'is_name_trump', 'is_collect_centre', 'is_stop_on_one', 'is_win_trick', 'is_ten_on_partner', 'is_keep_ten',
+           'is_points_on_partner', 'is_take_points', 'is_leaster_trick', 'reasons_for', 'played_facts', 'bot_cards',
+           'bot_reason', 'tactic_words', 'taught', 'reason_text']
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3ffc799b
 class Reason(NamedTuple):
@@ -68,7 +69,7 @@ def chance_words(p:float, lo:float, hi:float, what:str) -> str:
     "The same as a chance 'of `what`': 'about a 3 in 10 chance of winning', 'under a 4 in 10 chance of winning'."
     t = tenths(p, lo, hi)
     if t in ('certain', 'none', 'unknown'): return {'certain': f"{what} for certain", 'none': f"no chance of {what}",
-                                                   'unknown': f"a chance of {what} the sampled deals cannot pin down"}[t]
+                                                   'unknown': f"a chance of {what} the deals tried cannot pin down"}[t]
     head, _, rest = t.partition(' ')
     return (f"{head} a {rest}" if head in ('about', 'under', 'over') else f"a {t}") + f" chance of {what}"
 
@@ -98,18 +99,10 @@ def card_words(card) -> str:
     return card.words
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #22e2108c
-def act_words(action, pack=None) -> str:
-    "`action` as a learner reads it (`pack`: the game's, for a move that names a suit or card by its code)."
-    if isinstance(action, Card): return card_words(action)
-    if not isinstance(action, Move): return action_text(action)
-    pack, arg = pack or (action.cards[0].pack if action.cards else None), action.arg
-    words = [action.verb, *map(card_words, action.cards)]
-    if arg and pack is not None and arg in pack.suits: words.append(pack.suits[arg][0])
-    elif arg and pack is not None:
-        try: words.append(card_words(pack.parse(arg)))
-        except ValueError: words.append(arg)
-    elif arg: words.append(arg)
-    return ' '.join(words)
+def act_words(action, pack=None, # the game (or its pack): whose words say its moves
+              form:str='label') -> str: # 'label' (`Q♥`, `name clubs trumps`), 'do' (`play Q♥`) or 'done' (`played Q♥`)
+    "`action` as a learner reads it, as its game says it (`core.engine.action_text`): never as it is typed."
+    return action_text(action, pack, form)
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #34daf47a
 def still_out(view, suit) -> list:
@@ -140,7 +133,7 @@ class TrickFacts:
 Z_NOISE = 2.0  # two actions closer than this many standard errors of their paired difference: within the noise
 def noise_words(a, b, pack=None) -> str:
     "The words for two actions within the noise, the same in a hint and a review."
-    return f"; {act_words(a.action, pack)} and {act_words(b.action, pack)} are within the luck of the sampled deals: either is a fair choice"
+    return f"; {act_words(a.action, pack)} and {act_words(b.action, pack)} are within the luck of the deals tried: either is a fair choice"
 def within_noise(a, b) -> bool:
     "Are the `ActionValue`s `a` and `b` too close to tell apart (each `noise` is against the first action compared)?"
     se = b.noise if not a.noise else a.noise if not b.noise else (a.noise ** 2 + b.noise ** 2) ** 0.5
@@ -154,17 +147,19 @@ def fair_choice(a, b) -> bool:
     return within_noise(a, b) and all(abs(v - b.stats.get(k, v)) <= CLOSE.get(k, 0) for k, v in a.stats.items())
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #2bd78895
+OVER_DEALS = "Over the possible deals of the cards you cannot see"  # what the coach's numbers are averaged over, in plain words
+
 def compare(ranked, measure, played=None, pack=None) -> Reason:
     "The best action's expected result against the next best (and the worst); in a review, against the action `played`."
     best, w = ranked[0], lambda a: act_words(a, pack)
     if played is not None and played != best.action:
         got = next(r for r in ranked if r.action == played)
-        return Reason('compare', f"You played {w(played)}: over the sampled deals it gives {stat_text(got.stats, got.ranges)}; "
-                                 f"{w(best.action)} would have given {stat_text(best.stats, best.ranges)}" + (noise_words(best, got, pack) if fair_choice(best, got) else '') + '.')
+        return Reason('compare', f"You {act_words(played, pack, 'done')}: {OVER_DEALS.lower()}, that gives {stat_text(got.stats, got.ranges)}; "
+                                 f"to {act_words(best.action, pack, 'do')} would have given {stat_text(best.stats, best.ranges)}" + (noise_words(best, got, pack) if fair_choice(best, got) else '') + '.')
     if all(r.stats == best.stats for r in ranked):
-        return Reason('compare', f"Over the sampled deals every action gives {stat_text(best.stats, best.ranges) or 'the same result'}: any of them will do here.")
+        return Reason('compare', f"{OVER_DEALS}, every action gives {stat_text(best.stats, best.ranges) or 'the same result'}: any of them will do here.")
     nxt = ranked[1]
-    text = f"Over the sampled deals, {w(best.action)} gives {stat_text(best.stats, best.ranges)}, against {stat_text(nxt.stats, nxt.ranges)} for {w(nxt.action)}"
+    text = f"{OVER_DEALS}, {w(best.action)} gives {stat_text(best.stats, best.ranges)}, against {stat_text(nxt.stats, nxt.ranges)} for {w(nxt.action)}"
     if len(ranked) > 2: text += f" and {stat_text(ranked[-1].stats, ranked[-1].ranges)} for {w(ranked[-1].action)}"
     return Reason('compare', text + (noise_words(best, nxt, pack) if fair_choice(best, nxt) else '') + '.')
 
@@ -349,12 +344,12 @@ def odds_reasons(view, game, ranked) -> list:
     said = (view.get('advice') or '').split(':')[0].lower()  # the advice line's word, from the same odds
     if said in ('beg', 'pass') and said != b.verb:  # the coach departs from it: the same figures, and why
         return [Reason(tactic, f"At {o.total}, {pct(o.bust)} would take you over 17 and {exact}: on the next card alone the advice "
-                               f"line says {said}; the sampled deals, played out with the seats still to play, put {b.verb} first (the figures below).")]
+                               f"line says {said}; the deals tried, played out with the seats still to play, put {b.verb} first (the figures below).")]
     if b.verb == 'beg' and not o.bust:
         return [Reason('beg-odds', f"At {o.total}, no card can take you over 17, and {o.exact} of the {o.unseen} cards you cannot see would make exactly 17: beg.")]
     if b.verb == 'beg':
         return [Reason('beg-odds', f"At {o.total}, {'only ' if 2 * o.bust < o.unseen else ''}{pct(o.bust)} would take you over 17, and {exact}: beg.")]
-    return [Reason('stand-odds', f"At {o.total}, {pct(o.bust)} would take you over 17 (only {o.exact} make exactly 17): stand on your total.")]
+    return [Reason('stand-odds', f"At {o.total}, {pct(o.bust)} would take you over 17 (only {o.exact} make exactly 17): pass.")]
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #a266742b
 def odds_bounds(view, game, action) -> dict:
@@ -543,7 +538,7 @@ def reasons_for(view:dict, game, ranked:list, measure, played=None) -> list:
     "One to three `Reason`s for `ranked[0]`, the coach's choice, in this position; in a review, set against the action `played`."
     best = ranked[0].action
     if len(ranked) == 1:
-        return [Reason('forced', f"{act_words(best, game.pack)} is your only legal action here.")]
+        return [Reason('forced', f"Your only legal action here: {act_words(best, game, 'do')}.")]
     if played is not None and played != best: ranked = [ranked[0]] + [r for r in ranked if r.action == played]  # the tactics set it against the move played
     tactics = TACTICS[game.coach_tactics](view, game, ranked) if game.coach_tactics else []
     if played is not None and played != best: tactics = played_facts(view, game, best, played) + tactics
@@ -602,11 +597,11 @@ def _bot_move(view, action, game) -> str|None:
     if action.verb == 'trump':
         mine = [c for c in view['hand'] if c.suit == action.arg]
         return (f"Seat {view['seat']} named {view['hand'][0].pack.suits[action.arg][0]} trump: its longest suit among its "
-                f"five cards ({' '.join(c.symbol for c in mine)}).")
+                f"five cards ({symbols_text(mine)}).")
     o = game.odds(view) if action.verb in ('beg', 'pass') else None
     if o is None: return None
     odds = f"{o.bust} of the {o.unseen} cards it cannot see would take it over 17 and {o.exact} would make exactly 17"
-    return f"Seat {view['seat']} {'begs' if action.verb == 'beg' else 'stands'} at {o.total}: {odds}."
+    return f"Seat {view['seat']} {'begs' if action.verb == 'beg' else 'passes'} at {o.total}: {odds}."
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #b07ca4d2
 def bot_cards(view:dict, card) -> list:
@@ -645,8 +640,8 @@ def _bot_follow(view, game, f, c, suit, low) -> str:
         cheap = c == min(beats, key=lambda x: x.rank)
         return f"Seat {s} takes the lead in the trick from {top} with {c.symbol}" + (", its cheapest card that beats it." if cheap and len(beats) > 1 else '.')
     if worth and friend: return f"Seat {s}'s partner is winning with {f.top.symbol}: it adds {c.symbol} ({worth}) to the trick."
-    if beats and friend: return f"Seat {s} leaves the trick to its partner's {f.top.symbol} and plays {c.symbol}, keeping {' '.join(x.symbol for x in beats)}."
-    if beats: return f"Seat {s} ducks under {top} with {c.symbol}, keeping {' '.join(x.symbol for x in beats)}."
+    if beats and friend: return f"Seat {s} leaves the trick to its partner's {f.top.symbol} and plays {c.symbol}, keeping {symbols_text(beats)}."
+    if beats: return f"Seat {s} ducks under {top} with {c.symbol}, keeping {symbols_text(beats)}."
     return f"Seat {s} cannot beat {top}: it plays {c.symbol}" + (f", the lowest of its {len(suit)} {suit_word(c)}." if low and len(suit) > 1 else '.')
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #c2b10005
@@ -672,7 +667,7 @@ TACTIC_WORDS = {  # the coach's tactic tags (`coach.reasons`) in a teacher's wor
     'leaster-trick': 'in a Leaster, take one cheap trick, then shed points',
     'beg-odds': 'beg for a card when the odds of the next card say so', 'stand-odds': 'pass (ask for no more cards) when the odds of the next card say so',
     'pick-blind': 'pick up the blind when your trumps are strong enough', 'pass-blind': 'pass the blind when your trumps are too weak',
-    'bury-points': 'bury cards that bank points', 'name-trump': 'name as trump the suit you hold most of',
+    'bury-points': 'bury cards that bank points', 'name-trump': 'make trumps the suit you hold most of',
     'pass-danger': 'pass on penalty cards and high cards', 'win-trick': 'take the trick rather than leave it to another player',
     'forced': 'the only legal move', 'compare': "the coach's odds alone (no one tactic): its choice against the move played"}
 
@@ -680,3 +675,14 @@ def tactic_words(tactic:str, reason:str='') -> str:
     "A tactic tag in words: `TACTIC_WORDS`, else the first sentence of the coach's `reason`, else the tag."
     if tactic in TACTIC_WORDS: return TACTIC_WORDS[tactic]
     return re.split(r'(?<=[.!?])\s', reason or '', maxsplit=1)[0] or tactic
+
+# %% ../../nbs/coach/40b_coach_reasons.ipynb #bbd9eba3
+UNTAUGHT = ('compare', 'forced')  # reasons that teach no tactic of their own: the odds alone, the only legal move
+
+def taught(r:Reason) -> str:
+    "The tactic reason `r` teaches, in words ('' for none): what a hint or review writes after it, never its tag."
+    return '' if r.tactic in UNTAUGHT or r.tactic not in TACTIC_WORDS else TACTIC_WORDS[r.tactic]
+
+def reason_text(r:Reason) -> str:
+    "A reason as a learner reads it: its sentence, then the tactic it teaches in words ('(Tactic: play under the card winning the trick.)')."
+    return f"{r.text} (Tactic: {taught(r)}.)" if taught(r) else r.text

@@ -11,13 +11,13 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from collections import OrderedDict
 from typing import NamedTuple, Any
-from ..core.engine import Game, HandState, Move, action_text
+from ..core.engine import Game, HandState, Move, action_text, plural
 from ..core.cards import Card
 from ..core.sampling import card_runs
 from ..core.match import Match
 from ..core.records import load
 from .deals import sample_hand
-from .reasons import reasons_for, stat_text, act_words, within_noise, stat_ranges
+from .reasons import reasons_for, stat_text, act_words, within_noise, stat_ranges, reason_text
 
 # %% auto #0
 __all__ = ['PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES', 'DEFAULT_BUDGET', 'Z_RACE',
@@ -283,12 +283,12 @@ def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
 # %% ../../nbs/coach/40_coach.ipynb #09b2e000
 def hint_text(view:dict, game:Game, seed=0, budget:float=DEFAULT_BUDGET) -> str:
     "The hint for the seat to act, as lines of text (the command line's `hint`)."
-    h, w = hint(view, game, seed, budget), lambda a: act_words(a, game.pack)
+    h, w = hint(view, game, seed, budget), lambda a: act_words(a, game)
     if h is None: return "No hint: it is not your turn."
-    said = [w(h.best)] if w(h.best) != action_text(h.best) else []  # the move as typed, then in words where they differ
-    said += [f"{stat_text(h.ranked[0].stats, h.ranked[0].ranges)}; {h.deals} sampled deals"] if h.deals else []
-    lines = [f"Hint: {action_text(h.best)}" + (f" ({'; '.join(said)})" if said else '')]
-    lines += [f"  - {r.text} [{r.tactic}]" for r in h.reasons]
+    said = [f"type `{h.best}`"]  # the move in words, then how it is typed (in backquotes: the terminal's way)
+    said += [f"{stat_text(h.ranked[0].stats, h.ranked[0].ranges)} over {plural(h.deals, 'possible deal')} of the cards you cannot see"] if h.deals else []
+    lines = [f"Hint: {w(h.best)} ({'; '.join(said)})"]
+    lines += [f"  - {reason_text(r)}" for r in h.reasons]  # each with the tactic it teaches in words, never its tag
     if len(h.ranked) > 1:
         lines.append("  Every action tried: " + '; '.join(f"{w(r.action)} {stat_text(r.stats, r.ranges)}" for r in h.ranked))
     return '\n'.join(lines)
@@ -330,10 +330,10 @@ def review(source, # a finished `Match`, or a hand record (file, text or dict) f
 def review_text(source, seat:int=0, hand_no:int|None=None, seed=0, budget:float=DEFAULT_BUDGET, top:int=5) -> str:
     "The review of `seat`'s play in a match or hand record, as text (the command line's `review`)."
     match = source if hasattr(source, 'replayed') else load(source)  # a `Match`, or a seat's (`ui.seat.SeatMatch`)
-    items, w = review(match, seat, hand_no, seed, budget, top), lambda a: act_words(a, match.game.pack)
+    items, game = review(match, seat, hand_no, seed, budget, top), match.game
     if not items: return f"Review of Seat {seat}: no decision cost anything noticeable against the coach's choice. Well played."
     lines = [f"Review of Seat {seat}: the {len(items)} costliest {'decision' if len(items) == 1 else 'decisions'}, worst first."]
     for k, x in enumerate(items, 1):
-        lines.append(f"{k}. Hand {x.hand_no}, action {x.index}: you played {w(x.played)}; the coach prefers {w(x.best)}.")
-        lines += [f"   - {r.text} [{r.tactic}]" for r in x.hint.reasons]
+        lines.append(f"{k}. Hand {x.hand_no}: you {act_words(x.played, game, 'done')}; the coach would rather {act_words(x.best, game, 'do')}.")
+        lines += [f"   - {reason_text(r)}" for r in x.hint.reasons]
     return '\n'.join(lines)

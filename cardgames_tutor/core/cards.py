@@ -14,7 +14,7 @@ from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['FRENCH', 'MARIAS', 'BEGGARS', 'PACKS', 'SUIT_COLOURS', 'Card', 'UnknownCard', 'Pack', 'card_of', 'shuffled',
-           'card_html', 'cards_html', 'in_order', 'Hand']
+           'card_html', 'cards_html', 'in_order', 'symbols_text', 'Hand']
 
 # %% ../../nbs/core/00_cards.ipynb #62e890ad
 class Card:
@@ -23,7 +23,7 @@ class Card:
     def __init__(self, pack, suit, rank, code, order, symbol, name, words=None):
         self.pack, self.suit, self.rank, self.code, self.order, self.symbol, self.name = (
             pack, suit, rank, code, order, symbol, name)
-        self.words = words or symbol  # as a learner reads it: `Q♥`; `6 Thief` where the symbol is a code
+        self.words = words or symbol  # as a learner reads it: the symbol (`Q♥`, `6 Thief`)
     def __repr__(self): return self.code
     __str__ = __repr__
     def __reduce__(self): return (card_of, (self.pack.name, self.code))  # copies stay the one card
@@ -53,6 +53,7 @@ class Pack:
                 cards.append(self.make_card(suit, rank, len(cards)))
         self.cards = tuple(cards)
         self._by_code = {c.code: c for c in cards}
+        self._by_words = {c.symbol.upper(): c for c in cards if ' ' in c.symbol}  # `6 THIEF`: a symbol in words reads back too
 
     def __repr__(self): return f"Pack({self.name!r}, {len(self.cards)} cards)"
     def __len__(self): return len(self.cards)
@@ -66,9 +67,8 @@ def make_card(self:Pack, suit:str, rank:int, order:int) -> Card:
     written, rank_name = self.ranks[rank]
     suit_name, symbol = self.suits[suit][:2]
     code = f"{suit}{written}" if self.suit_first else f"{written}{suit}"
-    symbol = code if self.suit_first else f"{written}{symbol}"
-    words = f"{written} {self.suit_words[suit]}" if suit in self.suit_words else symbol
-    return Card(self, suit, rank, code, order, symbol, f"{rank_name} of {suit_name}", words)
+    symbol = f"{written} {self.suit_words[suit]}" if suit in self.suit_words else code if self.suit_first else f"{written}{symbol}"  # `6 Thief`
+    return Card(self, suit, rank, code, order, symbol, f"{rank_name} of {suit_name}")
 
 
 # %% ../../nbs/core/00_cards.ipynb #8d089881
@@ -84,7 +84,7 @@ def parse(self:Pack, text) -> Card:
     key = self.aliases.get(key, key)
     if not self.suit_first and len(key) >= 2:  # rank aliases: T=10, U/O for mariáš jacks
         key = self.aliases.get(key[:-1], key[:-1]) + key[-1]
-    card = self._by_code.get(key)
+    card = self._by_code.get(key) or self._by_words.get(' '.join(raw.upper().split()))
     if card is None: raise UnknownCard(f"unknown card {raw if len(raw) <= 20 else raw[:17] + '...'!r}: {self.notation_help()}")
     return card
 
@@ -95,8 +95,10 @@ def notation_help(self:Pack) -> str:
     "One line saying how this pack's cards are written."
     suits = ' '.join(f"{s} ({v[0]})" for s, v in self.suits.items())
     ranks = ' '.join(dict.fromkeys(w for _, (w, _n) in sorted(self.ranks.items(), reverse=not self.suit_first)))
-    if self.suit_first: return f"the {self.title} is written suit then number: {suits}; numbers {ranks}, e.g. T6"
-    return f"the {self.title} is written rank then suit: ranks {ranks}; suits {suits}, e.g. {self.cards[-1].code}"
+    card = self.cards[-1] if not self.suit_first else self.cards[5]
+    example = f"e.g. `{card.code}` for {card.symbol}"  # in backquotes: what is typed (a learner reads the card as its symbol)
+    if self.suit_first: return f"the {self.title} is written suit then number: {suits}; numbers {ranks}, {example}"
+    return f"the {self.title} is written rank then suit: ranks {ranks}; suits {suits}, {example}"
 
 
 # %% ../../nbs/core/00_cards.ipynb #7006c2cc
@@ -202,9 +204,14 @@ def in_order(cards) -> list:
 
 _ORDER = attrgetter('order')
 
+def symbols_text(cards) -> str:
+    "`cards` in symbols, in the order given: a space between signs (`9♥ A♥ 9🍃`), a comma where a symbol is words (`6 Thief, 5 green`)."
+    said = [c.symbol for c in cards]
+    return (', ' if any(' ' in s for s in said) else ' ').join(said)
+
 class Hand(list):
     "A list of cards that shows itself as cards in a notebook, as symbols in a sentence (`f'{hand}'`), as codes for a program."
     def _repr_html_(self): return cards_html(self)
     def __repr__(self): return ' '.join(c.code for c in self)
-    def __str__(self): return ' '.join(c.symbol for c in self)  # what a learner reads: `9♥ A♥ 9🍃`, never `9H AH 9L`
+    def __str__(self): return symbols_text(self)  # what a learner reads: `9♥ A♥ 9🍃`, `14 Thief, 6 Thief`; never `9H AH 9L`, `T14 T6`
 

@@ -15,7 +15,7 @@ if sys.version_info >= (3, 11): from typing import TypedDict, NotRequired, get_t
 else: from typing_extensions import TypedDict, NotRequired, get_type_hints  # 3.10: `NotRequired` is new in 3.11; the backport's three work together
 import types
 from fastcore.basics import patch
-from .cards import Card, in_order
+from .cards import Card, in_order, symbols_text
 from .engine import Game, Goal, HandState, fresh, short_repr
 from .tricks import TrickHand
 
@@ -163,8 +163,8 @@ def help_rows(self:Game, view:dict) -> list:
 
 # %% ../../nbs/core/04_contracts.ipynb #34c561da
 def cards_text(cards, none:str='none') -> str:
-    "`cards` sorted by suit and rank (the pack's order) and written as the table shows them: `3♠ Q♠ 10♥`, `T6`."
-    return ' '.join(c.symbol for c in in_order([c for c in cards if isinstance(c, Card)])) or none
+    "`cards` sorted by suit and rank (the pack's order) and written as the table shows them: `3♠ Q♠ 10♥`, `6 Thief, 5 green`."
+    return symbols_text(in_order([c for c in cards if isinstance(c, Card)])) or none
 
 # %% ../../nbs/core/04_contracts.ipynb #1ebb6ee3
 def who(seat, me=None) -> str:
@@ -200,7 +200,7 @@ def deal_lines(self:Game, view:dict) -> list:
 # %% ../../nbs/core/04_contracts.ipynb #24d53a48
 def played_text(cards, none:str='nothing') -> str:
     "`cards` in symbols, in the order given (as played, dealt or buried), or 'nothing'."
-    return ' '.join(c.symbol for c in cards) or none
+    return symbols_text(cards) or none
 
 # %% ../../nbs/core/04_contracts.ipynb #a46b339e
 @patch

@@ -15,9 +15,9 @@ from .cards import Card, Pack, UnknownCard, shuffled, in_order
 
 # %% auto #0
 __all__ = ['new_tuple', 'ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'plural', 'short_repr', 'one_line', 'short_list',
-           'Option', 'Event', 'Move', 'moves', 'action_text', 'quoted', 'parse_move', 'Goal', 'Game', 'checked_options',
-           'deal_cards', 'check_deal', 'HandState', 'fresh', 'leaked_cards', 'GameInfo', 'register_game', 'games',
-           'game_class', 'get_game']
+           'Option', 'Event', 'Move', 'moves', 'Verb', 'and_list', 'action_text', 'quoted', 'parse_move', 'Goal',
+           'Game', 'checked_options', 'deal_cards', 'check_deal', 'HandState', 'fresh', 'leaked_cards', 'GameInfo',
+           'register_game', 'games', 'game_class', 'get_game', 'rule_title', 'refusal_text']
 
 # %% ../../nbs/core/01_engine.ipynb #0dc748c0
 class Verdict(NamedTuple):
@@ -122,11 +122,52 @@ def moves(verb:str, card_sets) -> list:
 
 
 # %% ../../nbs/core/01_engine.ipynb #eec568f0
-def action_text(action) -> str:
-    "An action as a learner reads it: a card by its symbol, a move in words."
-    if isinstance(action, Move): return ' '.join([action.verb, *(c.symbol for c in action.cards)] + ([action.arg] if action.arg else []))
-    return getattr(action, 'symbol', str(action))
+class Verb(NamedTuple):
+    """How a game says one of its move verbs: `do`, the move as a button or a hint says it ('name {suit} trumps'),
+    `done`, once made ('named {suit} trumps'), and `typed`, an example of typing it ('trump S'; the terminal teaches it).
+    In `do` and `done`, `{cards}` is the move's cards ('9♥, A♥ and 9🍃'), `{suit}` the suit its word names ('clubs'),
+    `{card}` the card its word names ('7 Thief')."""
+    do: str
+    done: str
+    typed: str = ''
 
+# %% ../../nbs/core/01_engine.ipynb #05867344
+_REGISTRY: dict = {}  # game name -> `GameInfo`, filled by `register_game` (below)
+
+def and_list(items) -> str:
+    "The items as a sentence lists them: 'a', 'a and b', 'a, b and c'."
+    items = [str(x) for x in items]
+    return ' and '.join(items) if len(items) < 3 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+# %% ../../nbs/core/01_engine.ipynb #55ff6a21
+def _verb(move, where) -> tuple:
+    "(the `Verb` that says `move`, the pack it names cards in): `where`'s (a game or its class), else the one registered game with that verb (and pack)."
+    if hasattr(where, 'VERB_WORDS'): return where.VERB_WORDS.get(move.verb), where.pack  # a game, or its class
+    pack = where if isinstance(where, Pack) else next((c.pack for c in move.cards if isinstance(c, Card)), None)
+    found = {(info.cls.VERB_WORDS[move.verb], info.cls.pack) for info in _REGISTRY.values()
+             if move.verb in info.cls.VERB_WORDS and (pack is None or info.cls.pack is pack)}
+    return found.pop() if len(found) == 1 else (None, pack)
+
+def _arg_words(arg, pack) -> tuple:
+    "(the suit, the card) a move's word names, in words ('clubs', '7 Thief'); the word itself where it names neither."
+    if pack is not None and arg in pack.suits: return pack.suits[arg][0], arg
+    try: return arg, pack.parse(arg).symbol if pack is not None and arg else arg
+    except ValueError: return arg, arg
+
+# %% ../../nbs/core/01_engine.ipynb #a58cc37e
+def action_text(action, where=None, # the action's game (or its class, or its pack): its words for its moves
+                form:str='label') -> str: # 'label' (`Q♥`, `name clubs trumps`), 'do' (`play Q♥`) or 'done' (`played Q♥`)
+    "An action as a learner reads it: a card by its symbol, a move in its game's words; never as it is typed."
+    if isinstance(action, Card):
+        return action.symbol if form == 'label' else f"{'played' if form == 'done' else 'play'} {action.symbol}"
+    if not isinstance(action, Move): return str(action)
+    verb, pack = _verb(action, where)
+    cards = and_list(getattr(c, 'symbol', c) for c in action.cards)
+    suit, card = _arg_words(action.arg, pack) if action.arg else ('', '')
+    words = verb and (verb.done if form == 'done' else verb.do)
+    fits = words and ('{cards}' in words) == bool(action.cards) and any(f'{{{k}}}' in words for k in ('suit', 'card', 'arg')) == bool(action.arg)
+    if not fits: return ' '.join(w for w in (action.verb, cards, card) if w)  # a verb no game words, or a move not of its shape: as it is, read
+    return words.format(cards=cards, suit=suit, card=card, arg=action.arg)
 
 # %% ../../nbs/core/01_engine.ipynb #bb612be1
 def quoted(action) -> str:
@@ -134,7 +175,8 @@ def quoted(action) -> str:
     if isinstance(action, Move) and not all(isinstance(x, (str, Card)) for x in (action.verb, *action.cards, action.arg)):
         return 'that'
     if isinstance(action, Card): return action.symbol
-    if isinstance(action, (str, Move)): return short_repr(str(action), 60)
+    if isinstance(action, Move): return short_repr(action_text(action), 60)  # a move as the game says it: its cards read, not typed
+    if isinstance(action, str): return short_repr(action, 60)  # what was typed, as typed
     return 'that'
 
 
@@ -179,6 +221,8 @@ class Game:
     PLAYERS: tuple = (4,)  # the numbers of players the game accepts
     VARIANTS: dict|None = None  # players -> variant name, when the number of players makes a variant
     RULES: dict = ENGINE_RULES  # rule id -> short title: every id the game's verdicts and events use
+    VERB_WORDS: dict = {}  # move verb -> `Verb`: how a learner says each move (`action_text`)
+    CARD_ACTIONS = True  # whether a player's actions include playing a card (Maghe Satra's are only words: beg, pass)
     goal: Goal|None = None  # what ends the match (set by `setup`)
 
     def __init__(self, **options):
@@ -433,10 +477,10 @@ def apply(self:HandState, action, seat:int|None=None):
 # %% ../../nbs/core/01_engine.ipynb #2dec61e8
 @patch
 def action_help(self:HandState) -> str:
-    "How to write the seat to act's actions now (the command line shows it; games add their phases)."
+    "How to type the seat to act's actions now, what is typed in backquotes (the terminal shows it; games add their phases)."
     legal = self.legal_actions()
     if not legal: return 'nothing (no action is open)'
-    return 'play one of ' + ' '.join(str(a) for a in legal)
+    return 'play one of ' + ', '.join(f"`{a}`" for a in legal)
 
 
 # %% ../../nbs/core/01_engine.ipynb #3bb2441c
@@ -502,18 +546,27 @@ def bot_move(self:HandState, rng):
 import re
 _SPLIT = re.compile(r"[\s,;:()\[\]!?'\"]+")
 
-def _cards_named(x, names:dict, found:set) -> set:
-    "Add to `found` every card in `x`: a `Card`, or a word of a text that `names` (code or sign -> card) knows; `x` may nest."
+def _cards_named(x, names:dict, found:set, many=None) -> set:
+    """Add to `found` every card in `x`: a `Card`, or a word of a text that `names` (code or sign -> card) knows, or a
+    name of several words (`6 Thief`) that the pattern `many` finds; `x` may nest."""
     if isinstance(x, Card): found.add(x)
     elif isinstance(x, str):
         for word in _SPLIT.split(x):
             card = names.get(word.rstrip('.'))
             if card is not None: found.add(card)
+        if many is not None: found.update(names[m] for m in many.findall(x))
     elif isinstance(x, dict):
-        for k, v in x.items(): _cards_named(k, names, found); _cards_named(v, names, found)
+        for k, v in x.items(): _cards_named(k, names, found, many); _cards_named(v, names, found, many)
     elif isinstance(x, (list, tuple, set, frozenset)):
-        for v in x: _cards_named(v, names, found)
+        for v in x: _cards_named(v, names, found, many)
     return found
+
+def _names_of(pack) -> tuple:
+    "(code or symbol -> card, a pattern of the symbols of several words or None) for `pack`."
+    names = {w: c for c in pack for w in (c.code, c.symbol)}
+    many = sorted((w for w in names if ' ' in w), key=len, reverse=True)
+    counted = ''.join(f"| {re.escape(t)}\\b" for t in sorted({v[0].split()[-1] for v in pack.suits.values()}))  # '2 green Beggars': a count
+    return names, (re.compile(r"(?<![\w])(" + '|'.join(map(re.escape, many)) + rf")(?![\w]{counted})") if many else None)
 
 
 # %% ../../nbs/core/01_engine.ipynb #0f6b9db8
@@ -524,9 +577,8 @@ def leaked_cards(hand:HandState, seat:int) -> list:
     view = hand.view(seat)
     del view['legal']
     view['events'] = [e.text for e in hand.events if e.seen_by(seat) and e.kind != 'dealer']
-    names = {}
-    for card in hand.game.pack: names[card.code] = names[card.symbol] = card
-    return in_order(hidden & _cards_named(view, names, set()))
+    names, many = _names_of(hand.game.pack)
+    return in_order(hidden & _cards_named(view, names, set(), many))
 
 
 # %% ../../nbs/core/01_engine.ipynb #bee16c5d
@@ -542,8 +594,6 @@ class GameInfo:
 
 
 # %% ../../nbs/core/01_engine.ipynb #0b4e128f
-_REGISTRY: dict = {}
-
 def _in_package(cls:type) -> bool: return cls.__module__.split('.')[0] == __name__.split('.')[0]
 
 def register_game(cls:type) -> type:
@@ -570,4 +620,18 @@ def game_class(name:str) -> type:
 def get_game(name:str, **options) -> Game:
     "The game called `name` with `options` (checked)."
     return game_class(name)(**options)
+
+def rule_title(rule:str, game=None) -> str:
+    """A rule id in words: its title in `game`'s `RULES` (or in the rules of the game the id names: `begga-kaat/follow`
+    -> 'Following the led colour'), an engine rule's title, else the id's last part in words."""
+    rule = str(rule)
+    titles = getattr(game, 'RULES', None) or {}
+    if rule not in titles:
+        info = _REGISTRY.get(rule.split('/')[0])
+        titles = info.cls.RULES if info else ENGINE_RULES
+    return titles.get(rule) or ENGINE_RULES.get(rule) or rule.split('/')[-1].replace('-', ' ')
+
+def refusal_text(verdict:Verdict, game=None) -> str:
+    "A refusal as a learner reads it: the verdict's sentence, then its rule named in words, never by its id."
+    return f"{verdict.text} (the rule: {rule_title(verdict.rule, game)})"
 

@@ -91,7 +91,7 @@ def play_text(seat, card, led) -> str:
     if penalty(card):
         points = f"{plural(penalty(card), 'penalty point')}"
         return f"Seat {seat} has no {colour}: kaat! Seat {seat} throws {card.symbol} ({points}) into a chaal another player will win."
-    return f"Seat {seat} has no {colour} and discards {card.symbol}."
+    return f"Seat {seat} has no {colour} and plays {card.symbol}."
 
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #5807d14e

@@ -8,8 +8,8 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/beggars_and_thieve
 from __future__ import annotations
 from itertools import combinations
 from fastcore.basics import patch
-from ..core.cards import BEGGARS, Card, Hand, shuffled, in_order
-from ..core.engine import Game, Option, Event, Move, moves, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, quoted, plural
+from ..core.cards import BEGGARS, Card, Hand, shuffled, in_order, symbols_text
+from ..core.engine import Game, Option, Event, Move, moves, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, quoted, plural, Verb, action_text, and_list
 from ..core.tricks import TrickHand, Trick, trick_winner, trick_rules
 from .beggars_and_thieves_bot import bot, SETUP_PHASES
 
@@ -101,6 +101,12 @@ class BeggarsAndThieves(Game):
     "Beggars and Thieves for 2 (Snear), 3 (Cutthroat), 4 or 5 players."
     name, title, pack, OPTIONS = 'beggars-and-thieves', 'Beggars and Thieves', BEGGARS, OPTIONS
     PLAYERS, VARIANTS = (2, 3, 4, 5), VARIANTS
+    VERB_WORDS = {'pick': Verb('pick up the blind', 'picked up the blind', 'pick'),  # how a learner says each move
+                  'pass': Verb('pass (leave the blind)', 'passed', 'pass'),
+                  'bury': Verb('bury {cards}', 'buried {cards}', 'bury G1 R7'),
+                  'partner': Verb('take as partner whoever holds the six of Thieves', 'took as partner whoever holds the six of Thieves', 'partner'),
+                  'alone': Verb('play alone', 'chose to play alone', 'alone'),
+                  'call': Verb('call the {card} as the partner card', 'called the {card} as the partner card', 'call 7')}
     RULES = {**ENGINE_RULES, **trick_rules('beggars-and-thieves'),
              'beggars-and-thieves/blind': 'Pick up the blind or pass', 'beggars-and-thieves/pick-once': 'The blind is picked up once',
              'beggars-and-thieves/bury': 'The picker buries cards', 'beggars-and-thieves/bury-thief': 'A Thief is buried only with every Beggar',
@@ -125,6 +131,7 @@ def setup(self:BeggarsAndThieves):
     self.variant = VARIANTS[self.players]
     self.goal = Goal(self.target or (500 if self.players == 2 else 20), 'win', 'points (alone in the lead)')
     self.bury_count = 3 if self.players == 3 else 2
+    if self.players < 4: self.VERB_WORDS = {v: w for v, w in self.VERB_WORDS.items() if self.players == 3 and v in ('pick', 'pass', 'bury')}  # Snear: none; Cutthroat: no partner
     out = set(BEGGARS.parse_many(REMOVED[self.players]))
     self._deck = [c for c in BEGGARS if c not in out]
 
@@ -160,7 +167,7 @@ def draw_for_deal(self:BeggarsAndThieves, rng) -> tuple:
         drawn = {s: cards.pop() for s in seats}
         top = max(map(draw_rank, drawn.values()))
         seats = [s for s, c in drawn.items() if draw_rank(c) == top]
-        lines.append(', '.join(f"Seat {s} {c}" for s, c in drawn.items()) +
+        lines.append(', '.join(f"Seat {s} {c.symbol}" for s, c in drawn.items()) +
                      (f" (Seats {' and '.join(map(str, seats))} tie and draw again)" if len(seats) > 1 else ''))
     return seats[0], lines
 
@@ -189,7 +196,7 @@ class ThievesTricks(TrickHand):
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #b43ef8b3
 @patch
 def not_playable(self:ThievesTricks, card) -> Verdict:
-    return Verdict(False, f'{self.RULE}/hold', f"Seat {self.to_act} does not hold {card}: a card must come from your own hand.")
+    return Verdict(False, f'{self.RULE}/hold', f"Seat {self.to_act} does not hold {card.symbol}: a card must come from your own hand.")
 
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #bd7c0057
@@ -197,7 +204,7 @@ def not_playable(self:ThievesTricks, card) -> Verdict:
 def _explain_play(self:ThievesTricks, card) -> Verdict:
     if not isinstance(card, Card):
         return Verdict(False, f'{self.RULE}/play', f"Now Seat {self.to_act} plays a card to the trick (e.g. "
-                       f"{self.legal_actions()[0]}), not {quoted(card)}.")
+                       f"{self.legal_actions()[0].symbol}), not {quoted(card)}.")
     if card not in self.playable(self.to_act): return self.not_playable(card)
     return TrickHand._explain_play(self, card)
 
@@ -323,13 +330,13 @@ def bury_problem(hand:list, cards:list, count:int) -> str|None:
     "Why burying `cards` from `hand` is not allowed (None if it is)."
     if len(cards) != count: return f"The picker buries exactly {count} cards, not {len(cards)}."
     for i, c in enumerate(cards):
-        if c in cards[:i]: return f"{c} is named twice: bury {count} different cards."
-        if c not in hand: return f"You do not hold {c}: bury cards from your hand (the blind is in it now)."
+        if c in cards[:i]: return f"{c.symbol} is named twice: bury {count} different cards."
+        if c not in hand: return f"You do not hold {c.symbol}: bury cards from your hand (the blind is in it now)."
     thieves = [c for c in cards if c.suit == 'T']
     beggars_left = [c for c in hand if c.suit != 'T' and c not in cards]
     if thieves and beggars_left:
-        return (f"You may not bury a Thief ({' '.join(map(str, thieves))}) while a Beggar stays in your hand "
-                f"({' '.join(map(str, in_order(beggars_left)))}): a Thief is buried only with every Beggar you hold.")
+        return (f"You may not bury a Thief ({symbols_text(thieves)}) while a Beggar stays in your hand "
+                f"({symbols_text(in_order(beggars_left))}): a Thief is buried only with every Beggar you hold.")
 
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #49d4c5f4
@@ -348,14 +355,19 @@ def _explain_bury(self:ThievesHand, action) -> Verdict:
     rule, k = f'{self.RULE}/bury', self.game.bury_count
     if isinstance(action, Move) and action.verb == 'pick':
         return Verdict(False, f'{self.RULE}/pick-once', f"Seat {self.picker} has already picked up the blind; it is "
-                       f"picked up only once. Now bury {k} cards, e.g. bury {' '.join(map(str, self.hands[self.picker][-k:]))}.")
+                       f"picked up only once. Now bury {k} cards, e.g. {self._bury_example()}.")
     if not isinstance(action, Move) or action.verb != 'bury' or action.arg or not all(isinstance(c, Card) for c in action.cards):
-        return Verdict(False, rule, f"Seat {self.picker}, the picker, must first bury {k} cards (e.g. 'bury {' '.join(map(str, self.hands[self.picker][-k:]))}'), not {quoted(action)}.")
+        return Verdict(False, rule, f"Seat {self.picker}, the picker, must first bury {k} cards (e.g. {self._bury_example()}), not {quoted(action)}.")
     problem = bury_problem(self.hands[self.picker], list(action.cards), k)
     if problem: return Verdict(False, f'{self.RULE}/bury-thief' if 'Thief' in problem else rule, problem)
     points = sum(self.points_of[c] for c in action.cards)
     say = " A Thief is buried, so the table is told so (not which)." if any(c.suit == 'T' for c in action.cards) else ''
-    return Verdict(True, rule, f"You bury {' '.join(map(str, action.cards))}; their {plural(points, 'point')} count for you.{say}")
+    return Verdict(True, rule, f"You bury {and_list(c.symbol for c in action.cards)}; their {plural(points, 'point')} count for you.{say}")
+
+@patch
+def _bury_example(self:ThievesHand) -> str:
+    "A burial the picker may say, in words: the last cards picked up (e.g. 'bury 4 blue and 7 red')."
+    return action_text(Move('bury', tuple(in_order(self.hands[self.picker][-self.game.bury_count:]))), self.game)
 
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #a7b76f6a
@@ -429,14 +441,15 @@ def _explain_declare(self:ThievesHand, action) -> Verdict:
         return Verdict(False, rule, "Only a picker who holds the six of Thieves may call a partner: say partner or alone.")
     card = _called(action)
     if card is None or card.rank <= 6 or action.cards:
-        return Verdict(False, rule, f"A call names a Thief above six, e.g. call {call or 'T7'}, not {quoted(action)}.")
+        example = action_text(Move('call', (), (call or BEGGARS.parse('T7')).code), self.game)
+        return Verdict(False, rule, f"A call names a Thief above six, e.g. {example}, not {quoted(action)}.")
     if call is None: return Verdict(False, rule, "You hold every Thief above six: there is nobody to call; say partner or alone.")
     if card in self.holds(self.picker):
-        return Verdict(False, rule, f"You hold {card} yourself (buried cards count as held): call the lowest Thief above "
-                       f"six you do not hold, {call}.")
+        return Verdict(False, rule, f"You hold {card.symbol} yourself (buried cards count as held): call the lowest Thief above "
+                       f"six you do not hold, {call.symbol}.")
     if card is not call:
-        return Verdict(False, rule, f"You must call the lowest Thief above six that you do not hold: {call}, not {card}.")
-    return Verdict(True, rule, f"You call the holder of {card} as your partner: the lowest Thief above six you do not hold.")
+        return Verdict(False, rule, f"You must call the lowest Thief above six that you do not hold: {call.symbol}, not {card.symbol}.")
+    return Verdict(True, rule, f"You call the holder of {card.symbol} as your partner: the lowest Thief above six you do not hold.")
 
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #95705721
@@ -450,7 +463,7 @@ def _apply_declare(self:ThievesHand, action):
         self.noted = T6 if action.verb == 'partner' else _called(action)  # the partner card: its play reveals the partner (noted_played)
         holder = next((s for s in range(self.n) if self.partner_card in self.holds(s)), seat)
         self.partner = None if holder == seat else holder
-        name = f"the {self.partner_card.rank} of Thieves"
+        name = f"the {self.partner_card.rank} of Thieves"  # a Thief named as a call, not as a card seen
         said = (f"Seat {seat} plays with a partner: whoever holds the six of Thieves (the partner card)."
                 if action.verb == 'partner' else f"Seat {seat} holds the six of Thieves and calls the holder of {name} as partner.")
         self.log('declare', said + " Who it is stays secret until that card is played.", seat)
@@ -636,12 +649,14 @@ def settle(self:BeggarsAndThieves, hand, match):
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #c8a1ab0f
 @patch
 def action_help(self:ThievesHand) -> str:
-    if self.phase == 'blind': return "pick (take up the blind) or pass"
+    if self.phase == 'blind': return "type `pick` to pick up the blind, or `pass` to leave it"
     if self.phase == 'bury':
-        return f"bury {self.game.bury_count} cards from your hand, e.g. bury {' '.join(str(c) for c in self.legal_actions()[0].cards)}"
+        return (f"bury {self.game.bury_count} cards from your hand: type bury and the cards, e.g. "
+                f"`bury {' '.join(str(c) for c in self.legal_actions()[0].cards)}`")
     if self.phase == 'declare':
         call = self.callable_thief()
-        return "partner (the holder of the six of Thieves), alone" + (f", or call {call}" if call else '')
+        return ("type `partner` (whoever holds the 6 Thief is your partner), `alone`"
+                + (f", or `call {call.rank}` (the holder of the {call.symbol} is)" if call else ''))
     return TrickHand.action_help(self)
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #ea9afb72
@@ -758,8 +773,8 @@ BeggarsAndThieves.QUICKREF = [
         ('five', 'four', 'cutthroat')),
     Row('Bury', "the picker lays down as many cards as the blind held; their points count for the picker. A Thief only "
         "when no Beggar is left in hand (say so)", ('bury',), ('five', 'four', 'cutthroat')),
-    Row('Partner (4-5)', "the holder of the partner card `T6` is the picker's secret partner; or the picker goes "
-        "**alone**; a picker holding `T6` may call the lowest Thief above six they do not hold (buried cards count as "
+    Row('Partner (4-5)', "the holder of the partner card, the 6 Thief, is the picker's secret partner; or the picker goes "
+        "**alone**; a picker holding the 6 Thief may call the lowest Thief above six they do not hold (buried cards count as "
         "held)", ('declare', 'play'), ('five', 'four')),
     Row('Cutthroat (3)', "the picker is always alone against the other two", ('blind', 'bury', 'play'), ('cutthroat',)),
     Row('Leaster', "nobody picks: everyone alone; the fewest points wins, but you must win a trick", ('blind', 'play'),

@@ -47,12 +47,12 @@ def remove_card(self:SnearHand, seat, card):
     if self.down[seat][place] is not None: self.turning.append((seat, place))
 @patch
 def not_playable(self:SnearHand, card) -> Verdict:  # the same words for a face-down card and one you lack: nothing leaks
-    return Verdict(False, f'{self.RULE}/hold', f"Seat {self.to_act} cannot play {card}: play from your hand or "
+    return Verdict(False, f'{self.RULE}/hold', f"Seat {self.to_act} cannot play {card.symbol}: play from your hand or "
                    "your face-up cards (a face-down card waits until it is turned up).")
 
 
 # %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #be844a45
-def _turn_text(seat, card) -> str: return f"Seat {seat} turns up {card.code}, which lay under the card played."
+def _turn_text(seat, card) -> str: return f"Seat {seat} turns up {card.symbol}, which lay under the card played."
 
 
 # %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #a1a74240

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from fastcore.basics import patch
 from ..core.cards import FRENCH, Card, Hand, cards_html, in_order, shuffled
-from ..core.engine import Game, Option, Event, Move, Verdict, parse_move, Goal, ENGINE_RULES, register_game, quoted, plural
+from ..core.engine import Game, Option, Event, Move, Verdict, parse_move, Goal, ENGINE_RULES, register_game, quoted, plural, Verb
 from ..core.tricks import TrickHand, Trick, suit_name, trick_winner, trick_rules
 
 # %% auto #0
@@ -51,6 +51,7 @@ def team_name(t:int) -> str:
 class DehlaPakad(Game):
     "Dehla Pakad: four players, partners opposite, tens only."
     name, title, pack = 'dehla-pakad', 'Dehla Pakad', FRENCH
+    VERB_WORDS = {'trump': Verb('name {suit} trumps', 'named {suit} trumps', 'trump S')}  # how a learner says naming trump
     RULES = {**ENGINE_RULES, **trick_rules('dehla-pakad'),
              'dehla-pakad/trump-first': 'Trump is named before any card is played',
              'dehla-pakad/trump-once': 'Trump is named once per deal', 'dehla-pakad/trump-maker': "The dealer's right names trump",
@@ -156,12 +157,12 @@ def _verdict(self:DehlaPakadHand, action, seat):
     maker = self.trump_maker
     if self.phase == 'trump' and isinstance(action, Card):
         return Verdict(False, 'dehla-pakad/trump-first', f"No card may be played before trump is named: Seat {maker}, "
-                       f"on the dealer's right, first names trump (e.g. trump H, for ♥ hearts).")
+                       f"on the dealer's right, first names trumps (e.g. name ♥ hearts trumps).")
     if self.phase == 'play' and not isinstance(action, Card):
         if isinstance(action, Move) and action.verb == 'trump':
             return Verdict(False, 'dehla-pakad/trump-once', f"Trump is already named ({suit_name(FRENCH, self.trump)}, "
                            f"by Seat {maker}); it is named once per deal, before the first trick.")
-        return Verdict(False, 'dehla-pakad/play', f"Play a card from your hand (e.g. {self.legal_actions()[0]}), not {quoted(action)}.")
+        return Verdict(False, 'dehla-pakad/play', f"Play a card from your hand (e.g. {self.legal_actions()[0].symbol}), not {quoted(action)}.")
     return TrickHand._verdict(self, action, seat)
 
 
@@ -181,10 +182,10 @@ def _legal_trump(self:DehlaPakadHand): return list(TRUMP_MOVES)
 @patch
 def _explain_trump(self:DehlaPakadHand, action) -> Verdict:
     if not (isinstance(action, Move) and action.verb == 'trump'):
-        return Verdict(False, 'dehla-pakad/trump-first', "Name trump first, e.g. trump H, for ♥ hearts.")
+        return Verdict(False, 'dehla-pakad/trump-first', "Name trumps first, e.g. name ♥ hearts trumps.")
     if not (isinstance(action.arg, str) and len(action.arg) == 1 and action.arg in 'SHDC') or action.cards:
-        return Verdict(False, 'dehla-pakad/suit', f"{(action.arg if len(str(action.arg)) < 20 else quoted(action.arg)) if action.arg else 'Nothing'} is not a suit: name S (spades), "
-                       f"H (hearts), D (diamonds) or C (clubs), e.g. trump H, for ♥ hearts.")
+        return Verdict(False, 'dehla-pakad/suit', f"{(action.arg if len(str(action.arg)) < 20 else quoted(action.arg)) if action.arg else 'Nothing'} is not a suit: name spades, "
+                       f"hearts, diamonds or clubs (type trump and the suit's letter: `trump H` names ♥ hearts).")
     return Verdict(True, 'dehla-pakad/trump', f"Seat {self.trump_maker}, the dealer's right-hand neighbour, names "
                    f"{suit_name(FRENCH, action.arg)} trump after seeing only five cards.")
 
@@ -208,7 +209,8 @@ def _apply_trump(self:DehlaPakadHand, action):
 @patch
 def action_help(self:DehlaPakadHand) -> str:
     if self.phase == 'trump':
-        return "name trump from your five cards: trump S, trump H, trump D or trump C"
+        return ("name trumps from your five cards: type `trump S` for spades, `trump H` for hearts, `trump D` for diamonds "
+                "or `trump C` for clubs")
     return TrickHand.action_help(self)
 
 

@@ -10,7 +10,7 @@ from itertools import combinations
 from operator import attrgetter
 from fastcore.basics import patch
 from ..core.cards import MARIAS, Card, Hand, cards_html, in_order, shuffled
-from ..core.engine import Game, Option, Event, Move, moves, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, quoted, plural
+from ..core.engine import Game, Option, Event, Move, moves, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, quoted, plural, Verb, action_text
 from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
@@ -66,6 +66,7 @@ class Kocka(Game):
              'kocka/pass-hold': 'Pass cards you were dealt', 'kocka/score': 'Penalty points: hearts, the Hejma, the last trick',
              'kocka/decided': 'A hand ends once its loser is certain', 'kocka/letter': 'The loser of a hand takes a letter',
              'kocka/replay': 'A tie the Hejma does not settle is replayed', 'kocka/word': 'Spell the word and you lose the game'}
+    VERB_WORDS = {'pass': Verb('pass {cards}', 'passed {cards}', 'pass 7H 8H 9H')}  # how a learner says the exchange
 
 
 # %% ../../nbs/games/11_kocka.ipynb #words-exp-kocka
@@ -148,15 +149,15 @@ def parse_action(self:KockaHand, action):
     words = action.split()
     if words and words[0].lower() == 'pass': return parse_move(action, MARIAS, _VERBS)
     if len(words) == 1: return MARIAS.parse(words[0])
-    raise ValueError(f"{quoted(action)} is not an action: write one card (e.g. 10H), or pass and three cards (e.g. pass 7H 8H 9H)")
+    raise ValueError(f"{quoted(action)} is not an action: type one card (e.g. `10H`), or pass and three cards (e.g. `pass 7H 8H 9H`)")
 
 
 # %% ../../nbs/games/11_kocka.ipynb #ca03078e
 @patch
 def action_help(self:KockaHand) -> str:
     if self.phase == 'pass':
-        return (f"pass three of your dealt cards to Seat {(self.to_act + 1) % 4}, e.g. "
-                f"pass {' '.join(c.code for c in in_order(self.hands[self.to_act])[:3])}")
+        return (f"pass three of your dealt cards to Seat {(self.to_act + 1) % 4}: type pass and three cards, e.g. "
+                f"`pass {' '.join(c.code for c in in_order(self.hands[self.to_act])[:3])}`")
     return TrickHand.action_help(self)
 
 
@@ -170,7 +171,7 @@ def _legal_pass(self:KockaHand):
 @patch
 def _explain_pass(self:KockaHand, action) -> Verdict:
     seat, to = self.to_act, (self.to_act + 1) % 4
-    example = 'pass ' + ' '.join(c.code for c in in_order(self.hands[seat])[:3])
+    example = action_text(Move('pass', tuple(in_order(self.hands[seat])[:3])), self.game)  # as a learner says it: pass 7♥, 8♥ and 9♥
     if not isinstance(action, Move) or action.verb != 'pass':  # a card: the exchange comes first
         return Verdict(False, 'kocka/exchange-first', f"The exchange is not finished: Seat {seat} must first pass "
                        f"3 cards to Seat {to} (e.g. {example}) before any card is played.")
@@ -218,7 +219,7 @@ def _apply_pass(self:KockaHand, action):
 def _explain_play(self:KockaHand, card) -> Verdict:
     if isinstance(card, Move):
         return Verdict(False, 'kocka/exchange-over', "The exchange is over: play a card, e.g. "
-                       f"{self._legal_play()[0].code}.")
+                       f"{self._legal_play()[0].symbol}.")
     return TrickHand._explain_play(self, card)
 
 
@@ -471,7 +472,7 @@ Kocka.QUICKREF = [
         "the 3 received from the right; never pass on a card you received", ('pass',)),
     Row('Follow', "the first card *played* sets the suit; follow it if you can, else play anything", PLAY),
     Row('Win', "the highest card of the led suit takes the trick (štych); its winner leads the next", PLAY),
-    Row('Penalty points', "Hejma (upper jack of leaves, `QL`) 10; ace of hearts 5, king 4, upper jack 3, lower jack 2, "
+    Row('Penalty points', "Hejma (upper jack of leaves, Q🍃) 10; ace of hearts 5, king 4, upper jack 3, lower jack 2, "
         "10 9 8 7 of hearts 1 each; the last trick 5 more: 33 a hand", ('pass', 'play'), page=False),
     Row('End of a hand', "after 8 tricks, or earlier once one player is certain to lose: 17 points or more; more points than "
         "every other player's points plus all the points still to take; or exactly as many, for the player who took the "

@@ -6,13 +6,13 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/maghe_satra.html.m
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #e13ca365
 from __future__ import annotations
-import functools, itertools, math
+import functools, itertools, math, re
 from fractions import Fraction
 from operator import attrgetter, itemgetter
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..core.cards import FRENCH, shuffled
-from ..core.engine import Game, Option, Event, Verdict, HandState, Move, parse_move, check_deal, Goal, ENGINE_RULES, register_game, quoted
+from ..core.engine import Game, Option, Event, Verdict, HandState, Move, parse_move, check_deal, Goal, ENGINE_RULES, register_game, quoted, Verb
 from ..core.match import Match
 
 # %% auto #0
@@ -52,6 +52,9 @@ class MagheSatra(Game):
              'maghe-satra/over': 'Over 17 ends your turn', 'maghe-satra/turn': "Turns go from the dealer's right to the dealer",
              'maghe-satra/seventeen': 'Exactly 17 wins at once', 'maghe-satra/show': 'The show: closest to 17 wins',
              'maghe-satra/match': 'The target of game points wins the match'}
+    VERB_WORDS = {'beg': Verb('beg for one more card', 'begged for one more card', 'beg'),  # how a learner says them
+                  'pass': Verb('pass', 'passed', 'pass')}
+    CARD_ACTIONS = False  # a turn is a word, beg or pass: no card is ever played or typed
     def setup(self): self.goal = Goal(self.target, 'win', 'game points')
     direction = 'counterclockwise'  # turns and the deal go round to the right; pictures draw the table so
     def deal_shape(self): return {'down': (self.players, 1), 'stock': 52 - self.players}
@@ -87,7 +90,8 @@ def cut_for_seats(n:int, # how many players
             out += order(tied) if len(tied) > 1 else tied
         return out
     seating = order([f"Player {LETTERS[i]}" for i in range(n)])
-    return seating, lines
+    seat_of = {p: f"Seat {s}" for s, p in enumerate(seating)}  # the lines name each player by the seat the cut gives them
+    return seating, [re.sub(r"Player [A-G]", lambda m: seat_of[m.group(0)], line) for line in lines]
 
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #74c50c2a
@@ -95,8 +99,8 @@ def cut_for_seats(n:int, # how many players
 def first_dealer(self:MagheSatra, rng):
     "The cut decides the seats; the highest card sits at Seat 0 and deals first."
     seating, lines = cut_for_seats(self.players, rng)
-    seats = ', '.join(f"Seat {s} {p}" for s, p in enumerate(seating))
-    text = f"The cut: {'; '.join(lines)}. Seated highest card first, in the order of play: {seats}. Seat 0 deals first."
+    text = (f"The cut: each player draws a card; the highest sits at Seat 0, the next highest at Seat 1, and so on in the "
+            f"order of play. {'; '.join(lines)}. Seat 0 deals first.")
     return 0, [Event('dealer', text, 0, data={'seating': seating})]
 
 

@@ -217,7 +217,7 @@ def _bt_call(hand, rng):
     if bt.T6 not in hand.holds(picker) or hand.callable_thief() is None: return None
     calls = [Move('call', (), f"T{k}") for k in range(7, 15)]
     verdicts = [hand.explain(m) for m in calls]
-    choices = tuple(f"call T{k}" for k in range(7, 15))
+    choices = tuple(bt.BEGGARS.parse(m.arg) for m in calls)  # the Thieves to call, shown as cards (`7 Thief`), typed as `T7`
     return dict(prompt=f"{situation(hand, picker)} Seat {picker} holds the six of Thieves and wants a partner. "
                 "Which Thief must it call?", choices=choices, answers=tuple(i for i, v in enumerate(verdicts) if v.legal),
                 explanation=next(v.text for v in verdicts if v.legal), feedback=tuple(v.text for v in verdicts),

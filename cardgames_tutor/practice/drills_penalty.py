@@ -95,7 +95,7 @@ points_drill(KK, f'{KK}/score', trick_rule=f'{KK}/trick')
 def _kk_points(hand) -> str:
     "The hand's penalty points and who took the Hejma, as every seat sees them (both are public)."
     view = hand.view(0, text=False)  # any seat's view: the points taken and the Hejma's taker are open to all
-    hejma = f" Seat {view['hejma']} took the Hejma (QL, the upper jack of leaves)." if view['hejma'] is not None else ''
+    hejma = f" Seat {view['hejma']} took the Hejma (Q🍃, the upper jack of leaves)." if view['hejma'] is not None else ''
     return f"Penalty points this hand: {totals_text(view['points'])}.{hejma}"
 
 # %% ../../nbs/practice/41a_drills_penalty.ipynb #58a8b932
@@ -118,7 +118,7 @@ add_drill(KK, f'{KK}/replay', _kk_loser(f'{KK}/replay', True), 'hard', ({'early_
 def _kk_hejma_so_far(view) -> str:
     "Who took the Hejma in an earlier trick: a tie at the top is settled by it, so the question must say."
     if view['hejma'] is None: return "Nobody has taken the Hejma in an earlier trick."
-    return f"Seat {view['hejma']} took the Hejma (QL) in an earlier trick."
+    return f"Seat {view['hejma']} took the Hejma (Q🍃) in an earlier trick."
 
 def _kk_early(hand, rng):
     "After this trick, is the loser certain? (several rules: the trick, its points, the points still to come)"

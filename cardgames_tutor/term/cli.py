@@ -7,14 +7,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/cli.html.md"""
 # %% ../../nbs/term/30_cli.ipynb #3a90d0bc
 from __future__ import annotations
 import argparse, json, random, sys
-from ..core.engine import IllegalAction, BadOption, games, game_class, one_line, short_repr, action_text
+from ..core.engine import IllegalAction, BadOption, games, game_class, one_line, short_repr, action_text, refusal_text, rule_title
 from ..core.match import Match, play_out
 from ..core.records import load, save, summary, RecordError
 from ..coach.search import hint_text, review_text
 from ..practice.drills import drill_set, BadDrill, MAX_DRILLS
 from ..practice.exercises import exercise, EXERCISES
 from ..practice.progress import Progress, DATA_ENV
-from .terminal import Narrator, header_text, help_text, turn_text, read_cards, replay_text as _replay_text
+from .terminal import Narrator, header_text, help_text, turn_text, read_cards, seed_text, replay_text as _replay_text
 
 # %% auto #0
 __all__ = ['MAX_ERROR', 'MAX_LINE', 'CommandError', 'make_game', 'describe_turn', 'play', 'replay_text', 'drill', 'drill_command',
@@ -73,7 +73,7 @@ def _typed(match:Match, seat:int, line:str, narrator, output) -> bool:
         return True
     if not line: return True
     try: match.apply(line, seat)
-    except IllegalAction as e: output(read_cards(f"Refused: {e.verdict.text} [{e.verdict.rule}]", match.game.pack))
+    except IllegalAction as e: output(read_cards(f"Refused: {refusal_text(e.verdict, match.game)}", match.game.pack))  # the rule in words
     return True
 
 # %% ../../nbs/term/30_cli.ipynb #31d531cc
@@ -96,6 +96,7 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
         except EOFError: line = 'quit'
         if not _typed(match, seat, line, narrator, output): stopped = True; break
     if not stopped: narrator.flush()  # the last hand's events (after a quit: nothing more)
+    if match.seed is not None and not match.given_deals and match.given_standing is None: output(seed_text(match.seed))
     if save_to: output(f"Hand record saved to {save(match, save_to)}.")
     return match
 
@@ -118,10 +119,10 @@ def _graded(q, input, output):
 # %% ../../nbs/term/30_cli.ipynb #9fa53251
 def _ask(q, k:int, n:int, input, output):
     "Ask question `q`, number `k` of `n`, and say whether the answer was right and why; its grade, or None if they quit."
-    output(f"\nQuestion {k} of {n} [{q.rule}, {q.level}]\n{q.prompt}")
-    output('   '.join(f"{i}) {action_text(c)}" for i, c in enumerate(q.choices, 1)))
+    output(f"\nQuestion {k} of {n}: {rule_title(q.rule, game_class(q.game))} ({q.level})\n{q.prompt}")  # the rule in words, never its id
+    output('   '.join(f"{i}) {action_text(c, game_class(q.game))}" for i, c in enumerate(q.choices, 1)))
     grade = _graded(q, input, output)
-    if grade is not None: output(f"{'Right' if grade.right else 'Not quite'} [{grade.rule}]: {grade.text}")
+    if grade is not None: output(f"{'Right' if grade.right else 'Not quite'}: {grade.text}")
     return grade
 
 # %% ../../nbs/term/30_cli.ipynb #a61112e6
@@ -210,7 +211,7 @@ def _reader(read=input, output=print):
             problem = (f"the line has {len(line):,} characters, and an action has at most {MAX_LINE}" if len(line) > MAX_LINE
                        else bad_action_text(line) and f"{one_line(repr(line), 40, tail=13)} {bad_action_text(line)}")
             if not problem: return line
-            output(f"Refused: {problem} [notation]")
+            output(f"Refused: {problem} (the rule: {rule_title('notation')})")
     return read_line
 
 

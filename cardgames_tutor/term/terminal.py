@@ -9,59 +9,62 @@ from __future__ import annotations
 import random, re, unicodedata
 from functools import lru_cache
 from ..core.cards import Card, Pack
-from ..core.engine import Event, Game, Goal, Move, plural, short_repr
+from ..core.engine import Event, Game, Goal, Move, plural, short_repr, action_text, and_list
 from ..core.match import Match
 from ..core.contracts import cards_text, who
 from .quickref import rows_for
 
 # %% auto #0
 __all__ = ['PHASE_WORDS', 'legend_text', 'read_cards', 'notation_table', 'options_text', 'goal_text', 'without_goal',
-           'header_text', 'trick_lines', 'hand_points_line', 'view_text', 'you_may', 'turn_text', 'event_text',
-           'draw_events', 'open_rows', 'replay_text', 'help_text', 'between_hands', 'Narrator']
+           'typing_text', 'header_text', 'seed_text', 'trick_lines', 'hand_points_line', 'view_text', 'you_may',
+           'turn_text', 'event_text', 'draw_events', 'open_rows', 'replay_text', 'help_text', 'between_hands',
+           'Narrator']
 
 # %% ../../nbs/term/31_terminal.ipynb #b658a752
 _PACK_NOTES = {
-    'french52': "T is accepted for 10 as well (TH = 10H).",
+    'french52': "T is accepted for 10 as well (`TH` = `10H`).",
     'marias32': ("There are no queens: J is the lower jack (spodek) and Q the upper jack (svršek); pictures mark them "
                  "U and O, and U and O are accepted when you type. A is the ace as a rank and acorns as a suit: "
-                 "AA is the ace of acorns. T is accepted for 10."),
-    'beggars38': "Here T is the Thieves suit, never a ten, and B is blue Beggars: T6 is the six of Thieves, B6 the blue six.",
+                 "`AA` is the ace of acorns. T is accepted for 10."),
+    'beggars38': "Here T is the Thieves suit, never a ten, and B is blue Beggars: `T6` is the 6 Thief, `B6` the 6 blue.",
 }
 
 def legend_text(pack:Pack) -> str:
-    "The card notation of `pack`: each letter, the sign the table shows for it, and the letters that mean two things."
+    "How to type the cards of `pack`: each letter, the sign the table shows for it, and the letters that mean two things (what is typed in backquotes)."
     suits = ', '.join(f"{s} = {v[1] + ' ' if v[1] != s else ''}{v[0]}" for s, v in pack.suits.items())
     ranks = ' '.join(dict.fromkeys(w for _, (w, _n) in sorted(pack.ranks.items())))
     card = pack.cards[-1]
-    typed = f"{card.code} or {card.symbol}" if card.symbol != card.code else card.code
-    lines = [f"Card notation ({pack.title}), {'suit then number' if pack.suit_first else 'rank then suit'}: "
-             f"suits {suits}; ranks from low to high {ranks}.", f"Type {typed} for the {card.name} (any case)."]
+    lines = [f"Typing a card ({pack.title}), {'suit then number' if pack.suit_first else 'rank then suit'}: "
+             f"suits {suits}; ranks from low to high {ranks}.",
+             f"Type `{card.code}` for {card.symbol}, the {card.name} (any case; `{card.symbol}` is read too)."]
     if pack.name in _PACK_NOTES: lines.append(_PACK_NOTES[pack.name])
     return '\n'.join(lines)
 
 # %% ../../nbs/term/31_terminal.ipynb #17b8f77b
 @lru_cache(maxsize=None)
-def _cards_pattern(pack:Pack) -> re.Pattern:
-    "A run of cards of `pack` in a text, each written as its code or its symbol, one space between them."
+def _cards_pattern(pack:Pack) -> tuple:
+    "(a run of cards of `pack` in a text, each written as its code or its symbol, one space between them; one card of the run)."
     one = '(?:' + '|'.join(map(re.escape, sorted({w for c in pack for w in (c.code, c.symbol)}, key=len, reverse=True))) + ')'
-    return re.compile(rf"(?<![\w/#&;'-]){one}(?: {one})*(?![\w/'-])")
+    return re.compile(rf"(?<![\w/#&;'`-]){one}(?: {one})*(?![\w/'`-])"), re.compile(one)
 
 # %% ../../nbs/term/31_terminal.ipynb #65b9bbdb
 def read_cards(text, pack:Pack|None) -> str:
-    "`text` with every card of `pack` in it as a learner reads it: `9♥ A♥ 9🍃`; where a code is all a card has, `6 Thief, 5 green`."
+    "`text` with every card of `pack` in it as a learner reads it (`9♥ A♥ 9🍃`, `6 Thief, 5 green`); what is typed, in backquotes, as it is."
     if pack is None: return str(text)
+    run, one = _cards_pattern(pack)
     def said(m):
-        words = [pack.parse(w).words for w in m.group(0).split(' ')]
+        words = [pack.parse(w).symbol for w in one.findall(m.group(0))]
         return (', ' if any(' ' in w for w in words) else ' ').join(words)
-    return _cards_pattern(pack).sub(said, str(text))
+    parts = re.split(r"(`[^`\n]*`)", str(text))  # odd parts: typed, in backquotes
+    return ''.join(p if k % 2 else run.sub(said, p) for k, p in enumerate(parts))
 
 # %% ../../nbs/term/31_terminal.ipynb #aa579ced
 def _width(text:str) -> int: return sum(2 if unicodedata.east_asian_width(c) in 'WF' else 1 for c in text)
 def _pad(text:str, n:int) -> str: return text + ' ' * max(0, n - _width(text))
 
-def notation_table(pack:Pack, columns:int=2) -> str:
-    "Every card of `pack`: the code you type, the card as the table shows it, and its name, in `columns` side by side."
-    rows = [(c.code, c.words, c.name) for c in pack]
+def notation_table(pack:Pack, columns:int=2, cards=None) -> str: # cards: those in play (the game's deck); all of `pack` by default
+    "Every card in play: the code you type, the card as the table shows it, and its name, in `columns` side by side."
+    rows = [(c.code, c.symbol, c.name) for c in (pack if cards is None else cards)]
     head = ('type', 'shown', 'name')
     w = [max(_width(r[k]) for r in rows + [head]) for k in range(3)]
     cell = lambda r: '  '.join(_pad(x, n) for x, n in zip(r, w))
@@ -97,13 +100,28 @@ def without_goal(line:str, goal:Goal|None) -> str:
     return _RESTATED.sub(cut, line)
 
 # %% ../../nbs/term/31_terminal.ipynb #2d74274b
-def header_text(game:Game, seed:int, seat:int|None, coach:bool=False) -> str: # coach: the hint is shown at every turn
-    "The first line of a terminal game, with the goal of the match (said here once, not at every turn)."
+def typing_text(game:Game) -> str:
+    "What a learner types at a turn of `game`, in a phrase: a card (with an example) and the game's words, in backquotes."
+    card = game.deck()[-1]
+    words = list(dict.fromkeys(v.typed.split()[0] for v in game.VERB_WORDS.values() if v.typed))
+    said = [f"a card (e.g. `{card.code}` for {card.symbol})"] if game.CARD_ACTIONS else []
+    if words and said: said.append(f"{'the word' if len(words) == 1 else 'one of the words'} {and_list(f'`{w}`' for w in words).replace(' and ', ' or ')} when the turn asks for it")
+    elif words: said.append(and_list(f'`{w}`' for w in words).replace(' and ', ' or '))
+    return ', or '.join(said)
+
+# %% ../../nbs/term/31_terminal.ipynb #c14a3068
+def header_text(game:Game, seed:int|None, seat:int|None, coach:bool=False) -> str: # coach: the hint is shown at every turn; seed: not shown
+    "The first line of a terminal game: the game, its table, the goal of the match (said here once, not at every turn), and what to type."
     you = ("Bots play every seat." if seat is None else
-           f"You are Seat {seat}. At your turn type a card or an action; hint, help, undo or quit."
+           f"You are Seat {seat}. At your turn type {typing_text(game)}; `hint`, `help`, `undo` or `quit`."
            + (" The coach's hint is shown at every turn." if coach else ''))
     goal = goal_text(game.goal)
-    return read_cards(f"{game.title} ({options_text(game)}), seed {seed}. {goal + ' ' if goal else ''}{you}", game.pack)
+    return read_cards(f"{game.title} ({options_text(game)}). {goal + ' ' if goal else ''}{you}", game.pack)
+
+# %% ../../nbs/term/31_terminal.ipynb #53fd659d
+def seed_text(seed:int) -> str:
+    "The last line of a terminal game: how to deal the same cards again."
+    return f"To deal these same cards again, add `--seed {seed}` to the command."
 
 # %% ../../nbs/term/31_terminal.ipynb #a6e77577
 PHASE_WORDS = {'pass': 'the exchange (passing three cards)', 'trump': 'naming trump', 'blind': 'the blind (pick it up or pass)',
@@ -154,19 +172,19 @@ def view_text(view:dict, game:Game) -> str:
 
 # %% ../../nbs/term/31_terminal.ipynb #b4d7c43e
 def _choices(match:Match, legal:list) -> str:
-    "Actions with a word each (partner, alone, call T7): the words to type, then each one's meaning, a line each."
-    words = [str(a) for a in legal]
-    lines = [f"You may choose one: {', '.join(words[:-1])} or {words[-1]}."]
-    said = [re.sub(rf"^{re.escape(w)}: ", '', match.hand.explain(a).text, flags=re.I) for w, a in zip(words, legal)]  # 'Beg: ...'
-    return '\n'.join(lines + [f"  {w}: {read_cards(t[:1].upper() + t[1:], match.game.pack)}" for w, t in zip(words, said)])
+    "Actions with a word each (partner, alone, call T7): what to type, what it does, then what it means, a line each."
+    typed, game = [str(a) for a in legal], match.game
+    lines = [f"You may choose one: {and_list(f'`{w}`' for w in typed).replace(' and ', ' or ')}."]
+    said = [re.sub(rf"^{re.escape(a.verb)}: ", '', match.hand.explain(a).text, flags=re.I) for a in legal]  # 'Beg: ...'
+    return '\n'.join(lines + [f"  `{w}` to {action_text(a, game, 'do')}: {read_cards(t[:1].upper() + t[1:], game.pack)}"
+                              for w, a, t in zip(typed, legal, said)])
 
 def you_may(match:Match, seat:int) -> str:
-    "What `seat` may do now: the legal cards, sorted (codes to type beside them where the table writes words), or its choices."
+    "What `seat` may do now: the legal cards, sorted, with the code to type one, or its choices."
     legal, pack = match.view(seat)['legal'], match.game.pack
     if legal and all(isinstance(a, Card) for a in legal):
-        if not pack.suit_first: return f"You may play: {cards_text(legal)}"
         first = min(legal, key=lambda c: c.order)
-        return f"You may play: {read_cards(cards_text(legal), pack)} (type e.g. {first.code} for {first.words})"
+        return f"You may play: {cards_text(legal)} (type e.g. `{first.code}` for {first.symbol})"
     verbs = [a.verb for a in legal if isinstance(a, Move) and not a.cards]
     if len(legal) > 1 and len(verbs) == len(legal) == len(set(verbs)): return _choices(match, legal)
     return f"You may {match.hand.action_help()}."
@@ -218,10 +236,13 @@ def help_text(match:Match, seat:int) -> str:
     phase = PHASE_WORDS.get(view['phase'], view['phase'])
     lines = [f"{game.title}, {phase}: the quick reference"] + ([goal_text(game.goal)] if game.goal else [])
     lines += [f"  {label}: {text}" for label, text in rows_for(game, view)]
-    lines += [you_may(match, seat), legend_text(game.pack), "Every card: type it as on the left; the table shows it as in the middle.",
-              notation_table(game.pack),
-              "hint asks the coach what to play here, and why (`play ... --coach` shows it at every turn).",
-              "undo takes back your last move (and the bots' replies); quit stops the game."]
+    lines.append(you_may(match, seat))
+    if game.CARD_ACTIONS:
+        lines += [legend_text(game.pack), "Every card: type it as on the left; the table shows it as in the middle.",
+                  notation_table(game.pack, cards=game.deck())]
+    else: lines.append(f"In {game.title} no card is ever typed: a turn is one of the words above.")
+    lines += ["`hint` asks the coach what to play here, and why (`cardgames-tutor play ... --coach` shows it at every turn).",
+              "`undo` takes back your last move (and the bots' replies); `quit` stops the game."]
     return '\n'.join(lines)
 
 # %% ../../nbs/term/31_terminal.ipynb #b7ca8d91
@@ -232,10 +253,10 @@ def between_hands(answer:str, done:int) -> tuple:
     word = answer.strip().lower()
     if word in _GO_ON: return 'go', None
     if word in _STOP: return 'stop', None
-    nxt = f"press Enter (or type next) to deal hand {done + 1}, or type quit to stop"
-    if word == 'help': return 'ask', f"Hand {done} is over: {nxt}. At your turn, help shows the rules of the moment and every card."
+    nxt = f"press Enter (or type `next`) to deal hand {done + 1}, or type `quit` to stop"
+    if word == 'help': return 'ask', f"Hand {done} is over: {nxt}. At your turn, `help` shows the rules of the moment and how to type."
     if word in ('hint', 'undo'): return 'ask', f"There is nothing to {'advise on' if word == 'hint' else 'undo'} between hands: {nxt}."
-    return 'ask', f"Refused: {short_repr(answer.strip(), 40)} (as typed) is not an answer between hands: {nxt}; help and hint are answered too. [between-hands]"
+    return 'ask', f"Refused: {short_repr(answer.strip(), 40)} (as typed) is not an answer between hands: {nxt}; `help` and `hint` are answered too."
 
 # %% ../../nbs/term/31_terminal.ipynb #e21a0759
 class Narrator:

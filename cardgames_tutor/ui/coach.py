@@ -13,15 +13,15 @@ from matplotlib.figure import Figure
 import ipywidgets as W
 from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.engine import action_text, Move
+from ..core.engine import action_text, Move, plural
 from ..coach.search import hint, review, Hint, cached, in_workers
-from ..coach.reasons import bot_reason, act_words, range_label, CHANCES, LESS_BETTER
+from ..coach.reasons import bot_reason, act_words, range_label, taught, CHANCES, LESS_BETTER
 from .charts import png_html
 from .drawing import running_loop
 
 # %% auto #0
-__all__ = ['CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'by_value', 'hint_chart', 'hint_words', 'png', 'HintBox',
-           'drawn_chart', 'chart_of', 'ReviewList', 'bot_reasons', 'PanelCoach', 'ring_of']
+__all__ = ['CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'by_value', 'hint_chart', 'hint_words', 'reasons_html', 'png',
+           'HintBox', 'drawn_chart', 'chart_of', 'ReviewList', 'bot_reasons', 'PanelCoach', 'ring_of']
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #43b39c93
 def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
@@ -60,7 +60,7 @@ def hint_chart(h:Hint, pack=None) -> 'matplotlib.figure.Figure':
             xerr=[[max(0, v - lo) for v, (lo, hi) in zip(values, spans)], [max(0, hi - v) for v, (lo, hi) in zip(values, spans)]])
     for y, (v, (lo, hi)) in enumerate(zip(values, spans)): ax.text(max(v, hi), y, f" {range_label(h.main, v, lo, hi)}", va='center', fontsize=8)
     if h.main in CHANCES: ax.set_xlim(0, 1.25); ax.set_xticks([0, .2, .4, .6, .8, 1], ['0'] + [f"{k} in 10" for k in (2, 4, 6, 8, 10)])  # a chance in tenths, as the words say it
-    ax.set_xlabel(h.label + f" ({h.deals} sampled deals)", fontsize=9)
+    ax.set_xlabel(h.label + f" (over {plural(h.deals, 'possible deal')} of the cards you cannot see)", fontsize=9)
     ax.tick_params(labelsize=8)
     return fig
 
@@ -69,7 +69,13 @@ def hint_words(h:Hint, pack=None) -> str:
     "What the hint's chart shows, in a sentence: each compared action's expected result (as the bars' labels), the coach's choice first."
     said = [f"{act_words(r.action, pack)} {range_label(h.main, r.stats.get(h.main, 0), *_span(h, r))}"
             for r in [h.ranked[0]] + [r for r in by_value(h) if r is not h.ranked[0]]]
-    return f"Chart of the {h.label} over {h.deals} sampled deals: {said[0]} (the coach's choice), " + ', '.join(said[1:]) + '.'
+    return f"Chart of the {h.label} over {plural(h.deals, 'possible deal')} of the cards you cannot see: {said[0]} (the coach's choice), " + ', '.join(said[1:]) + '.'
+
+# %% ../../nbs/ui/25_coach_widgets.ipynb #aa24bef1
+def reasons_html(reasons) -> str:
+    "The coach's reasons as a list, each with the tactic it teaches in words (small, after it), never its tag."
+    said = lambda r: f" <small>(tactic: {escape(taught(r))})</small>" if taught(r) else ''
+    return f"<ul>{''.join(f'<li>{escape(r.text)}{said(r)}</li>' for r in reasons)}</ul>"
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #53487aa4
 def png(fig) -> bytes:
@@ -115,8 +121,7 @@ def put(self:HintBox, h:Hint|None):
     if h is None:
         self.text.value = "<i>No hint: it is not your turn.</i>"
         return self.picture()
-    reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in h.reasons)
-    self.text.value = f"<b>Hint: {escape(act_words(h.best, self.game.pack))}</b><ul>{reasons}</ul>"
+    self.text.value = f"<b>Hint: {escape(act_words(h.best, self.game))}</b>{reasons_html(h.reasons)}"
     differ = len({tuple(sorted(r.stats.items())) for r in h.ranked}) > 1
     self.picture(*(chart_of(h, self.game.pack) if differ else ()))
 
@@ -135,7 +140,7 @@ def chart_of(h:Hint, pack) -> tuple:
     return cached((id(h), pack.name), lambda: (h, in_workers(drawn_chart, h, pack)), _charts, CHARTS)[1]
 
 # %% ../../nbs/ui/25_coach_widgets.ipynb #7228a9e3
-THINKING = "<i>Thinking... (the coach is playing out sampled deals)</i>"
+THINKING = "<i>Thinking... (the coach is playing out possible deals of the cards you cannot see)</i>"
 @patch
 def show(self:HintBox):
     "Ask the coach now and show its answer (a 'thinking' line while it searches)."
@@ -161,10 +166,9 @@ class ReviewList(W.VBox):
 @patch
 def _row(self:ReviewList, k:int, x) -> W.VBox:
     "The `k`th costly decision `x`: what was played, what the coach prefers and why, and a jump to that moment."
-    reasons = ''.join(f"<li>{escape(r.text)} <small>[{r.tactic}]</small></li>" for r in x.hint.reasons)
-    text = W.HTML(f"{k}. Hand {x.hand_no}: you played <b>{escape(act_words(x.played, self.pack))}</b>; "
-                  f"the coach prefers <b>{escape(act_words(x.best, self.pack))}</b>.<ul>{reasons}</ul>")
-    jump = W.Button(description='go to this moment', tooltip=f"action {x.index}", layout=_whole_layout())
+    text = W.HTML(f"{k}. Hand {x.hand_no}: you <b>{escape(act_words(x.played, self.pack, 'done'))}</b>; "
+                  f"the coach would rather <b>{escape(act_words(x.best, self.pack, 'do'))}</b>.{reasons_html(x.hint.reasons)}")
+    jump = W.Button(description='go to this moment', tooltip=f"back to that moment of hand {x.hand_no}, to try again", layout=_whole_layout())
     jump.on_click(lambda _, i=x.index: self.on_jump and self.on_jump(i))
     return W.VBox([text, jump])
 

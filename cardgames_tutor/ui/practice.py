@@ -60,9 +60,9 @@ def show_problem(self:Practice):
     self.note.value = f"<small>Note: {escape(p)}; it is kept for this session only.</small>" if p else ''
 
 # %% ../../nbs/ui/26_practice.ipynb #6fbb41b2
-def _choice_button(choice, on_click) -> W.Button:
-    "A button for one choice of a question, calling `on_click` when pressed."
-    b = W.Button(description=action_text(choice), tooltip=getattr(choice, 'name', str(choice)),
+def _choice_button(choice, on_click, game=None) -> W.Button: # game: the drill's game (its class), whose words say its moves
+    "A button for one choice of a question, calling `on_click` when pressed: a card or a move as a learner says it."
+    b = W.Button(description=action_text(choice, game), tooltip=getattr(choice, 'name', action_text(choice, game)),
                  layout=W.Layout(width='auto', min_width='3em'))
     b.on_click(on_click)
     return b
@@ -80,7 +80,7 @@ def ask(self:Practice, q:Question|None=None):
                              f"<small>({q.level})</small>")
         self.prompt.value = f"<p>{escape(q.prompt)}</p>"
         self.cards.value = cards_html(q.cards)
-        self.choices.children = [_choice_button(c, lambda _, i=i: self.answer(i)) for i, c in enumerate(q.choices)]
+        self.choices.children = [_choice_button(c, lambda _, i=i: self.answer(i), game_class(self.game)) for i, c in enumerate(q.choices)]
         self.feedback.value = ''
         self.next_button.disabled = True
         self.table.value = progress_html(self.progress, self.game, self.rules)
@@ -90,8 +90,7 @@ def ask(self:Practice, q:Question|None=None):
 def _feedback_html(game:str, g) -> str:
     "What a learner reads after answering: right or not, the rule, the explanation."
     said = 'Right' if g.right else 'Not quite'
-    return (f"<p><b>{said}.</b> <i>{escape(rule_title(game, g.rule))}</i> "
-            f"<small>[{escape(g.rule)}]</small>: {escape(g.text)}</p>")
+    return f"<p><b>{said}.</b> <i>{escape(rule_title(game, g.rule))}</i>: {escape(g.text)}</p>"  # the rule in words, never its id
 
 # %% ../../nbs/ui/26_practice.ipynb #92dde539
 @patch

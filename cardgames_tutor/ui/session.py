@@ -10,7 +10,7 @@ import json, random
 from typing import NamedTuple
 from urllib.parse import parse_qs
 from ..core.cards import Card, in_order
-from ..core.engine import Move, BadOption, Game, game_class, get_game, one_line, plural
+from ..core.engine import Move, BadOption, Game, game_class, get_game, one_line, plural, action_text, rule_title
 from ..core.match import Match
 from ..core import records
 from ..practice.exercises import exercise, EXERCISES
@@ -47,10 +47,14 @@ class Controls(NamedTuple):
 
 # %% ../../nbs/ui/22_session.ipynb #a434feb9
 class Message(NamedTuple):
-    "What the panel says now: `kind` (info, ok, refused, result, error, or one a front end adds), one line, the rule."
+    "What the panel says now: `kind` (info, ok, refused, result, error, or one a front end adds), one line, the rule's id."
     kind: str
     text: str
-    rule: str = ''
+    rule: str = ''  # the id, for programs (`begga-kaat/follow`); a learner reads `rule_words`
+    @property
+    def rule_words(self) -> str:
+        "The rule in words, as a learner reads it ('Following the led colour'), never its id; '' for no rule."
+        return rule_title(self.rule) if self.rule else ''
 
 
 # %% ../../nbs/ui/22_session.ipynb #dff8a9f5
@@ -147,7 +151,7 @@ def controls(self:Session) -> Controls:
 @patch
 def move_notes(self:Session) -> list:
     "(label, what it does) for each plain move the learner may make now, in the engine's words."
-    return [(move_label(m, self.game.pack), self.match.explain(m, self.seat).text) for m in self.controls().plain]
+    return [(move_label(m, self.game), self.match.explain(m, self.seat).text) for m in self.controls().plain]
 
 # %% ../../nbs/ui/22_session.ipynb #b82c4049
 class Status(NamedTuple):
@@ -200,7 +204,7 @@ def act(self:Session, action) -> bool:
     verdict = self.match.explain(action, self.seat)
     if not verdict.legal: return self.say('refused', verdict.text, verdict.rule)
     self.selected = []
-    self.say('ok', f"You played {move_label(action, self.game.pack)}: {verdict.text}")  # as the button writes it
+    self.say('ok', f"You {action_text(action, self.game, 'done')}: {verdict.text}")  # as a learner says it: You named clubs trumps
     self._apply(action, self.seat)
     return True
 

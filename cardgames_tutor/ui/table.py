@@ -10,7 +10,7 @@ import math, re
 from functools import lru_cache
 from html import escape
 from ..core.cards import Card, card_html, SUIT_COLOURS
-from ..core.engine import Game, plural
+from ..core.engine import Game, plural, action_text
 
 # %% auto #0
 __all__ = ['PALETTE', 'THEME_CSS', 'MINI_STYLE', 'direction_of', 'seat_positions', 'ink', 'mini_card', 'cards_text_html',
@@ -78,20 +78,13 @@ def cards_text_html(text:str, pack=None, styled:bool=True) -> str:
     return _card_pattern(pack).sub(lambda m: mini_card(pack.parse(m.group(1)), styled), html)
 
 # %% ../../nbs/ui/20_table.ipynb #195d1087
-def move_label(move, pack) -> str:
-    "A move as a button's text, its cards (and a card or suit in its argument) written as the card's `words`."
-    if isinstance(move, Card): return move.words
-    words = [move.verb, *(c.words for c in move.cards)]
-    arg = getattr(move, 'arg', '')
-    if arg in pack.suits: words.append(' '.join(dict.fromkeys(pack.suits[arg][1::-1])))  # its sign and name
-    elif arg:
-        try: words.append(pack.parse(arg).words)
-        except ValueError: words.append(str(arg))
-    return ' '.join(words)
+def move_label(move, pack) -> str: # pack: the game's (or the game itself), whose words say its moves
+    "A move as a button's text: as a learner says it (`core.engine.action_text`), a card by its symbol, never as it is typed."
+    return action_text(move, pack)
 
 # %% ../../nbs/ui/20_table.ipynb #e90946f6
 def cards_text_words(text:str, pack=None) -> str:
-    "`text` with every card of `pack` written in it as its `words` (`QS` -> `Q♠`, `T6` -> `6 Thief`)."
+    "`text` with every card of `pack` written in it as its `words` (`QS` -> `Q♠`, `T6` -> `6 Thief`): what a screen reader reads."
     if pack is None: return str(text)
     return _card_pattern(pack).sub(lambda m: pack.parse(m.group(1)).words, str(text))
 
