@@ -324,9 +324,12 @@ _WORD = re.compile(r'[\w♠♥♦♣🍃🌰🔔]+')
 _DEALER_ROW = re.compile(r'<(div|p) class="cgt-(?:event|last)[^"]*" data-hand="\d+" data-kind="dealer".*?</\1>', re.S)
 _LOT = re.compile(r'Cards dealt face up to find the first dealer:.*?\.')  # the lot's sentence, as the live region reads it out
 
+_PICTURE = re.compile(r'data:image/png;base64,[A-Za-z0-9+/=]+')  # a chart's pixels: its words (alt, scanned) are what it says
+
 def _public(text:str) -> str:
-    "`text` without the first-dealer lot (its cards come from a separate, public shuffle: tests/helpers.py)."
-    return _LOT.sub('', _DEALER_ROW.sub('', text))
+    """`text` without the first-dealer lot (its cards come from a separate, public shuffle: tests/helpers.py), and
+    without a chart's pixels (base64 is no text: '/T1+' in it is no card; the chart's alt text says what it shows)."""
+    return _LOT.sub('', _DEALER_ROW.sub('', _PICTURE.sub('data:image/png', text)))
 
 def _plain(frame:str) -> str:
     "A websocket frame as text a person reads (JSON's escapes undone), the first-dealer lot's rows (a separate, public shuffle) left out."

@@ -10,7 +10,7 @@ import pytest
 import ipywidgets
 from ipywidgets.widgets import widget as widget_module
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import BadOption, Move, games, get_game
+from cardgames_tutor.core.engine import BadOption, Move, games, get_game, rule_title
 from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.ui.panel import Tutor, sort_actions, seat_positions, direction_of
 from cardgames_tutor.ui.drawing import move_label
@@ -138,7 +138,8 @@ def test_illegal_card_is_explained(name):
             t.card_button(card).click()
             verdict = t.match.hand.explain(card, t.seat)
             assert not verdict.legal
-            assert verdict.rule in t.message.value and 'cgt-refused' in t.message.value
+            shown = html.unescape(re.sub(r'<[^>]+>', '', t.message.value))  # what the page shows
+            assert f"(the rule: {rule_title(verdict.rule, t.game)})" in shown and verdict.rule not in shown and 'cgt-refused' in t.message.value
             assert (len(t.match.actions), t.match.to_act, t.match.hand.phase) == before
             return
         press_one(t, step)
@@ -444,8 +445,10 @@ def test_callback_error_becomes_a_message_and_the_panel_stays_usable(monkeypatch
     def broken(card): raise KeyError('boom')
     monkeypatch.setattr(t.session, 'click_card', broken)
     t.card_button(t.lit_cards()[0]).click()
-    assert 'Something went wrong' in t.message.value and 'KeyError' in t.message.value and 'cgt-error' in t.message.value
-    assert 'tutor panel callback failed' in caplog.text  # and the server's log has the traceback
+    assert 'Something went wrong' in t.message.value and 'cgt-error' in t.message.value
+    assert 'KeyError' not in t.message.value and 'boom' not in t.message.value  # the page never shows the exception
+    note = t.session.message.text.split('(note ')[1].split(')')[0]
+    assert 'tutor panel callback failed' in caplog.text and note in caplog.text and 'KeyError' in caplog.text  # the server's log has it, by its note
     assert len(t.match.actions) == n
     monkeypatch.undo()
     t.card_button(t.lit_cards()[0]).click()  # the same panel plays on

@@ -4,6 +4,7 @@ the start and after the end; every view and every callback scanned for hidden ca
 and the registry's limits (a flood of joins, codes tried one after another)."""
 import json, random, threading
 import pytest
+from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.engine import Move, games, get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.core.records import load
@@ -328,6 +329,25 @@ def test_a_seat_out_of_turn_is_told_whose_turn_it_is():
     assert (reply.ok, reply.rule, reply.text) == (False, 'table/turn', 'Not your turn: Bo (Seat 1) is to play.')
     assert snapshot(t) == before
     assert t.waiting_text(0) == 'Waiting for Bo (Seat 1) to play.' and t.waiting_text(1) == 'Your turn.'
+
+def test_a_move_is_answered_in_the_learners_words():
+    """The answer to a move says it as the learner does, its cards by their symbols: 'You picked up the blind.',
+    'You played 7 Thief.', never the move as typed ('You played pick', 'call T8') nor a card the seat may not see."""
+    from cardgames_tutor.core.engine import action_text
+    from test_no_code_on_screen import problems
+    for seed in range(6):
+        t, _ = _table('beggars-and-thieves', seed=seed, players=5)
+        me = t.join('Asha'); t.start(me.token)
+        for i in range(40):
+            if t.match.over or len(t.match.hands) > 1: break
+            if t.match.to_act != 0: assert t.bot_move(); continue
+            hand = t.match.hand
+            action = t.match.game.bot(t.match.view(0), random.Random(i))
+            reply = t.act(me.token, action, f"m{seed}-{i}")
+            assert reply.ok and reply.text == f"You {action_text(action, t.match.game, 'done')}.", reply.text
+            assert not problems('reply', reply.text, t.match.game.pack), reply.text
+            assert not reply.text.startswith('You played ') or isinstance(action, Card), reply.text  # a move has its own verb
+            assert cards_in(reply.text, t.match.game.pack) <= may_see(hand, 0), reply.text
 
 def test_an_illegal_move_is_refused_with_the_engines_rule():
     t, _ = _table()

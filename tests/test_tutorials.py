@@ -266,16 +266,22 @@ def test_a_learner_page_says_how_to_run_it_in_jupyter(name):
     assert said and said[0] < panel, f"{name}: no '{RUN_ALL}' for Jupyter before the panel"
 
 def test_the_review_numbers_a_decision_as_the_start_page_says():
-    """The start page: "action 18" counts the moves made in the match before that decision (every seat's, from the
-    first deal), and *go to this moment* replays them. So move number N of the match is the decision reviewed."""
+    """The start page: the review names the hand and the move, as the panel writes it ("Hand 1: you played Q♥; the coach
+    would rather play Q♦"), no action number; "move 18" counts every seat's moves in the match from the first deal, and
+    *go to this moment* replays the 17 before it. So move number index + 1 of the match is the decision reviewed."""
     from cardgames_tutor.coach.search import review
     from cardgames_tutor.ui.panel import Tutor
     text = '\n'.join(_src(c) for c in json.loads((TUTORIALS/'start.ipynb').read_text(encoding='utf-8'))['cells'] if c['cell_type'] == 'markdown')
-    assert 'Hand 1, action 18' in text and '18 moves had been made' in text
+    assert 'Hand 1: you played Q♥; the coach would rather play Q♦' in text and 'move 18 of the match' in text and 'replays the 17 moves before it' in text
+    assert not re.search(r'\baction \d', text)  # a learner counts moves
     t = Tutor('begga-kaat', seed=1)
     while len(t.match.hands) == 1: t.play_for_me()
     found = review(t.match, seat=0, hand_no=1, seed=1)
     assert found
+    from cardgames_tutor.ui.coach import ReviewList
+    rows = ReviewList(); rows.pack = t.game.pack; rows.show(found)
+    first = html.unescape(re.sub(r'<[^>]+>', '', rows.children[1].children[0].value))
+    assert first.startswith(f"1. Hand 1: you played {found[0].played.symbol}; the coach would rather play "), first  # as the page says it
     for x in found:
         assert t.match.actions[x.index] == (x.hand_no - 1, 0, x.played), x  # the move made after `index` moves
         again = t.match.replayed(t.match.actions[:x.index])

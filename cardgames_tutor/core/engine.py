@@ -145,7 +145,7 @@ def _verb(move, where) -> tuple:
     if hasattr(where, 'VERB_WORDS'): return where.VERB_WORDS.get(move.verb), where.pack  # a game, or its class
     pack = where if isinstance(where, Pack) else next((c.pack for c in move.cards if isinstance(c, Card)), None)
     found = {(info.cls.VERB_WORDS[move.verb], info.cls.pack) for info in _REGISTRY.values()
-             if move.verb in info.cls.VERB_WORDS and (pack is None or info.cls.pack is pack)}
+             if move.verb in info.cls.VERB_WORDS and (pack is None or info.cls.pack.name == pack.name)}  # by name: a pack sent to a worker process is a copy
     return found.pop() if len(found) == 1 else (None, pack)
 
 def _arg_words(arg, pack) -> tuple:

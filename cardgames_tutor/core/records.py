@@ -9,7 +9,7 @@ from __future__ import annotations
 import json, os, pathlib, re, sys
 from itertools import accumulate
 from .contracts import start_standing
-from .engine import IllegalAction, BadOption, game_class, games, check_deal, one_line
+from .engine import IllegalAction, BadOption, game_class, games, check_deal, one_line, rule_title
 from .match import Match
 
 
@@ -276,7 +276,7 @@ def _replay(match:Match, hands:list) -> Match:
             seat = match.to_act
             try: match.apply(action)
             except IllegalAction as e:
-                raise RecordError(f"hand {i}, action {k}: Seat {seat} {short_json(action)} is illegal: {e.verdict.text} [{e.verdict.rule}]") from None
+                raise RecordError(f"hand {i}, action {k}: Seat {seat} {short_json(action)} is illegal: {e.verdict.text} (the rule: {rule_title(e.verdict.rule, match.game)})") from None
     return match
 
 

@@ -297,7 +297,7 @@ def _play(self:Table, seat:int, action) -> Reply:
     played = self.match.actions[-1][2]  # kept: the teacher's work from the next hand may start now (below)
     if self.next_work is not None: self._work_due()
     self._changed()
-    return Reply(True, f"You played {action_text(played)}.", 'table/played')
+    return Reply(True, f"You {action_text(played, self.match.game, 'done')}.", 'table/played')  # 'You played Q♥.', 'You picked up the blind.'
 
 # %% ../../nbs/core/06_tables.ipynb #168a8c64
 @patch

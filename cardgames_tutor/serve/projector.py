@@ -59,7 +59,7 @@ def _said(lesson:Lesson, s) -> str:
     if s.review is not None:
         result = str((s.match.hands[s.review].result or {}).get('text', '')).strip()
         return f"Hand {s.review + 1} is over in this copy. {result} “back to the table” follows the table again."
-    return s.message.text.replace('You played', f"Seat {s.seat} played", 1)
+    return re.sub(r'^You\b', f"Seat {s.seat}", s.message.text)  # 'You played Q♥: ...', 'You named clubs trumps: ...', of the seat
 
 def projector_parts(lesson:Lesson, lines:int=5) -> dict:
     "The projector's drawing of `lesson` at the moment shown: its `head`, `banner`, `table`, `log` and `said`, as HTML."

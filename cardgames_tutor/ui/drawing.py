@@ -137,10 +137,10 @@ _MESSAGE_STYLE = {'ok': f'color:{ink("ok")}', 'refused': f'color:{ink("refused")
                   'result': f'color:{ink("result-text")};background:{ink("result")};border:1px solid #e6a100;border-radius:6px;padding:4px 8px'}
 
 def _message_html(message:Message, pack) -> str:
-    "The session's message as HTML: cards drawn, the rule named, one style per kind."
+    "The session's message as HTML: cards drawn, the rule named in words (never its id), one style per kind."
     if not message.text: return ''
     text = cards_text_html(message.text, pack)
-    if message.kind == 'refused': text = f'✗ {text} <span style="color:{ink("muted")}">(rule <code>{escape(message.rule)}</code>)</span>'
+    if message.kind == 'refused': text = f'✗ {text}' + (message.rule and f' <span class="cgt-rule" data-rule="{escape(message.rule)}" style="color:{ink("muted")}">(the rule: {escape(message.rule_words)})</span>')  # the id for programs only
     if message.kind == 'error': text = f'⚠ {text}'
     kind = escape(message.kind)
     return (f'<div class="cgt-message cgt-{kind}{" cgt-refused" if kind == "refused" else ""}" '

@@ -67,7 +67,8 @@ def _small(cards) -> str: return ''.join(mini_card(c) for c in cards)
 @lru_cache(maxsize=None)
 def _card_pattern(pack) -> re.Pattern:
     words = sorted({w for c in pack for w in (c.code, c.symbol)}, key=len, reverse=True)
-    return re.compile(r'(?<![\w/#&;-])(' + '|'.join(map(re.escape, words)) + r')(?![\w/-])')
+    counted = ''.join(f"| {re.escape(n.split()[-1])}\\b" for n, *_ in pack.suits.values())  # '2 green Beggars': a count, not a card
+    return re.compile(r'(?<![\w/#&;-])(' + '|'.join(map(re.escape, words)) + rf')(?![\w/-]{counted})')
 
 # %% ../../nbs/ui/20_table.ipynb #9012fb43
 @lru_cache(maxsize=4096)
