@@ -216,7 +216,7 @@ def _not_now(self:SeatSession) -> str|None:
 
 # %% ../../nbs/ui/22a_seat.ipynb #a031f713
 @patch
-def act(self:SeatSession, action, request_id:str|None=None) -> bool:
+def act(self:SeatSession, action, request_id:str|None=None, by_bot:bool=False) -> bool: # `by_bot`: chosen by the bot for the student
     "Send `action` for the seat to the table (a fresh request id unless one is given); True if the table applied it."
     if (why := self._not_now()) is not None: return self.say('info', why)
     reply = self._table.act(self.token, action, request_id or new_request_id())
@@ -225,7 +225,8 @@ def act(self:SeatSession, action, request_id:str|None=None) -> bool:
         if self.latest['table']['version'] != self._table.version: self._heard(self._table.view(self.token))  # not heard: the page was away
     if not reply.ok: return self.say('refused', reply.text, reply.rule)
     self.selected = []
-    if self.review is None: self.say('ok', reply.text)  # else the finished hand's result stands
+    said = f"For you, the bot {reply.text[4:]}" if by_bot and reply.text.startswith('You ') else reply.text
+    if self.review is None: self.say('ok', said)  # else the finished hand's result stands
     return True
 
 # %% ../../nbs/ui/22a_seat.ipynb #2e7cbeb8
@@ -304,7 +305,7 @@ def play_for_me(self:SeatSession, moves:int=1, bots:bool=True) -> int:
     made = 0
     while made < moves and self.may_play_for_me:
         if self.review is not None: self.next_hand(); continue
-        if not self.act(self.game.bot(self.view(self.seat), self.rng)): break
+        if not self.act(self.game.bot(self.view(self.seat), self.rng), by_bot=True): break
         made += 1
     return made
 

@@ -198,13 +198,13 @@ def _not_now(self:Session) -> str|None:
 
 # %% ../../nbs/ui/22_session.ipynb #08965f05
 @patch
-def act(self:Session, action) -> bool:
+def act(self:Session, action, by_bot:bool=False) -> bool: # `by_bot`: the bot chose it for the learner (the message says so)
     "Take `action` for the learner's seat; True if it was allowed (else the message says why)."
     if (why := self._not_now()) is not None: return self.say('info', why)
     verdict = self.match.explain(action, self.seat)
     if not verdict.legal: return self.say('refused', verdict.text, verdict.rule)
     self.selected = []
-    self.say('ok', f"You {action_text(action, self.game, 'done')}: {verdict.text}")  # as a learner says it: You named clubs trumps
+    self.say('ok', f"{'For you, the bot' if by_bot else 'You'} {action_text(action, self.game, 'done')}: {verdict.text}")  # as a learner says it: You named clubs trumps
     self._apply(action, self.seat)
     return True
 
@@ -252,6 +252,16 @@ def next_hand(self:Session) -> bool:
     return True
 
 
+# %% ../../nbs/ui/22_session.ipynb #4182ff7b
+@patch
+def _refuse_choice(self:Session, card:Card, controls) -> bool:
+    "Say why `card` (in no legal choice) cannot be chosen: the rule a legal choice with `card` in it would break."
+    verb, moves = next(iter(controls.choose.items()))
+    others = [c for c in moves[0].cards if c != card][:len(moves[0].cards) - 1]
+    verdict = self.match.explain(Move(verb, tuple(in_order([card, *others]))), self.seat)
+    if verdict.legal: return self.say('refused', f"{card.words} cannot be chosen now.")
+    return self.say('refused', verdict.text, verdict.rule)
+
 # %% ../../nbs/ui/22_session.ipynb #3300d0f7
 @patch
 def click_card(self:Session, card:Card) -> bool:
@@ -259,6 +269,7 @@ def click_card(self:Session, card:Card) -> bool:
     if (why := self._not_now()) is not None: return self.say('info', why)
     controls = self.controls()
     if controls.choose:
+        if card not in self.selected and card not in controls.lit: return self._refuse_choice(card, controls)  # a faded card: why, now
         if card in self.selected: self.selected.remove(card)
         else: self.selected.append(card)
         chosen = ' '.join(c.words for c in self.selected) or 'nothing yet'
@@ -291,7 +302,7 @@ def play_for_me(self:Session, moves:int=1, # how many of the learner's moves
         if bots: self.run_bots()
         if self.review is not None: continue  # a bot finished the hand: move on from it too
         if self.match.to_act != self.seat: break  # paced bots still to move
-        if not self.act(self.game.bot(self.match.view(self.seat), self.rng)): break
+        if not self.act(self.game.bot(self.match.view(self.seat), self.rng), by_bot=True): break
         made += 1
     return made
 
