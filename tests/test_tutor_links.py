@@ -168,3 +168,52 @@ def test_the_panel_in_jupyterlab_has_no_serious_accessibility_problem(lab):
                 .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")
             assert not found, found
         finally: browser.close()
+
+CODE_ON_SCREEN = [('a traceback', re.compile(r'Traceback \(most recent call last\)|\b[A-Z][a-zA-Z]+Error\b')),
+                  ('a tag', re.compile(r'\[[a-z][a-z0-9]*(?:-[a-z0-9]+)+\]|\[(?:duck|compare|forced|notation)\]')),
+                  ('a rule id', re.compile(r'\b(?:begga-kaat|kocka|dehla-pakad|maghe-satra|beggars-and-thieves|tricks|table)/[a-z]')),
+                  ('Python', re.compile(r"\bMove\(|\{'|\bNone\b"))]
+TUTORIALS = ('begga_kaat', 'kocka', 'dehla_pakad', 'maghe_satra', 'beggars_and_thieves')
+
+@pytest.mark.slow
+@pytest.mark.parametrize('game', TUTORIALS)
+def test_walkthrough_a_tutorial_as_a_learner_does(lab, game):
+    """A learner's walk through one tutorial in JupyterLab (issue 56, item 6): it opens unmodified, its code collapsed (no
+    test or helper code in view); Run All Cells, as the page says, brings up the live panel; Hint answers; the bot plays
+    the learner's moves to the end of the hand; the review is shown. Nothing on the page is a traceback, a tag, a rule id
+    or a Python value, and no output holds a button that is not a live control (a picture's button would do nothing)."""
+    rel = f'tutorials/{game}.ipynb'
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            page = browser.new_page(viewport={'width': 1366, 'height': 4000})
+            name = _open_clean(page, lab, rel)
+            page.wait_for_timeout(1500)
+            assert page.locator(f'.lm-TabBar-tab.jp-mod-dirty:has-text("{name}")').count() == 0, f"{rel} opened modified"
+            shown_code = page.evaluate("""() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea .cm-content')]
+                                          .filter(e => e.offsetParent !== null).map(e => e.innerText)""")
+            helpers = [c for c in shown_code if re.search(r'\bassert\b|\btest_\w+\(|^\s*def |^\s*import |\bre\.compile', c, re.M)]
+            assert not helpers, f"{rel} shows code a learner need not read: {helpers[0][:200]!r}"
+            page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
+            page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
+            panel = page.locator('.cgt-tutor').last
+            panel.locator('button:has-text("bot plays my move")').wait_for(timeout=SLOW_LAB)
+            panel.locator('button:text-is("Hint")').click()
+            page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor')].pop().innerText.includes('Hint:')", timeout=SLOW_LAB)
+            review = panel.locator('button:has-text("review this hand")')
+            deadline = time.time() + SLOW_LAB / 1000
+            while not (review.count() and review.first.is_enabled() and 'is over' in panel.inner_text()):
+                assert time.time() < deadline, f"{rel}: the hand did not end with the bot playing the learner's moves"
+                bot = panel.locator('button:has-text("bot plays my move")')
+                if bot.is_enabled(): bot.click()
+                page.wait_for_timeout(300)
+            review.first.click()
+            page.wait_for_function("() => !/reviewing/i.test([...document.querySelectorAll('.cgt-tutor')].pop().innerText)", timeout=SLOW_LAB)
+            text = page.inner_text('.jp-Notebook')
+            for what, pattern in CODE_ON_SCREEN:
+                m = pattern.search(text)
+                assert not m, f"{rel}: {what} on the learner's screen: {text[max(0, m.start() - 80):m.end() + 80]!r}"
+            dead = page.evaluate("""() => [...document.querySelectorAll('.jp-OutputArea-output button')]
+                                    .filter(b => !b.closest('.jupyter-widgets')).map(b => b.innerText)""")
+            assert not dead, f"{rel}: an output holds buttons that are no live control: {dead[:3]}"
+        finally: browser.close()
