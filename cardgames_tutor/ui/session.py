@@ -252,7 +252,7 @@ def next_hand(self:Session) -> bool:
     return True
 
 
-# %% ../../nbs/ui/22_session.ipynb #4182ff7b
+# %% ../../nbs/ui/22_session.ipynb #5440d94f
 @patch
 def _refuse_choice(self:Session, card:Card, controls) -> bool:
     "Say why `card` (in no legal choice) cannot be chosen: the rule a legal choice with `card` in it would break."
