@@ -208,6 +208,10 @@ def _kill_account_processes(name):
             if pathlib.Path(f'/proc/{pid}').stat().st_uid == uid: os.kill(int(pid), 9)
         except (OSError, ProcessLookupError): pass
 
+def _group_members(name) -> list:
+    try: return grp.getgrnam(name).gr_mem
+    except KeyError: return []
+
 @contextlib.contextmanager
 def running_hub(work:pathlib.Path, first_names=('asha', 'bram'), **settings):
     """A real hub (`deploy/jupyterhub_config.py`, as root) on a free loopback port, its state in `work`, the students
@@ -232,7 +236,9 @@ def running_hub(work:pathlib.Path, first_names=('asha', 'bram'), **settings):
         for name in names:
             _kill_account_processes(name)  # anything of the test's own students still running
             subprocess.run(['userdel', '--remove', name], capture_output=True)
-        if not had_group: subprocess.run(['groupdel', roster.GROUP], capture_output=True)
+        # the students' group goes only when no account is left in it: another hub of the tests (in the other share, at
+        # the same time) keeps its students there, and without the group their names would no longer read as students'
+        if not had_group and not _group_members(roster.GROUP): subprocess.run(['groupdel', roster.GROUP], capture_output=True)
 
 @pytest.fixture(scope='module')
 def hub(tmp_path_factory):
