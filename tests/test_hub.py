@@ -15,7 +15,7 @@ skipped with a message naming what is missing. Students' accounts must be able t
 project's .venv is closed to them (a Python under /root), a venv of a system Python with the hub extra is made once in
 /var/tmp (pip) and the hub runs from it, as a teacher would install it. The students' accounts are removed at the end.
 """
-import asyncio, contextlib, grp, hashlib, os, pathlib, pwd, re, secrets, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import asyncio, contextlib, fcntl, grp, hashlib, os, pathlib, pwd, re, secrets, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
 import pytest
 
 from helpers import ROOT, no_chromium, free_port, served, browser_page
@@ -103,8 +103,15 @@ def _deps() -> list:
 
 def student_python() -> str:
     """A Python with the project and the hub extra that an account with no rights can run: this one, or a venv of a
-    system Python in /var/tmp (made once per set of dependencies, with pip; the project from the checkout by a .pth)."""
+    system Python in /var/tmp (made once per set of dependencies, with pip; the project from the checkout by a .pth).
+    The tests' two shares may both ask at once: one makes it while the other waits (a lock file), then finds it made."""
     if _nobody_runs(sys.executable): return sys.executable
+    with open('/var/tmp/cardgames_tutor-hub-venv.lock', 'a') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try: return _student_venv()
+        finally: fcntl.flock(lock, fcntl.LOCK_UN)
+
+def _student_venv() -> str:
     base = next((p for p in ('/usr/bin/python3', '/usr/local/bin/python3', shutil.which('python3') or '')
                  if p and os.path.exists(p) and not roster.closed_folder(p)), None)
     if not base: pytest.skip("no Python that students' accounts can run (the project's is closed to them; no /usr/bin/python3)")
