@@ -24,7 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT/'tools')); sys.path.insert(0, str(ROOT/'tests'))
 import docs  # noqa: E402
-from test_site_says import unkept_promises  # noqa: E402
+from test_site_says import site, unkept_promises  # noqa: E402,F401 (`site`: the built site, the fixture both files read)
 
 GAMES = docs.GAMES
 
@@ -172,14 +172,6 @@ def test_the_checker_fails_on_each_kind(tmp_path):
 
 
 # ---------------------------------------------------------------- the built site
-
-@pytest.fixture(scope='module')
-def site():
-    made = ROOT/'_docs'
-    if not docs.fresh_site(made, 'smalldocs'):
-        pytest.skip("no fresh site in _docs/ (its .built.json stamp is missing or older than the tree): "
-                    "`make docs` (or `make test`, which builds it first) then run this again")
-    return made
 
 def test_the_learner_pages_speak_to_a_learner(site):
     pages = learner_pages(site)
