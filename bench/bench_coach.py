@@ -11,6 +11,9 @@ Seat 0. Speed: the latency of a hint at the first decision of Seat 0 in a hand, 
     python bench/bench_coach.py --games kocka --hands 200 --budget 0.3
     python bench/bench_coach.py --games beggars-and-thieves --players 5 --first 120 --hands 130 --every 26
         (hands 120-249 only, adding to an earlier run of hands 0-119: pool the two; --every prints the running interval)
+    python bench/bench_coach.py --hands 400 --turns 20 --against /work/prev
+        (every variant in turns of 20 hands, so a run stopped early has them all; the coach of another checkout, e.g.
+        `git worktree add /work/prev <commit>`, also plays Seat 0 of each deal: coach minus previous coach per hand)
 
 Where an interval does not clear zero, a closing note says how many hands would, at the spread measured.
 """
@@ -45,46 +48,104 @@ def interval(xs):
     return m, m - half, m + half
 
 
-def run(name, opts, hands, budget, out, every=0, first=0):
-    game = get_game(name, **opts)
-    result, what = result_of(game)
-    latency, cpu_time, vs_bot, vs_random = [], [], [], []
+def med_p95(xs):
+    xs = sorted(xs)
+    return (statistics.median(xs), xs[min(len(xs) - 1, int(0.95 * len(xs)))]) if xs else (float('nan'),) * 2
 
-    def coached(view, rng):
-        t, cpu = time.perf_counter(), time.process_time()
-        h = coach.hint(view, game, seed=0, budget=budget)
-        if not latency_done[0]:  # the first decision of the hand
-            latency.append(time.perf_counter() - t); cpu_time.append(time.process_time() - cpu); latency_done[0] = True
-        return h.best
 
-    for k in range(hands):
-        i = first + k  # the hand's number: its deal and seeds
+def load_prev(tree):
+    "(engine, search) of another checkout `tree` (a `git worktree` of an older commit), imported beside this one (bench_hints.load_tree)."
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+    from bench_hints import load_tree
+    return load_tree(tree, 'prev_tree')
+
+
+class Tally:
+    """One variant's hands so far (duplicate deals): the coach minus the house bot, minus random play and, with `prev`
+    (another checkout's (engine, search)), minus that checkout's coach, each in Seat 0 on the same deal and seeds."""
+    def __init__(self, name, opts, budget, prev=None):
+        self.name, self.opts, self.budget, self.first = name, opts, budget, None
+        self.game = get_game(name, **opts)
+        self.result, self.what = result_of(self.game)
+        self.prev = (prev[0].get_game(name, **opts), prev[0].deal_cards, prev[1]) if prev else None
+        self.vs_bot, self.vs_random, self.vs_prev, self.latency, self.cpu, self.bots_differ = [], [], [], [], [], 0
+
+    def coached(self, game, search, timed):
+        "Seat 0's chooser: `search`'s hint at the budget (the hand's first hint timed, when `timed`)."
+        first = [timed]
+        def choose(view, rng):
+            t, cpu = time.perf_counter(), time.process_time()
+            h = search.hint(view, game, seed=0, budget=self.budget)
+            if first[0]:
+                self.latency.append(time.perf_counter() - t); self.cpu.append(time.process_time() - cpu); first[0] = False
+            return h.best
+        return choose
+
+    def play(self, i):
+        "Hand number `i` (its deal and seeds), played by each Seat 0."
+        self.first = i if self.first is None else self.first
         deal_rng = random.Random(1_000_003 * i + 7)
-        deal, dealer = deal_cards(game, deal_rng), deal_rng.randrange(game.n_seats())
-        latency_done = [False]
-        c = result(play_hand(game, deal, dealer, coached, i))
-        b = result(play_hand(game, deal, dealer, game.bot, i))
-        r = result(play_hand(game, deal, dealer, random_choice, i))
-        vs_bot.append(c - b); vs_random.append(c - r)
-        if every and (k + 1) % every == 0 and k + 1 < hands:
-            m, lo, hi = interval(vs_bot)
-            out(f"  ... {name} {k + 1} hands: coach-bot {m:+.3f} [{lo:+.3f}, {hi:+.3f}]")
-    label = f"{name}{'' if not opts else ' ' + ','.join(f'{k}={v}' for k, v in opts.items())}" + (f" (hands {first}-{first + hands - 1})" if first else '')
-    def med_p95(xs):
-        xs = sorted(xs)
-        return (statistics.median(xs), xs[min(len(xs) - 1, int(0.95 * len(xs)))]) if xs else (float('nan'),) * 2
-    mb, lob, hib = interval(vs_bot)
-    mr, lor, hir = interval(vs_random)
-    out(f"{label:34} {hands:5d} hands  {what}: coach-bot {mb:+.3f} [{lob:+.3f}, {hib:+.3f}]"
-        f"  coach-random {mr:+.3f} [{lor:+.3f}, {hir:+.3f}]"
-        f"  first-move hint: wall median {med_p95(latency)[0]:.2f}s p95 {med_p95(latency)[1]:.2f}s,"
-        f" CPU median {med_p95(cpu_time)[0]:.2f}s p95 {med_p95(cpu_time)[1]:.2f}s ({len(latency)} hints)")
-    if lob <= 0 < mb and len(vs_bot) > 1:  # not yet shown: how many hands the interval would need to clear zero, at this spread
-        need = math.ceil((1.96 * statistics.stdev(vs_bot) / mb) ** 2)
-        out(f"  note: the interval does not clear zero yet; at this mean ({mb:+.3f}) and spread (sd {statistics.stdev(vs_bot):.3f} per hand)"
-            f" about {need} hands would (the half-width shrinks as 1/sqrt(hands)); run more with --first {first + hands}")
-    elif mb <= 0: out(f"  note: the coach is not ahead of the house bot here over these {hands} hands")
-    return mb, lob, hib
+        deal, dealer = deal_cards(self.game, deal_rng), deal_rng.randrange(self.game.n_seats())
+        c = self.result(play_hand(self.game, deal, dealer, self.coached(self.game, coach, True), i))
+        b = self.result(play_hand(self.game, deal, dealer, self.game.bot, i))
+        r = self.result(play_hand(self.game, deal, dealer, random_choice, i))
+        self.vs_bot.append(c - b); self.vs_random.append(c - r)
+        if self.prev:  # the previous coach plays the same deal in its own code: its deal, bots and measure
+            game, deal_of, search = self.prev
+            result = result_of(game)[0]
+            deal_rng = random.Random(1_000_003 * i + 7)
+            deal, dealer = deal_of(game, deal_rng), deal_rng.randrange(game.n_seats())
+            self.bots_differ += result(play_hand(game, deal, dealer, game.bot, i)) != b  # the same deal and house bots in both
+            self.vs_prev.append(c - result(play_hand(game, deal, dealer, self.coached(game, search, False), i)))
+
+    def line(self) -> str:
+        "The figures so far, one line."
+        opts = '' if not self.opts else ' ' + ','.join(f'{k}={v}' for k, v in self.opts.items())
+        label, n = f"{self.name}{opts}", len(self.vs_bot)
+        span = f" (hands {self.first}-{self.first + n - 1})" if self.first else ''
+        mb, lob, hib = interval(self.vs_bot)
+        mr, lor, hir = interval(self.vs_random)
+        prev = ''
+        if self.vs_prev:
+            mp, lop, hip = interval(self.vs_prev)
+            prev = (f"  coach-previous coach {mp:+.3f} [{lop:+.3f}, {hip:+.3f}] ({sum(x != 0 for x in self.vs_prev)} hands with another result;"
+                    f" the house bots' hands differed in {self.bots_differ})")
+        return (f"{label + span:34} {n:5d} hands  {self.what}: coach-bot {mb:+.3f} [{lob:+.3f}, {hib:+.3f}]"
+                f"  coach-random {mr:+.3f} [{lor:+.3f}, {hir:+.3f}]{prev}"
+                f"  first-move hint: wall median {med_p95(self.latency)[0]:.2f}s p95 {med_p95(self.latency)[1]:.2f}s,"
+                f" CPU median {med_p95(self.cpu)[0]:.2f}s p95 {med_p95(self.cpu)[1]:.2f}s ({len(self.latency)} hints)")
+
+    def notes(self) -> list:
+        "Whether the interval against the house bot clears zero, and if not, how many hands would."
+        xs, (mb, lob, _) = self.vs_bot, interval(self.vs_bot)
+        if lob <= 0 < mb and len(xs) > 1:  # not yet shown: how many hands the interval would need to clear zero, at this spread
+            need = math.ceil((1.96 * statistics.stdev(xs) / mb) ** 2)
+            return [f"  note: the interval does not clear zero yet; at this mean ({mb:+.3f}) and spread (sd {statistics.stdev(xs):.3f} per hand)"
+                    f" about {need} hands would (the half-width shrinks as 1/sqrt(hands)); run more with --first {self.first + len(xs)}"]
+        return [f"  note: the coach is not ahead of the house bot here over these {len(xs)} hands"] if mb <= 0 else []
+
+
+def run(name, opts, hands, budget, out, every=0, first=0, prev=None):
+    "`hands` hands of one variant from hand `first` on; the closing line (and a running one every `every` hands)."
+    t = Tally(name, opts, budget, prev)
+    for k in range(hands):
+        t.play(first + k)
+        if every and (k + 1) % every == 0 and k + 1 < hands: out("  ... " + t.line())
+    out(t.line())
+    for note in t.notes(): out(note)
+    return interval(t.vs_bot)
+
+
+def in_turns(variants, hands, budget, out, turn, first=0, prev=None):
+    "Every variant in turns of `turn` hands (so a run stopped early has them all), the running lines after each turn."
+    tallies = [Tally(name, opts, budget, prev) for name, opts in variants]
+    for start in range(first, first + hands, turn):
+        for t in tallies:
+            for i in range(start, min(start + turn, first + hands)): t.play(i)
+            out(f"[{time.strftime('%H:%M:%S')}] " + t.line())
+    for t in tallies:
+        out(t.line())
+        for note in t.notes(): out(note)
 
 
 def main(argv=None):
@@ -96,14 +157,19 @@ def main(argv=None):
     p.add_argument('--players', type=int, nargs='*', help="Beggars and Thieves: only these numbers of players")
     p.add_argument('--first', type=int, default=0, help="the number of the first hand (to add hands to an earlier run: its deals and seeds)")
     p.add_argument('--every', type=int, default=0, help="print the running interval every this many hands (0: only at the end)")
+    p.add_argument('--turns', type=int, default=0, help="play the variants in turns of this many hands each, the running lines after each turn (0: one variant after another)")
+    p.add_argument('--against', metavar='TREE', help="another checkout (e.g. `git worktree add /tmp/prev <commit>`): its coach in Seat 0 on the same deals too")
     a = p.parse_args(argv)
     hands, budget = (10, 0.2) if a.quick else (a.hands, a.budget)
-    print(f"coach benchmark: {hands} hands per game and variant, hint budget {budget} s "
-          f"(ACTIONS_PER_SECOND={coach.ACTIONS_PER_SECOND}); differences are per hand, positive = the coach does better")
-    for name, opts in VARIANTS:
-        if a.games and name not in a.games: continue
-        if a.players and 'players' in opts and opts['players'] not in a.players: continue
-        run(name, opts, hands, budget, lambda s: print(s, flush=True), a.every, a.first)
+    prev = load_prev(a.against) if a.against else None
+    print(f"coach benchmark, {time.strftime('%Y-%m-%d %H:%M')}: {hands} hands per game and variant, hint budget {budget} s "
+          f"(ACTIONS_PER_SECOND={coach.ACTIONS_PER_SECOND}); differences are per hand, positive = the coach does better"
+          + (f"; the previous coach: {a.against}" if a.against else ''), flush=True)
+    chosen = [(name, opts) for name, opts in VARIANTS if not (a.games and name not in a.games)
+              and not (a.players and 'players' in opts and opts['players'] not in a.players)]
+    out = lambda s: print(s, flush=True)
+    if a.turns: return in_turns(chosen, hands, budget, out, a.turns, a.first, prev)
+    for name, opts in chosen: run(name, opts, hands, budget, out, a.every, a.first, prev)
 
 
 if __name__ == '__main__': sys.exit(main())
