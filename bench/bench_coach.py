@@ -17,7 +17,7 @@ Seat 0. Speed: the latency of a hint at the first decision of Seat 0 in a hand, 
 
 Where an interval does not clear zero, a closing note says how many hands would, at the spread measured.
 """
-import argparse, math, pathlib, random, statistics, sys, time
+import argparse, json, math, pathlib, random, statistics, sys, time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # this checkout's package, not an installed one
 from cardgames_tutor.core.engine import get_game, deal_cards
 from cardgames_tutor.core.match import random_choice
@@ -63,8 +63,8 @@ def load_prev(tree):
 class Tally:
     """One variant's hands so far (duplicate deals): the coach minus the house bot, minus random play and, with `prev`
     (another checkout's (engine, search)), minus that checkout's coach, each in Seat 0 on the same deal and seeds."""
-    def __init__(self, name, opts, budget, prev=None):
-        self.name, self.opts, self.budget, self.first = name, opts, budget, None
+    def __init__(self, name, opts, budget, prev=None, record=None):
+        self.name, self.opts, self.budget, self.first, self.record = name, opts, budget, None, record
         self.game = get_game(name, **opts)
         self.result, self.what = result_of(self.game)
         self.prev = (prev[0].get_game(name, **opts), prev[0].deal_cards, prev[1]) if prev else None
@@ -97,11 +97,17 @@ class Tally:
             deal, dealer = deal_of(game, deal_rng), deal_rng.randrange(game.n_seats())
             self.bots_differ += result(play_hand(game, deal, dealer, game.bot, i)) != b  # the same deal and house bots in both
             self.vs_prev.append(c - result(play_hand(game, deal, dealer, self.coached(game, search, False), i)))
+        if self.record:  # one line per hand, to pool runs of different hands (`--pool`)
+            with open(self.record, 'a') as f:
+                f.write(json.dumps({'variant': self.label(), 'hand': i, 'vs_bot': c - b, 'vs_random': c - r, 'what': self.what,
+                                    **({'vs_prev': self.vs_prev[-1], 'bots_differ': self.bots_differ} if self.prev else {}),
+                                    'cpu': self.cpu[-1] if self.cpu else None}) + '\n')
+
+    def label(self) -> str: return f"{self.name}{'' if not self.opts else ' ' + ','.join(f'{k}={v}' for k, v in self.opts.items())}"
 
     def line(self) -> str:
         "The figures so far, one line."
-        opts = '' if not self.opts else ' ' + ','.join(f'{k}={v}' for k, v in self.opts.items())
-        label, n = f"{self.name}{opts}", len(self.vs_bot)
+        label, n = self.label(), len(self.vs_bot)
         span = f" (hands {self.first}-{self.first + n - 1})" if self.first else ''
         mb, lob, hib = interval(self.vs_bot)
         mr, lor, hir = interval(self.vs_random)
@@ -125,9 +131,9 @@ class Tally:
         return [f"  note: the coach is not ahead of the house bot here over these {len(xs)} hands"] if mb <= 0 else []
 
 
-def run(name, opts, hands, budget, out, every=0, first=0, prev=None):
+def run(name, opts, hands, budget, out, every=0, first=0, prev=None, record=None):
     "`hands` hands of one variant from hand `first` on; the closing line (and a running one every `every` hands)."
-    t = Tally(name, opts, budget, prev)
+    t = Tally(name, opts, budget, prev, record)
     for k in range(hands):
         t.play(first + k)
         if every and (k + 1) % every == 0 and k + 1 < hands: out("  ... " + t.line())
@@ -136,9 +142,9 @@ def run(name, opts, hands, budget, out, every=0, first=0, prev=None):
     return interval(t.vs_bot)
 
 
-def in_turns(variants, hands, budget, out, turn, first=0, prev=None):
+def in_turns(variants, hands, budget, out, turn, first=0, prev=None, record=None):
     "Every variant in turns of `turn` hands (so a run stopped early has them all), the running lines after each turn."
-    tallies = [Tally(name, opts, budget, prev) for name, opts in variants]
+    tallies = [Tally(name, opts, budget, prev, record) for name, opts in variants]
     for start in range(first, first + hands, turn):
         for t in tallies:
             for i in range(start, min(start + turn, first + hands)): t.play(i)
@@ -159,7 +165,10 @@ def main(argv=None):
     p.add_argument('--every', type=int, default=0, help="print the running interval every this many hands (0: only at the end)")
     p.add_argument('--turns', type=int, default=0, help="play the variants in turns of this many hands each, the running lines after each turn (0: one variant after another)")
     p.add_argument('--against', metavar='TREE', help="another checkout (e.g. `git worktree add /tmp/prev <commit>`): its coach in Seat 0 on the same deals too")
+    p.add_argument('--record', metavar='FILE', help="add a line per hand to FILE (JSON): runs of different hands pooled by --pool")
+    p.add_argument('--pool', metavar='FILE', nargs='+', help="no hands played: the intervals over every hand recorded in these files (each hand once)")
     a = p.parse_args(argv)
+    if a.pool: return pool(a.pool)
     hands, budget = (10, 0.2) if a.quick else (a.hands, a.budget)
     prev = load_prev(a.against) if a.against else None
     print(f"coach benchmark, {time.strftime('%Y-%m-%d %H:%M')}: {hands} hands per game and variant, hint budget {budget} s "
@@ -168,8 +177,26 @@ def main(argv=None):
     chosen = [(name, opts) for name, opts in VARIANTS if not (a.games and name not in a.games)
               and not (a.players and 'players' in opts and opts['players'] not in a.players)]
     out = lambda s: print(s, flush=True)
-    if a.turns: return in_turns(chosen, hands, budget, out, a.turns, a.first, prev)
-    for name, opts in chosen: run(name, opts, hands, budget, out, a.every, a.first, prev)
+    if a.turns: return in_turns(chosen, hands, budget, out, a.turns, a.first, prev, a.record)
+    for name, opts in chosen: run(name, opts, hands, budget, out, a.every, a.first, prev, a.record)
+
+
+def pool(files):
+    "`--pool`: per variant, every hand recorded in `files` (a hand recorded twice counted once), its intervals."
+    rows = {}
+    for f in files:
+        for line in open(f):
+            r = json.loads(line)
+            rows.setdefault(r['variant'], {})[r['hand']] = r
+    for variant, hands in rows.items():
+        rs = [hands[k] for k in sorted(hands)]
+        fig = lambda key: '{:+.3f} [{:+.3f}, {:+.3f}]'.format(*interval([r[key] for r in rs]))
+        prev = [r for r in rs if 'vs_prev' in r]
+        tail = (f"  coach-previous coach {'{:+.3f} [{:+.3f}, {:+.3f}]'.format(*interval([r['vs_prev'] for r in prev]))} over {len(prev)} hands"
+                f" ({sum(r['vs_prev'] != 0 for r in prev)} with another result)") if prev else ''
+        cpu = [r['cpu'] for r in rs if r.get('cpu') is not None]
+        print(f"{variant:30} {len(rs):5d} hands  {rs[0]['what']}: coach-bot {fig('vs_bot')}  coach-random {fig('vs_random')}{tail}"
+              f"  first-move hint CPU median {med_p95(cpu)[0]:.2f}s", flush=True)
 
 
 if __name__ == '__main__': sys.exit(main())
