@@ -110,3 +110,26 @@ def test_quiet_hand_plays_the_same(name, opts):
         assert quiet.events == [] if isinstance(told, TrickHand) else len(quiet.events) <= len(told.events)
         same = lambda h: {k: v for k, v in vars(h).items() if k not in NARRATION}
         assert same(quiet) == same(told), f"{name}: a quiet hand ended otherwise"
+
+
+CACHE = {'_legal', '_legal_at'}  # the legal actions kept for a position: a cache, not the hand
+
+
+@pytest.mark.parametrize('name,opts', VARIANTS, ids=[f"{n}-{o.get('players', '')}" for n, o in VARIANTS])
+def test_lean_playout_plays_the_same(name, opts):
+    """The coach's playout (`coach.PLAYOUT`; a trick game's `TrickHand.play_out`, issue 50) plays a quiet hand as
+    `take(bot_move(rng))` at every turn plays it: the same actions in the same order, the same random draws after it,
+    the hand ends the same in every attribute (events aside: a quiet hand keeps none)."""
+    game = get_game(name, **opts)
+    for i, hand in enumerate(positions(game, 600, seed=5)):
+        if i % 6: continue
+        lean, told = coach.fork(hand), coach.fork(hand)
+        lean.quiet = told.quiet = True
+        r1, r2 = random.Random(i), random.Random(i)
+        coach.PLAYOUT(lean, r1)
+        while not told.is_over: told.take(told.bot_move(r2))
+        assert lean.history == told.history, f"{name}: the lean playout played {lean.history[len(hand.history):]}, bot_move {told.history[len(hand.history):]}"
+        assert r1.random() == r2.random(), f"{name}: the lean playout drew other random numbers"
+        same = lambda h: {k: v for k, v in vars(h).items() if k not in NARRATION | CACHE}
+        assert lean.result == told.result and same(lean) == same(told), f"{name}: a lean playout ended otherwise"
+

@@ -12,7 +12,7 @@ from .cards import Card, in_order
 from .engine import HandState, Verdict, Event, quoted, new_tuple
 
 # %% auto #0
-__all__ = ['follow_suit', 'trick_winner', 'suit_name', 'why_won', 'play_text', 'Trick', 'trick_rules', 'TrickHand']
+__all__ = ['follow_suit', 'trick_winner', 'suit_name', 'why_won', 'play_text', 'Trick', 'trick_rules', 'TrickHand', 'plain_play']
 
 # %% ../../nbs/core/02_tricks.ipynb #517bb6a3
 def follow_suit(hand:list, led_suit:str|None) -> tuple:
@@ -111,7 +111,12 @@ def follow(self:TrickHand) -> tuple:
     "`follow_suit` for the seat to act: the cards it may play, and the case."
     return follow_suit(self.playable(self.to_act), self.trick[0].suit if self.trick else None)
 @patch
-def _legal_play(self:TrickHand): return self.follow()[0]  # kept per position by the engine (`legal_actions`)
+def _legal_play(self:TrickHand) -> list:
+    "`follow`'s cards, worked out inline (playouts ask at every card); kept per position by the engine (`legal_actions`)."
+    held, trick = self.playable(self.to_act), self.trick
+    if not trick: return held
+    led = trick[0].suit
+    return [c for c in held if c.suit == led] or held
 
 
 # %% ../../nbs/core/02_tricks.ipynb #9ec3784b
@@ -172,6 +177,21 @@ def hand_done(self:TrickHand):
     self.phase, self.to_act = 'over', None
 
 
+# %% ../../nbs/core/02_tricks.ipynb #b84d434b
+@patch
+def _end_trick(self:TrickHand):
+    "Every seat has played to the trick: it is decided, kept, handed to the game (`trick_done`); its winner leads the next."
+    cards, seats = tuple(self.trick), tuple(self.trick_seats)
+    i = trick_winner(cards, self.trump)
+    trick = new_tuple(Trick, (len(self.tricks) + 1, seats[0], seats, cards, seats[i], self.trump, self._words))  # fast Trick(...)
+    self.tricks.append(trick)
+    self.trick, self.trick_seats = [], []
+    self.leader = self.to_act = trick.winner
+    self.trick_done(trick)
+    # every seat plays one card to each trick, so all run out together
+    if not self.is_over and not self.playable(trick.winner): self.hand_done()
+
+
 # %% ../../nbs/core/02_tricks.ipynb #de7bbd7a
 @patch
 def _apply_play(self:TrickHand, card):
@@ -182,18 +202,43 @@ def _apply_play(self:TrickHand, card):
     note = self.noted_played(seat, card) if card is self.noted else ''  # (it changes the hand: done when quiet too)
     if not self.quiet:  # play_text is a plain function: no link to the hand
         self.events.append(Event('play', (self.play_text, seat, card, led, note) if note else (self.play_text, seat, card, led), seat))
-    if len(trick) < self.n:
-        self.to_act = (seat + 1) % self.n
-        return
-    cards, seats = tuple(self.trick), tuple(self.trick_seats)
-    i = trick_winner(cards, self.trump)
-    trick = new_tuple(Trick, (len(self.tricks) + 1, seats[0], seats, cards, seats[i], self.trump, self._words))  # fast Trick(...)
-    self.tricks.append(trick)
-    self.trick, self.trick_seats = [], []
-    self.leader = self.to_act = trick.winner
-    self.trick_done(trick)
-    # every seat plays one card to each trick, so all run out together
-    if not self.is_over and not self.playable(trick.winner): self.hand_done()
+    if len(trick) < self.n: self.to_act = (seat + 1) % self.n
+    else: self._end_trick()
+
+
+# %% ../../nbs/core/02_tricks.ipynb #e3929458
+_PLAIN = {}  # hand class -> whether its play phase is `TrickHand`'s own (its cards, how one leaves the hand, the legal ones)
+
+def plain_play(cls:type) -> bool:
+    "Whether `cls` plays its cards as `TrickHand` does, so `play_out` may play them inline."
+    got = _PLAIN.get(cls)
+    if got is None:
+        got = _PLAIN[cls] = all(getattr(cls, m) is getattr(TrickHand, m) for m in ('playable', 'remove_card', '_legal_play', '_apply_play'))
+    return got
+
+
+# %% ../../nbs/core/02_tricks.ipynb #35f3071b
+@patch
+def play_out(self:TrickHand, rng) -> TrickHand:
+    "The house bot plays every seat of this hand to its end, as `take(bot_move(rng))` at each turn would (see above)."
+    move, history, hands, n = self.bot_move, self.history, self.hands, self.n
+    lean = self.quiet and plain_play(type(self))
+    while not self.is_over:
+        seat = self.to_act
+        if not lean or self._phase != 'play':  # (the attribute, not the property: read at every card)
+            action = move(rng); history.append((seat, action)); self._apply_fn(self, action); continue
+        held, trick = hands[seat], self.trick
+        legal = ([c for c in held if c.suit == trick[0].suit] or held) if trick else held  # `_legal_play`'s cards
+        if len(legal) == 1: card = legal[0]
+        else:
+            self._legal_at, self._legal = len(history), legal  # kept as `_legal_now` keeps it: `bot_move` reads it
+            card = move(rng)
+        history.append((seat, card))
+        held.remove(card); trick.append(card); self.trick_seats.append(seat)
+        if card is self.noted: self.noted_played(seat, card)
+        if len(trick) < n: self.to_act = (seat + 1) % n
+        else: self._end_trick()
+    return self
 
 
 # %% ../../nbs/core/02_tricks.ipynb #1a3be84c
