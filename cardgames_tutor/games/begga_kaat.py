@@ -135,6 +135,7 @@ def trick_done(self:BeggaKaatHand, trick:Trick):
     cards, winner = trick.cards, trick.winner
     points = sum(map(_PENALTY_OF, cards))
     if points: self.taken[winner].extend(_penalties(cards)); self.points[winner] += points
+    if self.quiet: return  # a coach's playout: nobody reads the event (its data not made either)
     self.log('trick', (_trick_text, trick, points), winner, None, {'number': trick.number,
              'leader': trick.leader, 'cards': cards, 'winner': winner, 'points': points}, 'begga-kaat/trick')
 
@@ -222,16 +223,19 @@ def settle(self:BeggaKaat, hand, match):
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #aa33d953
 _RANK = attrgetter('rank')  # a card's number, read in C (the coach's playouts call the bot thousands of times)
+_LEAD = {c: (PENALTY[c] > 0, c.rank) for c in FRENCH}.__getitem__  # a lead's order, looked up in C: safe cards first, low first
+_KAAT = {c: (PENALTY[c], c.rank) for c in FRENCH}.__getitem__  # a kaat's: the most penalty points, then the highest
 
 def bot_card(legal:list, trick:list, rng) -> object:
     "The simple bot's card from the `legal` cards and the cards of the chaal so far (`trick`, in the order played)."
     if len(legal) == 1: return legal[0]
-    if not trick:  # leading: a low card, avoiding penalty cards
-        return min(legal, key=lambda c: (PENALTY[c] > 0, c.rank, rng.random()))
+    if not trick:  # leading: a low card, avoiding penalty cards; a tie broken at random (a draw per card, in order)
+        draw = rng.random
+        return legal[min(zip(map(_LEAD, legal), [draw() for _ in legal], range(len(legal))))[2]]
     led = trick[0].suit
     if legal[0].suit != led:  # void: the kaat
-        return max(legal, key=lambda c: (PENALTY[c], c.rank))
-    top = max(c.rank for c in trick if c.suit == led)
+        return max(legal, key=_KAAT)
+    top = max([c.rank for c in trick if c.suit == led])
     under = [c for c in legal if c.rank < top]
     return max(under or legal, key=_RANK)
 
