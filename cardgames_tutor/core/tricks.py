@@ -91,6 +91,7 @@ class TrickHand(HandState):
     WORDS = {'trick': 'trick', 'suit': 'suit', 'void': 'you may play any card'}
     trump = None
     play_text = staticmethod(play_text)  # the event sentence of a card played (a game sets its own)
+    card_bot = None  # the house bot's card from (legal cards, the trick's cards, rng) alone, where its game's bot decides so: `play_out` asks it
     noted = None  # a card whose play does more (`noted_played`; Beggars and Thieves: the partner card, once called)
 
     def __init__(self, game, deal, dealer, hands:list, leader:int):
@@ -221,15 +222,19 @@ def plain_play(cls:type) -> bool:
 @patch
 def play_out(self:TrickHand, rng) -> TrickHand:
     "The house bot plays every seat of this hand to its end, as `take(bot_move(rng))` at each turn would (see above)."
-    move, history, hands, n = self.bot_move, self.history, self.hands, self.n
+    move, history, hands, n, choose = self.bot_move, self.history, self.hands, self.n, self.card_bot
     lean = self.quiet and plain_play(type(self))
     while not self.is_over:
         seat = self.to_act
         if not lean or self._phase != 'play':  # (the attribute, not the property: read at every card)
             action = move(rng); history.append((seat, action)); self._apply_fn(self, action); continue
         held, trick = hands[seat], self.trick
-        legal = ([c for c in held if c.suit == trick[0].suit] or held) if trick else held  # `_legal_play`'s cards
+        if trick:
+            led = trick[0].suit
+            legal = [c for c in held if c.suit == led] or held  # `_legal_play`'s cards
+        else: legal = held
         if len(legal) == 1: card = legal[0]
+        elif choose is not None: card = choose(legal, trick, rng)  # the game's bot, from these alone
         else:
             self._legal_at, self._legal = len(history), legal  # kept as `_legal_now` keeps it: `bot_move` reads it
             card = move(rng)

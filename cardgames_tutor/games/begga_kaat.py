@@ -239,6 +239,8 @@ def bot_card(legal:list, trick:list, rng) -> object:
     under = [c for c in legal if c.rank < top]
     return max(under or legal, key=_RANK)
 
+BeggaKaatHand.card_bot = staticmethod(bot_card)  # it decides from the legal cards and the trick alone: the coach's playouts ask it directly
+
 def bot(view:dict, rng) -> object:
     "A simple Begga Kaat player: duck under the winning card, kaat the worst penalty card when void."
     return bot_card(view['legal'], [c for _, c in view['trick']], rng)
