@@ -208,13 +208,15 @@ def _apply_play(self:TrickHand, card):
 
 
 # %% ../../nbs/core/02_tricks.ipynb #e3929458
-_PLAIN = {}  # hand class -> whether its play phase is `TrickHand`'s own (its cards, how one leaves the hand, the legal ones)
+_PLAIN = {}  # hand class -> (its play phase is `TrickHand`'s, its cards are its hands' own)
 
-def plain_play(cls:type) -> bool:
-    "Whether `cls` plays its cards as `TrickHand` does, so `play_out` may play them inline."
+def plain_play(cls:type) -> tuple:
+    """(whether `cls` works out its legal cards and plays a card as `TrickHand` does, so `play_out` may do it inline;
+    whether its cards are its hands' own, taken out as `TrickHand` does: no face-up row, as Snear's)."""
     got = _PLAIN.get(cls)
     if got is None:
-        got = _PLAIN[cls] = all(getattr(cls, m) is getattr(TrickHand, m) for m in ('playable', 'remove_card', '_legal_play', '_apply_play'))
+        same = lambda *names: all(getattr(cls, m) is getattr(TrickHand, m) for m in names)
+        got = _PLAIN[cls] = (same('_legal_play', '_apply_play'), same('playable', 'remove_card'))
     return got
 
 
@@ -223,12 +225,13 @@ def plain_play(cls:type) -> bool:
 def play_out(self:TrickHand, rng) -> TrickHand:
     "The house bot plays every seat of this hand to its end, as `take(bot_move(rng))` at each turn would (see above)."
     move, history, hands, n, choose = self.bot_move, self.history, self.hands, self.n, self.card_bot
-    lean = self.quiet and plain_play(type(self))
+    lean, own = plain_play(type(self))
+    lean = lean and self.quiet
     while not self.is_over:
         seat = self.to_act
         if not lean or self._phase != 'play':  # (the attribute, not the property: read at every card)
             action = move(rng); history.append((seat, action)); self._apply_fn(self, action); continue
-        held, trick = hands[seat], self.trick
+        held, trick = hands[seat] if own else self.playable(seat), self.trick
         if trick:
             led = trick[0].suit
             legal = [c for c in held if c.suit == led] or held  # `_legal_play`'s cards
@@ -239,7 +242,9 @@ def play_out(self:TrickHand, rng) -> TrickHand:
             self._legal_at, self._legal = len(history), legal  # kept as `_legal_now` keeps it: `bot_move` reads it
             card = move(rng)
         history.append((seat, card))
-        held.remove(card); trick.append(card); self.trick_seats.append(seat)
+        if own: held.remove(card)
+        else: self.remove_card(seat, card)
+        trick.append(card); self.trick_seats.append(seat)
         if card is self.noted: self.noted_played(seat, card)
         if len(trick) < n: self.to_act = (seat + 1) % n
         else: self._end_trick()
