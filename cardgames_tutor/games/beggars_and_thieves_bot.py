@@ -72,6 +72,8 @@ def _outstanding(view) -> set:
 
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #6cb562c4
+from itertools import chain
+
 _ABOVE = {c: tuple(x for x in BEGGARS if x.suit == c.suit and x.rank > c.rank) for c in BEGGARS}  # the cards above each, in its suit
 
 def _sure_leads(view, legal) -> list:
@@ -80,8 +82,8 @@ def _sure_leads(view, legal) -> list:
     shown = {c.suit for c in view['face_up'][1 - seat]}
     maybe = [c for c in legal if c.suit in shown]
     if not maybe: return []  # (what has been seen is gathered only when a card could be a sure lead)
-    known = set(view['hand']) | set(view['face_up'][seat]) | {c for t in view['tricks'] for c in t.cards}
-    return [c for c in maybe if all(x in known for x in _ABOVE[c])]
+    known = {*view['hand'], *view['face_up'][seat], *chain.from_iterable(t.cards for t in view['tricks'])}
+    return [c for c in maybe if known.issuperset(_ABOVE[c])]  # (looked up in C: the coach's playouts ask at every lead)
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #3d67262d
 def _lead(view, legal, pts, safe, rng):
