@@ -6,6 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/beggars_and_thieve
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #0e4089cb
 from __future__ import annotations
+from itertools import chain
 from ..core.cards import BEGGARS
 from ..core.engine import Move
 from ..core.tricks import trick_winner
@@ -61,19 +62,16 @@ def friends(view:dict) -> set:
 
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #3acf2321
+_THIEF = {c: c.rank for c in BEGGARS if c.suit == 'T'}.get  # a Thief's number (None for any other card), looked up in C
+
 def _outstanding(view) -> set:
     "The numbers of the Thieves that may still be played against this seat: not its own, not played yet."
-    gone = {c.rank for c in view['hand'] if c.suit == 'T'}  # only Thieves count: the others are left out at once
-    gone.update(c.rank for c in view.get('buried', ()) if c.suit == 'T')
-    gone.update(c.rank for _, c in view['trick'] if c.suit == 'T')
-    gone.update(c.rank for t in view['tricks'] for c in t.cards if c.suit == 'T')
-    if 'face_up' in view: gone.update(c.rank for c in view['face_up'][view['seat']] if c.suit == 'T')
-    return set(range(1, 15)) - gone
+    seen = chain(view['hand'], view.get('buried', ()), (c for _, c in view['trick']), chain.from_iterable(t.cards for t in view['tricks']),
+                 view['face_up'][view['seat']] if 'face_up' in view else ())  # only Thieves count: the others are no number
+    return set(range(1, 15)).difference(map(_THIEF, seen))
 
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #6cb562c4
-from itertools import chain
-
 _ABOVE = {c: tuple(x for x in BEGGARS if x.suit == c.suit and x.rank > c.rank) for c in BEGGARS}  # the cards above each, in its suit
 
 def _sure_leads(view, legal) -> list:
