@@ -14,6 +14,8 @@ Seat 0. Speed: the latency of a hint at the first decision of Seat 0 in a hand, 
     python bench/bench_coach.py --hands 400 --turns 20 --against /work/prev
         (every variant in turns of 20 hands, so a run stopped early has them all; the coach of another checkout, e.g.
         `git worktree add /work/prev <commit>`, also plays Seat 0 of each deal: coach minus previous coach per hand)
+    python bench/bench_coach.py --games dehla-pakad --hands 300 --first 300 --record dp.jsonl   (and another process with
+        --first 0 ...): a line per hand in dp.jsonl; `--pool dp.jsonl` gives the interval over every hand recorded
 
 Where an interval does not clear zero, a closing note says how many hands would, at the spread measured.
 """
