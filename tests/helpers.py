@@ -147,3 +147,46 @@ def browser_page():
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         try: yield browser.new_page(viewport={'width': 1100, 'height': 1000})
         finally: browser.close()
+
+# The built site: the site tests read the one `make test` has just built into _docs/, and build it themselves when it is
+# missing or stale (never skip on a stale site). One build at a time (a lock file): the two test processes of `make test`
+# may both ask, and a build writes _proc/ and _docs/.
+import fcntl, importlib.util, sys
+from typing import NamedTuple
+
+class Built(NamedTuple):
+    "What the build said: as `subprocess.run` gives it."
+    returncode: int
+    stdout: str
+    stderr: str
+
+def _tools_docs():
+    if 'docs' not in sys.modules:
+        sys.path.insert(0, str(ROOT/'tools'))
+        try: import docs  # noqa: F401
+        finally: sys.path.pop(0)
+    return sys.modules['docs']
+
+def built_site(renderer:str='smalldocs') -> tuple:
+    """(folder, Built) of the site in _docs/ as the tree is now: the site the stamp vouches for, else built here (by
+    `tools/docs.py`, which runs every notebook). Skips only when the renderer is not installed, naming it."""
+    if renderer == 'smalldocs' and importlib.util.find_spec('smalldocs') is None:
+        import pytest
+        pytest.skip("smalldocs is not installed (the dev extra installs it on Python >= 3.11): the site cannot be built here")
+    docs, out = _tools_docs(), ROOT/'_docs'
+    with open(ROOT/'.docs-build.lock', 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # a build by the other test process: wait for it, then read its stamp
+        stamp = docs.fresh_site(out, renderer)
+        if stamp: return out, Built(0, stamp['said'], '')
+        t0 = time.time()
+        r = subprocess.run([sys.executable, str(ROOT/'tools'/'docs.py'), '--renderer', renderer, '--out', str(out)],
+                           cwd=ROOT, capture_output=True, text=True)
+        print(f"docs build (the site in _docs/ was missing or stale): {time.time()-t0:.1f}s")
+        return out, Built(r.returncode, r.stdout, r.stderr)
+
+def fresh_site_or_fail(renderer:str='smalldocs'):
+    "The folder of a site built from the tree as it is now; fails (with the build's own words) when it cannot be built."
+    import pytest
+    out, r = built_site(renderer)
+    if r.returncode: pytest.fail(f"the site in _docs/ was stale and building it failed:\n{r.stderr[-3000:]}")
+    return out

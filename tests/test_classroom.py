@@ -413,7 +413,7 @@ def test_closed_sessions_threads_end_and_memory_is_given_back():
 def test_the_server_runs_on_the_c_allocator(server):
     """`cardgames-classroom` starts itself again on glibc's allocator (`PYTHONMALLOC=malloc`), which gives free pages back
     after a class (Python's own kept 22-26 MB); a PYTHONMALLOC already set is kept, and it starts again only once."""
-    if platform.libc_ver()[0] != 'glibc': pytest.skip('not glibc: the server keeps Python\'s allocator')
+    if platform.libc_ver()[0] != 'glibc': pytest.skip("glibc's allocator (malloc_trim) is missing: not a glibc system, the server keeps Python's allocator")
     _, proc = server
     environ = open(f'/proc/{proc.pid}/environ', 'rb').read().split(b'\0')
     assert f"PYTHONMALLOC={os.environ.get('PYTHONMALLOC') or 'malloc'}".encode() in environ

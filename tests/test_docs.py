@@ -3,8 +3,8 @@ is broken, no notebook fails, pages carry their outputs from execution, README.m
 and headless Chromium shows the start page and the Begga Kaat page."""
 import importlib.util, json, re, shutil, subprocess, sys, time
 from pathlib import Path
-from typing import NamedTuple
 import pytest
+from helpers import built_site
 
 ROOT = Path(__file__).resolve().parent.parent
 NBS, PROC, ARTIFACTS = ROOT/'nbs', ROOT/'_proc', ROOT/'tests'/'artifacts'
@@ -18,28 +18,12 @@ GAMES = {'begga_kaat': ('Begga Kaat', '3-4'), 'kocka': ('Kočka', '4'), 'dehla_p
          'maghe_satra': ('Maghe Satra', '3-7'), 'beggars_and_thieves': ('Beggars and Thieves', '2-5')}
 
 
-class Built(NamedTuple):
-    "What the build said: as `subprocess.run` gives it."
-    returncode: int
-    stdout: str
-    stderr: str
-
 @pytest.fixture(scope='module')
-def site(tmp_path_factory):
+def site():
     """The site `make test` has just built into _docs/ (with smalldocs, by `tools/docs.py`, which runs every notebook),
-    when its stamp says it was built from the tree as it is now; else the site built here, once, into a temporary folder.
+    when its stamp says it was built from the tree as it is now; else the site built here, once (tests/helpers.py).
     So no notebook runs twice in one `make test`, and a lone `pytest tests/test_docs.py` still checks a fresh build."""
-    made = ROOT/'_docs'
-    stamp = docs.fresh_site(made, 'smalldocs')
-    if stamp:
-        print("docs: checking the site built by `make test` in _docs/")
-        return made, Built(0, stamp['said'], '')
-    out = tmp_path_factory.mktemp('site')/'_docs'
-    t0 = time.time()
-    r = subprocess.run([sys.executable, str(ROOT/'tools'/'docs.py'), '--renderer', 'smalldocs', '--out', str(out)],
-                       cwd=ROOT, capture_output=True, text=True)
-    print(f"docs build: {time.time()-t0:.1f}s")
-    return out, r
+    return built_site('smalldocs')
 
 def test_a_stale_site_is_built_again(tmp_path):
     "A stamp vouches for a site only while nothing it was built from has changed, and only for its renderer."

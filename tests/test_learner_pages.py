@@ -14,7 +14,7 @@ learner's part of the home page (before its "Two commands" section). On them thi
 - a lead-in followed by nothing a reader sees (tests/test_site_says.py's `unkept_promises`).
 
 `ALLOWED` lists the few exceptions, each with its reason. The site is the one `make test` (or `tools/docs.py`) has just
-built into `_docs/`; when it is missing or stale the site tests are skipped, saying so.
+built into `_docs/`; when it is missing or stale the site tests build it (tests/helpers.py).
 """
 import html.parser, re, sys
 from pathlib import Path

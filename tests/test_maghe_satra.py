@@ -4,6 +4,7 @@ import random, time, pytest
 from fractions import Fraction
 from cardgames_tutor.core.cards import FRENCH, in_order
 from cardgames_tutor.core.engine import IllegalAction, BadOption, Move, get_game
+from cardgames_tutor.core import records
 from cardgames_tutor.core.match import Match, play_out, random_choice
 from cardgames_tutor.games.maghe_satra import (MagheSatra, written_deal, hand_winner, odds, odds_for, odds_chart,
                                                advice, bot, cut_for_seats, value, count, BEG, PASS)
@@ -318,7 +319,6 @@ def test_the_cut_seats_highest_first_and_ties_draw_again():
 # ---------------------------------------------------------------- hand records
 
 def test_records_round_trip(tmp_path):
-    records = pytest.importorskip('cardgames_tutor.core.records')
     checked = 0
     for seed in range(60):
         game = MagheSatra(players=3 + seed % 5, target=(3, 10)[seed % 2])
@@ -332,7 +332,6 @@ def test_records_round_trip(tmp_path):
     assert checked == 60
 
 def test_records_round_trip_of_an_unfinished_match():
-    records = pytest.importorskip('cardgames_tutor.core.records')
     for seed in range(20):
         m, rng = Match(MagheSatra(players=5), seed=seed), random.Random(seed)
         for _ in range(30): m.apply(random_choice(m.view(m.to_act), rng))
@@ -341,7 +340,6 @@ def test_records_round_trip_of_an_unfinished_match():
 
 
 def test_records_round_trip_with_a_hand_over_at_the_deal():
-    records = pytest.importorskip('cardgames_tutor.core.records')
     deals = [written_deal(G4, '9S KH 5D 10C', '8H'), written_deal(G4, 'KH 9S 5D 10C', '4H 4C')]
     m = Match(G4, seed=1, deals=deals, first_dealer=3)   # hand 1: Seat 0 makes 17 on its first card
     m.apply('beg')                                       # hand 2: Seat 1 (the dealer's right) makes 17

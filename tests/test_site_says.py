@@ -7,12 +7,13 @@ Code folded under "Show the code" is not seen; nor is a test inside it. So a rul
 and keeps them in a folded `test_fail(...)` fails here, naming the page and the paragraph.
 
 The site is the one `make test` has just built into `_docs/` (its `.built.json` stamp says it was built from the tree
-as it is now, as tests/test_docs.py checks); when it is missing or stale this test is skipped, saying so.
+as it is now, as tests/test_docs.py checks); when it is missing or stale this test builds it (tests/helpers.py).
 """
 import html.parser, random, re, sys
 from pathlib import Path
 
 import pytest
+from helpers import fresh_site_or_fail
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT/'tools'))
@@ -106,11 +107,8 @@ def test_the_checker_sees_folded_code_as_nothing(tmp_path):
 
 @pytest.fixture(scope='module')
 def site():
-    made = ROOT/'_docs'
-    if not docs.fresh_site(made, 'smalldocs'):
-        pytest.skip("no fresh site in _docs/ (its .built.json stamp is missing or older than the tree): "
-                    "`make docs` (or `make test`, which builds it first) then run this again")
-    return made
+    "The site built from the tree as it is now: the one `make test` has just built, else built here (tests/helpers.py)."
+    return fresh_site_or_fail()
 
 def rulebook_pages(site:Path) -> list[Path]:
     pages = [site/docs.page_name(rel) for rel in docs.notebooks() if docs.is_rulebook(rel)]

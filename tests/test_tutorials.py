@@ -1,7 +1,7 @@
 """The tutorials read without Python and leave the learner's hand to the learner.
 
 For each game's tutorial (and the start page): no code is shown on the site (every code cell is `#| hide`,
-`#| echo: false` or `#| include: false`, and the built page, when `make test` has just built it, has no code block);
+`#| echo: false` or `#| include: false`, and the built page has no code block (the site `make test` has just built, else built here));
 the first code cell makes the live panel; after Run All the live panel is still at the learner's first move (the worked
 example plays a tutor of its own); the visible text (prose and outputs) fits ten minutes of reading (1,500 words at
 200 a minute); no line of output appears twice; the start page links every tutorial, rulebook and quick reference,
@@ -10,6 +10,7 @@ and each link resolves. `python tests/test_tutorials.py` prints each tutorial's 
 import html.parser, json, re, sys
 from pathlib import Path
 import pytest
+from helpers import fresh_site_or_fail
 
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIALS = ROOT/'nbs'/'tutorials'
@@ -191,12 +192,8 @@ def test_a_tutorial_shows_no_code(name):
 
 @pytest.mark.parametrize('name', GAMES + ('start',))
 def test_the_built_page_shows_no_code(name):
-    "The page `make test` has just built (when its stamp says it is fresh) has no code block."
-    sys.path.insert(0, str(ROOT/'tools'))
-    try: import docs
-    finally: sys.path.pop(0)
-    out = ROOT/'_docs'
-    if not docs.fresh_site(out, 'smalldocs'): pytest.skip("no fresh site in _docs/ (`make test` builds it first)")
+    "The built page has no code block (the site `make test` has just built, or built here when it is stale)."
+    out = fresh_site_or_fail()  # the site `make test` has just built, else built here
     page = (out/'tutorials'/f'{name}.html').read_text(encoding='utf-8')
     main = page[page.find('<main'):page.find('</main>')]
     assert 'cell-code' not in main and 'class="sourceCode' not in main, f"{name}: a code block on the built page"

@@ -2,7 +2,8 @@
 checkout, serves the classroom with its full start page.
 
 The wheel is built from the checkout (`pip wheel`) and installed with the `classroom` extra into a fresh venv in a
-temporary folder; where it cannot be built or installed (no build backend, no package index), the tests say why and skip.
+temporary folder; where it cannot be built or installed (no build backend, no package index), the tests say why and skip,
+except in CI (the environment sets CI=true), where a wheel that cannot be built or installed fails the test.
 The start page ships as package data (`cardgames_tutor/serve/start_page.json`, made by `tools/start_page.py`).
 """
 import importlib.util, json, os, pathlib, subprocess, sys, time, urllib.request, uuid, zipfile
@@ -11,6 +12,11 @@ from helpers import ROOT, free_port, served
 
 spec = importlib.util.spec_from_file_location('tools_wheel_matrix', ROOT / 'tools' / 'wheel_matrix.py')
 wheel_matrix = importlib.util.module_from_spec(spec); spec.loader.exec_module(wheel_matrix)
+
+def cannot(why:str):
+    "A wheel that cannot be built or installed: a failure in CI (CI=true), where the tools must be there; else a skip naming what is missing."
+    if os.environ.get('CI', '').lower() == 'true': pytest.fail(f"in CI: {why}")
+    pytest.skip(why)
 
 def test_the_start_page_is_in_step_with_its_notebook():
     "The start page the package ships is the start notebook's markdown, as it is now."
@@ -21,7 +27,7 @@ def test_the_start_page_is_in_step_with_its_notebook():
 def wheel(tmp_path_factory) -> pathlib.Path:
     "The package's wheel, built as `.ci/run` builds it (tools/wheel_matrix.py), into a folder outside the checkout."
     try: return wheel_matrix.build_wheel(tmp_path_factory.mktemp('dist'))
-    except RuntimeError as e: pytest.skip(str(e))
+    except RuntimeError as e: cannot(f"no wheel could be built (pip's build backend, setuptools, is missing or failed): {e}")
 
 def test_every_file_of_the_package_ships_in_the_wheel(wheel):
     "Every file under cardgames_tutor/ (modules and package data alike) is in the wheel: nothing read at run time is left behind."
@@ -38,7 +44,8 @@ def venv(wheel, tmp_path_factory) -> pathlib.Path:
     subprocess.run([sys.executable, '-m', 'venv', str(where)], check=True)
     done = subprocess.run([str(where / 'bin' / 'python'), '-m', 'pip', 'install', '-q', '--disable-pip-version-check', f'{wheel}[classroom]'],
                           capture_output=True, text=True)
-    if done.returncode: pytest.skip(f"the wheel cannot be installed here: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
+    if done.returncode: cannot(f"pip could not install the wheel (no package index reachable for its dependencies): "
+                               f"{done.stderr.strip().splitlines()[-1:] or done.returncode}")
     return where
 
 def run_app(addr:str) -> list:
@@ -80,3 +87,10 @@ def test_an_installed_wheel_serves_the_full_start_page(venv, tmp_path):
                           cwd=ROOT, capture_output=True, text=True, check=True).stdout  # the checkout's (in a child: Solara patches ipywidgets when imported)
     page = [h for h in shown if h.startswith('<h1>Card games tutor</h1>')]
     assert 'How to play' in made and page == [made], f'the start page served: {page}'
+
+def test_a_wheel_that_cannot_be_installed_fails_in_ci(monkeypatch):
+    "In CI (CI=true) a wheel the tests cannot build or install is a failure; elsewhere a skip that says what is missing."
+    monkeypatch.setenv('CI', 'true')
+    with pytest.raises(pytest.fail.Exception, match='in CI: no package index'): cannot('no package index')
+    monkeypatch.setenv('CI', '')
+    with pytest.raises(pytest.skip.Exception, match='no package index'): cannot('no package index')
