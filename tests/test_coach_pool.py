@@ -64,7 +64,7 @@ def test_no_workers_searches_here_and_a_wrong_number_is_refused():
     assert coach._pool_size == 0
 
 def test_a_hints_chart_is_drawn_in_a_worker_the_same_picture(workers):
-    from cardgames_tutor.ui import coach as box
+    from cardgames_tutor.ui import coach_view as box
     game = get_game('dehla-pakad')
     (v,) = views(game, 1, 5)
     h = coach.hint(v, game, 1, B)

@@ -23,7 +23,7 @@ from cardgames_tutor.term.terminal import you_may
 from cardgames_tutor.ui.session import Session
 from cardgames_tutor.ui.table import move_label, cards_text_words
 from cardgames_tutor.ui.access import heard
-from cardgames_tutor.ui.coach import HintBox, ReviewList, hint_words
+from cardgames_tutor.ui.coach_view import HintBox, ReviewList, hint_words
 from cardgames_tutor.coach.search import hint, hint_text, review, review_text
 from cardgames_tutor.practice.drills import drill_set
 from cardgames_tutor.practice.exercises import EXERCISES, exercise

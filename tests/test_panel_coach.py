@@ -2,7 +2,7 @@
 no hidden card, the automatic hint costs nothing when off, and the hand review jumps to the moment it names."""
 import html, re
 import pytest
-from cardgames_tutor.ui import coach as coach_widgets
+from cardgames_tutor.ui import coach_view
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.engine import Move
 from cardgames_tutor.coach.search import hint
@@ -53,7 +53,7 @@ def test_hint_button_rings_the_coachs_choice(name, players):
 @pytest.mark.parametrize('name', GAMES)
 def test_hint_text_and_chart_show_no_hidden_card(name, monkeypatch):
     "Leak test: every card in the hint's text and chart is one the learner's view shows (hand, table, events)."
-    monkeypatch.setattr(coach_widgets, 'png', lambda fig: b'')  # the chart's labels are read below; its picture is not needed
+    monkeypatch.setattr(coach_view, 'png', lambda fig: b'')  # the chart's labels are read below; its picture is not needed
     for seed in range(2):
         t = coached(name, seed=seed)
         t.coach.hint_box.auto.value = True  # a hint at every turn of the learner
@@ -64,14 +64,14 @@ def test_hint_text_and_chart_show_no_hidden_card(name, monkeypatch):
                 view = t.session.view(t.seat)
                 hidden = set(t.game.pack.cards) - cards_in(view, t.game.pack)
                 assert not cards_in(plain(t.coach.hint_box.text.value), t.game.pack) & hidden
-                labels = [x.get_text() for x in coach_widgets.hint_chart(h).axes[0].get_yticklabels()]
+                labels = [x.get_text() for x in coach_view.hint_chart(h).axes[0].get_yticklabels()]
                 assert not cards_in(labels, t.game.pack) & hidden and all(r.action in view['legal'] for r in h.ranked)
             press_one(t, seed)
 
 def test_no_coach_call_unless_asked(monkeypatch):
     calls = []
-    real = coach_widgets.hint
-    monkeypatch.setattr(coach_widgets, 'hint', lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = coach_view.hint
+    monkeypatch.setattr(coach_view, 'hint', lambda *a, **k: calls.append(1) or real(*a, **k))
     t = coached('begga-kaat', seed=2)
     for _ in range(6): press_one(t)
     assert calls == []  # off: the clicks never reach the coach
@@ -142,7 +142,7 @@ def test_no_search_inside_a_drawing(monkeypatch):
     t.coach.hint_box.auto.value = True
     calls = []
     for name in ('hint', 'review'):
-        monkeypatch.setattr(coach_widgets, name, lambda *a, name=name, real=getattr(coach_widgets, name), **k: calls.append(name) or real(*a, **k))
+        monkeypatch.setattr(coach_view, name, lambda *a, name=name, real=getattr(coach_view, name), **k: calls.append(name) or real(*a, **k))
     t.session.play_for_me(); t.session.run_bots()  # the session moves on without the panel hearing of it
     t.render()
     assert calls == [] and t.coach.hint_box.hint is None  # drawn: no search, and no stale hint either
@@ -195,11 +195,11 @@ def test_hint_and_review_say_they_are_working():
     said, rows = [], []
     t.coach.hint_box.text.observe(lambda ch: said.append(ch['new']), 'value')
     t.coach.hint_box.button.click()
-    assert said[0] == coach_widgets.THINKING and said[-1].startswith('<b>Hint:')
+    assert said[0] == coach_view.THINKING and said[-1].startswith('<b>Hint:')
     while t.session.review is None and not t.match.over: t.play_for_me()
     t.coach.reviews.observe(lambda ch: rows.append([getattr(w, 'value', '') for w in ch['new']]), 'children')
     t.coach.review_button.click()
-    assert rows[0] == [coach_widgets.REVIEWING] and coach_widgets.REVIEWING not in rows[-1] and rows[-1][0].startswith(('<b>Review', '<i>Review'))
+    assert rows[0] == [coach_view.REVIEWING] and coach_view.REVIEWING not in rows[-1] and rows[-1][0].startswith(('<b>Review', '<i>Review'))
 
 
 def test_the_review_goes_when_the_next_hand_starts():

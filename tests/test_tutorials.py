@@ -275,7 +275,7 @@ def test_the_review_numbers_a_decision_as_the_start_page_says():
     while len(t.match.hands) == 1: t.play_for_me()
     found = review(t.match, seat=0, hand_no=1, seed=1)
     assert found
-    from cardgames_tutor.ui.coach import ReviewList
+    from cardgames_tutor.ui.coach_view import ReviewList
     rows = ReviewList(); rows.pack = t.game.pack; rows.show(found)
     first = html.unescape(re.sub(r'<[^>]+>', '', rows.children[1].children[0].value))
     assert first.startswith(f"1. Hand 1: you played {found[0].played.symbol}; the coach would rather play "), first  # as the page says it

@@ -19,7 +19,7 @@ from ..core.match import Match
 from .table import direction_of, seat_positions
 from .session import Session, Message, sort_actions, parse_link
 from .drawing import PANEL_CSS, PanelDrawing, Looks, NEXT_HAND, NEW_MATCH, running_loop, widget_tree
-from .coach import PanelCoach
+from .coach_view import PanelCoach
 from .access import attach
 
 
@@ -43,7 +43,7 @@ class Tutor(PanelDrawing, widgets.VBox):
                  pace:float=0.0, # seconds between bot moves (0: at once)
                  teach:bool=False, # show every hand (the teaching view)
                  match:Match|None=None, # a match to show (e.g. a loaded hand record)
-                 coach:bool=True, # the coach's hint button and hand review (`coach_widgets.PanelCoach`)
+                 coach:bool=True, # the coach's hint button and hand review (`coach_view.PanelCoach`)
                  session:Session|None=None, # a session to draw instead (`ui.seat.SeatSession`: a seat at a table)
                  **options): # the game's options, e.g. players=3
         super().__init__(layout=widgets.Layout(max_width='100%'))
