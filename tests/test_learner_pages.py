@@ -104,7 +104,7 @@ KINDS = {
 ALLOWED = [
     ('index.html', "a programmer's name", 'cardgames_tutor',
      "the project's name, the home page's title (the name of the package a learner installs)"),
-    ('tutorials/start.html', '*', "from cardgames_tutor.ui.practice import Practice; Practice('kocka')",
+    ('tutorials/start.html', '*', "from cardgames_tutor.ui.practice_view import Practice; Practice('kocka')",
      "the one line a learner types in a Jupyter cell to drill (the panel has no drill button; tests/test_instructions.py "
      "runs it as printed); the terminal's command is given beside it"),
 ]

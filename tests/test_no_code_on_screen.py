@@ -27,7 +27,7 @@ from cardgames_tutor.ui.coach_view import HintBox, ReviewList, hint_words
 from cardgames_tutor.coach.search import hint, hint_text, review, review_text
 from cardgames_tutor.practice.drills import drill_set
 from cardgames_tutor.practice.exercises import EXERCISES, exercise
-from cardgames_tutor.ui.practice import _feedback_html
+from cardgames_tutor.ui.practice_view import _feedback_html
 
 BUDGET = 0.03  # seconds of the coach's search: its words, not its strength, are checked here
 

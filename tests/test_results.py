@@ -227,7 +227,7 @@ def test_a_file_that_cannot_be_used_is_said_in_one_line(tmp_path):
 
 def test_a_students_drills_on_the_server_reach_the_class_results_and_write_no_file_of_theirs(tmp_path, monkeypatch):
     from cardgames_tutor.practice.results import ClassProgress
-    from cardgames_tutor.ui.practice import Practice
+    from cardgames_tutor.ui.practice_view import Practice
     monkeypatch.setenv('CARDGAMES_TUTOR_DATA', str(tmp_path/'learner'))
     db = Results(tmp_path/'class.sqlite')
     view = Practice('kocka', progress=ClassProgress(db.mine('s-asha')), seed=3)

@@ -16,7 +16,7 @@ from ..core.tables import CODE_SIGNS, Reply
 from ..practice.exercises import EXERCISES
 from ..practice.results import ClassProgress, Results, ResultsError, exercise_title
 from ..ui.drawing import whole_button, wrap_row
-from ..ui.practice import Practice
+from ..ui.practice_view import Practice
 from .room import Classroom
 from .teacher import NO_NAME, Console, Work, make_work
 from .gates import HTML_KIND, WrongCodes, answer, code_proof, cookies_of, held_back, local_location, plain_code, query_of, same_code, visitor_address
