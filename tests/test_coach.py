@@ -63,7 +63,7 @@ def test_coach_reads_a_view_not_a_match():
     m = Match(game, seed=1)
     play_out(m, stop_at=(0,))
     with pytest.raises(ValueError, match='teaching view'):
-        from cardgames_tutor.coach.deals import sample_hand
+        from cardgames_tutor.coach.worlds import sample_hand
         sample_hand(m.view(None), game, random.Random(0))
 
 
@@ -265,7 +265,7 @@ def test_deal_unknown_a_suit_a_slot_must_hold_and_a_deal_that_cannot_be():
 
 def test_a_buried_thief_is_always_in_the_sampled_burial():
     "The one seeded position (of 1,200 hands) where the view says a Thief is buried: every sample buries one."
-    from cardgames_tutor.coach.deals import same_for_seat
+    from cardgames_tutor.coach.worlds import same_for_seat
     from cardgames_tutor.practice.drills import positions
     game = get_game('beggars-and-thieves', players=5)
     for pos in positions(game, random.Random(200)):

@@ -5,7 +5,7 @@ import random
 import pytest
 from cardgames_tutor.core.engine import get_game, deal_cards
 from cardgames_tutor.coach import search as coach
-from cardgames_tutor.coach.deals import sample_hand
+from cardgames_tutor.coach.worlds import sample_hand
 
 GROUPING = [('begga-kaat', {}), ('begga-kaat', {'players': 3})]  # the games whose coach_search groups by alike_cards
 

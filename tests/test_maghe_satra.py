@@ -352,7 +352,7 @@ def test_records_round_trip_with_a_hand_over_at_the_deal():
 
 from collections import Counter
 from cardgames_tutor.core.engine import deal_cards
-from cardgames_tutor.coach.deals import same_for_seat
+from cardgames_tutor.coach.worlds import same_for_seat
 
 def _fits(v, up, playing) -> bool:
     "Independent of the game: could a face-down card worth `v` have gone with `up` (beg under 17, never 17; still playing: under 17)?"

@@ -16,7 +16,7 @@ from ..core.cards import Card
 from ..core.sampling import card_runs
 from ..core.match import Match
 from ..core.records import load
-from .deals import sample_hand
+from .worlds import sample_hand
 from .reasons import reasons_for, stat_text, act_words, within_noise, stat_ranges, reason_text
 
 # %% auto #0
