@@ -99,7 +99,7 @@ SOLARA = """if True:
 # page, when its first drawing after that move was done (its widget messages handed to the page's websocket).
 TABLES_HOOK = """if True:
     import time
-    from cardgames_tutor.core import tables as _tables
+    from cardgames_tutor.tables import table as _tables
     from cardgames_tutor.serve import room as _room
     FAN = {}  # (table code, move count) -> {page id: seconds from the move's acceptance to that page drawn, 'at': its acceptance}
     # (time.perf_counter: CLOCK_MONOTONIC on Linux, the same clock as the benchmark's, so a move can be placed before or after all sat)

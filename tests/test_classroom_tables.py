@@ -12,7 +12,7 @@ import contextlib, importlib.util, json, random, re, subprocess, sys, time, urll
 import pytest
 from cardgames_tutor.core.engine import get_game
 from cardgames_tutor.core.match import Match
-from cardgames_tutor.core.tables import TableError
+from cardgames_tutor.tables.seats import TableError
 from cardgames_tutor.serve.room import Classroom, TableOptions, StudentPage
 from cardgames_tutor.ui.session import Session
 from cardgames_tutor.ui.seat import SeatSession

@@ -5,7 +5,7 @@ One classroom server for the file. Each game: a student opens the table from the
 join (one of them on a phone: a 390x844 touch screen, who joins and plays by tapping); the empty seats, if any, are
 bots (Beggars and Thieves for five: four students and a bot). The students make every move of the hand through their
 page: a lit card; cards chosen, then the verb (Kočka's pass, the bury); or a move button (a trump, pick or pass, the
-partner, beg). A mirror match (same game, same seed, the bots' own stream `Random("bots SEED")` as `core.tables` has
+partner, beg). A mirror match (same game, same seed, the bots' own stream `Random("bots SEED")` as `tables.table` has
 it) is played alongside, so the test knows what each seat may see: the leak check's `may_see` (tests/helpers.py), from
 the deal and the record, never the game's own word. Before each student's move the page's lit cards and move buttons
 must be exactly what the engine allows that seat (so the mirror follows the server); after each move every page counts

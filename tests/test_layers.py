@@ -4,7 +4,7 @@ import pytest
 
 PACKAGE = pathlib.Path(__file__).parents[1]/'cardgames_tutor'
 # layer of each package: a module imports its own layer or the ones below, never above (see HOUSE_STYLE / the engine notebook)
-LAYERS = {'core': 0, 'games': 1, 'coach': 2, 'practice': 2, 'ui': 3, 'term': 3, 'serve': 4}
+LAYERS = {'core': 0, 'games': 1, 'coach': 2, 'practice': 2, 'tables': 2, 'ui': 3, 'term': 3, 'serve': 4}
 
 
 def module_name(path:pathlib.Path) -> str:
@@ -87,6 +87,16 @@ def test_the_checks_catch_what_they_are_for():
     assert layer('cardgames_tutor.serve.classroom') > layer('cardgames_tutor.core.engine')
     here = imports_of('cardgames_tutor.ui.panel', PACKAGE/'ui'/'panel.py')
     assert ('cardgames_tutor.core.engine' in {t for _, t in here}), "relative imports resolve to the package's modules"
+
+
+def test_the_tables_sit_between_core_and_ui():
+    "A class's tables are a package of their own, above the engine and below the widgets: `core` holds the engine alone."
+    assert LAYERS['core'] < LAYERS['tables'] < LAYERS['ui']
+    mods = modules()
+    tables = [m for m in mods if m.split('.')[1] == 'tables']
+    assert tables and not [m for m in mods if m.startswith('cardgames_tutor.core.') and 'table' in m], "a table module in core"
+    above = [f"{m} imports {t}" for m in tables for _, t in imports_of(m, mods[m]) if layer(t) not in (LAYERS['core'], LAYERS['tables'])]
+    assert not above, f"the tables import the engine and each other only: {above}"
 
 
 def test_the_engine_has_no_match_shim():

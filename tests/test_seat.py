@@ -8,7 +8,8 @@ import pytest
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.engine import Move, games, get_game
 from cardgames_tutor.core.records import to_record
-from cardgames_tutor.core.tables import Tables, TableError
+from cardgames_tutor.tables.class_tables import Tables
+from cardgames_tutor.tables.seats import TableError
 from cardgames_tutor.ui.seat import SeatSession, TEACH_AT_TABLE, new_request_id
 from cardgames_tutor.ui.session import Session
 from helpers import cards_in, may_see
@@ -389,7 +390,7 @@ def _reachable_secrets(root) -> list:
     Private attributes (`_table`, `_match`) are the seat's own business, read only by the seat's methods."""
     from cardgames_tutor.core.engine import HandState
     from cardgames_tutor.core.match import Match
-    from cardgames_tutor.core.tables import Table
+    from cardgames_tutor.tables.table import Table
     import ipywidgets as widgets
     found, seen, todo = [], set(), [('page', root)]
     while todo:

@@ -1,4 +1,4 @@
-"""Tables of students (core/tables.py): seeded random property tests over whole matches in every game with joins,
+"""Tables of students (the tables package: tables/seats.py, tables/table.py, tables/class_tables.py): seeded random property tests over whole matches in every game with joins,
 leaves, backs, double submissions, other seats' tokens, bad request ids, hostile names, a full table, acting before
 the start and after the end; every view and every callback scanned for hidden cards with the independent `may_see`;
 and the registry's limits (a flood of joins, codes tried one after another)."""
@@ -8,8 +8,9 @@ from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.engine import Move, games, get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.core.records import load
-from cardgames_tutor.core.tables import (CODE_SIGNS, KEPT_REFUSALS, Reply, Table, TableError, Tables, clean_name,
-                                         new_table_code, read_code)
+from cardgames_tutor.tables.seats import CODE_SIGNS, Reply, TableError, clean_name, new_table_code, read_code
+from cardgames_tutor.tables.table import KEPT_REFUSALS, Table
+from cardgames_tutor.tables.class_tables import Tables
 from cardgames_tutor.practice.exercises import EXERCISES
 from helpers import cards_in, may_see
 

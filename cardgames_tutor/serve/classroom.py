@@ -12,7 +12,7 @@ from html import escape
 from urllib.parse import parse_qsl, urlencode
 from fastcore.basics import patch
 from ..coach.search import search_in_processes
-from ..core.tables import CODE_SIGNS  # the signs of every code: none to misread aloud
+from ..tables.seats import CODE_SIGNS  # the signs of every code: none to misread aloud
 from .gates import HTML_KIND, WrongCodes, answer, answer_line, code_proof, cookies_of, guard_widget_messages, held_back, local_location, query_of, same_code, visitor_address
 try: import solara
 except ImportError: solara = None  # the `classroom` extra is not installed: `serve` says how to install it

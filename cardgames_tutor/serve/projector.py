@@ -11,7 +11,7 @@ from html import escape
 import ipywidgets as widgets
 from fastcore.basics import patch
 from ..core.cards import SUIT_COLOURS
-from ..core.tables import Reply
+from ..tables.seats import Reply
 from ..ui.drawing import widget_tree
 from ..ui.table import cards_text_html, direction_of, move_label, table_html
 from .teacher import Console, Lesson

@@ -12,7 +12,9 @@ from urllib.parse import parse_qsl, urlencode
 import ipywidgets as widgets
 from fastcore.basics import patch
 from ..core.engine import games
-from ..core.tables import Tables, Table, TableError, Ticket, read_code, clean_name
+from ..tables.class_tables import Tables
+from ..tables.table import Table, Ticket
+from ..tables.seats import TableError, read_code, clean_name
 from ..ui.session import Session
 from ..ui.seat import SeatSession
 from ..ui.panel import Tutor

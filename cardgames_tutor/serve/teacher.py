@@ -13,7 +13,8 @@ from ..core.cards import Card
 from ..core.engine import get_game, one_line, plural, short_repr, BadOption
 from ..core.match import Match
 from ..core.records import load, RecordError
-from ..core.tables import WHEN, Reply, TableError, refused
+from ..tables.class_tables import WHEN
+from ..tables.seats import Reply, TableError, refused
 from ..core.deals import constrained_deal
 from ..practice.exercises import EXERCISES, exercise
 from ..practice.results import Results

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 import ipywidgets as widgets
 from fastcore.basics import patch
 from ..core.engine import games, one_line, plural, short_repr
-from ..core.tables import CODE_SIGNS, Reply
+from ..tables.seats import CODE_SIGNS, Reply
 from ..practice.exercises import EXERCISES
 from ..practice.results import ClassProgress, Results, ResultsError, exercise_title
 from ..ui.drawing import whole_button, wrap_row

@@ -9,7 +9,9 @@ from __future__ import annotations
 import json, pathlib, random, secrets
 from ..core.cards import Card, in_order
 from ..core.engine import Move, one_line, plural
-from ..core.tables import Table, Tables, TableError
+from ..tables.table import Table
+from ..tables.class_tables import Tables
+from ..tables.seats import TableError
 from .session import Session, Message, Status
 from fastcore.basics import patch
 
