@@ -225,9 +225,9 @@ def test_no_picture_is_drawn_broken(server):
         assert page.evaluate(BROKEN) == []
 
 def page_js() -> str:
-    "`PAGE_JS` as the classroom module writes it, read from its source (importing the module imports Solara)."
+    "`PAGE_JS` as the pages module writes it, read from its source (importing the module imports Solara)."
     import ast
-    tree = ast.parse((ROOT / 'cardgames_tutor' / 'serve' / 'classroom.py').read_text())
+    tree = ast.parse((ROOT / 'cardgames_tutor' / 'serve' / 'pages.py').read_text())
     return next(n.value.value for n in tree.body if isinstance(n, ast.Assign) and getattr(n.targets[0], 'id', '') == 'PAGE_JS')
 
 # The page's timers on a clock the test moves on by hand: what `PAGE_JS` does cannot depend on the machine's load.
@@ -380,7 +380,7 @@ def test_closed_sessions_threads_end_and_memory_is_given_back():
     script = """if True:
         import anyio, asyncio, sys, threading, time
         from anyio._backends._asyncio import WorkerThread
-        from cardgames_tutor.serve import classroom
+        from cardgames_tutor.serve import housekeeping
         from cardgames_tutor.ui.table import cards_text_html
         class Panel: pass
         name = ''.join(['_value', '_changed'])
@@ -392,7 +392,7 @@ def test_closed_sessions_threads_end_and_memory_is_given_back():
         async def main():
             await asyncio.gather(*[anyio.to_thread.run_sync(time.sleep, 0.3) for _ in range(10)])  # ten students at once
             class_here = threading.active_count()
-            keeper = asyncio.create_task(classroom._give_back_memory(0.5, lambda: open_sessions[0], idle=0.3, forget=lambda: 0))
+            keeper = asyncio.create_task(housekeeping.give_back_memory(0.5, lambda: open_sessions[0], idle=0.3, forget=lambda: 0))
             await asyncio.sleep(1.2)
             still_here = threading.active_count()  # no session closed yet: nothing ended
             open_sessions[0] = 0  # the class leaves
@@ -418,7 +418,7 @@ def test_the_server_runs_on_the_c_allocator(server):
     environ = open(f'/proc/{proc.pid}/environ', 'rb').read().split(b'\0')
     assert f"PYTHONMALLOC={os.environ.get('PYTHONMALLOC') or 'malloc'}".encode() in environ
     script = ("import os; print('MALLOC', os.environ.get('PYTHONMALLOC'), flush=True); "
-              "from cardgames_tutor.serve.classroom import _on_system_malloc; _on_system_malloc(); print('RAN')")
+              "from cardgames_tutor.serve.housekeeping import on_system_malloc; on_system_malloc(); print('RAN')")
     plain = {k: v for k, v in os.environ.items() if k != 'PYTHONMALLOC'}
     for env, said in ((plain, 'MALLOC None MALLOC malloc RAN'), ({**plain, 'PYTHONMALLOC': 'pymalloc'}, 'MALLOC pymalloc RAN')):
         r = subprocess.run([sys.executable, '-c', script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)

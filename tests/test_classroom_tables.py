@@ -192,7 +192,7 @@ def test_a_move_draws_the_parts_it_changed():
 
 def test_a_seated_page_shares_a_whole_address_and_shows_a_pause_at_the_top_of_the_screen():
     "The link to share is the page's own address (scheme and all); a pause is a banner fixed at the top, read out, gone on resume."
-    from cardgames_tutor.serve.classroom import page_address
+    from cardgames_tutor.serve.pages import page_address
     room = Classroom(TableOptions(bot_pace=0))
     host = Lobby(room, 'b-asha', '?table=', host=page_address({'origin': ['http://10.0.0.5:8866'], 'host': ['10.0.0.5:8866']}, '/class'))
     host.show('open'); host.game_choice.value = 'kocka'; host.name_box.value = 'Asha'; host.open_button.click()
@@ -210,7 +210,7 @@ def test_a_seated_page_shares_a_whole_address_and_shows_a_pause_at_the_top_of_th
     finally: host.close()
 
 def test_the_page_address_comes_from_the_pages_own_websocket():
-    from cardgames_tutor.serve.classroom import page_address
+    from cardgames_tutor.serve.pages import page_address
     assert page_address({'origin': ['https://class.example.org'], 'host': ['127.0.0.1:8866']}, '/class') == 'https://class.example.org/class'
     assert page_address({'host': ['192.168.1.20:8866']}) == 'http://192.168.1.20:8866'  # no Origin (not a browser): the Host asked
     assert page_address({'origin': ['javascript:alert(1)'], 'host': ['x y']}) == '' and page_address({}) == ''

@@ -56,9 +56,9 @@ def test_every_import_declared():
     assert undeclared(sources()) == []
 
 def test_finds_an_undeclared_import():
-    "The check can fail: without the classroom extra, serve/classroom.py's own imports (markdown, uvicorn, anyio, solara) are undeclared."
+    "The check can fail: without the classroom extra, the classroom server's own imports (markdown, uvicorn, anyio, solara) are undeclared."
     bare = {**PYPROJECT, 'optional-dependencies': {k: v for k, v in PYPROJECT['optional-dependencies'].items() if k != 'classroom'}}
-    missing = {m for _, m, _ in undeclared([ROOT/'cardgames_tutor/serve/classroom.py'], bare)}
+    missing = {m for _, m, _ in undeclared([ROOT/f'cardgames_tutor/serve/{m}.py' for m in ('classroom', 'pages', 'housekeeping')], bare)}
     assert {'markdown', 'uvicorn', 'anyio', 'solara'} <= missing
     assert undeclared([ROOT/'bench/bench_page_cpu.py'], {**PYPROJECT, 'optional-dependencies': {}}) != []
 

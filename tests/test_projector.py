@@ -239,11 +239,11 @@ def test_only_the_teachers_cookie_opens_the_projector_page():
     assert call(gate, '/teacher/show', f"{TEACHER_COOKIE}={gate.proof}") == (200, b'app:/teacher/show')
 
 def test_the_classroom_routes_teacher_show_to_the_projector_page():
-    from cardgames_tutor.serve import classroom
-    if classroom.solara is None: pytest.skip("Solara is not installed (pip install -e '.[classroom]')")
-    teacher = next(r for r in classroom.routes if r.path == 'teacher')
-    assert {r.path: r.component for r in teacher.children} == {'/': classroom.TeacherRoute, 'show': classroom.ProjectorRoute}
-    assert "no teacher's page" in classroom._projector_page().value  # no teacher gate on this process: nothing to show
+    from cardgames_tutor.serve import pages
+    if pages.solara is None: pytest.skip("Solara is not installed (pip install -e '.[classroom]')")
+    teacher = next(r for r in pages.routes if r.path == 'teacher')
+    assert {r.path: r.component for r in teacher.children} == {'/': pages.TeacherRoute, 'show': pages.ProjectorRoute}
+    assert "no teacher's page" in pages._projector_page().value  # no teacher gate on this process: nothing to show
 
 
 # ---------------------------------------------------------------- in a browser

@@ -369,7 +369,7 @@ def test_behind_a_root_path_the_teacher_lands_and_reads_under_it():
     `/class`, the export and the glance are answered there, and the page's links keep the prefix; whether the root path
     reaches the gate taken off (as the classroom's gate hands it) or left on (before, the redirect went to `/teacher`,
     outside the class, and the export under the root path fell through to the page)."""
-    from cardgames_tutor.serve.classroom import ClassroomGate
+    from cardgames_tutor.serve.gates import ClassroomGate
     from cardgames_tutor.serve.teacher_page import forget
     room, _, _ = a_class()
     results = Results(':memory:'); results.seen('b-bo', 'Bo'); results.answered('b-bo', 'kocka', 'kocka/follow', False)

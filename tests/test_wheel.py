@@ -83,7 +83,7 @@ def test_an_installed_wheel_serves_the_full_start_page(venv, tmp_path):
     with served([str(venv / 'bin' / 'cardgames-classroom'), '--host', '127.0.0.1', '--port', str(port)], port,
                 'the installed classroom server', wait=90, env=env):
         shown = run_app(f'127.0.0.1:{port}')
-    made = subprocess.run([sys.executable, '-c', 'from cardgames_tutor.serve.classroom import start_html; print(start_html(), end="")'],
+    made = subprocess.run([sys.executable, '-c', 'from cardgames_tutor.serve.pages import start_html; print(start_html(), end="")'],
                           cwd=ROOT, capture_output=True, text=True, check=True).stdout  # the checkout's (in a child: Solara patches ipywidgets when imported)
     page = [h for h in shown if h.startswith('<h1>Card games tutor</h1>')]
     assert 'How to play' in made and page == [made], f'the start page served: {page}'

@@ -12,7 +12,7 @@ from cardgames_tutor.core.records import save, load, to_record
 from cardgames_tutor.coach.search import review_text
 from cardgames_tutor.practice.drills import drill_set
 from cardgames_tutor.ui.panel import Tutor
-from cardgames_tutor.serve.classroom import start_words
+from cardgames_tutor.serve.pages import start_words
 
 def check(ok, what):
     if not ok: sys.exit(f'FAILED: {what}')

@@ -6,311 +6,23 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/classroom.html.md"
 
 # %% ../../nbs/serve/33_classroom.ipynb #c002
 from __future__ import annotations
-import argparse, asyncio, collections, contextlib, ctypes, ctypes.util, dataclasses, functools, gc, hmac, importlib, ipaddress
-import json, os, platform, re, secrets, socket, struct, sys, tempfile, threading, time, warnings
-from html import escape
-from urllib.parse import parse_qsl, urlencode
+import argparse, asyncio, contextlib, importlib, os, socket, warnings
+from urllib.parse import urlencode
 from fastcore.basics import patch
-from ..coach.search import search_in_processes
-from ..tables.seats import CODE_SIGNS  # the signs of every code: none to misread aloud
-from .gates import HTML_KIND, WrongCodes, answer, answer_line, code_proof, cookies_of, guard_widget_messages, held_back, local_location, query_of, same_code, visitor_address
 try: import solara
 except ImportError: solara = None  # the `classroom` extra is not installed: `serve` says how to install it
-import importlib.resources
-from pathlib import Path
+from ..coach.search import search_in_processes
 from ..ui.panel import Tutor
-from .room import Lobby, TableOptions, add_options, classroom, option, read_options, use_classroom
-from .teacher_page import ClassKeeper, drill_view, keep_reviews, teacher_app, teacher_gate, teacher_widget
-from .projector import projector_widget
-from ..core.engine import games
-from ..ui.table import cards_text_html
+from .room import TableOptions, add_options, read_options, use_classroom
+from .teacher_page import ClassKeeper, teacher_app, teacher_gate
+from .gates import (MAX_MESSAGE, ClassroomGate, Limits, checked_code, guard_widget_messages, header_of,
+                                         is_loopback, new_code, under_root)
+from .pages import TITLE, page_assets, start_html
+from .housekeeping import few_malloc_arenas, give_back_memory, on_start, on_system_malloc
 
 # %% auto #0
-__all__ = ['COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE', 'MAX_CODE', 'PROXY_HEADERS', 'ASK_PAGE', 'SESSION', 'HIDDEN',
-           'CLOSE', 'STATIC', 'START', 'TITLE', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'new_code', 'is_loopback',
-           'frame_ok', 'Bucket', 'Limits', 'checked_code', 'host_name', 'off_root', 'own_headers', 'under_root',
-           'ClassroomGate', 'StaticCache', 'page_address', 'hub_links', 'start_words', 'start_html', 'page_assets',
-           'make_app', 'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'add_class_options', 'main']
-
-# %% ../../nbs/serve/33_classroom.ipynb #c006
-def new_code(n:int=8) -> str:
-    "A fresh access code such as 'kq7m-x2pd', easy to read aloud and type."
-    s = ''.join(secrets.choice(CODE_SIGNS) for _ in range(n))
-    return f"{s[:n//2]}-{s[n//2:]}"
-
-# %% ../../nbs/serve/33_classroom.ipynb #9221c339
-def is_loopback(host:str) -> bool:
-    "Whether `host` is this machine only (then no access code is needed)."
-    if host == 'localhost': return True
-    try: return ipaddress.ip_address(host).is_loopback
-    except ValueError: return False
-
-# %% ../../nbs/serve/33_classroom.ipynb #c009
-COOKIE = 'cgt-class'
-
-# %% ../../nbs/serve/33_classroom.ipynb #bf567be8
-def _header(scope, name:bytes) -> str|None:
-    return next((v.decode('latin-1') for k, v in scope.get('headers', []) if k == name), None)
-
-# %% ../../nbs/serve/33_classroom.ipynb #c012
-MAX_PARTS = 64              # a widget message with more binary buffers than this is not one our panel sends
-MAX_MESSAGE = 2**20         # bytes in one websocket message: an uploaded record of a 1,000-hand match (a hand is about 1 kB)
-
-def frame_ok(data:bytes, max_parts:int=MAX_PARTS) -> bool:
-    "Whether `data` is a well-formed binary kernel message (count, offsets, parts), safe to hand to Solara."
-    if len(data) < 8: return False
-    n = struct.unpack('!i', data[:4])[0]
-    if not 1 <= n <= max_parts or len(data) < 4 * (n + 1): return False
-    offsets = struct.unpack('!' + 'I' * n, data[4:4 * (n + 1)])
-    return offsets[0] == 4 * (n + 1) and all(a <= b for a, b in zip(offsets, offsets[1:])) and offsets[-1] <= len(data)
-
-# %% ../../nbs/serve/33_classroom.ipynb #6857a58c
-class Bucket:
-    "A token bucket: `burst` at once, then `rate` a second; `take(n)` says how many seconds to wait before going on (0: at once)."
-    def __init__(self, burst:float, rate:float, clock=time.monotonic):
-        self.burst, self.rate, self.clock = burst, rate, clock
-        self.tokens, self.when = float(burst), clock()
-
-    def take(self, n:float=1) -> float:
-        now = self.clock()
-        self.tokens, self.when = min(self.burst, self.tokens + (now - self.when) * self.rate) - n, now
-        return max(0.0, -self.tokens / self.rate)
-
-# %% ../../nbs/serve/33_classroom.ipynb #b46eb625
-@dataclasses.dataclass
-class Limits:
-    "What one visitor may use of the classroom server (each an option of `cardgames-classroom`)."
-    sockets_per_address:int = option(90, 'open websockets from one network address (a whole class may share one: 30 students, 3 tabs each)')
-    sockets_per_visitor:int = option(6, "open websockets from one browser (Solara's session cookie)")
-    sessions_per_address:int = option(120, 'sessions (a tutor panel each, kept --cull after its tab closes) from one address')
-    sessions_per_visitor:int = option(12, 'sessions from one browser')
-    new_session_burst:int = option(30, 'new sessions one address may start at once (a class arriving)...')
-    new_sessions_per_second:float = option(1.0, '...and then per second')
-    message_burst:int = option(200, 'messages one websocket may send at once (a page loading)...')
-    messages_per_second:float = option(20.0, '...and then per second (a click is one message)')
-    address_message_burst:int = option(1000, 'messages all websockets from one address may send at once...')
-    address_messages_per_second:float = option(100.0, '...and then per second')
-    upload_bytes_per_second:int = option(256 * 1024, 'bytes of messages per second from one address, after one whole message')
-    requests_per_address:int = option(32, 'HTTP requests from one address answered at once (more wait their turn)')
-    wrong_codes:int = option(10, 'wrong class codes one address may try in --wrong-code-window seconds')
-    wrong_code_window:float = option(60.0, 'seconds a wrong code counts against its address')
-    wrong_code_hold:float = option(1.0, 'seconds the answer to a code tried while its address waits is held back')
-    max_wait:float = option(30.0, 'seconds a new session may wait its turn, or a websocket be held back on end; beyond, it is closed')
-
-# %% ../../nbs/serve/33_classroom.ipynb #32bb89a4
-MIN_CODE, MAX_CODE = 8, 64
-
-def checked_code(code:str|None) -> str|None:
-    "`code` if it is long enough to withstand guessing (None: none given); a one-line `SystemExit` if not."
-    if code is None: return None
-    signs = len(re.sub(r'[\s-]', '', code))
-    if not MIN_CODE <= signs <= MAX_CODE:
-        raise SystemExit(f"cardgames-classroom: a class code needs {MIN_CODE} to {MAX_CODE} letters or digits (this one has {signs}); "
-                         "leave --code out to have one made up.")
-    return code
-
-# %% ../../nbs/serve/33_classroom.ipynb #d07d6c39
-def host_name(scope) -> str|None:
-    "The name a request was sent to: its `Host` header without the port, in lower case (None: no `Host`)."
-    host = (_header(scope, b'host') or '').strip().lower()
-    if host.startswith('['): return host[1:host.index(']')] if ']' in host else None
-    return (host.rsplit(':', 1)[0] if host.count(':') == 1 else host) or None
-
-# %% ../../nbs/serve/33_classroom.ipynb #84019a8b
-PROXY_HEADERS = {b'script-name', b'x-script-name', b'x-forwarded-prefix', b'x-forwarded-host', b'x-forwarded-proto', b'x-forwarded-port',
-                 b'x-forwarded-for', b'x-forwarded-server', b'x-forwarded-path', b'forwarded', b'x-real-ip', b'x-original-url', b'x-rewrite-url'}
-
-def off_root(scope, root_path:str) -> dict:
-    "`scope` with `root_path` taken off the front of its path, where a proxy left it on: the gate's checks see the classroom's own paths."
-    path, root = scope.get('path', ''), root_path.rstrip('/')
-    if not root or not (path == root or path.startswith(root + '/')): return scope
-    raw = scope.get('raw_path')
-    return {**scope, 'path': path[len(root):] or '/', 'raw_path': raw[len(root):] or b'/' if raw and raw.startswith(root.encode()) else raw}
-
-def own_headers(scope, root_path:str='') -> dict:
-    "`scope` with the server's own root path and without the headers a proxy would set (none may come from a visitor)."
-    return {**scope, 'root_path': root_path, 'headers': [(k, v) for k, v in scope.get('headers', []) if k.lower() not in PROXY_HEADERS]}
-
-# %% ../../nbs/serve/33_classroom.ipynb #5c052a71
-def under_root(app, root_path:str):
-    """`app` (Solara's) handed every path with `root_path` in front again: Starlette, as ASGI now says, expects the path
-    *with* the root path and takes it off itself (handed `/static/main.js` under the root path `/class`, it finds no file).
-    The gate takes the root path off for its own checks (`off_root`); below it and its file cache, this puts it back, once."""
-    root = root_path.rstrip('/')
-    if not root: return app
-    async def rooted(scope, receive, send):
-        if scope['type'] in ('http', 'websocket'):
-            path = scope.get('path', '')
-            if not (path == root or path.startswith(root + '/')):
-                scope = {**scope, 'path': root + path}
-                if scope.get('raw_path') is not None: scope['raw_path'] = root.encode() + scope['raw_path']
-        await app(scope, receive, send)
-    return rooted
-
-# %% ../../nbs/serve/33_classroom.ipynb #c015
-ASK_PAGE = '''<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>Card games tutor: class code</title>
-<body style="font-family:sans-serif;max-width:24em;margin:3em auto;padding:0 1em">
-<h1 style="font-size:1.4em">Card games tutor</h1><p>{note}</p>
-<form method="get">{hidden}<label>Class code <input name="code" autocomplete="off" autofocus size="10"></label>
-<button>Enter</button></form></body></html>'''
-SESSION = 'solara-session-id'  # Solara's session cookie: one per browser
-HIDDEN = ('/resourcez',)        # Solara's report of the host's CPU, memory, threads and sessions: not for visitors
-CLOSE = '/_solara/api/close/'   # a tab that closes asks Solara to close its session here
-
-class ClassroomGate:
-    "ASGI middleware in front of the classroom app: this server's names, access code, a share per visitor, well-formed messages."
-    def __init__(self, app, code:str|None=None, max_message:int=MAX_MESSAGE, root_path:str='', hosts:set|None=None,
-                 limits:Limits|None=None, live=tuple, clock=time.monotonic):
-        "`hosts`: the names answered to (None: any); `live()`: the ids of the sessions still kept (Solara's)."
-        self.app, self.code, self.max_message, self.root_path, self.hosts = app, code, max_message, root_path.rstrip('/'), hosts
-        self.limits, self.live, self.clock = limits or Limits(), live, clock
-        self.proof = code_proof(code, secrets.token_bytes(32)) if code else None
-        self.wrong = WrongCodes(self.limits.wrong_codes, self.limits.wrong_code_window, clock)
-        self.owners, self.open, self.buckets, self.turns = {}, collections.Counter(), {}, {}  # session id: (address, browser)
-
-    def admitted(self, scope) -> bool:
-        return self.proof is None or hmac.compare_digest(cookies_of(scope).get(COOKIE, ''), self.proof)
-
-# %% ../../nbs/serve/33_classroom.ipynb #c016
-def _same_origin(scope) -> bool:
-    "A websocket opened by a page of this server (a browser always sends `Origin` with a websocket)."
-    origin, host = _header(scope, b'origin'), _header(scope, b'host')
-    if origin is None: return True  # not a browser: nothing of a student's to misuse
-    return host is not None and origin.split('://', 1)[-1].rstrip('/').lower() == host.lower()
-
-# %% ../../nbs/serve/33_classroom.ipynb #7a369cfa
-@patch
-def _bucket(self:ClassroomGate, key, burst:float, rate:float) -> Bucket:
-    "The token bucket for `key` (such as `('messages', address)`), made full when first asked for."
-    if key not in self.buckets and len(self.buckets) >= 10_000:
-        self.buckets = {k: b for k, b in self.buckets.items() if b.take(0) > 0 or b.tokens < b.burst}
-    return self.buckets.setdefault(key, Bucket(burst, rate, self.clock))
-
-# %% ../../nbs/serve/33_classroom.ipynb #7cfa8d66
-@patch
-def _full(self:ClassroomGate, addr:str, browser:str, new:bool) -> bool:
-    "Whether one more websocket (of a new session if `new`) would take `browser` or `addr` over its limits."
-    L = self.limits
-    if self.open['address', addr] >= L.sockets_per_address or self.open['browser', browser] >= L.sockets_per_visitor: return True
-    if not new: return False
-    live = self.live()
-    for k in [k for k in self.owners if k not in live and not self.open['session', k]]: del self.owners[k]  # freed
-    here = [b for a, b in self.owners.values() if a == addr]
-    return len(here) >= L.sessions_per_address or sum(b == browser for _, b in self.owners.values()) >= L.sessions_per_visitor
-
-# %% ../../nbs/serve/33_classroom.ipynb #8cc59d86
-@patch
-@contextlib.asynccontextmanager
-async def _turn(self:ClassroomGate, addr:str):
-    "Wait until `addr` has fewer than `requests_per_address` requests being answered (the turns of an address are forgotten when it has none)."
-    sem, waiting = self.turns.setdefault(addr, [asyncio.Semaphore(self.limits.requests_per_address), 0])
-    self.turns[addr][1] += 1
-    try:
-        async with sem: yield
-    finally:
-        self.turns[addr][1] -= 1
-        if not self.turns[addr][1]: del self.turns[addr]
-
-# %% ../../nbs/serve/33_classroom.ipynb #f916c7bb
-def _session_of(scope) -> str:
-    "The session a websocket is for: the kernel id in Solara's `/jupyter/api/kernels/{id}/channels`."
-    parts = scope['path'].split('/kernels/', 1)
-    return parts[1].split('/', 1)[0] if len(parts) == 2 else scope['path']
-
-async def _close(send, code:int): await send({'type': 'websocket.close', 'code': code})
-
-# %% ../../nbs/serve/33_classroom.ipynb #4878ed9a
-@patch
-async def _http(self:ClassroomGate, scope, receive, send):
-    path = scope['path']
-    if path.rstrip('/') in HIDDEN: return await answer_line(send, 404, 'Not found.')
-    if not self.admitted(scope): return await self._ask(scope, send)
-    if path.startswith(CLOSE) and self.owners.get(path[len(CLOSE):], (None, None))[1] != cookies_of(scope).get(SESSION, ''):
-        return await answer_line(send, 403, 'Only the browser whose session it is may close it.')
-    await self.app(scope, receive, send)
-
-# %% ../../nbs/serve/33_classroom.ipynb #51a2c588
-@patch
-async def _websocket(self:ClassroomGate, scope, receive, send):
-    addr, browser, session = visitor_address(scope), cookies_of(scope).get(SESSION), _session_of(scope)
-    if not self.admitted(scope) or not _same_origin(scope) or not browser: return await _close(send, 1008)
-    owner = self.owners.get(session)
-    if owner is not None and owner[1] != browser: return await _close(send, 1008)  # another browser's session
-    if self._full(addr, browser, new=owner is None): return await _close(send, 1013)  # 1013: try again later
-    keys = [('address', addr), ('browser', browser), ('session', session)]
-    self.open.update(keys)
-    try:
-        if owner is None:
-            self.owners[session] = (addr, browser)
-            L = self.limits
-            turns = self._bucket(('sessions', addr), L.new_session_burst, L.new_sessions_per_second)
-            if (wait := turns.take()) > L.max_wait:
-                turns.tokens += 1  # refused: it takes no turn
-                return await _close(send, 1013)
-            await asyncio.sleep(wait)
-        await self.app(scope, self._checked(receive, send, addr), send)
-    finally:
-        self.open.subtract(keys)
-        for k in keys:
-            if self.open[k] <= 0: del self.open[k]
-
-# %% ../../nbs/serve/33_classroom.ipynb #9e1ae6ab
-@patch
-async def __call__(self:ClassroomGate, scope, receive, send):
-    kind = scope['type']
-    if kind not in ('http', 'websocket'): return await self.app(scope, receive, send)  # the server's start and stop
-    if self.hosts is not None and host_name(scope) not in self.hosts:
-        if kind == 'websocket': return await _close(send, 1008)
-        return await answer_line(send, 400, "This server is not reached by that name (its Host header): open the address your teacher gave.")
-    scope = off_root(own_headers(scope, self.root_path), self.root_path)
-    if kind == 'websocket': return await self._websocket(scope, receive, send)
-    async with self._turn(visitor_address(scope)): await self._http(scope, receive, send)
-
-# %% ../../nbs/serve/33_classroom.ipynb #6fb4a725
-@patch
-async def _ask(self:ClassroomGate, scope, send):
-    "Check a `?code=` against the class's code: set the cookie and go on to the page, or ask (again), or say when to try again."
-    q, addr = query_of(scope), visitor_address(scope)
-    typed = next((v for k, v in q if k == 'code'), None)
-    if typed is not None and (wait := self.wrong.wait(addr)):  # held back: a script guessing on goes no faster for it
-        return await held_back(send, wait, "Too many wrong class codes from your network", self.limits.wrong_code_hold)
-    if typed is not None and same_code(typed, self.code):
-        where = local_location(self.root_path, scope['path'], urlencode([(k, v) for k, v in q if k != 'code']))
-        cookie = f'{COOKIE}={self.proof}; Path={self.root_path or "/"}; HttpOnly; SameSite=Lax'
-        headers = [(b'location', where), (b'set-cookie', cookie.encode()), (b'content-length', b'0')]
-        await send({'type': 'http.response.start', 'status': 303, 'headers': headers})
-        return await send({'type': 'http.response.body', 'body': b''})
-    if typed is not None: self.wrong.wrong(addr)
-    note = ("That is not this class's code. Ask your teacher for it." if typed is not None else
-            "Type the class code your teacher gave you.")
-    hidden = ''.join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in q if k != 'code')
-    body = ASK_PAGE.format(note=escape(note), hidden=hidden).encode()  # the link's other settings (game, seed) kept
-    await answer(send, 401, body, HTML_KIND)
-
-# %% ../../nbs/serve/33_classroom.ipynb #0b9d5e6a
-@patch
-def _checked(self:ClassroomGate, receive, send, addr:str='?'):
-    "`receive`, but a malformed or oversized message closes this websocket (never reaching the app), and a flood is slowed."
-    L, own = self.limits, Bucket(self.limits.message_burst, self.limits.messages_per_second, self.clock)
-    held = [None]  # since when this websocket's messages have been held back, one after the other
-    async def checked():
-        message = await receive()
-        if message['type'] != 'websocket.receive': return message
-        data, text = message.get('bytes'), message.get('text')
-        size = len(data) if data is not None else len((text or '').encode())
-        if size > self.max_message or (data is not None and not frame_ok(data)):
-            await _close(send, 1009 if size > self.max_message else 1003)
-            return {'type': 'websocket.disconnect', 'code': 1003}
-        wait = max(own.take(), self._bucket(('messages', addr), L.address_message_burst, L.address_messages_per_second).take(),
-                   self._bucket(('bytes', addr), self.max_message, L.upload_bytes_per_second).take(size))
-        held[0] = None if not wait else held[0] if held[0] is not None else self.clock()
-        if wait > L.max_wait or (held[0] is not None and self.clock() - held[0] > L.max_wait):  # a flood, not a student
-            await _close(send, 1008)
-            return {'type': 'websocket.disconnect', 'code': 1008}
-        await asyncio.sleep(wait)
-        return message
-    return checked
+__all__ = ['STATIC', 'StaticCache', 'make_app', 'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve',
+           'add_class_options', 'main']
 
 # %% ../../nbs/serve/33_classroom.ipynb #c021b
 STATIC = ('/static/', '/_solara/cdn/', '/jupyter/nbextensions/')  # Solara's folders of files, the same for every student
@@ -342,7 +54,7 @@ def _keep(self:StaticCache, key, sent):
 @patch
 async def __call__(self:StaticCache, scope, receive, send):
     if not _cacheable(scope): return await self.app(scope, receive, send)
-    key = (scope['path'], 'gzip' in (_header(scope, b'accept-encoding') or ''))  # not the query: the same file whatever `?v=` says
+    key = (scope['path'], 'gzip' in (header_of(scope, b'accept-encoding') or ''))  # not the query: the same file whatever `?v=` says
     if key not in self.kept and key in self.making: await self.making[key].wait()  # a class arriving at once: made once
     if key in self.kept:
         for message in self.kept[key]: await send(message)
@@ -358,202 +70,6 @@ async def __call__(self:StaticCache, scope, receive, send):
     finally:
         self.making.pop(key, None)
         made.set()
-
-# %% ../../nbs/serve/33_classroom.ipynb #c023
-START = importlib.resources.files('cardgames_tutor.serve') / 'start_page.json'  # package data: read where the package is installed
-
-_BUILDING = threading.Lock()
-
-def page_address(headers:dict, root_path:str='') -> str:
-    """The address a page was loaded from, as its websocket told the server (`headers`: Solara's, each a list): the
-    `Origin` a browser sends with every websocket (scheme, host and port: `https://` behind a TLS proxy too, which the
-    gate checked against the `Host` asked for), else `http://` and the `Host`; with the server's root path. '' if neither."""
-    origin = (headers.get('origin') or [''])[0].strip().rstrip('/')
-    if not re.fullmatch(r'https?://[^/\s]+', origin):
-        host = (headers.get('host') or [''])[0].strip()
-        origin = f"http://{host}" if re.fullmatch(r'[^/\s]+', host) else ''
-    return origin + root_path.rstrip('/') if origin else ''
-
-def _lobby(query:str) -> Lobby:
-    """The page's `Lobby`, bound to its Solara kernel context and to its thread's event loop (where another student's
-    move has the page redrawn); it leaves its table when the context closes (the tab closed, or culled).
-    Pages are built one at a time (`_BUILDING`): when one visitor opened 60 pages at once, their panels built side by
-    side in 60 threads, and another student's click was sometimes never answered (1 of 12 clicks, in each of 5 runs of
-    `bench/bench_flood.py --phases panels`; none in 3 runs built one at a time). A class arriving waits as long in all."""
-    import solara.lab
-    from solara.server import kernel_context, settings
-    context = kernel_context.get_current_context()
-    try: loop = asyncio.get_running_loop()
-    except RuntimeError: loop = None
-    host = page_address(solara.lab.headers.value or {}, settings.main.root_path)
-    with _BUILDING: lobby = Lobby(classroom(), solara.get_session_id(), query, context.id, context, loop, host)
-    context.on_close(lobby.close)
-    _keep_reviews(lobby)
-    return lobby
-
-# %% ../../nbs/serve/33_classroom.ipynb #5724ab80
-TITLE = 'Card games tutor'  # every page's title (the browser's tab, a screen reader's first words) ends with it
-
-if solara is not None:
-    @solara.component
-    def Page():
-        """One student's page: the choice of playing alone, opening a table or joining one (`serve.room.Lobby`); alone,
-        the start page's words and a tutor panel set up from the link (`?game=kocka&seed=12`); `?table=CODE` opens the
-        join form with the code filled in (or, in a browser that holds a seat there, the seat)."""
-        path = solara.use_router().path.rstrip('/')  # the teacher's routes: their own gate and cookie
-        return ProjectorRoute() if path.endswith('/teacher/show') else TeacherRoute() if path.endswith('/teacher') else StudentRoute()
-
-    @solara.component
-    def StudentRoute():
-        "A student's page (see `Page`)."
-        router = solara.use_router()
-        lobby = solara.use_memo(lambda: _lobby(router.search or ''), [])
-        drills = solara.use_memo(lambda: _drills(router.search or ''), [])  # `?drill=kocka`: drills, their answers kept for the teacher
-        mode, set_mode = solara.use_state(lobby.mode)
-        lobby.on_mode = lambda m: (set_mode(m), _keep_reviews(lobby))  # the lobby's buttons change what the page shows
-        lobby.on_seated = lambda code: router.push(f"{router.path}?table={code}")  # a reload comes back to the seat
-        solara.Title(f"Table {lobby.ticket.code} · {TITLE}" if mode == 'table' and lobby.ticket is not None else TITLE)
-        if (links := hub_links()): solara.HTML('div', unsafe_innerHTML=links, classes=['cgt-hub-links'])  # behind a hub: log out
-        solara.display(lobby.modes)
-        if mode == 'solo':
-            solara.HTML('div', unsafe_innerHTML=start_html(), classes=['cgt-start', 'rendered_html', 'jp-RenderedHTMLCommon'])  # our own text
-            if drills is not None: solara.display(drills)
-        solara.display(lobby)
-
-    @solara.component
-    def TeacherRoute():
-        "The teacher's page (`serve.teacher_page`): drawn only for the teacher's cookie, as the page's websocket brought it."
-        solara.Title(f"Teacher's console · {TITLE}")
-        solara.display(solara.use_memo(_teacher_page, []))
-
-    @solara.component
-    def ProjectorRoute():
-        "The projector page (`serve.projector`, `/teacher/show`): the table the teacher shows to the class; only for the teacher's cookie."
-        solara.Title(f"Projector · {TITLE}")
-        solara.display(solara.use_memo(_projector_page, []))
-
-# %% ../../nbs/serve/33_classroom.ipynb #a781e744
-if solara is not None:
-    @solara.component
-    def Layout(children=[]):
-        "Each page alone: Solara's own layout (its scroller around the page: `PAGE_CSS`), without tabs between the two."
-        return solara.AppLayout(children=children, navigation=False)
-
-    routes = [solara.Route(path='/', component=Page, layout=Layout),  # Solara's router: the students' page, the teacher's, the projector's
-              solara.Route(path='teacher', children=[solara.Route(path='/', component=TeacherRoute), solara.Route(path='show', component=ProjectorRoute)])]
-
-# %% ../../nbs/serve/33_classroom.ipynb #a6a0a63b
-def hub_links(env=None) -> str:
-    "Behind a JupyterHub (run as its service: `serve.hub_service`), the links a student needs: their own notebooks, and log out; else ''."
-    env = os.environ if env is None else env
-    if not env.get('JUPYTERHUB_SERVICE_PREFIX'): return ''
-    base = '/' + (env.get('JUPYTERHUB_BASE_URL') or '/').strip('/') + '/'
-    base = '/' if base == '//' else base
-    return (f'<div style="font:14px sans-serif;text-align:right"><a href="{escape(base)}hub/home">Your own notebooks</a> · '
-            f'<a href="{escape(base)}hub/logout">Log out</a></div>')
-
-# %% ../../nbs/serve/33_classroom.ipynb #fe26a5fe
-def _results():
-    "The class's results (`practice.results.Results`), or None on a server without the teacher's page."
-    gate = teacher_gate()
-    return None if gate is None else gate.console.results
-
-def _keep_reviews(lobby):
-    "The reviews shown on the lobby's panels, kept in the class's results (`serve.teacher_page.keep_reviews`)."
-    if (results := _results()) is not None: keep_reviews(lobby, results)
-
-def _drills(query:str):
-    "The drills a link asks for (`?drill=kocka`, `&seed=`), their answers kept under the student's browser; None if it asks for none."
-    q, results = dict(parse_qsl(query.lstrip('?'))), _results()
-    if results is None or q.get('drill') not in games(): return None
-    seed = int(q['seed']) if q.get('seed', '').isdigit() and len(q['seed']) < 20 else None
-    return drill_view(q['drill'], solara.get_session_id(), results, seed)
-
-def _teacher_page():
-    import ipywidgets as widgets
-    gate = teacher_gate()
-    if gate is None: return widgets.HTML("<p>This server has no teacher's page.</p>")
-    return teacher_widget(gate, gate.console)
-
-def _projector_page():
-    "The projector page (`serve.projector.projector_widget`) for the Solara page being drawn: the teacher's cookie decides."
-    import ipywidgets as widgets
-    gate = teacher_gate()
-    if gate is None: return widgets.HTML("<p>This server has no teacher's page.</p>")
-    return projector_widget(gate, gate.console)
-
-# %% ../../nbs/serve/33_classroom.ipynb #61eb18cf
-def start_words(path:Path=START) -> list:
-    "The start page's text cells (markdown), or a title alone when the package's copy is not there."
-    try: words = json.loads(path.read_text(encoding='utf-8'))
-    except (OSError, ValueError): return ['# Card games tutor']
-    return words if isinstance(words, list) and all(isinstance(w, str) for w in words) else ['# Card games tutor']
-
-# %% ../../nbs/serve/33_classroom.ipynb #b0ce80f5
-NOTEBOOK_LINK = re.compile(r'\[([^\]]+)\]\((?![a-z]+:)[^)\s]*\.ipynb(?:#[^)\s]*)?\)')  # [words](path.ipynb)
-
-@functools.lru_cache(maxsize=1)
-def start_html(path:Path=START) -> str:
-    """The start page's words as HTML, made once for every student (Solara's `Markdown` would load a 3 MB diagram library
-    into each page). The classroom serves no notebook, so a link to one (a tutorial, a rulebook) is left as its words."""
-    import markdown
-    words = [NOTEBOOK_LINK.sub(r'\1', w) for w in start_words(path)]
-    return markdown.markdown('\n\n'.join(words), extensions=['tables', 'fenced_code'])
-
-# %% ../../nbs/serve/33_classroom.ipynb #0064935b
-PAGE_JS = r"""// cardgames_tutor's classroom page: each panel update is handed to the widgets whole, so it is drawn in one frame.
-(() => {
-  const QUIET = 30, LONGEST = 250;  // ms: an update's messages arrive within a few ms of each other
-  const plain = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
-  const stateOf = data => {  // 'busy' or 'idle' for the server's status messages
-    if (typeof data !== 'string' || !data.includes('"execution_state"')) return null;
-    try { return JSON.parse(data).content.execution_state; } catch (e) { return null; }
-  };
-  function hold(ws) {  // the socket's messages, queued, then handed to its handler of the moment together
-    const queue = []; let timer = null, first = 0, busy = 0;
-    const flush = () => {
-      clearTimeout(timer); timer = null;
-      for (const ev of queue.splice(0)) {
-        const handler = ws._cgtHandler;
-        if (typeof handler === 'function') try { handler.call(ws, ev); } catch (e) { reportError(e); }
-      }
-    };
-    ws.addEventListener('close', flush);
-    return ev => {
-      const now = performance.now();
-      if (!queue.length) first = now;
-      queue.push(ev);
-      const state = stateOf(ev.data);
-      if (state === 'busy') busy++;
-      if (state === 'idle' && busy > 0 && --busy === 0) return flush();  // the answer to a click is complete
-      clearTimeout(timer);
-      timer = setTimeout(flush, Math.max(0, Math.min(busy ? LONGEST : QUIET, first + LONGEST - now)));
-    };
-  }
-  Object.defineProperty(WebSocket.prototype, 'onmessage', {
-    configurable: true, enumerable: plain.enumerable,
-    get() { return this._cgtHandler ?? null; },
-    set(handler) {
-      this._cgtHandler = handler;
-      if (!this._cgtHold) { this._cgtHold = hold(this); plain.set.call(this, this._cgtHold); }
-    },
-  });
-})();
-"""
-
-
-# %% ../../nbs/serve/33_classroom.ipynb #302a502d
-# the page's scroller (Solara's, around the panel) always keeps its scrollbar: none comes and goes within an update
-PAGE_CSS = "main.solara-content-main > div { overflow-y: scroll !important; }\n"
-
-@functools.lru_cache(maxsize=1)
-def page_assets() -> tempfile.TemporaryDirectory:
-    "The classroom page's asset folder: made once, private to the server, holding `PAGE_JS` and `PAGE_CSS`; removed when the server stops."
-    folder = tempfile.TemporaryDirectory(prefix='cgt-classroom-page-')
-    (Path(folder.name) / 'custom.js').write_text(PAGE_JS, encoding='utf-8')
-    (Path(folder.name) / 'custom.css').write_text(PAGE_CSS, encoding='utf-8')
-    return folder
-
 
 # %% ../../nbs/serve/33_classroom.ipynb #d2652430
 def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|None=None, limits:Limits|None=None,
@@ -572,15 +88,15 @@ def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|Non
     settings.main.experimental_performance = True  # a page's messages queued, sent by the server's loop every 50 ms (see the figures)
     guard_widget_messages()  # a page may change only a control's choice, and press only what is on and shown (`serve.gates`)
     settings.assets.extra_locations = [page_assets().name]  # `PAGE_JS` and `PAGE_CSS` in every page
-    os.environ['SOLARA_APP'] = 'cardgames_tutor.serve.classroom'  # its `routes`: the students' page and the teacher's
+    os.environ['SOLARA_APP'] = 'cardgames_tutor.serve.pages'  # its `routes`: the students' page and the teacher's
     warnings.filterwarnings('ignore', 'Cookies with samesite=none')  # said on every page over plain http
     from solara.server.starlette import app
     from solara.server import kernel_context
-    _few_malloc_arenas()
+    few_malloc_arenas()
     room = use_classroom(tables)
     warm_up()
     held = lambda: len(kernel_context.contexts) + len(room.tables.tables)  # a table's match outlives its pages until it is swept
-    teacher = teacher_app(StaticCache(under_root(_on_start(app, lambda: _give_back_memory(sessions=held)), root_path)), room, teacher_code, results, root_path)
+    teacher = teacher_app(StaticCache(under_root(on_start(app, lambda: give_back_memory(sessions=held)), root_path)), room, teacher_code, results, root_path)
     ClassKeeper(room, teacher.console.results, teacher.console).start()  # each student's hands, once, in the results; the work set from the next hand
     return ClassroomGate(teacher, code, max_message, root_path, hosts, limits, live=lambda: kernel_context.contexts)
 
@@ -592,91 +108,6 @@ def warm_up():
     Tutor(seed=1).play_for_me(60)  # the default game
     start_html()
     with contextlib.suppress(ImportError): importlib.import_module('anyio._backends._asyncio')  # imported by anyio when first used
-
-# %% ../../nbs/serve/33_classroom.ipynb #096eb4e1
-def _few_malloc_arenas(n:int=1):
-    """At most `n` glibc malloc arenas for the threads to come (Solara answers each student in a thread; by default glibc
-    gives threads up to 8 arenas per core, and memory scattered over many arenas does not go back to the system).
-    On glibc's allocator (see `main`), one arena shared by all threads left 5-7 MB after a class of 30, two left 10-13 MB."""
-    M_ARENA_MAX = -8  # from glibc's malloc.h
-    try: ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6').mallopt(M_ARENA_MAX, n)
-    except (OSError, AttributeError): pass  # not glibc: its allocator decides
-
-# %% ../../nbs/serve/33_classroom.ipynb #ed14ba7c
-def _on_start(app, task):
-    "`app`, with the coroutine `task()` started in the server's event loop when the server starts (the ASGI lifespan)."
-    started = []
-    async def run(scope, receive, send):
-        if scope['type'] == 'lifespan' and not started: started.append(asyncio.get_running_loop().create_task(task()))
-        await app(scope, receive, send)
-    return run
-
-# %% ../../nbs/serve/33_classroom.ipynb #c42a71be
-def _forget_closed(stores, # objects with `listeners` and `listeners2`: {session id: set of listeners}
-                   alive) -> int: # the ids of the sessions still open
-    """Drop what shared stores still keep for sessions that have closed, and say how many. Solara's reactive stores keep
-    an empty set of listeners per store and session after the session ends: 4 for each student who ever came, so a
-    server left running for a term would grow with every visit."""
-    dropped = 0
-    for store in stores:
-        for table in (store.listeners, store.listeners2):
-            for key in [k for k, v in list(table.items()) if not v and k != 'global' and k not in alive]:
-                del table[key]; dropped += 1
-    return dropped
-
-# %% ../../nbs/serve/33_classroom.ipynb #725cfe63
-def _subclasses(cls) -> set:
-    "`cls` and every class derived from it."
-    return {cls}.union(*map(_subclasses, cls.__subclasses__()))
-
-# %% ../../nbs/serve/33_classroom.ipynb #8ffff22e
-def _forget_closed_sessions() -> int:
-    "`_forget_closed` on Solara's reactive stores (found among the live objects: Solara keeps no list of them)."
-    from solara.toestand import KernelStore
-    from solara.server import kernel_context
-    kinds = _subclasses(KernelStore)  # exact types: `isinstance` against this abstract class would note every type in the heap
-    return _forget_closed([o for o in gc.get_objects() if type(o) in kinds], set(kernel_context.contexts))  # in its cache (0.5 MB kept)
-
-# %% ../../nbs/serve/33_classroom.ipynb #e7bf900d
-def _clear_caches():
-    """Empty the caches a class fills with small objects that would outlive it, each keeping its page of memory from going
-    back: Python's type-attribute cache (it keeps the last attribute name looked up in each of its 4096 places, such as
-    traitlets' `_value_changed`, made afresh at every change: 1,700 of the class's were still held) and the log's texts
-    drawn as cards (`cards_text_html`). Both fill again as they are used. Emptied after the collection, since a widget
-    collected then looks names up as it closes."""
-    sys._clear_type_cache()
-    cards_text_html.cache_clear()
-
-# %% ../../nbs/serve/33_classroom.ipynb #22f49aa0
-async def _give_back_memory(every:float=10, sessions=None, # () -> how many sessions (and tables) are open (Solara's sessions by default)
-                            idle:float=11, # s to wait after sessions close: anyio's pool ends threads idle for 10 s
-                            forget=_forget_closed_sessions): # drops what is kept of closed sessions
-    """Every `every` s, once sessions (or the class's tables, swept a while after their students left) have closed since the
-    last time, give their memory back to the system:
-    - end their threads: each student's websocket is served in a thread of anyio's pool, and the pool ends the threads
-      left idle only when it is next used (a class of 30 left 29 threads, about 8 MB, until then);
-    - drop what Solara's stores keep of them (`forget`);
-    - collect their panels at once (a panel is a web of widgets that refer to each other: only a full collection frees it);
-    - empty the caches the class filled (`_clear_caches`);
-    - `malloc_trim`: glibc keeps freed memory otherwise."""
-    import anyio  # Solara's (the optional `classroom` dependencies)
-    if sessions is None:
-        from solara.server import kernel_context
-        sessions = lambda: len(kernel_context.contexts)
-    try: trim = ctypes.CDLL(ctypes.util.find_library('c') or 'libc.so.6').malloc_trim
-    except (OSError, AttributeError): trim = lambda pad: None  # not glibc: ending threads and collecting is all there is to do
-    def give_back():
-        forget(); gc.collect(); _clear_caches(); trim(0)
-    before = 0
-    while True:
-        await asyncio.sleep(every)
-        now = sessions()
-        if now < before:
-            await asyncio.sleep(idle)  # their threads have been idle since their websockets closed
-            await anyio.to_thread.run_sync(gc.collect)  # using the pool ends its threads idle for 10 s or more
-            await asyncio.sleep(1)  # ... once they have seen their stop signal
-            await anyio.to_thread.run_sync(give_back)  # off the event loop: a look at every object
-        before = now
 
 # %% ../../nbs/serve/33_classroom.ipynb #8b62c6da
 def lan_address() -> str:
@@ -701,15 +132,6 @@ def allowed_hosts(host:str, more=()) -> set:
         names |= {lan_address(), socket.gethostname(), socket.getfqdn()}
         with contextlib.suppress(OSError): names |= {a[4][0] for a in socket.getaddrinfo(socket.gethostname(), None)}
     return {n.strip().strip('[]').lower() for n in names if n and n.strip() not in ('0.0.0.0', '::')}
-
-# %% ../../nbs/serve/33_classroom.ipynb #c028
-def _on_system_malloc(env=os.environ):
-    """Start this command again on the C library's allocator (`PYTHONMALLOC=malloc`): on glibc, unless PYTHONMALLOC is set.
-    Python's own allocator takes memory in 1 MB areas and gives an area back only once nothing in it is in use. A class
-    leaves a few live objects in most of its areas, so 22-26 MB stayed after a class of 30. glibc gives back every free
-    4 kB page (`malloc_trim`): with it, 5-10 MB stayed (one arena: `_few_malloc_arenas`)."""
-    if env.get('PYTHONMALLOC') or platform.libc_ver()[0] != 'glibc': return
-    os.execve(sys.executable, sys.orig_argv, {**env, 'PYTHONMALLOC': 'malloc'})
 
 # %% ../../nbs/serve/33_classroom.ipynb #ca209fc6
 def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s', root_path:str='', allowed=(),
@@ -744,7 +166,7 @@ def add_class_options(ap):
 # %% ../../nbs/serve/33_classroom.ipynb #73ab28b7
 def main(argv=None):
     "`cardgames-classroom [--host H] [--port P] [--code C] ...`: the classroom server (`make classroom`)."
-    if argv is None: _on_system_malloc()
+    if argv is None: on_system_malloc()
     ap = argparse.ArgumentParser(prog='cardgames-classroom', description='The card games tutor for a whole class (Solara).')
     ap.add_argument('--host', default='127.0.0.1', help='address to listen on: 0.0.0.0 for a classroom network (then a code is asked)')
     ap.add_argument('--port', type=int, default=8866)

@@ -1,4 +1,4 @@
-"""What the class code's gate, the teacher's gate and the hub's door have in common: a request's cookies, query and visitor, a code as it is compared and the cookie that proves it, the wrong codes counted per visitor and the wait they earn, and the gate's own short answers.
+"""The class code's gate and what it shares with the teacher's gate and the hub's door: a request's headers, cookies, query and visitor; the access code and its cookie; malformed frames stopped at the door; each visitor's share of the server (token buckets, limits); the wrong codes counted and the wait they earn.
 
 Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/gates.html.md"""
 
@@ -6,14 +6,21 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/gates.html.md"""
 
 # %% ../../nbs/serve/32_gates.ipynb #b794fc52
 from __future__ import annotations
-import asyncio, collections, contextlib, hashlib, hmac, ipaddress, logging, math, time
+import asyncio, collections, contextlib, dataclasses, hashlib, hmac, ipaddress, logging, math, re, secrets, struct, time
+from html import escape
 from http.cookies import SimpleCookie
-from urllib.parse import parse_qsl, quote
+from urllib.parse import parse_qsl, quote, urlencode
+from fastcore.basics import patch
+from ..tables.seats import CODE_SIGNS  # the signs of every code: none to misread aloud
+from .room import option
 
 # %% auto #0
-__all__ = ['TEXT_KIND', 'HTML_KIND', 'USER_TRAITS', 'MAX_TEXT', 'CHECKED', 'cookies_of', 'query_of', 'visitor_address',
-           'plain_code', 'same_code', 'code_proof', 'WrongCodes', 'answer', 'answer_line', 'held_back', 'page_may',
-           'guard_widget_messages', 'local_location']
+__all__ = ['TEXT_KIND', 'HTML_KIND', 'USER_TRAITS', 'MAX_TEXT', 'CHECKED', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE',
+           'MAX_CODE', 'PROXY_HEADERS', 'ASK_PAGE', 'SESSION', 'HIDDEN', 'CLOSE', 'cookies_of', 'query_of',
+           'visitor_address', 'plain_code', 'same_code', 'code_proof', 'WrongCodes', 'answer', 'answer_line',
+           'held_back', 'page_may', 'guard_widget_messages', 'local_location', 'new_code', 'is_loopback', 'header_of',
+           'frame_ok', 'Bucket', 'Limits', 'checked_code', 'host_name', 'off_root', 'own_headers', 'under_root',
+           'ClassroomGate']
 
 # %% ../../nbs/serve/32_gates.ipynb #6e60326a
 def cookies_of(scope) -> dict:
@@ -142,3 +149,283 @@ def local_location(root_path:str, path:str, query:str='') -> bytes:
     "Where to send a browser on to: `path` on this server only (one leading '/', no host), percent-encoded ASCII."
     here = quote(root_path.rstrip('/') + '/' + path.lstrip('/\\'), safe="/-._~!$&'()*+,;=:@")
     return (here + (f'?{query}' if query else '')).encode('ascii')
+
+# %% ../../nbs/serve/32_gates.ipynb #c006
+def new_code(n:int=8) -> str:
+    "A fresh access code such as 'kq7m-x2pd', easy to read aloud and type."
+    s = ''.join(secrets.choice(CODE_SIGNS) for _ in range(n))
+    return f"{s[:n//2]}-{s[n//2:]}"
+
+# %% ../../nbs/serve/32_gates.ipynb #9221c339
+def is_loopback(host:str) -> bool:
+    "Whether `host` is this machine only (then no access code is needed)."
+    if host == 'localhost': return True
+    try: return ipaddress.ip_address(host).is_loopback
+    except ValueError: return False
+
+# %% ../../nbs/serve/32_gates.ipynb #c009
+COOKIE = 'cgt-class'
+
+# %% ../../nbs/serve/32_gates.ipynb #bf567be8
+def header_of(scope, name:bytes) -> str|None:
+    return next((v.decode('latin-1') for k, v in scope.get('headers', []) if k == name), None)
+
+# %% ../../nbs/serve/32_gates.ipynb #c012
+MAX_PARTS = 64              # a widget message with more binary buffers than this is not one our panel sends
+MAX_MESSAGE = 2**20         # bytes in one websocket message: an uploaded record of a 1,000-hand match (a hand is about 1 kB)
+
+def frame_ok(data:bytes, max_parts:int=MAX_PARTS) -> bool:
+    "Whether `data` is a well-formed binary kernel message (count, offsets, parts), safe to hand to Solara."
+    if len(data) < 8: return False
+    n = struct.unpack('!i', data[:4])[0]
+    if not 1 <= n <= max_parts or len(data) < 4 * (n + 1): return False
+    offsets = struct.unpack('!' + 'I' * n, data[4:4 * (n + 1)])
+    return offsets[0] == 4 * (n + 1) and all(a <= b for a, b in zip(offsets, offsets[1:])) and offsets[-1] <= len(data)
+
+# %% ../../nbs/serve/32_gates.ipynb #6857a58c
+class Bucket:
+    "A token bucket: `burst` at once, then `rate` a second; `take(n)` says how many seconds to wait before going on (0: at once)."
+    def __init__(self, burst:float, rate:float, clock=time.monotonic):
+        self.burst, self.rate, self.clock = burst, rate, clock
+        self.tokens, self.when = float(burst), clock()
+
+    def take(self, n:float=1) -> float:
+        now = self.clock()
+        self.tokens, self.when = min(self.burst, self.tokens + (now - self.when) * self.rate) - n, now
+        return max(0.0, -self.tokens / self.rate)
+
+# %% ../../nbs/serve/32_gates.ipynb #b46eb625
+@dataclasses.dataclass
+class Limits:
+    "What one visitor may use of the classroom server (each an option of `cardgames-classroom`)."
+    sockets_per_address:int = option(90, 'open websockets from one network address (a whole class may share one: 30 students, 3 tabs each)')
+    sockets_per_visitor:int = option(6, "open websockets from one browser (Solara's session cookie)")
+    sessions_per_address:int = option(120, 'sessions (a tutor panel each, kept --cull after its tab closes) from one address')
+    sessions_per_visitor:int = option(12, 'sessions from one browser')
+    new_session_burst:int = option(30, 'new sessions one address may start at once (a class arriving)...')
+    new_sessions_per_second:float = option(1.0, '...and then per second')
+    message_burst:int = option(200, 'messages one websocket may send at once (a page loading)...')
+    messages_per_second:float = option(20.0, '...and then per second (a click is one message)')
+    address_message_burst:int = option(1000, 'messages all websockets from one address may send at once...')
+    address_messages_per_second:float = option(100.0, '...and then per second')
+    upload_bytes_per_second:int = option(256 * 1024, 'bytes of messages per second from one address, after one whole message')
+    requests_per_address:int = option(32, 'HTTP requests from one address answered at once (more wait their turn)')
+    wrong_codes:int = option(10, 'wrong class codes one address may try in --wrong-code-window seconds')
+    wrong_code_window:float = option(60.0, 'seconds a wrong code counts against its address')
+    wrong_code_hold:float = option(1.0, 'seconds the answer to a code tried while its address waits is held back')
+    max_wait:float = option(30.0, 'seconds a new session may wait its turn, or a websocket be held back on end; beyond, it is closed')
+
+# %% ../../nbs/serve/32_gates.ipynb #32bb89a4
+MIN_CODE, MAX_CODE = 8, 64
+
+def checked_code(code:str|None) -> str|None:
+    "`code` if it is long enough to withstand guessing (None: none given); a one-line `SystemExit` if not."
+    if code is None: return None
+    signs = len(re.sub(r'[\s-]', '', code))
+    if not MIN_CODE <= signs <= MAX_CODE:
+        raise SystemExit(f"cardgames-classroom: a class code needs {MIN_CODE} to {MAX_CODE} letters or digits (this one has {signs}); "
+                         "leave --code out to have one made up.")
+    return code
+
+# %% ../../nbs/serve/32_gates.ipynb #d07d6c39
+def host_name(scope) -> str|None:
+    "The name a request was sent to: its `Host` header without the port, in lower case (None: no `Host`)."
+    host = (header_of(scope, b'host') or '').strip().lower()
+    if host.startswith('['): return host[1:host.index(']')] if ']' in host else None
+    return (host.rsplit(':', 1)[0] if host.count(':') == 1 else host) or None
+
+# %% ../../nbs/serve/32_gates.ipynb #84019a8b
+PROXY_HEADERS = {b'script-name', b'x-script-name', b'x-forwarded-prefix', b'x-forwarded-host', b'x-forwarded-proto', b'x-forwarded-port',
+                 b'x-forwarded-for', b'x-forwarded-server', b'x-forwarded-path', b'forwarded', b'x-real-ip', b'x-original-url', b'x-rewrite-url'}
+
+def off_root(scope, root_path:str) -> dict:
+    "`scope` with `root_path` taken off the front of its path, where a proxy left it on: the gate's checks see the classroom's own paths."
+    path, root = scope.get('path', ''), root_path.rstrip('/')
+    if not root or not (path == root or path.startswith(root + '/')): return scope
+    raw = scope.get('raw_path')
+    return {**scope, 'path': path[len(root):] or '/', 'raw_path': raw[len(root):] or b'/' if raw and raw.startswith(root.encode()) else raw}
+
+def own_headers(scope, root_path:str='') -> dict:
+    "`scope` with the server's own root path and without the headers a proxy would set (none may come from a visitor)."
+    return {**scope, 'root_path': root_path, 'headers': [(k, v) for k, v in scope.get('headers', []) if k.lower() not in PROXY_HEADERS]}
+
+# %% ../../nbs/serve/32_gates.ipynb #5c052a71
+def under_root(app, root_path:str):
+    """`app` (Solara's) handed every path with `root_path` in front again: Starlette, as ASGI now says, expects the path
+    *with* the root path and takes it off itself (handed `/static/main.js` under the root path `/class`, it finds no file).
+    The gate takes the root path off for its own checks (`off_root`); below it and its file cache, this puts it back, once."""
+    root = root_path.rstrip('/')
+    if not root: return app
+    async def rooted(scope, receive, send):
+        if scope['type'] in ('http', 'websocket'):
+            path = scope.get('path', '')
+            if not (path == root or path.startswith(root + '/')):
+                scope = {**scope, 'path': root + path}
+                if scope.get('raw_path') is not None: scope['raw_path'] = root.encode() + scope['raw_path']
+        await app(scope, receive, send)
+    return rooted
+
+# %% ../../nbs/serve/32_gates.ipynb #c015
+ASK_PAGE = '''<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>Card games tutor: class code</title>
+<body style="font-family:sans-serif;max-width:24em;margin:3em auto;padding:0 1em">
+<h1 style="font-size:1.4em">Card games tutor</h1><p>{note}</p>
+<form method="get">{hidden}<label>Class code <input name="code" autocomplete="off" autofocus size="10"></label>
+<button>Enter</button></form></body></html>'''
+SESSION = 'solara-session-id'  # Solara's session cookie: one per browser
+HIDDEN = ('/resourcez',)        # Solara's report of the host's CPU, memory, threads and sessions: not for visitors
+CLOSE = '/_solara/api/close/'   # a tab that closes asks Solara to close its session here
+
+class ClassroomGate:
+    "ASGI middleware in front of the classroom app: this server's names, access code, a share per visitor, well-formed messages."
+    def __init__(self, app, code:str|None=None, max_message:int=MAX_MESSAGE, root_path:str='', hosts:set|None=None,
+                 limits:Limits|None=None, live=tuple, clock=time.monotonic):
+        "`hosts`: the names answered to (None: any); `live()`: the ids of the sessions still kept (Solara's)."
+        self.app, self.code, self.max_message, self.root_path, self.hosts = app, code, max_message, root_path.rstrip('/'), hosts
+        self.limits, self.live, self.clock = limits or Limits(), live, clock
+        self.proof = code_proof(code, secrets.token_bytes(32)) if code else None
+        self.wrong = WrongCodes(self.limits.wrong_codes, self.limits.wrong_code_window, clock)
+        self.owners, self.open, self.buckets, self.turns = {}, collections.Counter(), {}, {}  # session id: (address, browser)
+
+    def admitted(self, scope) -> bool:
+        return self.proof is None or hmac.compare_digest(cookies_of(scope).get(COOKIE, ''), self.proof)
+
+# %% ../../nbs/serve/32_gates.ipynb #c016
+def _same_origin(scope) -> bool:
+    "A websocket opened by a page of this server (a browser always sends `Origin` with a websocket)."
+    origin, host = header_of(scope, b'origin'), header_of(scope, b'host')
+    if origin is None: return True  # not a browser: nothing of a student's to misuse
+    return host is not None and origin.split('://', 1)[-1].rstrip('/').lower() == host.lower()
+
+# %% ../../nbs/serve/32_gates.ipynb #7a369cfa
+@patch
+def _bucket(self:ClassroomGate, key, burst:float, rate:float) -> Bucket:
+    "The token bucket for `key` (such as `('messages', address)`), made full when first asked for."
+    if key not in self.buckets and len(self.buckets) >= 10_000:
+        self.buckets = {k: b for k, b in self.buckets.items() if b.take(0) > 0 or b.tokens < b.burst}
+    return self.buckets.setdefault(key, Bucket(burst, rate, self.clock))
+
+# %% ../../nbs/serve/32_gates.ipynb #7cfa8d66
+@patch
+def _full(self:ClassroomGate, addr:str, browser:str, new:bool) -> bool:
+    "Whether one more websocket (of a new session if `new`) would take `browser` or `addr` over its limits."
+    L = self.limits
+    if self.open['address', addr] >= L.sockets_per_address or self.open['browser', browser] >= L.sockets_per_visitor: return True
+    if not new: return False
+    live = self.live()
+    for k in [k for k in self.owners if k not in live and not self.open['session', k]]: del self.owners[k]  # freed
+    here = [b for a, b in self.owners.values() if a == addr]
+    return len(here) >= L.sessions_per_address or sum(b == browser for _, b in self.owners.values()) >= L.sessions_per_visitor
+
+# %% ../../nbs/serve/32_gates.ipynb #8cc59d86
+@patch
+@contextlib.asynccontextmanager
+async def _turn(self:ClassroomGate, addr:str):
+    "Wait until `addr` has fewer than `requests_per_address` requests being answered (the turns of an address are forgotten when it has none)."
+    sem, waiting = self.turns.setdefault(addr, [asyncio.Semaphore(self.limits.requests_per_address), 0])
+    self.turns[addr][1] += 1
+    try:
+        async with sem: yield
+    finally:
+        self.turns[addr][1] -= 1
+        if not self.turns[addr][1]: del self.turns[addr]
+
+# %% ../../nbs/serve/32_gates.ipynb #f916c7bb
+def _session_of(scope) -> str:
+    "The session a websocket is for: the kernel id in Solara's `/jupyter/api/kernels/{id}/channels`."
+    parts = scope['path'].split('/kernels/', 1)
+    return parts[1].split('/', 1)[0] if len(parts) == 2 else scope['path']
+
+async def _close(send, code:int): await send({'type': 'websocket.close', 'code': code})
+
+# %% ../../nbs/serve/32_gates.ipynb #4878ed9a
+@patch
+async def _http(self:ClassroomGate, scope, receive, send):
+    path = scope['path']
+    if path.rstrip('/') in HIDDEN: return await answer_line(send, 404, 'Not found.')
+    if not self.admitted(scope): return await self._ask(scope, send)
+    if path.startswith(CLOSE) and self.owners.get(path[len(CLOSE):], (None, None))[1] != cookies_of(scope).get(SESSION, ''):
+        return await answer_line(send, 403, 'Only the browser whose session it is may close it.')
+    await self.app(scope, receive, send)
+
+# %% ../../nbs/serve/32_gates.ipynb #51a2c588
+@patch
+async def _websocket(self:ClassroomGate, scope, receive, send):
+    addr, browser, session = visitor_address(scope), cookies_of(scope).get(SESSION), _session_of(scope)
+    if not self.admitted(scope) or not _same_origin(scope) or not browser: return await _close(send, 1008)
+    owner = self.owners.get(session)
+    if owner is not None and owner[1] != browser: return await _close(send, 1008)  # another browser's session
+    if self._full(addr, browser, new=owner is None): return await _close(send, 1013)  # 1013: try again later
+    keys = [('address', addr), ('browser', browser), ('session', session)]
+    self.open.update(keys)
+    try:
+        if owner is None:
+            self.owners[session] = (addr, browser)
+            L = self.limits
+            turns = self._bucket(('sessions', addr), L.new_session_burst, L.new_sessions_per_second)
+            if (wait := turns.take()) > L.max_wait:
+                turns.tokens += 1  # refused: it takes no turn
+                return await _close(send, 1013)
+            await asyncio.sleep(wait)
+        await self.app(scope, self._checked(receive, send, addr), send)
+    finally:
+        self.open.subtract(keys)
+        for k in keys:
+            if self.open[k] <= 0: del self.open[k]
+
+# %% ../../nbs/serve/32_gates.ipynb #9e1ae6ab
+@patch
+async def __call__(self:ClassroomGate, scope, receive, send):
+    kind = scope['type']
+    if kind not in ('http', 'websocket'): return await self.app(scope, receive, send)  # the server's start and stop
+    if self.hosts is not None and host_name(scope) not in self.hosts:
+        if kind == 'websocket': return await _close(send, 1008)
+        return await answer_line(send, 400, "This server is not reached by that name (its Host header): open the address your teacher gave.")
+    scope = off_root(own_headers(scope, self.root_path), self.root_path)
+    if kind == 'websocket': return await self._websocket(scope, receive, send)
+    async with self._turn(visitor_address(scope)): await self._http(scope, receive, send)
+
+# %% ../../nbs/serve/32_gates.ipynb #6fb4a725
+@patch
+async def _ask(self:ClassroomGate, scope, send):
+    "Check a `?code=` against the class's code: set the cookie and go on to the page, or ask (again), or say when to try again."
+    q, addr = query_of(scope), visitor_address(scope)
+    typed = next((v for k, v in q if k == 'code'), None)
+    if typed is not None and (wait := self.wrong.wait(addr)):  # held back: a script guessing on goes no faster for it
+        return await held_back(send, wait, "Too many wrong class codes from your network", self.limits.wrong_code_hold)
+    if typed is not None and same_code(typed, self.code):
+        where = local_location(self.root_path, scope['path'], urlencode([(k, v) for k, v in q if k != 'code']))
+        cookie = f'{COOKIE}={self.proof}; Path={self.root_path or "/"}; HttpOnly; SameSite=Lax'
+        headers = [(b'location', where), (b'set-cookie', cookie.encode()), (b'content-length', b'0')]
+        await send({'type': 'http.response.start', 'status': 303, 'headers': headers})
+        return await send({'type': 'http.response.body', 'body': b''})
+    if typed is not None: self.wrong.wrong(addr)
+    note = ("That is not this class's code. Ask your teacher for it." if typed is not None else
+            "Type the class code your teacher gave you.")
+    hidden = ''.join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in q if k != 'code')
+    body = ASK_PAGE.format(note=escape(note), hidden=hidden).encode()  # the link's other settings (game, seed) kept
+    await answer(send, 401, body, HTML_KIND)
+
+# %% ../../nbs/serve/32_gates.ipynb #0b9d5e6a
+@patch
+def _checked(self:ClassroomGate, receive, send, addr:str='?'):
+    "`receive`, but a malformed or oversized message closes this websocket (never reaching the app), and a flood is slowed."
+    L, own = self.limits, Bucket(self.limits.message_burst, self.limits.messages_per_second, self.clock)
+    held = [None]  # since when this websocket's messages have been held back, one after the other
+    async def checked():
+        message = await receive()
+        if message['type'] != 'websocket.receive': return message
+        data, text = message.get('bytes'), message.get('text')
+        size = len(data) if data is not None else len((text or '').encode())
+        if size > self.max_message or (data is not None and not frame_ok(data)):
+            await _close(send, 1009 if size > self.max_message else 1003)
+            return {'type': 'websocket.disconnect', 'code': 1003}
+        wait = max(own.take(), self._bucket(('messages', addr), L.address_message_burst, L.address_messages_per_second).take(),
+                   self._bucket(('bytes', addr), self.max_message, L.upload_bytes_per_second).take(size))
+        held[0] = None if not wait else held[0] if held[0] is not None else self.clock()
+        if wait > L.max_wait or (held[0] is not None and self.clock() - held[0] > L.max_wait):  # a flood, not a student
+            await _close(send, 1008)
+            return {'type': 'websocket.disconnect', 'code': 1008}
+        await asyncio.sleep(wait)
+        return message
+    return checked

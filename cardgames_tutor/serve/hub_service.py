@@ -12,7 +12,8 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 from fastcore.basics import patch
 from . import classroom
 from .room import add_options, read_options
-from .gates import answer_line, cookies_of
+from .gates import PROXY_HEADERS, answer_line, cookies_of
+from .housekeeping import on_system_malloc
 from .teacher_page import PREFIX as TEACHER_PREFIX, TEACHER_COOKIE, teacher_gate
 from ..coach.search import search_in_processes
 
@@ -251,7 +252,7 @@ def _inner(self:HubGate, scope, user:HubUser) -> dict:
     "`scope` as the classroom app sees it: the prefix off the path, no proxy's headers, the user as the client."
     base = self.settings.prefix.rstrip('/')
     inner = {**scope, 'path': scope['path'][len(base):], 'root_path': '', 'client': (f'hub:{user.name}', 0), HUB_USER: user.public(),
-             'headers': _teacher_headers([(k, v) for k, v in scope.get('headers', []) if k.lower() not in classroom.PROXY_HEADERS],
+             'headers': _teacher_headers([(k, v) for k, v in scope.get('headers', []) if k.lower() not in PROXY_HEADERS],
                                          self.teacher_cookie, user.teacher)}
     raw = scope.get('raw_path')
     if raw is not None: inner['raw_path'] = raw[len(base):] if raw.startswith(base.encode()) else inner['path'].encode()
@@ -311,7 +312,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.hint_workers < 0: raise SystemExit("cardgames-classroom-service: --hint-workers is 0 (hints searched in the service's own process) or more")
     settings = HubSettings.from_env()
-    if argv is None: classroom._on_system_malloc()
+    if argv is None: on_system_malloc()
     said = logging.StreamHandler(sys.stderr)  # into the hub's log: who came in (the hub's own log has the rest)
     said.setFormatter(logging.Formatter('[classroom %(asctime)s] %(message)s'))
     log.addHandler(said); log.setLevel(logging.INFO); log.propagate = False
