@@ -100,7 +100,7 @@ SOLARA = """if True:
 TABLES_HOOK = """if True:
     import time
     from cardgames_tutor.tables import table as _tables
-    from cardgames_tutor.serve import room as _room
+    from cardgames_tutor.serve import lobby as _room
     FAN = {}  # (table code, move count) -> {page id: seconds from the move's acceptance to that page drawn, 'at': its acceptance}
     # (time.perf_counter: CLOCK_MONOTONIC on Linux, the same clock as the benchmark's, so a move can be placed before or after all sat)
     _changed, _draw = _tables.Table._changed, _room.Lobby._draw

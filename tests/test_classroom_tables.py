@@ -1,4 +1,4 @@
-"""Tables in the classroom server (serve/room.py behind serve/classroom.py): students at one table, each in their own
+"""Tables in the classroom server (serve/room.py and serve/lobby.py behind serve/classroom.py): students at one table, each in their own
 browser, play each other through real pages.
 
 The registry (`Classroom`) is tried first without a browser. The browser tests start a real `cardgames-classroom` on a
@@ -101,7 +101,7 @@ def test_watchers_hear_of_changes_at_most_ten_times_a_second():
 
 # ---------------------------------------------------------------- a page draws only what changed (issue 33, the fan-out)
 
-from cardgames_tutor.serve.room import Lobby, TableTutor
+from cardgames_tutor.serve.lobby import Lobby, TableTutor
 from cardgames_tutor.ui import drawing
 from cardgames_tutor.ui.drawing import widget_tree
 

@@ -737,7 +737,7 @@ def test_the_keeper_records_the_hand_that_ended_as_the_teachers_work_replaced_it
     assert keeper.beat() == 0
 
 def test_names_everywhere_and_results_per_student_and_rule_from_the_summary_export():
-    from cardgames_tutor.serve.room import Lobby
+    from cardgames_tutor.serve.lobby import Lobby
     from cardgames_tutor.serve.teacher_page import ClassKeeper
     results = Results(':memory:')
     room, k, solos = a_class()
@@ -762,7 +762,8 @@ def test_names_everywhere_and_results_per_student_and_rule_from_the_summary_expo
 
 def test_a_closed_page_is_away_within_seconds_and_a_blip_is_not():
     "The pacer's look at every page's connection (about once a second): lost for `away_after` s, away at the table and in the glance."
-    from cardgames_tutor.serve.room import Lobby, TableOptions
+    from cardgames_tutor.serve.lobby import Lobby
+    from cardgames_tutor.serve.room import TableOptions
     clock = Clock()
     room = Classroom(TableOptions(away_after=5), now=clock)
     host = Lobby(room, 'b-asha', '?table=')

@@ -14,7 +14,8 @@ from urllib.parse import parse_qsl
 try: import solara
 except ImportError: solara = None  # the `classroom` extra is not installed: `serve.classroom` says how to install it
 from ..core.engine import games
-from .room import Lobby, classroom
+from .room import classroom
+from .lobby import Lobby
 from .teacher_page import drill_view, keep_reviews, teacher_gate, teacher_widget
 from .projector import projector_widget
 
@@ -60,7 +61,7 @@ TITLE = 'Card games tutor'  # every page's title (the browser's tab, a screen re
 if solara is not None:
     @solara.component
     def Page():
-        """One student's page: the choice of playing alone, opening a table or joining one (`serve.room.Lobby`); alone,
+        """One student's page: the choice of playing alone, opening a table or joining one (`serve.lobby.Lobby`); alone,
         the start page's words and a tutor panel set up from the link (`?game=kocka&seed=12`); `?table=CODE` opens the
         join form with the code filled in (or, in a browser that holds a seat there, the seat)."""
         path = solara.use_router().path.rstrip('/')  # the teacher's routes: their own gate and cookie
