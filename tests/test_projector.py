@@ -15,7 +15,8 @@ import pytest
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.serve.room import Classroom
 from cardgames_tutor.serve.teacher import Console, make_work
-from cardgames_tutor.serve.teacher_page import TEACHER_COOKIE, TeacherGate, TeacherPage, forget
+from cardgames_tutor.serve.teacher_page import TeacherPage
+from cardgames_tutor.serve.teacher_server import TEACHER_COOKIE, TeacherGate, forget
 from cardgames_tutor.serve.projector import WHAT_IF, ProjectorPage, projector_for, projector_parts
 from cardgames_tutor.ui.drawing import widget_tree
 

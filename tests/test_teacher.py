@@ -1,4 +1,4 @@
-"""The teacher's console and page (serve/teacher.py, serve/teacher_page.py) without a browser: the gate as ASGI calls, tried as a hostile student would
+"""The teacher's console and page (serve/teacher.py, serve/teacher_page.py, serve/teacher_server.py) without a browser: the gate as ASGI calls, tried as a hostile student would
 (every teacher route with no cookie, the class's cookie, a forged or another server's cookie, the class code, a flood of
 wrong codes); the class at a glance against the registry; what the projector is shown (every hand, following the table, held at
 any moment, "what if" in a copy that leaves the table as it was); the work set for every table and every solo student at once;
@@ -11,7 +11,8 @@ from cardgames_tutor.practice.exercises import EXERCISES
 from cardgames_tutor.practice.results import Results
 from cardgames_tutor.serve.room import Classroom, StudentPage
 from cardgames_tutor.serve.teacher import Console, Lesson, make_work
-from cardgames_tutor.serve.teacher_page import TEACHER_COOKIE, TeacherGate, TeacherPage, glance_html, new_teacher_code, page_for
+from cardgames_tutor.serve.teacher_page import TeacherPage, glance_html
+from cardgames_tutor.serve.teacher_server import TEACHER_COOKIE, TeacherGate, new_teacher_code, page_for
 from cardgames_tutor.ui.session import Session
 
 def read_csv(body) -> list:
@@ -370,7 +371,7 @@ def test_behind_a_root_path_the_teacher_lands_and_reads_under_it():
     reaches the gate taken off (as the classroom's gate hands it) or left on (before, the redirect went to `/teacher`,
     outside the class, and the export under the root path fell through to the page)."""
     from cardgames_tutor.serve.gates import ClassroomGate
-    from cardgames_tutor.serve.teacher_page import forget
+    from cardgames_tutor.serve.teacher_server import forget
     room, _, _ = a_class()
     results = Results(':memory:'); results.seen('b-bo', 'Bo'); results.answered('b-bo', 'kocka', 'kocka/follow', False)
     console = Console(room, results)
@@ -406,7 +407,7 @@ def test_behind_a_root_path_the_teacher_lands_and_reads_under_it():
 # ---------------------------------------------------------------- what the students' pages keep
 
 def test_the_keeper_records_each_finished_hand_once_per_student_and_follows_new_work():
-    from cardgames_tutor.serve.teacher_page import ClassKeeper
+    from cardgames_tutor.serve.teacher_server import ClassKeeper
     results = Results(':memory:')
     room, k, solos = a_class()
     from cardgames_tutor.ui.seat import SeatSession
@@ -436,7 +437,7 @@ def test_the_keeper_records_each_finished_hand_once_per_student_and_follows_new_
     assert keeper.beat() == 2 and results.mine('b-asha').hands() == 2  # the new work's hand 1 counts too
 
 def test_drills_on_the_page_reach_the_results_under_the_students_key_only():
-    from cardgames_tutor.serve.teacher_page import drill_view
+    from cardgames_tutor.serve.teacher_server import drill_view
     results = Results(':memory:')
     view = drill_view('dehla-pakad', 'b-asha', results, seed=4)
     practice = view.children[0]
@@ -479,7 +480,7 @@ def test_the_exports_read_as_a_spreadsheet_reads_them():
     from cardgames_tutor.practice.exercises import exercise
     from cardgames_tutor.practice.progress import rule_title
     from cardgames_tutor.practice.results import TACTIC_WORDS, tactic_of
-    from cardgames_tutor.serve.teacher_page import ClassKeeper
+    from cardgames_tutor.serve.teacher_server import ClassKeeper
     from cardgames_tutor.ui.seat import SeatSession
     results, room = Results(':memory:', now=lambda: AT), Classroom()
     asha = room.open_table('b-asha', 'kocka', 'Asha', seed=3)
@@ -543,7 +544,7 @@ def test_a_hand_is_recorded_once_with_its_number_after_an_undo_or_a_page_loaded_
     """Issue 57 saw hands numbered 1 again and again: an undo made the match's hands anew, and a seat's page loaded again
     held the table's match in a new wrapper; the keeper took either for a new match and recorded its finished hands
     again from hand 1. Now a match is known by the server's own object, and an undo keeps the hands before it."""
-    from cardgames_tutor.serve.teacher_page import ClassKeeper
+    from cardgames_tutor.serve.teacher_server import ClassKeeper
     from cardgames_tutor.ui.seat import SeatSession
     results, room = Results(':memory:'), Classroom()
     keeper = ClassKeeper(room, results)
@@ -573,7 +574,7 @@ def test_a_hand_is_recorded_once_with_its_number_after_an_undo_or_a_page_loaded_
 @pytest.mark.parametrize('game', ['begga-kaat', 'kocka', 'dehla-pakad', 'maghe-satra', 'beggars-and-thieves'])
 def test_each_seats_points_in_the_export_are_the_hands_own_in_every_game(game):
     "Every game's hand result has `points`, a number per seat: the keeper keeps them and the export writes them, one column per seat."
-    from cardgames_tutor.serve.teacher_page import ClassKeeper
+    from cardgames_tutor.serve.teacher_server import ClassKeeper
     results, room = Results(':memory:'), Classroom()
     keeper, s, rng = ClassKeeper(room, results), Session(game, seed=11), random.Random(2)
     room.add_page(StudentPage('p:solo', 'b-eli', 'solo', s))
@@ -720,7 +721,7 @@ def test_the_solo_work_from_the_next_hand_starts_once_the_student_has_read_the_h
     assert console.due() == 1 and s.match.seed == 12 and s.match.actions == [] and console.pending == {}
 
 def test_the_keeper_records_the_hand_that_ended_as_the_teachers_work_replaced_it():
-    from cardgames_tutor.serve.teacher_page import ClassKeeper
+    from cardgames_tutor.serve.teacher_server import ClassKeeper
     from cardgames_tutor.ui.seat import SeatSession
     results = Results(':memory:')
     room, k, solos = a_class()
@@ -738,7 +739,7 @@ def test_the_keeper_records_the_hand_that_ended_as_the_teachers_work_replaced_it
 
 def test_names_everywhere_and_results_per_student_and_rule_from_the_summary_export():
     from cardgames_tutor.serve.lobby import Lobby
-    from cardgames_tutor.serve.teacher_page import ClassKeeper
+    from cardgames_tutor.serve.teacher_server import ClassKeeper
     results = Results(':memory:')
     room, k, solos = a_class()
     solos[1].name = None  # a solo student who typed no name

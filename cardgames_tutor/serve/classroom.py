@@ -14,7 +14,7 @@ except ImportError: solara = None  # the `classroom` extra is not installed: `se
 from ..coach.search import search_in_processes
 from ..ui.panel import Tutor
 from .room import TableOptions, add_options, read_options, use_classroom
-from .teacher_page import ClassKeeper, teacher_app, teacher_gate
+from .teacher_server import ClassKeeper, teacher_app, teacher_gate
 from .gates import (MAX_MESSAGE, ClassroomGate, Limits, checked_code, guard_widget_messages, header_of,
                                          is_loopback, new_code, under_root)
 from .pages import TITLE, page_assets, start_html

@@ -14,7 +14,8 @@ from . import classroom
 from .room import add_options, read_options
 from .gates import PROXY_HEADERS, answer_line, cookies_of
 from .housekeeping import on_system_malloc
-from .teacher_page import PREFIX as TEACHER_PREFIX, TEACHER_COOKIE, teacher_gate
+from .teacher_page import PREFIX as TEACHER_PREFIX
+from .teacher_server import TEACHER_COOKIE, teacher_gate
 from ..coach.search import search_in_processes
 
 # %% auto #0

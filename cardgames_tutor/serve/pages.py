@@ -16,7 +16,7 @@ except ImportError: solara = None  # the `classroom` extra is not installed: `se
 from ..core.engine import games
 from .room import classroom
 from .lobby import Lobby
-from .teacher_page import drill_view, keep_reviews, teacher_gate, teacher_widget
+from .teacher_server import drill_view, keep_reviews, teacher_gate, teacher_widget
 from .projector import projector_widget
 
 # %% auto #0
@@ -123,7 +123,7 @@ def _results():
     return None if gate is None else gate.console.results
 
 def _keep_reviews(lobby):
-    "The reviews shown on the lobby's panels, kept in the class's results (`serve.teacher_page.keep_reviews`)."
+    "The reviews shown on the lobby's panels, kept in the class's results (`serve.teacher_server.keep_reviews`)."
     if (results := _results()) is not None: keep_reviews(lobby, results)
 
 def _drills(query:str):

@@ -15,7 +15,7 @@ from ..tables.seats import Reply
 from ..ui.drawing import widget_tree
 from ..ui.table import cards_text_html, direction_of, move_label, table_html
 from .teacher import Console, Lesson
-from .teacher_page import TeacherGate, coalesced, in_solara_page
+from .teacher_server import TeacherGate, coalesced, in_solara_page
 
 _log = logging.getLogger(__name__)
 
