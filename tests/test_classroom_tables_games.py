@@ -18,7 +18,7 @@ import pytest
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.engine import get_game, games
 from cardgames_tutor.core.match import Match
-from cardgames_tutor.ui.session import sort_actions
+from cardgames_tutor.ui.session_data import sort_actions
 from cardgames_tutor.ui.table import move_label
 from helpers import cards_in, may_see
 from test_classroom_tables import (WAIT, Student, _WORD, _missing, _plain, _public, browser_test, chromium,

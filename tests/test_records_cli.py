@@ -94,7 +94,7 @@ def test_a_teachers_written_deal_by_seed_only(tmp_path):
 
 def test_drills_and_links_need_no_widget(tmp_path):
     "The progress store, the command line's `drill` and link parsing are plain Python: none of them imports ipywidgets."
-    code = ("import sys\nfrom cardgames_tutor.term.cli import main\nfrom cardgames_tutor.ui.session import parse_link\n"
+    code = ("import sys\nfrom cardgames_tutor.term.cli import main\nfrom cardgames_tutor.ui.session_data import parse_link\n"
             "assert main(['drill', 'kocka', '--count', '2', '--seed', '1']) == 0\nparse_link('game=kocka&seat=9')\n"
             "assert 'ipywidgets' not in sys.modules, 'ipywidgets was imported'")
     r = subprocess.run([sys.executable, '-c', code], input='1\nquit\n', capture_output=True, text=True, timeout=120,

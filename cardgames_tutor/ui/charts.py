@@ -10,7 +10,7 @@ import base64, io
 from html import escape
 from matplotlib.figure import Figure
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from .session import tally_number
+from .session_data import tally_number
 
 # %% auto #0
 __all__ = ['tally_table', 'tally_chart', 'chart_png', 'tally_words', 'png_html', 'chart_html']

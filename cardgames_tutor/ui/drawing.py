@@ -15,7 +15,7 @@ from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
 from .charts import chart_html
 from .table import direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
-from .session import Message
+from .session_data import Message
 
 # %% auto #0
 __all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'CHARTS', 'whole_button', 'wrap_row', 'Looks',

@@ -17,7 +17,8 @@ from ..core.engine import Game, games, one_line
 from ..core import records
 from ..core.match import Match
 from .table import direction_of, seat_positions
-from .session import Session, Message, sort_actions, parse_link
+from .session import Session
+from .session_data import Message, sort_actions, parse_link
 from .drawing import PANEL_CSS, PanelDrawing, Looks, NEXT_HAND, NEW_MATCH, running_loop, widget_tree
 from .coach_view import PanelCoach
 from .access import attach

@@ -12,7 +12,8 @@ from ..core.engine import Move, one_line, plural
 from ..tables.table import Table
 from ..tables.class_tables import Tables
 from ..tables.seats import TableError
-from .session import Session, Message, Status
+from .session import Session
+from .session_data import Message, Status
 from fastcore.basics import patch
 
 # %% auto #0

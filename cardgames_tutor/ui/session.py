@@ -7,55 +7,17 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/session.html.md"""
 # %% ../../nbs/ui/22_session.ipynb #ae9447ff
 from __future__ import annotations
 import json, random
-from typing import NamedTuple
-from urllib.parse import parse_qs
 from ..core.cards import Card, in_order
-from ..core.engine import Move, BadOption, Game, game_class, get_game, one_line, plural, action_text, rule_title
+from ..core.engine import Move, BadOption, Game, game_class, get_game, one_line, plural, action_text
 from ..core.match import Match
 from ..core import records
-from ..practice.exercises import exercise, EXERCISES
 from ..core.contracts import start_standing
 from .table import move_label
 from fastcore.basics import patch
+from .session_data import sort_actions, Controls, Message, Status, tally_number
 
 # %% auto #0
-__all__ = ['sort_actions', 'Controls', 'Message', 'Session', 'Status', 'tally_number', 'Link', 'parse_link']
-
-# %% ../../nbs/ui/22_session.ipynb #18a9ea73
-def sort_actions(legal:list, hand:list) -> tuple:
-    "Split `legal` into (cards, plain moves, {verb: moves choosing cards from `hand`})."
-    cards = [a for a in legal if isinstance(a, Card)]
-    plain, choose = [], {}
-    for a in legal:
-        if isinstance(a, Card): continue
-        picked = getattr(a, 'cards', ())
-        if picked and not cards and all(c in hand for c in picked): choose.setdefault(a.verb, []).append(a)
-        else: plain.append(a)
-    return cards, plain, choose
-
-
-# %% ../../nbs/ui/22_session.ipynb #8a62fcb4
-class Controls(NamedTuple):
-    "What the learner may press now: the hand shown, the legal cards, plain moves, and verbs that take chosen cards."
-    hand: list
-    cards: list
-    plain: list
-    choose: dict
-    @property
-    def lit(self) -> set: return set(self.cards) | {c for ms in self.choose.values() for m in ms for c in m.cards}
-
-
-# %% ../../nbs/ui/22_session.ipynb #a434feb9
-class Message(NamedTuple):
-    "What the panel says now: `kind` (info, ok, refused, result, error, or one a front end adds), one line, the rule's id."
-    kind: str
-    text: str
-    rule: str = ''  # the id, for programs (`begga-kaat/follow`); a learner reads `rule_words`
-    @property
-    def rule_words(self) -> str:
-        "The rule in words, as a learner reads it ('Following the led colour'), never its id; '' for no rule."
-        return rule_title(self.rule) if self.rule else ''
-
+__all__ = ['Session']
 
 # %% ../../nbs/ui/22_session.ipynb #dff8a9f5
 def _n_events(match) -> int: return sum(len(h.events) for h in match.hands)
@@ -152,16 +114,6 @@ def controls(self:Session) -> Controls:
 def move_notes(self:Session) -> list:
     "(label, what it does) for each plain move the learner may make now, in the engine's words."
     return [(move_label(m, self.game), self.match.explain(m, self.seat).text) for m in self.controls().plain]
-
-# %% ../../nbs/ui/22_session.ipynb #b82c4049
-class Status(NamedTuple):
-    "The status line in parts: the game's title, the facts (hand, seed, seat, phase), whose turn it is, and the notes."
-    title: str
-    facts: str
-    turn: str
-    notes: str = ''
-    @property
-    def text(self) -> str: return f"{self.title} · {self.facts} · {self.turn}{self.notes}"
 
 # %% ../../nbs/ui/22_session.ipynb #9aa680c4
 @patch
@@ -312,12 +264,6 @@ def play_for_me(self:Session, moves:int=1, # how many of the learner's moves
 def may_play_for_me(self:Session) -> bool:
     "Whether the bot may make the learner's move now: live, the match on, the learner's turn (or a finished hand to leave)."
     return self.live and not self.match.over and (self.review is not None or self.match.to_act == self.seat)
-
-# %% ../../nbs/ui/22_session.ipynb #7f794618
-def tally_number(value) -> float:
-    "A tally value as a number: numbers as they are, text by its length (letters of a word)."
-    if isinstance(value, (int, float)) and not isinstance(value, bool): return value
-    return len(str(value or ''))
 
 # %% ../../nbs/ui/22_session.ipynb #78c11336
 def _seats(seats, me) -> str:
@@ -477,46 +423,3 @@ def record_name(self:Session, every_hand:bool=True) -> str:
     "The file name for the match's hand record (every hand, or the finished ones): game, seed and number of moves."
     moves = sum(len(h.history) for h in self.match.hands[:self.record_hands(every_hand)])
     return f"{self.game.name}-seed{self.seed}-{moves}moves.json"
-
-# %% ../../nbs/ui/22_session.ipynb #da42c488
-class Link(NamedTuple):
-    "What a link asks for: the game, the seat, the seed, the bots' pace, the teaching view, an exercise's match and title."
-    game: Game
-    seat: int = 0
-    seed: int|None = None
-    pace: float = 0.6
-    teach: bool = False
-    match: Match|None = None
-    title: str = ''
-    notes: tuple = ()
-    @property
-    def message(self) -> str:
-        "What the panel says on opening: the exercise, and what of the link was ignored ('' if nothing)."
-        said = [f"Exercise: {self.title}. {self.match.note}"] if self.match else []
-        return ' '.join(said + (['Link ignored: ' + '; '.join(self.notes) + '.'] if self.notes else []))
-
-# %% ../../nbs/ui/22_session.ipynb #8cf21828
-def _link_number(q:dict, key:str, kind, default, notes:list):
-    "The number `q[key]` as `kind`, else `default` (and a note, if the link gave something else)."
-    if key not in q: return default
-    try: value = kind(q[key][:20])
-    except ValueError: value = None
-    if value is None or value != value: notes.append(f"{key}={q[key][:20]!r} is not a number"); return default  # nan too
-    return value
-
-# %% ../../nbs/ui/22_session.ipynb #22641715
-def parse_link(query:str='', # a URL's query string, e.g. 'game=kocka&seed=42&seat=1' or 'exercise=begga-kaat-95'
-               game:str='begga-kaat', seed:int|None=None, pace:float=0.6) -> Link: # the defaults where the link is silent
-    "What the link `query` asks for, and notes on what of it was ignored."
-    q, notes = {k: v[-1] for k, v in parse_qs(query or '').items()}, []
-    seed, paced = _link_number(q, 'seed', int, seed, notes), _link_number(q, 'pace', float, pace, notes)
-    if 'pace' in q and not 0 <= paced <= 2: notes.append(f"pace={q['pace'][:20]!r} is not from 0 to 2 s")
-    seat, players = _link_number(q, 'seat', int, 0, notes), _link_number(q, 'players', int, None, notes)
-    name, match, title = q.get('game', game), None, ''
-    if 'exercise' in q:  # a prepared exercise: its game, deal and standing (the learner is Seat 0 unless seat= says)
-        try: match = exercise(q['exercise']); name, title = match.game.name, EXERCISES[q['exercise']].title
-        except ValueError as e: notes.append(one_line(e, 300))
-    try: g = match.game if match else get_game(name, **({'players': players} if players else {}))
-    except (BadOption, ValueError) as e: notes.append(one_line(e, 120)); g = get_game(game)
-    if seat not in range(g.n_seats()): notes.append(f"seat={seat} is not a seat here"); seat = 0
-    return Link(g, seat, seed, min(max(paced, 0), 2), q.get('teach') in ('1', 'true', 'yes'), match, title, tuple(notes))
