@@ -103,7 +103,7 @@ def test_watchers_hear_of_changes_at_most_ten_times_a_second():
 
 from cardgames_tutor.serve.lobby import Lobby, TableTutor
 from cardgames_tutor.ui import drawing
-from cardgames_tutor.ui.drawing import widget_tree
+from cardgames_tutor.ui.looks import widget_tree
 
 # (game, players (None: the game has one size), seed): every seat a student's page
 DRAWN = [('begga-kaat', 4, 12), ('kocka', None, 7), ('dehla-pakad', None, 12), ('maghe-satra', 4, 7), ('beggars-and-thieves', 5, 3)]

@@ -494,7 +494,7 @@ def test_upload_is_never_read_as_a_server_path(tmp_path, monkeypatch):
 def test_no_widget_takes_a_server_path(tmp_path, monkeypatch):
     "No text box for a file name; saving writes nothing on the server (the record goes to the browser)."
     t = Tutor('begga-kaat', seed=2)
-    from cardgames_tutor.ui.drawing import widget_tree
+    from cardgames_tutor.ui.looks import widget_tree
     kinds = {type(w).__name__ for w in widget_tree([t])}
     assert not kinds & {'Text', 'Textarea', 'Combobox', 'Password'}, kinds
     monkeypatch.chdir(tmp_path)
@@ -591,7 +591,7 @@ def test_one_update_per_click():
     "A click's changes reach the browser together: every widget's messages are held until the redraw ends."
     t = Tutor('begga-kaat', seed=8)
     sent = []
-    from cardgames_tutor.ui.drawing import widget_tree
+    from cardgames_tutor.ui.looks import widget_tree
     widgets_now = widget_tree([t, *t.card_slots, *t.move_slots])
     for w in widgets_now:
         w._send = (lambda w: lambda msg, buffers=None: sent.append((w, msg)))(w)

@@ -18,7 +18,7 @@ from cardgames_tutor.serve.teacher import Console, make_work
 from cardgames_tutor.serve.teacher_page import TeacherPage
 from cardgames_tutor.serve.teacher_server import TEACHER_COOKIE, TeacherGate, forget
 from cardgames_tutor.serve.projector import WHAT_IF, ProjectorPage, projector_for, projector_parts
-from cardgames_tutor.ui.drawing import widget_tree
+from cardgames_tutor.ui.looks import widget_tree
 
 SEED = 987654321987654  # the table's secret deal: never on the projector
 NAMES = ['Asha', 'Bo', '<b>Chidi</b>', 'Dana']

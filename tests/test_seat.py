@@ -322,7 +322,7 @@ def page(tables, ticket):
 def page_state(t, hand_no) -> str:
     "Every synced trait of every widget of the page `t`, past hands' log rows left out (as tests/test_panel.py does)."
     from ipywidgets.widgets import widget as widget_module
-    from cardgames_tutor.ui.drawing import widget_tree
+    from cardgames_tutor.ui.looks import widget_tree
     from test_panel import _DATA, _PAST, _PICTURE
     parts = []
     for w in widget_tree([t, *t.card_slots, *t.move_slots]):

@@ -16,7 +16,7 @@ from ..tables.table import Ticket
 from ..tables.seats import TableError, clean_name
 from ..ui.seat import SeatSession
 from ..ui.panel import Tutor
-from ..ui.drawing import widget_tree
+from ..ui.looks import widget_tree
 from ..practice.exercises import exercises
 from .room import Classroom, StudentPage
 

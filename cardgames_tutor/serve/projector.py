@@ -12,7 +12,7 @@ import ipywidgets as widgets
 from fastcore.basics import patch
 from ..core.cards import SUIT_COLOURS
 from ..tables.seats import Reply
-from ..ui.drawing import widget_tree
+from ..ui.looks import widget_tree
 from ..ui.table import cards_text_html, direction_of, move_label, table_html
 from .teacher import Console, Lesson
 from .teacher_server import TeacherGate, coalesced, in_solara_page

@@ -13,7 +13,7 @@ from fastcore.basics import patch
 from ..core.engine import games, one_line, plural, short_repr
 from ..tables.seats import Reply
 from ..practice.exercises import EXERCISES
-from ..ui.drawing import whole_button, wrap_row
+from ..ui.looks import whole_button, wrap_row
 from .teacher import NO_NAME, Console, Work, make_work
 
 _log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from ..core.engine import action_text, Move, plural
 from ..coach.search import hint, review, Hint, cached, in_workers
 from ..coach.reasons import bot_reason, act_words, range_label, taught, CHANCES, LESS_BETTER
 from .charts import png_html
-from .drawing import running_loop
+from .looks import running_loop
 
 # %% auto #0
 __all__ = ['CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'by_value', 'hint_chart', 'hint_words', 'reasons_html', 'png',

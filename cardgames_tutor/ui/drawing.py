@@ -6,84 +6,20 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/drawing.html.md"""
 
 # %% ../../nbs/ui/23_drawing.ipynb #632a2c81
 from __future__ import annotations
-import asyncio, collections, contextlib, os, threading
+import collections, contextlib, os, threading
 from IPython.display import HTML
 from html import escape
 import ipywidgets as widgets
-from ipywidgets.widgets.widget_string import HTMLStyle
 from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
 from .charts import chart_html
 from .table import direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
 from .session_data import Message
+from .looks import whole_button, running_loop, widget_tree
 
 # %% auto #0
-__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'CHARTS', 'whole_button', 'wrap_row', 'Looks',
-           'running_loop', 'widget_tree', 'PanelDrawing', 'held', 'put', 'shared_chart', 'in_voila']
-
-# %% ../../nbs/ui/23_drawing.ipynb #13813e80
-_ROW = dict(flex_flow='row wrap', align_items='center', grid_gap='4px', max_width='100%')
-
-def _own(kind, **traits):
-    "A layout or style of its own (`Looks` shares them instead)."
-    return kind(**traits)
-
-# %% ../../nbs/ui/23_drawing.ipynb #8da37163
-def whole_button(description='', looks=_own, **kw) -> widgets.Button:
-    "A button that keeps its text whole: it never shrinks below it (rows wrap instead)."
-    return widgets.Button(description=description, layout=looks(widgets.Layout, width='auto', flex='0 0 auto'),
-                          style=looks(widgets.ButtonStyle), **kw)
-
-# %% ../../nbs/ui/23_drawing.ipynb #ba29e9f9
-def wrap_row(children, looks=_own, **layout) -> widgets.HBox:
-    "A row of `children` that wraps onto more lines when the page is narrow."
-    return widgets.HBox(children, layout=looks(widgets.Layout, **{**_ROW, **layout}))
-
-# %% ../../nbs/ui/23_drawing.ipynb #7868c6cf
-class Looks:
-    """One panel's layouts and styles, each made once and shared by every widget of the panel that looks the same.
-    A widget's layout and style are widgets too: shared, a panel has a third fewer for the server to keep and the page
-    to make (a class of 30 holds 30 panels). So a shared look is never changed for one widget: a state is a CSS class."""
-    def __init__(self): self.made = {}
-    def __call__(self, kind, **traits):
-        key = (kind, *sorted(traits.items()))
-        look = self.made.get(key)
-        if look is None: look = self.made[key] = kind(**traits)
-        return look
-
-# %% ../../nbs/ui/23_drawing.ipynb #66d36961
-@patch
-def html(self:Looks, **layout) -> widgets.HTML:
-    "An HTML widget with the shared `layout` and style."
-    return widgets.HTML(layout=self(widgets.Layout, **layout), style=self(HTMLStyle))
-
-# %% ../../nbs/ui/23_drawing.ipynb #4fa74549
-@patch
-def button(self:Looks, description:str='', **kw) -> widgets.Button: return whole_button(description, looks=self, **kw)
-
-# %% ../../nbs/ui/23_drawing.ipynb #2bd6a001
-@patch
-def row(self:Looks, children:list, **layout) -> widgets.HBox: return wrap_row(children, self, **layout)
-
-# %% ../../nbs/ui/23_drawing.ipynb #087ddd79
-def running_loop():
-    "The asyncio loop running now (a kernel's), else None (a plain script or test)."
-    try: return asyncio.get_running_loop()
-    except RuntimeError: return None
-
-# %% ../../nbs/ui/23_drawing.ipynb #d4d284dd
-def widget_tree(roots) -> list:
-    "Every widget reachable from `roots` through their traits (children, layout, style...)."
-    seen, todo = {}, list(roots)
-    while todo:
-        w = todo.pop()
-        if id(w) in seen: continue
-        seen[id(w)] = w
-        for name in w.keys:
-            value = getattr(w, name, None)
-            for v in (value if isinstance(value, (list, tuple)) else (value,)):
-                if isinstance(v, widgets.Widget): todo.append(v)
-    return list(seen.values())
+__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'CHARTS', 'PanelDrawing', 'held', 'put',
+           'shared_chart', 'in_voila']
 
 # %% ../../nbs/ui/23_drawing.ipynb #697cf922
 class PanelDrawing:

@@ -19,7 +19,8 @@ from ..core.match import Match
 from .table import direction_of, seat_positions
 from .session import Session
 from .session_data import Message, sort_actions, parse_link
-from .drawing import PANEL_CSS, PanelDrawing, Looks, NEXT_HAND, NEW_MATCH, running_loop, widget_tree
+from .drawing import PANEL_CSS, PanelDrawing, NEXT_HAND, NEW_MATCH
+from .looks import Looks, running_loop, widget_tree
 from .coach_view import PanelCoach
 from .access import attach
 
