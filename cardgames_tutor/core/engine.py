@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/core/engine.html.md"""
 
 # %% ../../nbs/core/01_engine.ipynb #afd7b630
 from __future__ import annotations
-import json
+import json, sys
 from itertools import repeat
 from dataclasses import dataclass
 from typing import NamedTuple, Any, TypedDict
@@ -15,9 +15,9 @@ from .cards import Card, Pack, UnknownCard, shuffled, in_order
 
 # %% auto #0
 __all__ = ['new_tuple', 'ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'plural', 'short_repr', 'one_line', 'short_list',
-           'Option', 'Event', 'Move', 'moves', 'Verb', 'and_list', 'action_text', 'quoted', 'parse_move', 'Goal',
-           'Game', 'checked_options', 'deal_cards', 'check_deal', 'HandState', 'fresh', 'leaked_cards', 'GameInfo',
-           'register_game', 'games', 'game_class', 'get_game', 'rule_title', 'refusal_text']
+           'Option', 'yes_no', 'Event', 'Move', 'moves', 'Verb', 'and_list', 'action_text', 'quoted', 'parse_move',
+           'Goal', 'Game', 'checked_options', 'house_bot', 'deal_cards', 'check_deal', 'HandState', 'fresh',
+           'leaked_cards', 'GameInfo', 'register_game', 'games', 'game_class', 'get_game', 'rule_title', 'refusal_text']
 
 # %% ../../nbs/core/01_engine.ipynb #0dc748c0
 class Verdict(NamedTuple):
@@ -78,6 +78,12 @@ class Option(NamedTuple):
     check: Any  # value -> bool
     allowed: str  # e.g. "3 or 4"
     doc: str = ''
+
+# %% ../../nbs/core/01_engine.ipynb #0d0682cb
+def yes_no(name:str, default:bool, doc:str) -> Option:
+    "An option that is on or off: True or False, nothing else (not 1, not 'yes')."
+    return Option(name, default, lambda v: isinstance(v, bool), 'True or False', doc)
+
 
 # %% ../../nbs/core/01_engine.ipynb #3e95ddf7
 class Event:
@@ -296,6 +302,14 @@ def settle(self:Game, hand, match) -> tuple:
     raise NotImplementedError
 
 
+# %% ../../nbs/core/01_engine.ipynb #be4c581b
+def house_bot(cls:type):
+    "The function `bot(view, rng)` of the module that defines the `Game` class `cls` (or a game it is made from), else None."
+    for c in cls.__mro__[:-2]:  # not `Game`'s own module, nor `object`'s
+        play = getattr(sys.modules.get(c.__module__), 'bot', None)
+        if callable(play): return play
+
+
 # %% ../../nbs/core/01_engine.ipynb #e9b364a0
 @patch
 def tally(self:Game, standing:dict) -> tuple:
@@ -303,8 +317,9 @@ def tally(self:Game, standing:dict) -> tuple:
     return 'total', list(standing['totals'])
 @patch
 def bot(self:Game, view:dict, rng) -> Any:
-    "A sensible action for the seat whose view this is."
-    return rng.choice(view['legal'])
+    "The house bot's action for the seat whose view this is: the game's `house_bot` (above), else any legal action."
+    play = house_bot(type(self))
+    return play(view, rng) if play else rng.choice(view['legal'])
 
 
 # %% ../../nbs/core/01_engine.ipynb #4880ed6d

@@ -14,8 +14,8 @@ from ..core.match import Match
 from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
-__all__ = ['OPTIONS', 'PENALTY', 'GAME', 'penalty', 'BeggaKaat', 'play_text', 'BeggaKaatHand', 'next_dealer', 'places',
-           'bot_card', 'bot', 'BeggaKaatView', 'BeggaKaatResult', 'BeggaKaatStanding']
+__all__ = ['OPTIONS', 'PENALTY', 'penalty', 'BeggaKaat', 'play_text', 'BeggaKaatHand', 'next_dealer', 'places', 'bot_card', 'bot',
+           'BeggaKaatView', 'BeggaKaatResult', 'BeggaKaatStanding']
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #3082fb81
 def _is_target(v): return isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 1000
@@ -244,15 +244,6 @@ BeggaKaatHand.card_bot = staticmethod(bot_card)  # it decides from the legal car
 def bot(view:dict, rng) -> object:
     "A simple Begga Kaat player: duck under the winning card, kaat the worst penalty card when void."
     return bot_card(view['legal'], [c for _, c in view['trick']], rng)
-
-
-# %% ../../nbs/games/10_begga_kaat.ipynb #6c0fea5f
-@patch
-def bot(self:BeggaKaat, view:dict, rng) -> object:
-    "The simple bot's action for the seat whose view this is."
-    return bot(view, rng)  # the module's function above: `@patch` leaves the module's name `bot` to it
-
-GAME = BeggaKaat
 
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #b3af945e

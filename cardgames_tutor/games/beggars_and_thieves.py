@@ -9,13 +9,13 @@ from __future__ import annotations
 from itertools import combinations
 from fastcore.basics import patch
 from ..core.cards import BEGGARS, Card, Hand, shuffled, in_order, symbols_text
-from ..core.engine import Game, Option, Event, Move, moves, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, quoted, plural, Verb, action_text, and_list
+from ..core.engine import Game, Option, yes_no, Event, Move, moves, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, quoted, plural, Verb, action_text, and_list
 from ..core.tricks import TrickHand, Trick, trick_winner, trick_rules
 from .beggars_and_thieves_bot import bot, SETUP_PHASES
 
 # %% auto #0
 __all__ = ['RECONSTRUCTED', 'POINTS_NOTE', 'VARIANTS', 'REMOVED', 'SHAPES', 'T6', 'OPTIONS', 'VERBS', 'PICK', 'PASS', 'PARTNER',
-           'ALONE', 'PHASE_VERBS', 'GAME', 'ROLE_WORDS', 'BadPoints', 'point_table', 'points_by_suit', 'points_text',
+           'ALONE', 'PHASE_VERBS', 'ROLE_WORDS', 'BadPoints', 'point_table', 'points_by_suit', 'points_text',
            'BeggarsAndThieves', 'draw_rank', 'ThievesTricks', 'ThievesHand', 'bury_problem', 'points_view',
            'leaster_winners', 'winner_score', 'side_scores', 'match_winner', 'bot_points', 'ThievesView',
            'BeggarsAndThievesSeatView', 'BeggarsAndThievesView', 'ThievesResult', 'BeggarsAndThievesResultKeys',
@@ -90,8 +90,7 @@ OPTIONS = (
            "the card points (None: the reconstructed table)"),
     Option('target', None, lambda v: v is None or _whole(v, 1, 1000), 'a whole number from 1 to 1000 (default 20; Snear 500)',
            'the score that wins the game'),
-    Option('silent_alone_bonus', True, lambda v: isinstance(v, bool), 'True or False',
-           'does a picker who holds the six of Thieves and goes alone in silence get the alone bonus?'),
+    yes_no('silent_alone_bonus', True, 'does a picker who holds the six of Thieves and goes alone in silence get the alone bonus?'),
 )
 
 
@@ -658,14 +657,6 @@ def action_help(self:ThievesHand) -> str:
         return ("type `partner` (whoever holds the 6 Thief is your partner), `alone`"
                 + (f", or `call {call.rank}` (the holder of the {call.symbol} is)" if call else ''))
     return TrickHand.action_help(self)
-
-# %% ../../nbs/games/14_beggars_and_thieves.ipynb #ea9afb72
-@patch
-def bot(self:BeggarsAndThieves, view:dict, rng):
-    "The bot's action (`beggars_and_thieves_bot`) for the seat whose view this is."
-    return bot(view, rng)  # the bot module's function: `@patch` leaves the module's name `bot` to it
-
-GAME = BeggarsAndThieves
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #e0ce24a6
 def bot_points(hand) -> dict:

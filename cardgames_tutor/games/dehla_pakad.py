@@ -13,10 +13,10 @@ from ..core.engine import Game, Option, Event, Move, Verdict, parse_move, Goal, 
 from ..core.tricks import TrickHand, Trick, suit_name, trick_winner, trick_rules
 
 # %% auto #0
-__all__ = ['SEATS', 'STREAK_KOT', 'FIRST_PACKET', 'SUIT_LETTERS', 'TRUMP_MOVES', 'GAME', 'team', 'other_team', 'partner',
-           'team_seats', 'team_name', 'DehlaPakad', 'DehlaPakadHand', 'table_html', 'centre_story', 'deal_winner',
-           'record_deal', 'bot_card', 'bot', 'DehlaPakadSeatView', 'DehlaPakadView', 'DehlaPakadResult',
-           'DehlaPakadStanding', 'centre_lines', 'in_sequence']
+__all__ = ['SEATS', 'STREAK_KOT', 'FIRST_PACKET', 'SUIT_LETTERS', 'TRUMP_MOVES', 'team', 'other_team', 'partner', 'team_seats',
+           'team_name', 'DehlaPakad', 'DehlaPakadHand', 'table_html', 'centre_story', 'deal_winner', 'record_deal',
+           'bot_card', 'bot', 'DehlaPakadSeatView', 'DehlaPakadView', 'DehlaPakadResult', 'DehlaPakadStanding',
+           'centre_lines', 'in_sequence']
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #73b78354
 SEATS = 4  # always four players
@@ -523,15 +523,6 @@ def bot(view:dict, rng):
     trick = view['trick']
     return bot_card(legal, view['seat'], view['trump'], [c for _, c in trick], [s for s, _ in trick], view['on_one'],
                     len(view['centre']['tens']), view['trick_no'] == 13, lambda: _seen(view))
-
-# %% ../../nbs/games/12_dehla_pakad.ipynb #655f72ac
-@patch
-def bot(self:DehlaPakad, view:dict, rng):
-    "The bot's action for the seat whose view this is."
-    return bot(view, rng)  # the module's function above: `@patch` leaves the module's name `bot` to it
-
-GAME = DehlaPakad
-
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #abd896bb
 @patch

@@ -10,13 +10,13 @@ from itertools import combinations
 from operator import attrgetter
 from fastcore.basics import patch
 from ..core.cards import MARIAS, Card, Hand, cards_html, in_order, shuffled
-from ..core.engine import Game, Option, Event, Move, moves, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, quoted, plural, Verb, action_text
+from ..core.engine import Game, Option, yes_no, Event, Move, moves, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, quoted, plural, Verb, action_text
 from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
-__all__ = ['SUIT_WORDS', 'FRENCH_SUIT', 'RANK_WORDS', 'HEJMA', 'PENALTY', 'LAST_TRICK', 'HAND_POINTS', 'OPTIONS', 'GAME',
-           'card_words', 'penalty', 'Kocka', 'play_text', 'KockaHand', 'hand_loser', 'certain_loser', 'bot_pass',
-           'bot_card', 'bot', 'KockaView', 'KockaResult', 'KockaStanding', 'exchange_lines']
+__all__ = ['SUIT_WORDS', 'FRENCH_SUIT', 'RANK_WORDS', 'HEJMA', 'PENALTY', 'LAST_TRICK', 'HAND_POINTS', 'OPTIONS', 'card_words',
+           'penalty', 'Kocka', 'play_text', 'KockaHand', 'hand_loser', 'certain_loser', 'bot_pass', 'bot_card', 'bot',
+           'KockaView', 'KockaResult', 'KockaStanding', 'exchange_lines']
 
 # %% ../../nbs/games/11_kocka.ipynb #c5af8a04
 SUIT_WORDS = {'H': 'hearts (srdce, červené)', 'L': 'leaves (listy, zelené)', 'A': 'acorns (žaludy)', 'B': 'bells (kule)'}
@@ -50,8 +50,7 @@ def _is_word(v): return isinstance(v, str) and 1 <= len(v) <= 20 and v.isalpha()
 
 OPTIONS = (
     Option('word', 'KOČKA', _is_word, 'a word of 1 to 20 letters (no spaces or digits)', 'the playing word; a lost hand takes one letter'),
-    Option('early_end', True, lambda v: isinstance(v, bool), 'True or False',
-           "stop a hand as soon as its loser is certain (True, as online) or play it out (False)"),
+    yes_no('early_end', True, "stop a hand as soon as its loser is certain (True, as online) or play it out (False)"),
 )
 
 
@@ -415,15 +414,6 @@ def bot(view:dict, rng):
     "A simple Kočka player: pass the danger, duck under the led card, throw penalty cards when void."
     if view['phase'] == 'pass': return bot_pass(view['hand'])
     return bot_card(view['legal'], [c for _, c in view['trick']], rng)
-
-
-# %% ../../nbs/games/11_kocka.ipynb #e2617444
-@patch
-def bot(self:Kocka, view:dict, rng):
-    "The simple bot's action for the seat whose view this is."
-    return bot(view, rng)  # the module's function above: `@patch` leaves the module's name `bot` to it
-
-GAME = Kocka
 
 
 # %% ../../nbs/games/11_kocka.ipynb #a2903454

@@ -16,7 +16,7 @@ from ..core.engine import Game, Option, Event, Verdict, HandState, Move, parse_m
 from ..core.match import Match
 
 # %% auto #0
-__all__ = ['VALUE', 'OPTIONS', 'LETTERS', 'VERBS', 'BEG', 'PASS', 'WHY', 'GAME', 'value', 'count', 'MagheSatra', 'cut_for_seats',
+__all__ = ['VALUE', 'OPTIONS', 'LETTERS', 'VERBS', 'BEG', 'PASS', 'WHY', 'value', 'count', 'MagheSatra', 'cut_for_seats',
            'written_deal', 'MagheSatraHand', 'seats_text', 'hand_winner', 'Odds', 'odds', 'odds_for', 'odds_chart',
            'should_beg', 'advice', 'bot', 'MagheSatraView', 'MagheSatraResult', 'MagheSatraStanding', 'seat_line']
 
@@ -409,13 +409,6 @@ def bot(view:dict, rng) -> Move:
     return BEG if should_beg(odds_for(view)) else PASS
 
 
-# %% ../../nbs/games/13_maghe_satra.ipynb #3a3a1b96
-@patch
-def bot(self:MagheSatra, view:dict, rng) -> Move:
-    "The counting bot's action for the seat whose view this is."
-    return bot(view, rng)  # the module's function above: `@patch` leaves the module's name `bot` to it
-
-
 # %% ../../nbs/games/13_maghe_satra.ipynb #5e4a8483
 @patch
 def bot_view(self:MagheSatraHand, seat:int) -> dict:
@@ -455,8 +448,6 @@ def settle(self:MagheSatra, hand, match):
 # %% ../../nbs/games/13_maghe_satra.ipynb #76a6f8ac
 @patch
 def tally(self:MagheSatra, standing): return 'game points', list(standing['totals'])
-
-GAME = MagheSatra
 
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #0a37c54c
