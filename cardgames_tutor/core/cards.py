@@ -42,9 +42,11 @@ class Pack:
                  suit_first=False, # Beggars and Thieves write the suit first (`T6`)
                  aliases:dict|None=None, # extra input spellings -> canonical text
                  ranks_of:dict|None=None, # suit letter -> the ranks it has, when suits differ
-                 suit_words:dict|None=None): # suit letter -> the word read after a rank, where a card's symbol is its code
+                 suit_words:dict|None=None, # suit letter -> the word read after a rank, where a card's symbol is its code
+                 typing_note:str='', # what a learner must know to type its cards, said by the terminal's legend
+                 misspelt:tuple=()): # words a learner might type for a card that are no card of it (drills ask about them)
         self.name, self.title, self.suits, self.ranks, self.suit_first = name, title, suits, ranks, suit_first
-        self.suit_words = suit_words or {}
+        self.suit_words, self.typing_note, self.misspelt = suit_words or {}, typing_note, tuple(misspelt)
         self.aliases = {k.upper(): v for k, v in (aliases or {}).items()}
         self.symbols = {v[1]: s for s, v in suits.items() if v[1] != s}  # suit signs accepted as input
         cards = []
@@ -116,7 +118,7 @@ FRENCH = Pack('french52', 'French 52-card pack',
     {2: ('2', 'two'), 3: ('3', 'three'), 4: ('4', 'four'), 5: ('5', 'five'), 6: ('6', 'six'),
      7: ('7', 'seven'), 8: ('8', 'eight'), 9: ('9', 'nine'), 10: ('10', 'ten'), 11: ('J', 'jack'),
      12: ('Q', 'queen'), 13: ('K', 'king'), 14: ('A', 'ace')},
-    aliases={'T': '10'})
+    aliases={'T': '10'}, typing_note="T is accepted for 10 as well (`TH` = `10H`).", misspelt=('11H', '1S', 'QX'))
 
 
 # %% ../../nbs/core/00_cards.ipynb #3000636e
@@ -125,7 +127,10 @@ MARIAS = Pack('marias32', 'mariáš 32-card pack',
      'A': ('acorns', '🌰', 'brown', 'žaludy'), 'B': ('bells', '🔔', 'orange', 'kule')},
     {7: ('7', 'seven'), 8: ('8', 'eight'), 9: ('9', 'nine'), 10: ('10', 'ten'),
      11: ('J', 'lower jack (spodek)'), 12: ('Q', 'upper jack (svršek)'), 13: ('K', 'king'), 14: ('A', 'ace')},
-    aliases={'T': '10', 'U': 'J', 'O': 'Q'})
+    aliases={'T': '10', 'U': 'J', 'O': 'Q'}, misspelt=('QS', '6H', '11L'),
+    typing_note=("There are no queens: J is the lower jack (spodek) and Q the upper jack (svršek); pictures mark them "
+                 "U and O, and U and O are accepted when you type. A is the ace as a rank and acorns as a suit: "
+                 "`AA` is the ace of acorns. T is accepted for 10."))
 
 
 # %% ../../nbs/core/00_cards.ipynb #003eb846
@@ -134,7 +139,8 @@ BEGGARS = Pack('beggars38', 'Beggars and Thieves 38-card pack',
      'B': ('blue Beggars', 'B', 'blue'), 'R': ('red Beggars', 'R', 'red')},
     {n: (str(n), str(n)) for n in range(1, 15)},
     suit_first=True, ranks_of={'T': range(1, 15), 'G': range(1, 9), 'B': range(1, 9), 'R': range(1, 9)},
-    suit_words={'T': 'Thief', 'G': 'green', 'B': 'blue', 'R': 'red'})
+    suit_words={'T': 'Thief', 'G': 'green', 'B': 'blue', 'R': 'red'}, misspelt=('T15', 'G9', 'Q6'),
+    typing_note="Here T is the Thieves suit, never a ten, and B is blue Beggars: `T6` is the 6 Thief, `B6` the 6 blue.")
 
 
 # %% ../../nbs/core/00_cards.ipynb #7620d260

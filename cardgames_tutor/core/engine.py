@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/core/engine.html.md"""
 
 # %% ../../nbs/core/01_engine.ipynb #afd7b630
 from __future__ import annotations
-import json, sys
+import importlib, json, pkgutil, sys
 from itertools import repeat
 from dataclasses import dataclass
 from typing import NamedTuple, Any, TypedDict
@@ -17,7 +17,8 @@ from .cards import Card, Pack, UnknownCard, shuffled, in_order
 __all__ = ['new_tuple', 'ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'plural', 'short_repr', 'one_line', 'short_list',
            'Option', 'yes_no', 'Event', 'Move', 'moves', 'Verb', 'and_list', 'action_text', 'quoted', 'parse_move',
            'Goal', 'Game', 'checked_options', 'house_bot', 'deal_cards', 'check_deal', 'HandState', 'fresh',
-           'leaked_cards', 'GameInfo', 'register_game', 'games', 'game_class', 'get_game', 'rule_title', 'refusal_text']
+           'leaked_cards', 'GameInfo', 'register_game', 'games', 'game_class', 'get_game', 'rule_title', 'refusal_text',
+           'default_game', 'import_every']
 
 # %% ../../nbs/core/01_engine.ipynb #0dc748c0
 class Verdict(NamedTuple):
@@ -649,4 +650,15 @@ def rule_title(rule:str, game=None) -> str:
 def refusal_text(verdict:Verdict, game=None) -> str:
     "A refusal as a learner reads it: the verdict's sentence, then its rule named in words, never by its id."
     return f"{verdict.text} (the rule: {rule_title(verdict.rule, game)})"
+
+
+# %% ../../nbs/core/01_engine.ipynb #20710b10
+def default_game() -> str:
+    "The name of the game a table opens with when none is named: the registry's first, in name order."
+    return next(iter(games()))
+
+def import_every(package):
+    "Import each module of `package` whose name does not start with `_`: how games and their drills are found, not listed."
+    for found in pkgutil.iter_modules(package.__path__):
+        if not found.name.startswith('_'): importlib.import_module(f"{package.__name__}.{found.name}")
 

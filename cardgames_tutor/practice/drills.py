@@ -6,21 +6,22 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/drills.html.md"
 
 # %% ../../nbs/practice/41_drills.ipynb #8021924a
 from __future__ import annotations
-import copy, importlib, inspect, random
+import copy, inspect, random
 from types import SimpleNamespace
 from typing import NamedTuple, Callable
 from fastcore.basics import patch
 from ..core.cards import Card, in_order
-from ..core.engine import Game, HandState, Move, games, game_class, deal_cards, short_list, action_text
+from ..core.engine import Game, HandState, Move, games, game_class, deal_cards, short_list, action_text, import_every
 from ..core.tricks import TrickHand, suit_name
 from ..core.contracts import played_text
 from ..core.match import Match
+from . import game_drills
 
 # %% auto #0
-__all__ = ['DRILLS', 'MAX_HANDS', 'MISSPELT', 'YES_NO', 'PLAY_ON', 'GAME_DRILLS', 'MAX_DRILLS', 'Grade', 'Question', 'Drill',
-           'add_drill', 'positions', 'asked', 'question', 'held', 'trick_text', 'situation', 'own_action', 'doing',
-           'tries', 'card_question', 'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices',
-           'finishing_trick', 'trick_shown', 'trick_facts', 'trick_drill', 'points_drill', 'settled', 'standing_at',
+__all__ = ['DRILLS', 'MAX_HANDS', 'YES_NO', 'PLAY_ON', 'MAX_DRILLS', 'Grade', 'Question', 'Drill', 'add_drill', 'positions',
+           'asked', 'question', 'held', 'trick_text', 'situation', 'own_action', 'doing', 'tries', 'card_question',
+           'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices', 'finishing_trick', 'trick_shown',
+           'trick_facts', 'trick_drill', 'points_drill', 'settled', 'standing_at', 'turned', 'near_goal', 'wins_the',
            'next_dealer_drill', 'match_end_drill', 'match_over_drill', 'BadDrill', 'drill_rules', 'drills_for',
            'drill_set']
 
@@ -81,7 +82,7 @@ class Drill(NamedTuple):
     ask: Callable  # (hand, rng) -> Question or None (the position does not fit)
     options: tuple = ({},)  # game options to play the hand with (one chosen per seed)
 
-DRILLS = {name: [] for name in games()}  # game name -> its drills
+DRILLS = {}  # game name -> its drills, as each game's module of drills registers them (`add_drill`)
 
 # %% ../../nbs/practice/41_drills.ipynb #e792708b
 def _maker(ask) -> tuple:
@@ -97,7 +98,7 @@ def _maker(ask) -> tuple:
 def add_drill(game:str, rule:str, ask, level:str='easy', options:tuple=({},)) -> Drill:
     "Register `ask(hand, rng)` as a drill of `rule` in `game`."
     d = Drill(game, rule, level, ask, tuple(options))
-    same = [i for i, x in enumerate(DRILLS[game]) if (x.rule, x.level, x.options, _maker(x.ask)) == (rule, level, d.options, _maker(ask))]
+    same = [i for i, x in enumerate(DRILLS.setdefault(game, [])) if (x.rule, x.level, x.options, _maker(x.ask)) == (rule, level, d.options, _maker(ask))]
     if same: DRILLS[game][same[0]] = d  # run again (a notebook re-run, a reload): replaced in place, so sets stay the same
     else: DRILLS[game].append(d)
     return d
@@ -178,8 +179,6 @@ def doing(hand, action) -> str:
     return f"say '{action_text(action)}'"
 
 # %% ../../nbs/practice/41_drills.ipynb #ce5c5da1
-MISSPELT = {'french52': ('11H', '1S', 'QX'), 'marias32': ('QS', '6H', '11L'), 'beggars38': ('T15', 'G9', 'Q6')}
-
 def tries(hand, rng) -> list:
     "(seat, action) pairs to ask 'may this be done?' about: every card, the legal actions, words, and other seats' tries."
     seat, deck = hand.to_act, hand.game.deck()
@@ -187,7 +186,7 @@ def tries(hand, rng) -> list:
     legal = hand.legal_actions()
     out = [(seat, c) for c in deck] + [(seat, a) for a in rng.sample(legal, min(8, len(legal)))]
     out += [(seat, m) for m in hand.drill_moves(seat, rng)]
-    out += [(seat, w) for w in hand.drill_wrong_words() or MISSPELT[hand.game.pack.name]] + [(seat, 7)]  # notation; no action
+    out += [(seat, w) for w in hand.drill_wrong_words() or hand.game.pack.misspelt] + [(seat, 7)]  # notation; no action
     out += [(s, own_action(hand, s, legal)) for s in range(hand.n) if s != seat]  # out of turn
     return out + hand.drill_more_tries(legal)
 
@@ -310,6 +309,31 @@ def standing_at(standing, hand, rng) -> dict|None:
     if 'hand' in inspect.signature(standing).parameters: return standing(hand.game, rng, hand=hand)
     return standing(hand.game, rng)
 
+# %% ../../nbs/practice/41_drills.ipynb #6c602462
+def turned(by_seat:list, r:int) -> list:
+    "Each seat's entry of `by_seat` moved `r` seats on round the table."
+    return [by_seat[(s - r) % len(by_seat)] for s in range(len(by_seat))]
+
+
+# %% ../../nbs/practice/41_drills.ipynb #607a63a6
+def near_goal(margin:int):
+    "A standing maker for match drills: every seat at most `margin` points short of the game's goal."
+    def standing(game, rng):
+        st = game.new_standing()
+        st['totals'] = [rng.randrange(max(0, game.goal.value - margin), game.goal.value) for _ in range(game.players)]
+        return st
+    return standing
+
+
+# %% ../../nbs/practice/41_drills.ipynb #44f2db9d
+def wins_the(what:str):
+    "An outcome maker for match drills: the right answer names the match winner ('Yes: Seat 2 wins the `what`')."
+    def outcome(hand, st):
+        said = lambda s: f"Yes: Seat {s} wins the {what}"
+        return said(st['winner'] if st['winner'] is not None else 0), [said(s) for s in range(hand.n)]
+    return outcome
+
+
 # %% ../../nbs/practice/41_drills.ipynb #86795e0d
 def next_dealer_drill(game, rule, standing, told, options=({},)):
     "Who deals the next hand? `standing(game, rng[, hand=])` makes a standing (see `standing_at`); `told(hand, standing)` says the position."
@@ -363,23 +387,25 @@ def match_over_drill(game, standing, told, options=({},)):
     return add_drill(game, 'match-over', ask, 'easy', options)
 
 # %% ../../nbs/practice/41_drills.ipynb #7d4cb14f
-GAME_DRILLS = ('cardgames_tutor.practice.drills_penalty', 'cardgames_tutor.practice.drills_more')  # the modules that register drills
+def _load_drills():
+    "Every game's drills registered: each module of `game_drills` (one a game, found, not listed) imported once."
+    import_every(game_drills)
 
 class BadDrill(ValueError): "A drill asked for that does not exist: an unknown game or rule, or a bad count."
 
 # %% ../../nbs/practice/41_drills.ipynb #2e720922
 def drill_rules(game:str) -> list:
     "The rules `game` has drills for, in order."
-    for m in GAME_DRILLS: importlib.import_module(m)
-    return list(dict.fromkeys(d.rule for d in DRILLS[game]))
+    _load_drills()
+    return list(dict.fromkeys(d.rule for d in DRILLS.get(game, ())))
 
 # %% ../../nbs/practice/41_drills.ipynb #35dcbc66
 def drills_for(game:str, rule:str|None=None, level:str|None=None) -> list:
     "The drills of `game` (of `rule` and `level` if given; a rule may be written without the game's prefix)."
-    for m in GAME_DRILLS: importlib.import_module(m)
-    if not isinstance(game, str) or game not in DRILLS:
-        raise BadDrill(f"unknown game {str(game)[:40]!r}: the games are {', '.join(DRILLS)}")
-    found = sorted(DRILLS[game], key=lambda d: (d.rule, d.level, _maker(d.ask)))  # one order, however they were registered
+    _load_drills()
+    if not isinstance(game, str) or game not in games():
+        raise BadDrill(f"unknown game {str(game)[:40]!r}: the games are {', '.join(games())}")
+    found = sorted(DRILLS.get(game, ()), key=lambda d: (d.rule, d.level, _maker(d.ask)))  # one order, however they were registered
     if rule is not None:
         names = {rule, f"{game}/{rule}"}
         found = [d for d in found if d.rule in names]

@@ -59,7 +59,7 @@ class Lobby(widgets.VBox):
         self.add_class('cgt-lobby')
         self.room, self.browser, self.page_id, self.context, self.loop, self.host = room, browser, page_id or f"page-{id(self)}", context, loop, host
         self.query = dict(parse_qsl(query.lstrip('?'), keep_blank_values=True))
-        self.make_solo = solo or (lambda: Tutor.from_query(urlencode({k: v for k, v in self.query.items() if k != 'table'}), game='begga-kaat', seed=1))
+        self.make_solo = solo or (lambda: Tutor.from_query(urlencode({k: v for k, v in self.query.items() if k != 'table'}), seed=1))
         self.solo = self.tutor = self.session = self.ticket = None
         self.on_mode, self.on_seated, self.mode = None, None, None  # the page's: what it shows; its link once seated
         self._pending, self._lock, self._closed, self._bar_from = False, threading.Lock(), False, None

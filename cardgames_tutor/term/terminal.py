@@ -21,14 +21,6 @@ __all__ = ['PHASE_WORDS', 'legend_text', 'read_cards', 'notation_table', 'option
            'Narrator']
 
 # %% ../../nbs/term/31_terminal.ipynb #b658a752
-_PACK_NOTES = {
-    'french52': "T is accepted for 10 as well (`TH` = `10H`).",
-    'marias32': ("There are no queens: J is the lower jack (spodek) and Q the upper jack (svršek); pictures mark them "
-                 "U and O, and U and O are accepted when you type. A is the ace as a rank and acorns as a suit: "
-                 "`AA` is the ace of acorns. T is accepted for 10."),
-    'beggars38': "Here T is the Thieves suit, never a ten, and B is blue Beggars: `T6` is the 6 Thief, `B6` the 6 blue.",
-}
-
 def legend_text(pack:Pack) -> str:
     "How to type the cards of `pack`: each letter, the sign the table shows for it, and the letters that mean two things (what is typed in backquotes)."
     suits = ', '.join(f"{s} = {v[1] + ' ' if v[1] != s else ''}{v[0]}" for s, v in pack.suits.items())
@@ -37,7 +29,7 @@ def legend_text(pack:Pack) -> str:
     lines = [f"Typing a card ({pack.title}), {'suit then number' if pack.suit_first else 'rank then suit'}: "
              f"suits {suits}; ranks from low to high {ranks}.",
              f"Type `{card.code}` for {card.symbol}, the {card.name} (any case; `{card.symbol}` is read too)."]
-    if pack.name in _PACK_NOTES: lines.append(_PACK_NOTES[pack.name])
+    if pack.typing_note: lines.append(pack.typing_note)  # what the pack says of its own letters
     return '\n'.join(lines)
 
 # %% ../../nbs/term/31_terminal.ipynb #17b8f77b

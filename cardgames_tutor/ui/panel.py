@@ -13,7 +13,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 from ipywidgets.widgets.widget_description import DescriptionStyle
 from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.engine import Game, games, one_line
+from ..core.engine import Game, games, one_line, default_game
 from ..core import records
 from ..core.match import Match
 from .table import direction_of, seat_positions
@@ -39,7 +39,7 @@ def _available_games() -> list:
 # %% ../../nbs/ui/24_panel.ipynb #cd8d7c41
 class Tutor(PanelDrawing, widgets.VBox):
     "A tutor panel: play `game` from `seat`, bots on the other seats, every move explained."
-    def __init__(self, game:str|Game='begga-kaat', # a game name (`begga-kaat`, `kocka`...) or a `Game`
+    def __init__(self, game:str|Game=default_game(), # the registry's first game by default; a game name (`begga-kaat`, `kocka`...) or a `Game`
                  seat:int=0, # the learner's seat
                  seed:int|None=None, # the deal's seed: the same seed gives everyone the same deal
                  pace:float=0.0, # seconds between bot moves (0: at once)
@@ -400,7 +400,7 @@ def close(self:Tutor):
 
 # %% ../../nbs/ui/24_panel.ipynb #4902c663
 @patch(cls_method=True)
-def from_query(cls:Tutor, query:str='', game:str='begga-kaat', seed:int|None=None, pace:float=0.6) -> Tutor:
+def from_query(cls:Tutor, query:str='', game:str=default_game(), seed:int|None=None, pace:float=0.6) -> Tutor:
     "A panel set up from a URL query string such as 'game=kocka&seed=42&seat=1' or 'exercise=begga-kaat-95' (see `parse_link`)."
     link = parse_link(query, game, seed, pace)
     t = cls(link.game, seat=link.seat, seed=link.seed, pace=link.pace, teach=link.teach, match=link.match)

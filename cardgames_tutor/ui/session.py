@@ -8,7 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/session.html.md"""
 from __future__ import annotations
 import json, random
 from ..core.cards import Card, in_order
-from ..core.engine import Move, BadOption, Game, game_class, get_game, one_line, plural, action_text
+from ..core.engine import Move, BadOption, Game, game_class, get_game, one_line, plural, action_text, default_game
 from ..core.match import Match
 from ..core import records
 from ..core.contracts import start_standing
@@ -26,7 +26,7 @@ def _n_events(match) -> int: return sum(len(h.events) for h in match.hands)
 class Session:
     "One learner's game: `game` played from `seat`, bots at the other seats, without widgets."
     solo = True  # one learner's own match (a seat at a shared table is `ui.seat.SeatSession`: False)
-    def __init__(self, game:str|Game='begga-kaat', # a game name (`begga-kaat`, `kocka`...) or a `Game`
+    def __init__(self, game:str|Game=default_game(), # the registry's first game by default; a game name (`begga-kaat`, `kocka`...) or a `Game`
                  seat:int=0, # the learner's seat
                  seed:int|None=None, # the deal's seed: the same seed gives everyone the same deal
                  match:Match|None=None, # a match to show (e.g. a loaded hand record)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 from urllib.parse import parse_qs
 from ..core.cards import Card
-from ..core.engine import BadOption, Game, get_game, one_line, rule_title
+from ..core.engine import BadOption, Game, get_game, one_line, rule_title, default_game
 from ..core.match import Match
 from ..practice.exercises import exercise, EXERCISES
 
@@ -96,7 +96,7 @@ def _link_number(q:dict, key:str, kind, default, notes:list):
 
 # %% ../../nbs/ui/21a_session_data.ipynb #22641715
 def parse_link(query:str='', # a URL's query string, e.g. 'game=kocka&seed=42&seat=1' or 'exercise=begga-kaat-95'
-               game:str='begga-kaat', seed:int|None=None, pace:float=0.6) -> Link: # the defaults where the link is silent
+               game:str=default_game(), seed:int|None=None, pace:float=0.6) -> Link: # the defaults where the link is silent
     "What the link `query` asks for, and notes on what of it was ignored."
     q, notes = {k: v[-1] for k, v in parse_qs(query or '').items()}, []
     seed, paced = _link_number(q, 'seed', int, seed, notes), _link_number(q, 'pace', float, pace, notes)
