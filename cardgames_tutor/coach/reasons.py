@@ -32,9 +32,13 @@ class Reason(NamedTuple):
     text: str
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #437e74da
-STAT_WORDS = {'penalty': ('{} penalty points', '.1f'), 'lose': ('losing', '.0%'), 'win': ('winning', '.0%'),
+class _StatWords(dict):
+    "Stat -> (its words, its format); a stat that no game here describes is said by its own name ('9.3 tricks')."
+    def __missing__(self, key): return ('{} ' + str(key).replace('_', ' '), '.1f')
+
+STAT_WORDS = _StatWords({'penalty': ('{} penalty points', '.1f'), 'lose': ('losing', '.0%'), 'win': ('winning', '.0%'),
               'tens': ('{} tens for your side', '.1f'), 'score': ('{} score', '+.1f'), 'side': ('{} card points for your side', '.0f'),
-              'points': ('{} card points', '.0f'), 'margin': ('{} points over the opponent', '+.0f')}  # a chance: what it is the chance of
+              'points': ('{} card points', '.0f'), 'margin': ('{} points over the opponent', '+.0f')})  # a chance: what it is the chance of
 CHANCES = ('win', 'lose')  # the stats that are chances, from 0 to 1
 COUNTS = ('penalty', 'tens', 'side', 'points')  # the stats that count something: never below 0
 LESS_BETTER = ('penalty', 'lose')  # the stats of which less is better
