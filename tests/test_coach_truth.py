@@ -12,7 +12,7 @@ from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.core.tricks import trick_winner
 from cardgames_tutor.coach import search as coach
 from cardgames_tutor.coach.search import hint, review, hint_text, review_text, ActionValue
-from cardgames_tutor.coach.reasons import reasons_for, TRUE, card_words, act_words, is_true
+from cardgames_tutor.coach.reasons import reasons_for, TRUE, act_words, is_true
 
 VARIANTS = [('begga-kaat', {}), ('kocka', {}), ('dehla-pakad', {}), ('maghe-satra', {}),
             ('beggars-and-thieves', {'players': 4}), ('beggars-and-thieves', {'players': 3}),
@@ -52,7 +52,7 @@ def wins(view, card):
 
 def named(text, pack):
     "The cards a sentence names, in the order they appear."
-    words = sorted(((card_words(c), c) for c in pack), key=lambda x: -len(x[0]))
+    words = sorted(((c.words, c) for c in pack), key=lambda x: -len(x[0]))
     out, rest = [], text
     for w, c in words:
         if w in rest: out.append((text.index(w), c)); rest = rest.replace(w, ' ' * len(w))
@@ -67,7 +67,7 @@ def independent(r, view, game, best, played):
     if 'is a high card' in t or 'a high card leaves' in t or 'the high ' in t:
         cards = [best] if isinstance(best, Card) else [c for c in best.cards if not game.card_penalty(c)]
         for c in cards:
-            if 'the high ' in t and card_words(c) not in t.split('the high ')[1]: continue
+            if 'the high ' in t and c.words not in t.split('the high ')[1]: continue
             out = unseen(view, c.suit)
             if not sum(x.rank > c.rank for x in out) < sum(x.rank < c.rank for x in out): return f"{c} called high"
     if 'the lower the card you keep' in t:
@@ -170,7 +170,7 @@ def test_words_not_codes():
     B = bt.pack.parse_many
     assert [act_words(Move('bury', tuple(B('G1 R7')))), act_words(Move('call', (), 'T7'), bt.pack), act_words(Move('trump', (), 'C'), dp.pack)] \
         == ['bury 1 green and 7 red', 'call the 7 Thief as the partner card', 'name clubs trumps']
-    assert [card_words(c) for c in B('T6 T11 T13 B5')] == ['6 Thief', '11 Thief', '13 Thief', '5 blue']
+    assert [c.words for c in B('T6 T11 T13 B5')] == ['6 Thief', '11 Thief', '13 Thief', '5 blue']
     for t in ['T6 T11 T13', 'bury G1 R7', 'call T7', 'trump C', 'B5', 'AH', '10B']: assert CODE.search(t), t
     for t in ['6 Thief', 'A♥', '10🔔', 'Seat 2', 'Trick 7', 'TB']: assert not CODE.search(t), t
 

@@ -8,7 +8,6 @@ from cardgames_tutor.core.engine import Move, get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.core.records import load, to_record
 from cardgames_tutor.term.terminal import replay_text, help_text, turn_text
-from cardgames_tutor.coach.reasons import card_words
 
 VARIANTS = [('begga-kaat', {'players': 3}), ('begga-kaat', {'players': 4}), ('kocka', {}), ('dehla-pakad', {}),
             ('maghe-satra', {'players': 3}), ('maghe-satra', {'players': 7}),
@@ -50,8 +49,8 @@ class Learner:
         self.mark = len(self.out)
         view = m.view(0)
         for action in view['legal']:
-            self.missing += [f"hand {view['hand_no']}, {view['phase']}: {card_words(c)} ({c}) not shown"
-                             for c in cards_of(action) if not re.search(rf"(?<![\w]){re.escape(card_words(c))}(?![\w])", shown)]
+            self.missing += [f"hand {view['hand_no']}, {view['phase']}: {c.words} ({c}) not shown"
+                             for c in cards_of(action) if not re.search(rf"(?<![\w]){re.escape(c.words)}(?![\w])", shown)]
         self.turns += 1
         if not self.helped: self.helped = True; return 'help'
         if len(m.hands) > 1: return 'quit'
@@ -99,7 +98,7 @@ def test_snear_shows_both_face_up_rows():
     text, view = turn_text(match, 0), match.view(0)
     for seat, owner in ((0, 'Your face-up cards:'), (1, "Seat 1's face-up cards:")):
         line = next(l for l in text.splitlines() if l.startswith(owner))
-        assert all(card_words(c) in line for c in view['face_up'][seat])
+        assert all(c.words in line for c in view['face_up'][seat])
     assert any(c in view['face_up'][0] for c in view['legal']) or view['trick']
 
 def test_help_gives_the_rows_of_the_phase_and_the_notation():
@@ -201,7 +200,7 @@ def test_between_hands_only_enter_or_next_deals_the_next_hand(name, options):
 
 def code_tokens(text, pack) -> list:
     "Cards of `pack` written as codes where the table writes them otherwise (symbols, or number and suit); what one types (in backquotes) aside."
-    codes = {c.code for c in pack if card_words(c) != c.code}
+    codes = {c.code for c in pack if c.words != c.code}
     return [t for t in re.findall(r"(?<![\w'])[0-9A-Z]{2,3}(?![\w'])", re.sub(r"`[^`\n]*`", '', text)) if t in codes]
 
 @pytest.mark.parametrize('name, options', VARIANTS, ids=[f"{n}-{o.get('players', '')}" for n, o in VARIANTS])
@@ -225,7 +224,7 @@ def test_help_shows_every_card_in_both_notations(name):
     while match.to_act != 0: match.apply(match.game.bot(match.view(match.to_act), random.Random(0)))
     lines = help_text(match, 0).splitlines()
     for c in match.game.deck():  # every card in play (three-player Begga Kaat's removed two, Beggars and Thieves' removed cards: not)
-        assert any(re.search(rf"(?<!\S){re.escape(c.code)} +{re.escape(card_words(c))} +{re.escape(c.name)}(?!\S| of)", l) for l in lines), c
+        assert any(re.search(rf"(?<!\S){re.escape(c.code)} +{re.escape(c.words)} +{re.escape(c.name)}(?!\S| of)", l) for l in lines), c
 
 def test_the_check_for_codes_catches_the_fault():
     from cardgames_tutor.core.cards import FRENCH, BEGGARS

@@ -16,12 +16,12 @@ from ..core.sampling import shown_voids
 # %% auto #0
 __all__ = ['STAT_WORDS', 'CHANCES', 'COUNTS', 'LESS_BETTER', 'Z_RANGE', 'Z_NOISE', 'CLOSE', 'OVER_DEALS', 'BOUNDS', 'TRUE',
            'TACTICS', 'TACTIC_WORDS', 'UNTAUGHT', 'Reason', 'stat_text', 'wilson', 'tenths', 'chance_words',
-           'estimate_words', 'range_label', 'suit_word', 'card_words', 'act_words', 'still_out', 'is_high',
-           'TrickFacts', 'noise_words', 'within_noise', 'fair_choice', 'compare', 'guard_of', 'penalty_reasons',
-           'pass_reasons', 'centre_words', 'capture_reasons', 'so_far', 'points_reasons', 'odds_reasons', 'odds_bounds',
-           'stat_ranges', 'truth', 'is_true', 'is_duck', 'is_trump_in', 'is_throw_penalty', 'is_shed_high',
-           'is_last_trick', 'is_win_safely', 'is_no_void_lead', 'is_void_lead', 'is_keep_guard', 'is_pass_danger',
-           'is_name_trump', 'is_collect_centre', 'is_stop_on_one', 'is_win_trick', 'is_ten_on_partner', 'is_keep_ten',
+           'estimate_words', 'range_label', 'suit_word', 'act_words', 'still_out', 'is_high', 'TrickFacts',
+           'noise_words', 'within_noise', 'fair_choice', 'compare', 'guard_of', 'penalty_reasons', 'pass_reasons',
+           'centre_words', 'capture_reasons', 'so_far', 'points_reasons', 'odds_reasons', 'odds_bounds', 'stat_ranges',
+           'truth', 'is_true', 'is_duck', 'is_trump_in', 'is_throw_penalty', 'is_shed_high', 'is_last_trick',
+           'is_win_safely', 'is_no_void_lead', 'is_void_lead', 'is_keep_guard', 'is_pass_danger', 'is_name_trump',
+           'is_collect_centre', 'is_stop_on_one', 'is_win_trick', 'is_ten_on_partner', 'is_keep_ten',
            'is_points_on_partner', 'is_take_points', 'is_leaster_trick', 'reasons_for', 'played_facts', 'bot_cards',
            'bot_reason', 'tactic_words', 'taught', 'reason_text']
 
@@ -97,11 +97,6 @@ def range_label(key:str, v:float, lo:float, hi:float) -> str:
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #087d3699
 def suit_word(card) -> str: return card.pack.suits[card.suit][0]
 
-# %% ../../nbs/coach/40b_coach_reasons.ipynb #9130e115
-def card_words(card) -> str:
-    "A card as a learner reads it (`Card.words`): `Q♥`, `10🍃`; where its symbol is a code, its number and suit: `7 Thief`."
-    return card.words
-
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #22e2108c
 def act_words(action, pack=None, # the game (or its pack): whose words say its moves
               form:str='label') -> str: # 'label' (`Q♥`, `name clubs trumps`), 'do' (`play Q♥`) or 'done' (`played Q♥`)
@@ -175,19 +170,19 @@ def _last_trick(view, game, f, b, others) -> list:
     "last-trick: in the last trick, leave it to another; in the one before, keep the lower card for it."
     bonus, hand, word = game.last_trick_penalty, view['hand'], game.trick_word
     if bonus and len(hand) == 1 and f.cards and not f.wins(b):  # the seat to act holds one card: the last trick
-        return [Reason('last-trick', f"This is the last {word}, worth {_pts(bonus)} besides its cards: {card_words(b)} leaves it to Seat {f.top_seat}.")]
+        return [Reason('last-trick', f"This is the last {word}, worth {_pts(bonus)} besides its cards: {b.words} leaves it to Seat {f.top_seat}.")]
     if bonus and len(hand) == 2:
         keep = [c for c in hand if c is not b][0]
         if keep.rank < b.rank:  # the card kept is the lower: it is less likely to take the last trick
-            return [Reason('last-trick', f"After {card_words(b)} you keep {card_words(keep)} for the last trick, which is worth {bonus}: the lower the card you keep, the less likely you take it.")]
+            return [Reason('last-trick', f"After {b.words} you keep {keep.words} for the last trick, which is worth {bonus}: the lower the card you keep, the less likely you take it.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #5fc7c2e0
 def _throw(view, game, f, b) -> list:
     "throw-penalty: void in the led suit, throw a penalty card into another seat's trick; shed-high: or shed a high card."
     name, word, p = suit_word(f.cards[0]), game.trick_word, game.card_penalty(b)
-    if p: return [Reason('throw-penalty', f"You have no {name}, so you may throw any card: {card_words(b)} ({_pts(p)}) goes into the {word} Seat {f.top_seat} is winning with {card_words(f.top)}.")]
-    if is_high(view, b): return [Reason('shed-high', f"You have no {name}: {card_words(b)} is a high card that could later win a {word} full of penalty cards; shed it now.")]
+    if p: return [Reason('throw-penalty', f"You have no {name}, so you may throw any card: {b.words} ({_pts(p)}) goes into the {word} Seat {f.top_seat} is winning with {f.top.words}.")]
+    if is_high(view, b): return [Reason('shed-high', f"You have no {name}: {b.words} is a high card that could later win a {word} full of penalty cards; shed it now.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #651b83b4
@@ -195,9 +190,9 @@ def _duck(game, f, b, others) -> Reason:
     "duck: play under the winning card (and say what a higher card would have taken)."
     higher = [c for c in others if c.suit == f.led and f.wins(c)]
     in_it = sum(map(game.card_penalty, f.cards))
-    tail = f", while {', '.join(map(card_words, higher))} would take it" if higher else ''
+    tail = f", while {', '.join(c.words for c in higher)} would take it" if higher else ''
     load = f" with {_pts(in_it)} in it" if in_it else ''
-    return Reason('duck', f"{card_words(b)} ducks under {card_words(f.top)}, Seat {f.top_seat}'s winning card: you do not take this {game.trick_word}{load}{tail}.")
+    return Reason('duck', f"{b.words} ducks under {f.top.words}, Seat {f.top_seat}'s winning card: you do not take this {game.trick_word}{load}{tail}.")
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #0cf0cf55
 def guard_of(view, game, b, others) -> tuple|None:
@@ -217,7 +212,7 @@ def _guard(view, game, b, others) -> list:
     g = guard_of(view, game, b, others)
     if g is None: return []
     lows, q, spent = g
-    return [Reason('keep-guard', f"Keep {' '.join(map(card_words, lows))} beside {card_words(q)} ({_pts(game.card_penalty(q))}): when {suit_word(q)} is led you can duck with it; leading {card_words(spent)} would spend that guard.")]
+    return [Reason('keep-guard', f"Keep {' '.join(c.words for c in lows)} beside {q.words} ({_pts(game.card_penalty(q))}): when {suit_word(q)} is led you can duck with it; leading {spent.words} would spend that guard.")]
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #0741163d
 def _lead(view, game, b, others) -> list:
@@ -227,9 +222,9 @@ def _lead(view, game, b, others) -> list:
     if bad and not any(b.suit in voids[s] for s in voids if s != me):
         s, suit = next((s, x) for x in bad for s in voids if s != me and x in voids[s])
         name = view['hand'][0].pack.suits[suit][0]
-        return [Reason('no-void-lead', f"Do not lead {name}: Seat {s} showed void in {name} in {game.trick_word} {voids[s][suit]} and could throw a penalty card on it; {card_words(b)} leads a suit nobody has shown void in.")]
+        return [Reason('no-void-lead', f"Do not lead {name}: Seat {s} showed void in {name} in {game.trick_word} {voids[s][suit]} and could throw a penalty card on it; {b.words} leads a suit nobody has shown void in.")]
     if sum(c.suit == b.suit for c in view['hand']) == 1 and still_out(view, b.suit):  # a singleton, and its suit will be led again
-        return [Reason('void', f"{card_words(b)} is your only card in {suit_word(b)}: lead it and you are void in {suit_word(b)}, so when {suit_word(b)} is led you may throw a penalty card.")]
+        return [Reason('void', f"{b.words} is your only card in {suit_word(b)}: lead it and you are void in {suit_word(b)}, so when {suit_word(b)} is led you may throw a penalty card.")]
     return _guard(view, game, b, others)
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #207fb77e
@@ -242,7 +237,7 @@ def penalty_reasons(view, game, ranked) -> list:
     if f.cards and b.suit != f.led: out.extend(_throw(view, game, f, b))
     elif f.cards and not f.wins(b): out.append(_duck(game, f, b, others))
     elif f.cards and f.last and not sum(map(game.card_penalty, f.cards)) and not game.card_penalty(b):
-        out.append(Reason('win-safely', f"You play last and the {game.trick_word} holds no penalty card: {card_words(b)} takes it at no cost" + (', and a high card leaves your hand.' if is_high(view, b) else '.')))
+        out.append(Reason('win-safely', f"You play last and the {game.trick_word} holds no penalty card: {b.words} takes it at no cost" + (', and a high card leaves your hand.' if is_high(view, b) else '.')))
     elif not f.cards: out.extend(_lead(view, game, b, others))
     return out
 
@@ -252,8 +247,8 @@ def pass_reasons(view, game, ranked) -> list:
     cards, penalty = ranked[0].action.cards, game.card_penalty
     bad, high = [c for c in cards if penalty(c)], [c for c in cards if not penalty(c) and is_high(view, c)]
     if not bad and not high: return []
-    what = (f"{' '.join(map(card_words, bad))} ({_pts(sum(map(penalty, bad)))})" if bad else '') + \
-           (f"{' and ' if bad else ''}the high {' '.join(map(card_words, high))}" if high else '')
+    what = (f"{' '.join(c.words for c in bad)} ({_pts(sum(map(penalty, bad)))})" if bad else '') + \
+           (f"{' and ' if bad else ''}the high {' '.join(c.words for c in high)}" if high else '')
     return [Reason('pass-danger', f"Passing {what} to Seat {game.passes_to(view['seat'])} takes those cards out of your hand before a trick is played.")]
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #e252f526
@@ -261,13 +256,13 @@ def _name_trump(view, b) -> list:
     "name-trump: the suit named, and how many of the five cards are of it."
     mine = [c for c in view['hand'] if c.suit == b.arg]
     name = view['hand'][0].pack.suits[b.arg][0]
-    return [Reason('name-trump', f"Of your five cards, {len(mine)} {'is' if len(mine) == 1 else 'are'} {name} ({' '.join(map(card_words, mine)) or 'none'}): naming {name} trump makes your own cards the strongest.")]
+    return [Reason('name-trump', f"Of your five cards, {len(mine)} {'is' if len(mine) == 1 else 'are'} {name} ({' '.join(c.words for c in mine) or 'none'}): naming {name} trump makes your own cards the strongest.")]
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #99a98bc6
 def centre_words(view, game, f) -> str:
     "What a trick that collects takes, counted: the centre's cards and the whole trick's (`f`: its `TrickFacts`), the tens in each place."
     n, tens, here = view['centre']['cards'], view['centre']['tens'], [c for c in f.cards if game.prize_word(c)]
-    where = [f"{' '.join(map(card_words, cs))} {place}" for cs, place in [(tens, 'in the centre'), (here, 'on the table')] if cs]
+    where = [f"{' '.join(c.words for c in cs)} {place}" for cs, place in [(tens, 'in the centre'), (here, 'on the table')] if cs]
     return f"{n + view['players']} cards, this trick's {view['players']} included" + (f", with {' and '.join(where)}" if where else '')
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #9d729762
@@ -278,16 +273,16 @@ def capture_reasons(view, game, ranked) -> list:
     f, me, on, centre = TrickFacts(view), view['seat'], game.collector(view), view['centre']
     prizes, held = lambda cards: [c for c in cards if game.prize_word(c)], centre_words(view, game, f)
     if f.cards and b.suit != f.led and b.suit == f.trump and f.wins(b):
-        out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: trumping with {card_words(b)} wins the trick."))
+        out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: trumping with {b.words} wins the trick."))
     if (not f.cards or f.wins(b)) and on == me:
         out.append(Reason('collect-centre', f"You won the last trick: win this one too and you collect the centre ({held})."))
     elif f.cards and f.wins(b) and on is not None and on != me and not game.side_known(view, on):
-        out.append(Reason('stop-on-one', f"Seat {on} won the last trick and is on one: taking this trick with {card_words(b)} stops them collecting ({held})."))
+        out.append(Reason('stop-on-one', f"Seat {on} won the last trick and is on one: taking this trick with {b.words} stops them collecting ({held})."))
     elif f.cards and game.side_known(view, f.top_seat) and game.prize_word(b) and not f.wins(b):
-        out.append(Reason('ten-on-partner', f"Your partner, Seat {f.top_seat}, is winning with {card_words(f.top)}: your {game.prize_word(b)} {card_words(b)} goes into a trick your side is set to take."))
+        out.append(Reason('ten-on-partner', f"Your partner, Seat {f.top_seat}, is winning with {f.top.words}: your {game.prize_word(b)} {b.words} goes into a trick your side is set to take."))
     elif f.cards and not game.side_known(view, f.top_seat) and not f.wins(b):
         tens = [c for c in prizes(view['legal']) if c != b and not f.wins(c)]  # tens it could play now that would go to them
-        if tens: out.append(Reason('keep-ten', f"Seat {f.top_seat}, on the other side, is winning with {card_words(f.top)}: {card_words(b)} keeps your {' '.join(map(card_words, tens))} out of their reach."))
+        if tens: out.append(Reason('keep-ten', f"Seat {f.top_seat}, on the other side, is winning with {f.top.words}: {b.words} keeps your {' '.join(c.words for c in tens)} out of their reach."))
     return out
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #2c3ca05f
@@ -300,10 +295,10 @@ def _setup(view, game, b) -> list:
     trumps = [c for c in hand if c.suit == trump]
     if b.verb in ('pick', 'pass'):
         tactic = 'pick-blind' if b.verb == 'pick' else 'pass-blind'
-        return [Reason(tactic, f"You hold {len(trumps)} {game.pack.suits[trump][0]} ({' '.join(map(card_words, in_order(trumps))) or 'none'}) among {len(hand)} cards: "
+        return [Reason(tactic, f"You hold {len(trumps)} {game.pack.suits[trump][0]} ({' '.join(c.words for c in in_order(trumps)) or 'none'}) among {len(hand)} cards: "
                        + ("strong enough to play against the table." if b.verb == 'pick' else "too few trumps to carry the picker's side."))]
     if b.verb == 'bury':
-        return [Reason('bury-points', f"Burying {' '.join(map(card_words, b.cards))} banks {sum(game.card_points(c, view) for c in b.cards)} points for you now, where no trick can take them.")]
+        return [Reason('bury-points', f"Burying {' '.join(c.words for c in b.cards)} banks {sum(game.card_points(c, view) for c in b.cards)} points for you now, where no trick can take them.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #7c49d3df
@@ -315,9 +310,9 @@ def so_far(f) -> str:
 def _leaster(view, f, b, points, on_table) -> list:
     "leaster-trick: take one cheap trick, then shed points (`points`: the card's, `on_table`: the trick's)."
     if f.cards and f.wins(b) and not view['tricks_won'][view['seat']]:
-        return [Reason('leaster-trick', f"In a Leaster you score only with at least one trick: {card_words(b)} takes this one with just {on_table + points} points in it{so_far(f)}.")]
+        return [Reason('leaster-trick', f"In a Leaster you score only with at least one trick: {b.words} takes this one with just {on_table + points} points in it{so_far(f)}.")]
     if f.cards and not f.wins(b) and points:
-        return [Reason('leaster-trick', f"Seat {f.top_seat} is winning this trick: {card_words(b)} sheds {points} points onto it.")]
+        return [Reason('leaster-trick', f"Seat {f.top_seat} is winning this trick: {b.words} sheds {points} points onto it.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #9825ffe7
@@ -330,13 +325,13 @@ def points_reasons(view, game, ranked) -> list:
     on_table = sum(map(pts, f.cards))
     if view.get('role') == 'leaster': return _leaster(view, f, b, pts(b), on_table)
     if f.cards and b.suit != f.led and b.suit == f.trump and f.wins(b):
-        out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: {card_words(b)} trumps it" + (f" and takes {on_table} points{so_far(f)}." if on_table else '.')))
+        out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: {b.words} trumps it" + (f" and takes {on_table} points{so_far(f)}." if on_table else '.')))
     elif f.cards and game.side_known(view, f.top_seat) and not f.wins(b) and pts(b):
-        out.append(Reason('points-on-partner', f"Seat {f.top_seat}, on your side, is winning with {card_words(f.top)}: {card_words(b)} adds {pts(b)} points to your side's trick."))
+        out.append(Reason('points-on-partner', f"Seat {f.top_seat}, on your side, is winning with {f.top.words}: {b.words} adds {pts(b)} points to your side's trick."))
     elif f.cards and f.wins(b) and on_table:
-        out.append(Reason('take-points', f"{card_words(b)} wins the trick and the {on_table + pts(b)} points in it{so_far(f)}."))
+        out.append(Reason('take-points', f"{b.words} wins the trick and the {on_table + pts(b)} points in it{so_far(f)}."))
     elif f.cards and not f.wins(b):
-        out.append(Reason('duck', f"Seat {f.top_seat} is winning with {card_words(f.top)}: {card_words(b)} loses the trick giving away {'only ' if pts(b) else ''}{_n(pts(b))}."))
+        out.append(Reason('duck', f"Seat {f.top_seat} is winning with {f.top.words}: {b.words} loses the trick giving away {'only ' if pts(b) else ''}{_n(pts(b))}."))
     return out
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #e6fb4596
@@ -554,15 +549,15 @@ def reasons_for(view:dict, game, ranked:list, measure, played=None) -> list:
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #93501cfc
 def _on_trick(view, game, f, played, best) -> list:
     "duck, or win-trick (collect-centre, stop-on-one): the move played took the trick and the coach's did not, or the other way."
-    x, y, me, stake = card_words(played), card_words(best), view['seat'], game.stake(f.cards, view)
+    x, y, me, stake = played.words, best.words, view['seat'], game.stake(f.cards, view)
     if f.wins(played) and not f.wins(best):
-        return [Reason('duck', f"You played {x}, which takes the trick from Seat {f.top_seat}'s {card_words(f.top)}{stake}; {y} would have left it to them.")]
+        return [Reason('duck', f"You played {x}, which takes the trick from Seat {f.top_seat}'s {f.top.words}{stake}; {y} would have left it to them.")]
     if f.wins(best) and not f.wins(played) and not game.side_known(view, f.top_seat):  # left to a known partner is no loss
         on = game.collector(view)
         if on == me: tactic, why = 'collect-centre', " and, on one, collected the centre"
         elif on is not None and not game.side_known(view, on): tactic, why = 'stop-on-one', f" and stopped Seat {on}, on one, from collecting"
         else: tactic, why = 'win-trick', ''
-        return [Reason(tactic, f"You played {x} and left the trick to Seat {f.top_seat}'s {card_words(f.top)}{stake}; {y} would have won it{why}.")]
+        return [Reason(tactic, f"You played {x} and left the trick to Seat {f.top_seat}'s {f.top.words}{stake}; {y} would have won it{why}.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #f11881d9
@@ -572,7 +567,7 @@ def _on_lead(view, played, best) -> list:
     into = [(s, voids[s][played.suit]) for s in voids if s != me and played.suit in voids[s]]
     if into and not any(best.suit in voids[s] for s in voids if s != me):
         s, n = into[0]
-        return [Reason('no-void-lead', f"You led {card_words(played)}, though Seat {s} showed void in {suit_word(played)} in trick {n}; {card_words(best)} leads a suit nobody has shown void in.")]
+        return [Reason('no-void-lead', f"You led {played.words}, though Seat {s} showed void in {suit_word(played)} in trick {n}; {best.words} leads a suit nobody has shown void in.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #0bca77fb
@@ -580,11 +575,11 @@ def _given_up(view, game, f, played, best) -> list:
     "keep-ten, throw-penalty: the move played gave up a card the coach's choice kept."
     word = game.prize_word(played)
     if word and not game.prize_word(best) and f.cards and not f.wins(played) and not game.side_known(view, f.top_seat):
-        return [Reason('keep-ten', f"You gave up your {word}, {card_words(played)}, to a trick the other side was winning; {card_words(best)} would have kept it in your hand.")]
+        return [Reason('keep-ten', f"You gave up your {word}, {played.words}, to a trick the other side was winning; {best.words} would have kept it in your hand.")]
     if f.cards and not f.wins(best) and not f.wins(played):
         pb, pp = game.card_penalty(best), game.card_penalty(played)
         if pb > pp and best.suit != f.led:
-            return [Reason('throw-penalty', f"You played {card_words(played)} and kept {card_words(best)} ({_pts(pb)}), which could have gone into Seat {f.top_seat}'s trick now.")]
+            return [Reason('throw-penalty', f"You played {played.words} and kept {best.words} ({_pts(pb)}), which could have gone into Seat {f.top_seat}'s trick now.")]
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #c2b10002

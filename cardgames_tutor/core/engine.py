@@ -14,11 +14,11 @@ from fastcore.basics import patch
 from .cards import Card, Pack, UnknownCard, shuffled, in_order
 
 # %% auto #0
-__all__ = ['new_tuple', 'ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'plural', 'short_repr', 'one_line', 'short_list',
-           'Option', 'yes_no', 'Event', 'Move', 'moves', 'Verb', 'and_list', 'action_text', 'quoted', 'parse_move',
-           'Goal', 'Game', 'checked_options', 'house_bot', 'deal_cards', 'check_deal', 'HandState', 'fresh',
-           'leaked_cards', 'GameInfo', 'register_game', 'games', 'game_class', 'get_game', 'rule_title', 'refusal_text',
-           'default_game', 'import_every']
+__all__ = ['new_tuple', 'ENGINE_RULES', 'Verdict', 'IllegalAction', 'BadOption', 'plural', 'cut', 'short_repr', 'one_line',
+           'short_list', 'Option', 'yes_no', 'Event', 'Move', 'moves', 'Verb', 'and_list', 'action_text', 'quoted',
+           'parse_move', 'Goal', 'Game', 'checked_options', 'house_bot', 'deal_cards', 'check_deal', 'HandState',
+           'fresh', 'leaked_cards', 'GameInfo', 'register_game', 'games', 'game_class', 'get_game', 'rule_title',
+           'refusal_text', 'default_game', 'import_every']
 
 # %% ../../nbs/core/01_engine.ipynb #0dc748c0
 class Verdict(NamedTuple):
@@ -45,20 +45,28 @@ def plural(n:int, word:str, many:str|None=None) -> str:
     return f"{n} {word if n == 1 else many or word + 's'}"
 
 
+# %% ../../nbs/core/01_engine.ipynb #6af562b9
+def cut(text:str, limit:int, tail:int=0, mark:str='…', keep:int|None=None) -> str:
+    """`text` if it fits in `limit` characters; else its start and `mark` (`limit` characters in all, or the first `keep`),
+    or, with `tail`, its start and its last `tail` characters either side of the mark."""
+    if len(text) <= limit: return text
+    if tail: return f"{text[:limit - tail]} {mark} {text[-tail:]}"
+    return text[:limit - len(mark) if keep is None else keep] + mark
+
+
 # %% ../../nbs/core/01_engine.ipynb #a9477bce
 def short_repr(value, limit:int=40) -> str:
     "`repr(value)` cut to `limit` characters, for one-line messages (never raises, even on a huge number)."
     try: text = repr(value)
     except ValueError: text = 'a number of over 4,300 digits'
-    return text if len(text) <= limit else text[:limit - 3] + '...'
+    return cut(text, limit, mark='...')
 
 
 # %% ../../nbs/core/01_engine.ipynb #6ac37ccb
 def one_line(text, limit:int=280, tail:int=0) -> str:
     "`text` (or an error's message) on one line, cut to about `limit` characters: its start, or its start and last `tail`."
     text = ' '.join(str(text).split()) or (type(text).__name__ if isinstance(text, BaseException) else '')
-    if len(text) <= limit: return text
-    return f"{text[:limit - tail]} … {text[-tail:]}" if tail else text[:limit - 1] + '…'
+    return cut(text, limit, tail)
 
 
 # %% ../../nbs/core/01_engine.ipynb #df44fb35

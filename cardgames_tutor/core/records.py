@@ -9,7 +9,7 @@ from __future__ import annotations
 import json, os, pathlib, re, sys
 from itertools import accumulate
 from .contracts import start_standing
-from .engine import IllegalAction, BadOption, game_class, games, check_deal, one_line, rule_title
+from .engine import IllegalAction, BadOption, game_class, games, check_deal, one_line, rule_title, cut
 from .match import Match
 
 
@@ -33,7 +33,7 @@ def short_json(value, limit:int=40) -> str:
     if value is None or isinstance(value, bool): return json.dumps(value)
     if isinstance(value, int) and value.bit_length() > 3 * limit: return f"a number of about {value.bit_length() * 3 // 10} digits"
     text = repr(value[:limit + 1] if isinstance(value, (str, bytes)) else value)
-    return text if len(text) <= limit else text[:limit] + '…'
+    return cut(text, limit, keep=limit)
 
 
 # %% ../../nbs/core/03_records.ipynb #2ea02292

@@ -14,9 +14,9 @@ from ..core.engine import Game, Option, yes_no, Event, Move, moves, Verdict, par
 from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0
-__all__ = ['SUIT_WORDS', 'FRENCH_SUIT', 'RANK_WORDS', 'HEJMA', 'PENALTY', 'LAST_TRICK', 'HAND_POINTS', 'OPTIONS', 'card_words',
-           'penalty', 'Kocka', 'play_text', 'KockaHand', 'hand_loser', 'certain_loser', 'bot_pass', 'bot_card', 'bot',
-           'KockaView', 'KockaResult', 'KockaStanding', 'exchange_lines']
+__all__ = ['SUIT_WORDS', 'FRENCH_SUIT', 'RANK_WORDS', 'HEJMA', 'PENALTY', 'LAST_TRICK', 'HAND_POINTS', 'OPTIONS',
+           'card_explained', 'penalty', 'Kocka', 'play_text', 'KockaHand', 'hand_loser', 'certain_loser', 'bot_pass',
+           'bot_card', 'bot', 'KockaView', 'KockaResult', 'KockaStanding', 'exchange_lines']
 
 # %% ../../nbs/games/11_kocka.ipynb #c5af8a04
 SUIT_WORDS = {'H': 'hearts (srdce, červené)', 'L': 'leaves (listy, zelené)', 'A': 'acorns (žaludy)', 'B': 'bells (kule)'}
@@ -26,7 +26,7 @@ RANK_WORDS = {7: ('seven', 'sedma'), 8: ('eight', 'osma'), 9: ('nine', 'devítka
 _FRENCH_RANK = {11: 'jack', 12: 'queen'}
 HEJMA = MARIAS.parse('QL')  # the upper jack of leaves
 
-def card_words(card) -> str:
+def card_explained(card) -> str:
     "The card `card` in English and Czech, with the French card a beginner can think of."
     english, czech = RANK_WORDS[card.rank]
     french = f"{_FRENCH_RANK.get(card.rank, english)} of {FRENCH_SUIT[card.suit]}"

@@ -14,7 +14,7 @@ from ..coach.search import hint_text, review_text
 from ..practice.drills import drill_set, BadDrill, MAX_DRILLS
 from ..practice.exercises import exercise, EXERCISES
 from ..practice.progress import Progress, DATA_ENV
-from .terminal import Narrator, header_text, help_text, turn_text, read_cards, seed_text, replay_text as _replay_text
+from .terminal import Narrator, header_text, help_text, turn_text, in_card_words, seed_text, replay_text as _replay_text
 
 # %% auto #0
 __all__ = ['MAX_ERROR', 'MAX_LINE', 'CommandError', 'make_game', 'describe_turn', 'play', 'replay_text', 'drill', 'drill_command',
@@ -73,7 +73,7 @@ def _typed(match:Match, seat:int, line:str, narrator, output) -> bool:
         return True
     if not line: return True
     try: match.apply(line, seat)
-    except IllegalAction as e: output(read_cards(f"Refused: {refusal_text(e.verdict, match.game)}", match.game.pack))  # the rule in words
+    except IllegalAction as e: output(in_card_words(f"Refused: {refusal_text(e.verdict, match.game)}", match.game.pack))  # the rule in words
     return True
 
 # %% ../../nbs/term/30_cli.ipynb #31d531cc

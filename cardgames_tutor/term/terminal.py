@@ -15,7 +15,7 @@ from ..core.contracts import cards_text, who
 from .quickref import rows_for
 
 # %% auto #0
-__all__ = ['PHASE_WORDS', 'legend_text', 'read_cards', 'notation_table', 'options_text', 'goal_text', 'without_goal',
+__all__ = ['PHASE_WORDS', 'legend_text', 'in_card_words', 'notation_table', 'options_text', 'goal_text', 'without_goal',
            'typing_text', 'header_text', 'seed_text', 'trick_lines', 'hand_points_line', 'view_text', 'you_may',
            'turn_text', 'event_text', 'draw_events', 'open_rows', 'replay_text', 'help_text', 'between_hands',
            'Narrator']
@@ -40,12 +40,12 @@ def _cards_pattern(pack:Pack) -> tuple:
     return re.compile(rf"(?<![\w/#&;'`-]){one}(?: {one})*(?![\w/'`-])"), re.compile(one)
 
 # %% ../../nbs/term/31_terminal.ipynb #65b9bbdb
-def read_cards(text, pack:Pack|None) -> str:
-    "`text` with every card of `pack` in it as a learner reads it (`9♥ A♥ 9🍃`, `6 Thief, 5 green`); what is typed, in backquotes, as it is."
+def in_card_words(text, pack:Pack|None) -> str:
+    "`text` with every card of `pack` in it in the card's own words (`9♥ A♥ 9🍃`, `6 Thief, 5 green`); what is typed, in backquotes, as it is."
     if pack is None: return str(text)
     run, one = _cards_pattern(pack)
     def said(m):
-        words = [pack.parse(w).symbol for w in one.findall(m.group(0))]
+        words = [pack.parse(w).words for w in one.findall(m.group(0))]
         return (', ' if any(' ' in w for w in words) else ' ').join(words)
     parts = re.split(r"(`[^`\n]*`)", str(text))  # odd parts: typed, in backquotes
     return ''.join(p if k % 2 else run.sub(said, p) for k, p in enumerate(parts))
@@ -108,7 +108,7 @@ def header_text(game:Game, seed:int|None, seat:int|None, coach:bool=False) -> st
            f"You are Seat {seat}. At your turn type {typing_text(game)}; `hint`, `help`, `undo` or `quit`."
            + (" The coach's hint is shown at every turn." if coach else ''))
     goal = goal_text(game.goal)
-    return read_cards(f"{game.title} ({options_text(game)}). {goal + ' ' if goal else ''}{you}", game.pack)
+    return in_card_words(f"{game.title} ({options_text(game)}). {goal + ' ' if goal else ''}{you}", game.pack)
 
 # %% ../../nbs/term/31_terminal.ipynb #53fd659d
 def seed_text(seed:int) -> str:
@@ -160,7 +160,7 @@ def view_text(view:dict, game:Game) -> str:
     own = [without_goal(l, game.goal) for l in game.table_lines(view, me)]
     said = any(l.startswith(_HAND_POINTS) for l in own)  # the game tells the hand's points itself
     lines += trick_lines(view, game, me) + ([] if said else hand_points_line(view, game, me)) + own + game.hand_lines(view)
-    return read_cards('\n'.join(lines), game.pack)
+    return in_card_words('\n'.join(lines), game.pack)
 
 # %% ../../nbs/term/31_terminal.ipynb #b4d7c43e
 def _choices(match:Match, legal:list) -> str:
@@ -168,7 +168,7 @@ def _choices(match:Match, legal:list) -> str:
     typed, game = [str(a) for a in legal], match.game
     lines = [f"You may choose one: {and_list(f'`{w}`' for w in typed).replace(' and ', ' or ')}."]
     said = [re.sub(rf"^{re.escape(a.verb)}: ", '', match.hand.explain(a).text, flags=re.I) for a in legal]  # 'Beg: ...'
-    return '\n'.join(lines + [f"  `{w}` to {action_text(a, game, 'do')}: {read_cards(t[:1].upper() + t[1:], game.pack)}"
+    return '\n'.join(lines + [f"  `{w}` to {action_text(a, game, 'do')}: {in_card_words(t[:1].upper() + t[1:], game.pack)}"
                               for w, a, t in zip(typed, legal, said)])
 
 def you_may(match:Match, seat:int) -> str:
@@ -190,7 +190,7 @@ _ONE = re.compile(r"(?<!Seat )(?<!Seats )(?<![\d.,])\b1 (point|card|trick|deal|l
 
 def event_text(event:Event, pack:Pack|None=None) -> str:
     "The sentence of `event`: '1 point', never '1 points'; the cards of `pack` in it written as the table shows them."
-    return read_cards(_ONE.sub(r"1 \1", event.text), pack)
+    return in_card_words(_ONE.sub(r"1 \1", event.text), pack)
 
 # %% ../../nbs/term/31_terminal.ipynb #bdf66b2a
 def draw_events(match:Match) -> list:
@@ -209,14 +209,14 @@ def open_rows(match:Match, i:int) -> list:
 def replay_text(match:Match) -> str:
     "A readable account of everything in `match`, every hand open, other seats' private lines in the third person."
     pack = match.game.pack
-    lines = [read_cards(f"{match.game.title} ({options_text(match.game)})", pack)]
+    lines = [in_card_words(f"{match.game.title} ({options_text(match.game)})", pack)]
     for i, hand in enumerate(match.hands):
         events = list(hand.events)
         if i == 0: events[1:1] = draw_events(match)
         last_deal = max((k for k, e in enumerate(events) if e.kind == 'deal'), default=-1)
         for k, e in enumerate(events):
             lines.append(event_text(e, pack))
-            if k == last_deal: lines += [read_cards(l, pack) for l in open_rows(match, i)]
+            if k == last_deal: lines += [in_card_words(l, pack) for l in open_rows(match, i)]
     if not match.over:
         lines.append(f"(The record stops here. Seat {match.to_act} is to act, and may {match.hand.action_help()}.)")
     return '\n'.join(lines)
