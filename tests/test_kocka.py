@@ -350,3 +350,19 @@ def test_first_dealer_and_leader():
         h = m.hand
         assert h.to_act == h.leader == (h.dealer + 1) % 4 and h.phase == 'pass'
         assert f"Seat {h.leader} is chosen by lot to lead the first trick, so Seat {h.dealer}" in m.events()[1].text
+
+
+def test_has_passed_shows_only_during_the_exchange():
+    "Issue 55: the table says 'has passed' beside a seat while the exchange is on (and only for seats that have), never during play."
+    from cardgames_tutor.ui.table import table_html
+    m = Match(Kocka(), seed=3)
+    drawn = [table_html(m.view(0), 0, pack=MARIAS)]
+    assert drawn[0].count('has passed') == 0  # nobody has passed yet
+    while m.hand.phase == 'pass':
+        m.apply(bot(m.view(m.to_act), random.Random(0)))
+        drawn.append(table_html(m.view(0), 0, pack=MARIAS))
+    assert [d.count('has passed') for d in drawn[1:-1]] == [1, 2, 3]  # each seat that has passed, while the others still must
+    first = m.hand
+    while m.hand is first and not first.is_over:  # the match deals the next hand once this one is over
+        assert 'has passed' not in table_html(m.view(0), 0, pack=MARIAS), len(first.tricks)
+        m.apply(bot(m.view(m.to_act), random.Random(0)))

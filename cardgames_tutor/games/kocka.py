@@ -372,8 +372,8 @@ def tally(self:Kocka, standing:dict) -> tuple:
 @patch
 def _public(self:KockaHand, view:dict, seat):
     TrickHand._public(self, view, seat)
-    view.update(points=list(self.points), hejma=self.hejma_taker, decided=fresh(self.decided),
-                has_passed=[p is not None for p in self.passed])
+    view.update(points=list(self.points), hejma=self.hejma_taker, decided=fresh(self.decided),  # who has passed: during the exchange only
+                has_passed=[p is not None for p in self.passed] if self.phase == 'pass' else None)
     if seat is not None: view.update(passed=self.passed[seat], received=self.received(seat))
     else: view.update(passed=list(self.passed), received=[self.passed[self.giver(s)] for s in range(4)])
 
@@ -432,7 +432,7 @@ class KockaView(TrickView):
     points: list  # penalty points taken per seat this hand
     hejma: int|None  # who took the Hejma (the upper jack of leaves)
     decided: dict|None  # once the loser is certain: loser, after_trick, reason
-    has_passed: list  # per seat: has it passed its three cards?
+    has_passed: list|None  # per seat during the exchange: has it passed its three cards? (None once play begins)
     passed: Any  # a seat: the three cards it passed (None before); teaching view: per seat
     received: Any  # a seat: the three cards passed to it, once it may look (else None); teaching view: per seat
 
