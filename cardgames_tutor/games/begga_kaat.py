@@ -276,8 +276,8 @@ BeggaKaat.CONTRACT = Contract(BeggaKaatView, BeggaKaatResult, BeggaKaatStanding,
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #7241695d
 BeggaKaat.QUICKREF = [
-    Row('Deal', "4 players: 13 cards each. 3 players: take out one dugi (a two) first, 17 each; the table chooses 2♣ "
-        "(default), 2♦ or 2♠, never 2♥"),
+    Row('Deal', "4 players: 13 cards each. 3 players: take out one dugi (a two) first, 17 each; the players agree which: "
+        "2♣ (the tutor's choice unless told otherwise), 2♦ or 2♠, never 2♥"),
     Row('First dealer', "whoever gets the first jack, dealt face up one card at a time (a custom the tutor follows)"),
     Row('Lead', "the dealer's left leads the first chaal (trick); the winner of each chaal leads the next; any card may "
         "be led, hearts and queens too", PLAY),

@@ -466,10 +466,10 @@ Kocka.QUICKREF = [
         "10 9 8 7 of hearts 1 each; the last trick 5 more: 33 a hand", ('pass', 'play'), page=False),
     Row('End of a hand', "after 8 tricks, or earlier once one player is certain to lose: 17 points or more; more points than "
         "every other player's points plus all the points still to take; or exactly as many, for the player who took the "
-        "Hejma, who loses any tie (table option *early end*, on by default; the tutor says when and why)", PLAY),
+        "Hejma, who loses any tie (the tutor ends the hand there and says why; players may agree to play every hand out instead)", PLAY),
     Row('Who loses the hand', "the most penalty points. Tied: the tied player who took the Hejma loses; if none of them "
         "took it, nobody loses and the same dealer deals again", PLAY),
-    Row('Letters', "the loser takes one letter of the playing word (default `KOČKA`); points are not carried over", PLAY),
+    Row('Letters', "the loser takes one letter of the playing word (`KOČKA` unless the players agree another word); points are not carried over", PLAY),
     Row('Next dealer', "the loser of the last hand deals the next"),
     Row('End of the match', "the first player to complete the word loses"),
 ]

@@ -494,7 +494,7 @@ MagheSatra.QUICKREF = [
     Row('Winner of the hand', "the total closest to 17 without going over; tied: most cards; still tied: the latest turn "
         "(the dealer's, if the dealer is among them). Everyone over 17: nobody wins", PLAY),
     Row('Next dealer', "the next seat, counterclockwise"),
-    Row('Match', "the first to the target of game points (default 10) wins", PLAY),
+    Row('Match', "the first to the target of game points (10 unless the players agree another) wins", PLAY),
 ]
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #29f63caf
