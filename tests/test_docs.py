@@ -86,6 +86,24 @@ def test_navigation_a_newcomer_understands(site):
     assert side.index('api/begga_kaat.html') < side.index('tutorials/kocka.html')
     if (NBS/'tutorials'/'start.ipynb').exists(): assert 'tutorials/start.html' in side
 
+def test_previous_and_next_follow_each_game(site):
+    "Issue 55: a game's previous/next links go tutorial -> quick reference -> rulebook -> code, never into another game."
+    out, _ = site
+    def nav(page):
+        html = _html(out, page)
+        bar = re.search(r'<nav class="page-navigation">(.*?)</nav>', html, re.S).group(1)
+        link = lambda side: (m := re.search(rf'nav-page-{side}"><a href="([^"]+)"', bar)) and str((out/page).parent.joinpath(m.group(1)).resolve().relative_to(out.resolve()))
+        return link('previous'), link('next')
+    for game in GAMES:
+        pages = docs.game_runs(out)[game]
+        assert pages[:3] == [f'tutorials/{game}.html', f'quickref/{game}.html', f'games/{game}.html'], pages
+        assert pages[-1].startswith('api/'), pages
+        for i, page in enumerate(pages):
+            prev, nxt = nav(page)
+            assert prev == (pages[i - 1] if i else 'tutorials/start.html'), (page, prev)
+            assert nxt == (pages[i + 1] if i + 1 < len(pages) else None), (page, nxt)
+    assert 'Play a game' in _html(out, 'tutorials/kocka.html').split('page-navigation')[-1]
+
 def test_sidebar_leaves_out_pages_not_written_yet():
     dropped = []
     kept = docs.trim_contents(['index.ipynb', {'text': 'Start', 'href': 'tutorials/start.ipynb'},
@@ -272,6 +290,38 @@ def test_pages_in_headless_chromium(site):
             page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat_quickref.png'))
             assert page.locator('.cgt-card[data-card="QH"]').first.is_visible()
         finally: browser.close()
+
+SIDEWAYS = """() => { const out = [], doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth + 1) out.push(`the page is ${doc.scrollWidth}px wide`);
+  for (const el of document.querySelectorAll('main *')) {
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+      out.push(`${el.tagName.toLowerCase()}.${String(el.className).split(' ')[0]} is ${el.scrollWidth}px in ${el.clientWidth}px: ` +
+               el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 60)); }
+  return out; }"""
+
+@pytest.mark.browser
+def test_learner_pages_fit_a_phone(site):
+    "Issue 55: at 390x844 no learner's page scrolls sideways, as a whole or in a box of its own (a table, a trick, a code block)."
+    chromium = shutil.which('chromium') or '/usr/bin/chromium'
+    if not Path(chromium).exists(): pytest.skip("headless Chromium not found (/usr/bin/chromium): `apt-get install chromium` to run this test")
+    try: from playwright.sync_api import sync_playwright
+    except ImportError: pytest.skip("Python playwright is not installed")
+    sys.path.insert(0, str(ROOT/'tests'))
+    from test_learner_pages import learner_pages
+    out, _ = site
+    pages, bad = learner_pages(out), []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
+        try:
+            page = browser.new_page(viewport={'width': 390, 'height': 844})
+            for f in pages:
+                page.goto(f.as_uri()); page.wait_for_load_state('load', timeout=60_000)
+                bad += [f"{f.relative_to(out)}: {b}" for b in page.evaluate(SIDEWAYS)]
+            page.set_content('<main><div style="overflow-x:auto;width:100px"><table><tr><td style="white-space:nowrap">'
+                             + 'wide ' * 60 + '</td></tr></table></div></main>')
+            assert page.evaluate(SIDEWAYS), "the check misses a box that scrolls sideways"
+        finally: browser.close()
+    assert len(pages) >= 20 and not bad, "learner's pages that scroll sideways on a phone (390 px):\n" + '\n'.join(bad)
 
 
 def test_every_module_docstring_links_a_page_of_the_site(site):

@@ -36,6 +36,8 @@ class Blocks(html.parser.HTMLParser):
         a = dict(attrs)
         if tag == 'main': self.in_main = True
         if not self.in_main or tag in VOID and tag != 'img': return
+        if 'cgt-dropped' in (a.get('class') or '') and self.cur is None and not self.hidden:
+            self.blocks.append(('dropped', ''))  # tools/docs.py left an example's output out here (a Python value)
         hide = tag in ('details', 'script', 'style', 'nav', 'header', 'button') or 'hidden' in a
         self.stack.append((tag, hide))
         if hide: self.hidden += 1
@@ -72,9 +74,10 @@ def unkept_promises(page:Path) -> list[str]:
     for i, (tag, text) in enumerate(bs):
         if tag != 'p' or not ANNOUNCES.search(text): continue
         nxt = bs[i + 1] if i + 1 < len(bs) else None
-        if nxt is None or nxt[0] in HEADINGS or nxt[0] == 'p':
+        if nxt is None or nxt[0] in HEADINGS or nxt[0] in ('p', 'dropped'):
             then = ('the end of the page' if nxt is None else f"the heading {nxt[1]!r}" if nxt[0] in HEADINGS
-                    else f"more prose ({nxt[1][:60]!r}...), not the list, table or output it announces")
+                    else "an example whose output the page leaves out (a Python value): print a sentence or draw it instead"
+                    if nxt[0] == 'dropped' else f"more prose ({nxt[1][:60]!r}...), not the list, table or output it announces")
             bad.append(f"{text[-160:]!r} is followed by {then}")
     return bad
 
@@ -101,6 +104,9 @@ def test_the_checker_sees_folded_code_as_nothing(tmp_path):
     assert unkept_promises(_page(tmp_path, '<p>A rule in words.</p><h2>Next</h2>')) == []  # announces nothing
     assert len(unkept_promises(_page(tmp_path, '<p>It passes a weak hand:</p><p>Another rule.</p><ul><li>x</li></ul>'))) == 1
     assert unkept_promises(_page(tmp_path, '<p>Menu and foot are not the page.</p>')) == []
+    dropped = '<p>The next dealer, one case each:</p><div class="cgt-dropped" hidden></div><div class="cell-output"><pre>x</pre></div>'
+    assert 'leaves out' in unkept_promises(_page(tmp_path, dropped))[0]  # an example left out by the docs build: nothing shown
+    assert unkept_promises(_page(tmp_path, dropped.replace('<p>The next dealer, one case each:</p>', '<p>A rule.</p>'))) == []
 
 
 # ---------------------------------------------------------------- the built site

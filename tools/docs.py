@@ -9,9 +9,13 @@
    glossary, each game's tutorial, quick reference and rulebook) carry no code: a rulebook shows its prose and the
    outputs of its examples, never a cell's source (shown or folded); its signatures, tests, Python values (an output
    such as `[Move('trump S')]` is left out), notes *For programmers* and sections marked `<!-- code page -->` move to
-   its code page, `api/<game>.html` (the whole notebook), linked once at the bottom. Rule ids (`[kocka/follow]`) are
-   left out of every output a learner's page shows; the home page leads with the five games (README.md keeps the
-   two commands first). tests/test_learner_pages.py checks the built learner's pages. Links made by nbdev are made
+   its code page, `api/<game>.html` (the whole notebook), linked once at the bottom; where an example's output is left
+   out, a hidden mark (`cgt-dropped`) lets the site's check fail on a lead-in followed by nothing. Rule ids
+   (`[kocka/follow]`) are left out of every output a learner's page shows. The home page is a learner's page: the five
+   games, how to play a hand, a hand dealt from a seed; the rest of nbs/index.ipynb (the two commands, teaching, the
+   layout, which README.md keeps first) is the page for programmers and teachers, `develop.html`, linked once at its
+   bottom. A game's previous/next links run tutorial, quick reference, rulebook, code within the game.
+   tests/test_learner_pages.py checks the built learner's pages. Links made by nbdev are made
    local (relative), `[source]` links point at the module that
    defines the name, on a source page of the site, and a game's pages never link into another game's page.
 3. The sidebar of `_quarto.yml` is trimmed to the pages that exist (a notebook another helper has not written
@@ -97,7 +101,10 @@ def build_page(src:Path, dest:Path):
         api.parent.mkdir(parents=True, exist_ok=True)
         write_nb(localize(api_page(nb, rel), api.relative_to(PROC), module), api)
         nb = rulebook_page(nb, rel)
-    elif is_learner_page(rel): nb = learner_page(nb, rel)
+    elif is_learner_page(rel):
+        if str(rel) == 'index.ipynb':  # the home page's programmers' and teachers' part: a page of its own
+            write_nb(localize(develop_page(nb), Path(DEVELOP), module), PROC/DEVELOP)
+        nb = learner_page(nb, rel)
     dest.parent.mkdir(parents=True, exist_ok=True)
     write_nb(localize(nb, rel, module), dest)
 
@@ -143,6 +150,8 @@ def api_page(nb, rel:Path):
     api.cells.insert(2, _md_cell(f"The rules in words: [the rulebook page](../{rel.as_posix()}). This page is its code."))
     return api
 
+DROPPED = '<div class="cgt-dropped" hidden></div>'  # where a learner's page leaves out an example's output (a Python value): unseen, but
+                                                  # tests/test_site_says.py fails on a lead-in followed by it (a lead-in followed by nothing)
 CODE_PAGE = '<!-- code page -->'  # a Markdown cell with it is for the code page only: a heading's whole section, else the cell and the code cells after it
 _RULE_ID = re.compile(r"\s*<span[^>]*>\((?:rule|tactic) <code>[\w/-]+</code>\)</span>|\s*\((?:rule|tactic) <code>[\w/-]+</code>\)|"
                       r"\s*\[(?:begga-kaat|kocka|dehla-pakad|maghe-satra|beggars-and-thieves|snear)/[\w-]+\]|"
@@ -195,7 +204,9 @@ def learner_cells(cells, code_page_link:str|None=None):
         elif c.cell_type == 'code':
             if skip or _SHOW_DOC.search(src) or not c.get('outputs'): continue
             outs = [o for o in map(learner_output, c['outputs']) if o is not None]
-            if not outs: continue
+            if not outs:  # every output a Python value: the page shows nothing here, and says so to the site's check
+                if out and out[-1].cell_type == 'markdown' and DROPPED in _src(out[-1]): continue
+                out.append(_md_cell(DROPPED)); continue
             c['outputs'] = outs
             c['source'] = '#| echo: false\n' + src
         out.append(c)
@@ -222,12 +233,46 @@ def learner_page(nb, rel:Path):
             for mime, v in (o.get('data') or {}).items():
                 if mime.startswith('text/'): o['data'][mime] = learner_text(''.join(v) if isinstance(v, list) else v)
     if str(rel) == 'index.ipynb':
-        games = next((i for i, c in enumerate(nb.cells) if c.cell_type == 'markdown' and _src(c).lstrip().startswith('## The five games')), None)
-        first = next((i for i, c in enumerate(nb.cells) if c.cell_type == 'markdown'), 0)  # after the front matter and lead
-        if games is not None and games > first: nb.cells.insert(first, nb.cells.pop(games))
         for c in nb.cells:
             if c.cell_type == 'code': c['source'] = '#| echo: false\n' + _src(c)
+        nb.cells = home_cells(nb.cells)[0]
+        nb.cells.append(_md_cell(f"*Installing the tutor, serving it to a class, and how the project is made: "
+                                 f"[for programmers and teachers]({DEVELOP}).*"))
     return nb
+
+HOME = ('## The five games', '## Playing a hand', '## Dealt from a seed')  # the home page's sections for a learner, in this order
+DEVELOP = 'develop.ipynb'  # the rest of nbs/index.ipynb (README.md's commands, teaching, the layout): a page for programmers and teachers
+
+def home_cells(cells) -> tuple[list, list]:
+    """The cells of the home page (nbs/index.ipynb, processed) split in two: the learner's (front matter, the sections of
+    `HOME` in that order) and the rest, for the page for programmers and teachers (issue 55). A section runs from its
+    `## ` heading to the next; the cells before the first heading (the front matter) go to both."""
+    head, sections, cur = [], [], None
+    for c in cells:
+        if c.cell_type == 'markdown' and _src(c).lstrip().startswith('## '): cur = [c]; sections.append(cur)
+        elif cur is None: head.append(c)
+        else: cur.append(c)
+    title = lambda sec: _src(sec[0]).lstrip().split('\n', 1)[0].strip()
+    learner = [sec for h in HOME for sec in sections if title(sec) == h]
+    rest = [sec for sec in sections if title(sec) not in HOME]
+    return head + [c for sec in learner for c in sec], [c for sec in rest for c in sec]
+
+def develop_page(nb):
+    "The page for programmers and teachers: what the home page leaves out (install, teach, build the docs, the layout)."
+    import copy
+    dev = copy.deepcopy(nb)
+    for c in dev.cells:
+        if c.cell_type == 'code': c['source'] = '#| echo: false\n' + _src(c)
+    head, rest = home_cells(dev.cells)
+    dev.cells = [c for c in head if c.cell_type == 'raw'] + rest
+    home = '|'.join(re.sub(r'\W+', '-', h[3:].lower()) for h in HOME)  # a link to a section left on the home page goes there
+    for c in dev.cells:
+        if c.cell_type == 'markdown': c['source'] = re.sub(rf'\]\(#({home})\)', r'](index.ipynb#\1)', _src(c))
+    _front(dev, **{'output-file': None, 'title': 'For programmers and teachers',
+                   'description': 'Installing the tutor, serving it to a class, building these pages, and how the project is laid out.'})
+    dev.cells.insert(1, _md_cell("The games and how to play them are on [the home page](index.ipynb); this page is for whoever "
+                                 "installs the tutor, serves it to a class or works on it."))
+    return dev
 
 def _md_cell(text):
     from fastcore.basics import AttrDict
@@ -467,7 +512,7 @@ def process_support_files():
     with warnings.catch_warnings(), redirect_stderr(io.StringIO()):
         warnings.simplefilter('ignore')
         q.nbdev_proc_nbs.__wrapped__(file_re=r'^$')  # no notebooks: they are built below with fresh outputs
-    for p in list(PROC.rglob('*.ipynb')):  # pages of deleted notebooks (code pages are made again with their rulebook)
+    for p in list(PROC.rglob('*.ipynb')):  # pages of deleted notebooks (code pages are made again with their rulebook, develop with index)
         if not (NBS/p.relative_to(PROC)).exists(): p.unlink()
 
 
@@ -491,11 +536,51 @@ def render(renderer:str, out:Path):
         apply_output_files(built)
         write_markdown_twins(built)
     if not built.exists(): raise DocsError(f"the renderer wrote no site to {built}")
+    game_navigation(built)
     write_sources(built)
     if out.resolve() != built.resolve():
         shutil.rmtree(out, ignore_errors=True)
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(built), str(out))
+
+
+GAME_DIRS = ('tutorials', 'quickref', 'games', 'api')  # a game's pages, in the order a learner reads them
+
+def game_runs(site:Path) -> dict:
+    "Each game's pages in the order of the sidebar (tutorial, quick reference, rulebook(s), code pages), from the home page's sidebar."
+    home = (site/'index.html').read_text(encoding='utf-8')
+    hrefs = re.findall(r'<a href="([^"#]+\.html)" class="sidebar-item-text sidebar-link', home)
+    runs = {}
+    for h in dict.fromkeys(h.lstrip('./') for h in hrefs):
+        game = game_of(h) if Path(h).parts[0] in GAME_DIRS else None
+        if game: runs.setdefault(game, []).append(h)
+    return runs
+
+def _nav_link(site:Path, here:str, target:str, side:str) -> str:
+    "One previous/next link of the page `here` to the page `target` (both relative to `site`), titled as the target's page."
+    m = re.search(r'<title>(.*?)(?: – [^<]*)?</title>', (site/target).read_text(encoding='utf-8'), re.S)
+    title, href = (m.group(1).strip() if m else Path(target).stem), os.path.relpath(site/target, (site/here).parent)
+    if target == 'tutorials/start.html': title = 'Play a game'  # as the sidebar names the start page
+    arrow = f'<i class="bi bi-arrow-{"left" if side == "previous" else "right"}-short"></i>'
+    text = f'<span class="nav-page-text">{title}</span>'
+    return (f'<div class="nav-page nav-page-{side}"><a href="{href}" class="pagination-link">'
+            + (f'{arrow} {text}' if side == 'previous' else f'{text} {arrow}') + '</a></div>')
+
+def game_navigation(site:Path, start:str='tutorials/start.html'):
+    """The previous/next links of a game's pages follow the learner's order within the game (issue 55): tutorial,
+    quick reference, rulebook, code. The tutorial's previous page is the start page; the last page of a game has no next
+    (the renderer's links run on from one game's code page into the next game's tutorial)."""
+    nav = re.compile(r'<nav class="page-navigation">.*?</nav>', re.S)
+    for game, pages in game_runs(site).items():
+        for i, page in enumerate(pages):
+            path = site/page
+            if not path.exists(): continue
+            prev = pages[i - 1] if i else (start if (site/start).exists() else None)
+            nxt = pages[i + 1] if i + 1 < len(pages) else None
+            links = ((_nav_link(site, page, prev, 'previous') if prev else '<div class="nav-page nav-page-previous"></div>')
+                     + (_nav_link(site, page, nxt, 'next') if nxt else '<div class="nav-page nav-page-next"></div>'))
+            html = path.read_text(encoding='utf-8')
+            path.write_text(nav.sub(lambda m: f'<nav class="page-navigation">{links}</nav>', html, count=1), encoding='utf-8')
 
 
 def write_markdown_twins(site:Path):
