@@ -416,8 +416,10 @@ def said_on(page:Path) -> str:
 
 # Second words the engine's own sentences still use, each with its reason; the tests fail once one is gone (take it out then).
 PENDING = {('beggars_and_thieves', 'six of Thieves'):
-           "the engine's sentences for the partner card (the partner verb, its verdicts and events) still say it: the drills' "
-           "tests match those sentences word for word, so they are reworded with the drills (practice/, another engineer's ground)"}
+           "the engine's sentences about the partner card (the partner verb, its verdicts and events) say it in words on "
+           "purpose: '6 Thief' in an event every seat sees reads as that card's place to the views' leak check "
+           "(tests/test_beggars_and_thieves.py, helpers.cards_in); saying '6 Thief' there needs that check to tell a card "
+           "named as a rule's card from a card seen"}
 
 def second_words(cls, text:str, where:str) -> list:
     "Each word of `cls.NOT_SAID` in `text`; a gloss in brackets right after the one word ('the Hejma (upper jack of leaves)') only explains it."
@@ -459,3 +461,25 @@ def test_each_game_says_one_word_in_the_panel_and_the_terminal(game, monkeypatch
     bad += [b for where, t in texts for b in second_words(cls, t, f"panel ({where})")]
     bad = _pending(game, bad) if any(g == game for g, _ in PENDING) else bad
     assert not bad, "a second word for one thing:\n" + '\n'.join(sorted(set(bad))[:20])
+
+# Words a reader stopped at (issue 55): where a learner's page first uses one, it says what it means right there.
+EXPLAINED = {'seed': r"\bnumber\b|same seed gives", 'table option': r"\bagree|\bchoose|\bchange", 'default': r"when nobody chooses|unless"}
+
+def unexplained(text:str, where:str) -> list:
+    "Each word of EXPLAINED whose first use in `text` is not explained within the 250 characters after it."
+    out = []
+    for word, says in EXPLAINED.items():
+        m = re.search(rf'\b{word}s?\b', text, re.I)
+        if m and not re.search(says, text[m.start():m.end() + 250], re.I):
+            out.append(f"{where}: '{word}' first used unexplained: ...{text[max(0, m.start() - 40):m.end() + 120]!r}")
+    return out
+
+def test_the_explained_word_check_sees_a_bare_word():
+    assert unexplained("Seat 0 · seed 1 · phase: play", 'p') and not unexplained("the seed, a number the cards are shuffled from", 'p')
+    assert unexplained("Which two goes is a table option.", 'p') and unexplained("2♣ (default)", 'p')
+
+def test_seed_table_option_and_default_are_said_in_words(site):
+    bad = []
+    for page in learner_pages(site):
+        bad += unexplained(' '.join(''.join(shown(page.read_text(encoding='utf-8')).text).split()), str(page.relative_to(site)))
+    assert not bad, '\n'.join(bad)
