@@ -133,7 +133,7 @@ def test_drilled_on_its_follow_rule(duel):
 
 def test_opened_at_a_classroom_table(duel):
     "A student opens a Duel table, a bot takes the other seat, the match is played to its end; the seat's view never shows the bot's cards."
-    from cardgames_tutor.core.tables import Tables
+    from cardgames_tutor.tables.class_tables import Tables
     tables = Tables()
     me = tables.open(NAME, 'Asha', client='browser-a', seed=6)
     table = tables.find(me.code)
