@@ -186,3 +186,25 @@ def test_a_teacher_logs_in_at_the_hub_and_sees_the_console_and_the_projector_pag
         assert page.url == f'{hub.url}{PREFIX}teacher'
         page.goto(f'{hub.url}{PREFIX}teacher/show')
         page.wait_for_function("() => document.body.innerText.includes('No table is on the projector yet')", timeout=120_000)
+
+@pytest.mark.skipif(bool(no_chromium()), reason=no_chromium() or 'x')
+def test_a_students_results_are_kept_under_their_hub_login_not_a_typed_name(hub):
+    "Behind the hub the classroom keeps a student's drill answers under their login: the teacher's CSV names the login, whatever she typed."
+    pytest.importorskip('playwright.sync_api', reason="Python playwright is not installed (pip install playwright; do not run `playwright install`)")
+    asha, bram = hub.names
+    with browser_page() as page:
+        page.goto(f'{hub.url}/hub/login')
+        page.fill('#username_input', asha); page.fill('#password_input', hub.codes[asha]); page.click('#login_submit')
+        page.wait_for_load_state()
+        page.goto(f'{hub.url}{PREFIX}?drill=kocka&seed=2')
+        page.wait_for_selector('.cgt-drill button', timeout=120_000)
+        page.fill('.cgt-name input', 'Captain Hearts')  # a name typed on the page: not what her results are kept by
+        page.locator('.cgt-drill .widget-hbox button').first.click()
+        s, r = hub.login(bram, hub.codes[bram])
+        deadline, rows = time.time() + 60, []
+        while not rows and time.time() < deadline:
+            csv = s.get(f'{hub.url}{PREFIX}teacher/results.csv?kind=answers', timeout=60).content.decode('utf-8-sig')
+            rows = [r for r in __import__('csv').DictReader(csv.splitlines()) if r['game'] == 'kocka']
+            time.sleep(0.5)
+    assert rows and all(r['student'] == asha and r['student_key'] == asha for r in rows), rows
+    assert 'Captain Hearts' not in csv

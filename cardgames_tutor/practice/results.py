@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/results.html.md
 
 # %% ../../nbs/practice/44_results.ipynb #f514719f
 from __future__ import annotations
-import csv, io, json, re, sqlite3, threading, time
+import csv, hashlib, io, json, re, sqlite3, threading, time
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -17,8 +17,8 @@ from .progress import Progress, data_dir, rule_title
 from ..coach.reasons import TACTIC_WORDS, tactic_words
 
 # %% auto #0
-__all__ = ['COST_UNITS', 'ResultsError', 'Results', 'exercise_title', 'tactic_of', 'RuleResult', 'TacticResult', 'Mine',
-           'Standing', 'ClassProgress']
+__all__ = ['COST_UNITS', 'ResultsError', 'Results', 'login_key', 'exercise_title', 'tactic_of', 'RuleResult', 'TacticResult',
+           'Mine', 'Standing', 'ClassProgress']
 
 # %% ../../nbs/practice/44_results.ipynb #61202a6c
 class ResultsError(ValueError):
@@ -50,6 +50,7 @@ class Results:
                  now=time.time): # the clock (tests pass their own)
         self.path, self.now, self.lock = (str(path) if path else str(data_dir()/'classroom.sqlite')), now, threading.Lock()
         self.watchers = []  # called after every write: `watchers.append(fn)`
+        self.logins = set()  # the keys of students the hub logged in: their login is their name (`logged_in`)
         try:
             if self.path != ':memory:': Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, check_same_thread=False, timeout=5)
@@ -86,6 +87,7 @@ def _text(value, limit:int=80) -> str: return ' '.join(str(value).split())[:limi
 def seen(self:Results, student:str, name:str|None=None):
     "Note that `student` is here (and is called `name`, if given)."
     student = _key(student)
+    if student in self.logins: name = None  # behind the hub: the login, never a typed name
     with self.lock, self.db:
         self.db.execute("INSERT INTO students VALUES (?, ?, ?) ON CONFLICT(student) DO UPDATE SET seen = excluded.seen, "
                         "name = coalesce(excluded.name, students.name)", (student, None if name is None else _text(name, 40), self.now()))
@@ -94,6 +96,20 @@ def seen(self:Results, student:str, name:str|None=None):
 def names(self:Results) -> dict:
     "Each student's name (their key where they gave none)."
     return {k: n or k for k, n in self._read("SELECT student, name FROM students")}
+
+# %% ../../nbs/practice/44_results.ipynb #d24c0c45
+def login_key(login:str) -> str:
+    "The results' key of a hub `login`: the login itself where it is a key, else `login-` and a hash of it."
+    if isinstance(login, str) and 1 <= len(login) <= 64 and set(login) <= _KEY_SIGNS: return login
+    return 'login-' + hashlib.sha256(str(login).encode()).hexdigest()[:24]
+
+@patch
+def logged_in(self:Results, login:str) -> str:
+    "Note the hub's `login` is here: kept under `login_key(login)` with the login as its name, whatever name is typed later; the key."
+    key = login_key(login)
+    self.seen(key, login)
+    self.logins.add(key)
+    return key
 
 # %% ../../nbs/practice/44_results.ipynb #4b92593b
 @patch

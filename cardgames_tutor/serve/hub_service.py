@@ -14,12 +14,14 @@ from . import classroom
 from .room import add_options, read_options
 from .gates import PROXY_HEADERS, answer_line, cookies_of
 from .housekeeping import on_system_malloc
+from .pages import LOGIN_HEADER, take_logins
 from .teacher_page import PREFIX as TEACHER_PREFIX
 from .teacher_server import TEACHER_COOKIE, teacher_gate
 from ..coach.search import search_in_processes
 
 # %% auto #0
-__all__ = ['NEEDED', 'HUB_USER', 'log', 'HubSettings', 'HubUnreachable', 'HubClient', 'HubUser', 'HubGate', 'serve', 'main']
+__all__ = ['NEEDED', 'HUB_USER', 'log', 'LOGIN', 'HubSettings', 'HubUnreachable', 'HubClient', 'HubUser', 'HubGate', 'serve',
+           'main']
 
 # %% ../../nbs/serve/35_hub_service.ipynb #h006
 NEEDED = ('JUPYTERHUB_SERVICE_NAME', 'JUPYTERHUB_API_TOKEN', 'JUPYTERHUB_API_URL', 'JUPYTERHUB_CLIENT_ID',
@@ -248,13 +250,15 @@ def _teacher_only(self:HubGate, inner:dict, user:HubUser) -> tuple|None:
     return None
 
 # %% ../../nbs/serve/35_hub_service.ipynb #h019
+LOGIN = LOGIN_HEADER.encode()  # who the page's student is, for the classroom: the hub's login, never a visitor's header
+
 @patch
 def _inner(self:HubGate, scope, user:HubUser) -> dict:
-    "`scope` as the classroom app sees it: the prefix off the path, no proxy's headers, the user as the client."
+    "`scope` as the classroom app sees it: the prefix off the path, no proxy's headers, the user as the client and in `LOGIN`."
     base = self.settings.prefix.rstrip('/')
+    theirs = [(k, v) for k, v in scope.get('headers', []) if k.lower() not in PROXY_HEADERS and k.lower() != LOGIN]
     inner = {**scope, 'path': scope['path'][len(base):], 'root_path': '', 'client': (f'hub:{user.name}', 0), HUB_USER: user.public(),
-             'headers': _teacher_headers([(k, v) for k, v in scope.get('headers', []) if k.lower() not in PROXY_HEADERS],
-                                         self.teacher_cookie, user.teacher)}
+             'headers': _teacher_headers(theirs, self.teacher_cookie, user.teacher) + [(LOGIN, quote(user.name, safe='').encode())]}
     raw = scope.get('raw_path')
     if raw is not None: inner['raw_path'] = raw[len(base):] if raw.startswith(base.encode()) else inner['path'].encode()
     return inner
@@ -288,6 +292,7 @@ def serve(settings:HubSettings, teachers:str|None=None, cull:str='60s', limits:c
     "Run the classroom as the hub's service `settings.name` until stopped (`tables`: a `classroom.TableOptions`); the hub's `teachers` get the teacher's page."
     base = settings.prefix.rstrip('/')
     inner = classroom.make_app(code=None, cull=cull, root_path=base, hosts=None, limits=limits, max_message=max_message, tables=tables, results=results)
+    take_logins()  # each page's student is the hub's login this door names (`_inner`): their results kept under it
     gate = teacher_gate()
     app = HubGate(inner, settings, teachers=teachers, teacher_cookie=(TEACHER_COOKIE, gate.proof) if gate is not None and teachers else None)
     search_in_processes(hint_workers)

@@ -20,8 +20,8 @@ from .teacher_server import drill_view, keep_reviews, teacher_gate, teacher_widg
 from .projector import projector_widget
 
 # %% auto #0
-__all__ = ['START', 'TITLE', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'page_address', 'hub_links', 'start_words', 'start_html',
-           'page_assets']
+__all__ = ['START', 'TITLE', 'LOGIN_HEADER', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'page_address', 'hub_links', 'take_logins',
+           'page_login', 'student_key', 'start_words', 'start_html', 'page_assets']
 
 # %% ../../nbs/serve/33b_pages.ipynb #c023
 START = importlib.resources.files('cardgames_tutor.serve') / 'start_page.json'  # package data: read where the package is installed
@@ -50,7 +50,7 @@ def _lobby(query:str) -> Lobby:
     try: loop = asyncio.get_running_loop()
     except RuntimeError: loop = None
     host = page_address(solara.lab.headers.value or {}, settings.main.root_path)
-    with _BUILDING: lobby = Lobby(classroom(), solara.get_session_id(), query, context.id, context, loop, host)
+    with _BUILDING: lobby = Lobby(classroom(), student_key(), query, context.id, context, loop, host)
     context.on_close(lobby.close)
     _keep_reviews(lobby)
     return lobby
@@ -131,7 +131,7 @@ def _drills(query:str):
     q, results = dict(parse_qsl(query.lstrip('?'))), _results()
     if results is None or q.get('drill') not in games(): return None
     seed = int(q['seed']) if q.get('seed', '').isdigit() and len(q['seed']) < 20 else None
-    return drill_view(q['drill'], solara.get_session_id(), results, seed)
+    return drill_view(q['drill'], student_key(), results, seed)
 
 def _teacher_page():
     import ipywidgets as widgets
@@ -145,6 +145,29 @@ def _projector_page():
     gate = teacher_gate()
     if gate is None: return widgets.HTML("<p>This server has no teacher's page.</p>")
     return projector_widget(gate, gate.console)
+
+# %% ../../nbs/serve/33b_pages.ipynb #39363375
+from urllib.parse import unquote
+LOGIN_HEADER = 'cardgames-hub-login'  # the hub's login of a page's student (percent-encoded UTF-8), set by the hub's door only
+_TAKES_LOGINS = [False]
+
+def take_logins(): "Read each page's student from `LOGIN_HEADER` (behind the hub's door, which sets it): `serve.hub_service`."; _TAKES_LOGINS[0] = True
+
+def page_login(headers:dict|None) -> str|None:
+    "The hub's login of the page whose websocket brought `headers` (Solara's: each a list), on a server that takes logins; else None."
+    if not _TAKES_LOGINS[0]: return None
+    return unquote((((headers or {}).get(LOGIN_HEADER) or [''])[0]).strip()) or None
+
+# %% ../../nbs/serve/33b_pages.ipynb #e01f1392
+from ..practice.results import login_key
+
+def student_key() -> str:
+    "The key the page being drawn keeps its student under: their hub login (`page_login`, noted in the results), else the browser's session."
+    import solara.lab
+    login = page_login(solara.lab.headers.value)
+    if login is None: return solara.get_session_id()
+    results = _results()
+    return login_key(login) if results is None else results.logged_in(login)
 
 # %% ../../nbs/serve/33b_pages.ipynb #61eb18cf
 def start_words(path:Path=START) -> list:
