@@ -116,14 +116,17 @@ def _student_venv() -> str:
                  if p and os.path.exists(p) and not roster.closed_folder(p)), None)
     if not base: pytest.skip("no Python that students' accounts can run (the project's is closed to them; no /usr/bin/python3)")
     digest = hashlib.sha256(f"{base}\n{ROOT}\n{sorted(_deps())}".encode()).hexdigest()[:12]
-    venv = pathlib.Path('/var/tmp') / f'cardgames_tutor-hub-venv-{digest}'
+    venv = pathlib.Path('/var/tmp') / f'cardgames_tutor-hubenv-{digest}'
     safe = lambda p: p.stat().st_uid == 0 and not p.stat().st_mode & 0o022  # /var/tmp is everyone's: only root's own will do
     if venv.exists() and safe(venv) and (venv / '.complete').exists() and _nobody_runs(str(venv / 'bin' / 'python')):
+        os.utime(venv)  # in use: not stale for the others' clean-up
         return str(venv / 'bin' / 'python')
-    for stale in pathlib.Path('/var/tmp').glob('cardgames_tutor-hub-venv-*'):  # made for other dependencies
-        if stale != venv and not stale.is_symlink() and safe(stale): shutil.rmtree(stale, ignore_errors=True)
+    for stale in pathlib.Path('/var/tmp').glob('cardgames_tutor-hubenv-*'):  # made for other dependencies and unused for a day:
+        # another share's hub (another checkout, other dependencies) may be running from one made an hour ago
+        if stale != venv and not stale.is_symlink() and safe(stale) and time.time() - stale.stat().st_mtime > 86400:
+            shutil.rmtree(stale, ignore_errors=True)
     if venv.exists() and not safe(venv):
-        venv = pathlib.Path(tempfile.mkdtemp(prefix='cardgames_tutor-hub-venv-', dir='/var/tmp'))
+        venv = pathlib.Path(tempfile.mkdtemp(prefix='cardgames_tutor-hubenv-', dir='/var/tmp'))
         os.chmod(venv, 0o755)
     python = str(venv / 'bin' / 'python')
     made = subprocess.run([base, '-m', 'venv', '--clear', str(venv)], capture_output=True, text=True)
