@@ -26,17 +26,7 @@ as others), DockerSpawner (`pip install dockerspawner`, an image with this proje
 every server as the hub's own user instead (each in its own folder under HUB_STATE/homes): not for strangers.
 
 A school's own logins instead of the class list: an LTI 1.3 tool in the school's learning platform (Moodle, Canvas,
-...), with `pip install jupyterhub-ltiauthenticator`, in place of the authenticator lines below:
-
-    c.JupyterHub.authenticator_class = 'ltiauthenticator.lti13.auth.LTI13Authenticator'
-    c.LTI13Authenticator.issuer = 'https://school.example.org'                  # from the platform's tool registration
-    c.LTI13Authenticator.client_id = ['the-client-id']
-    c.LTI13Authenticator.authorize_url = 'https://school.example.org/mod/lti/auth.php'
-    c.LTI13Authenticator.jwks_endpoint = 'https://school.example.org/mod/lti/certs.php'
-    c.LTI13Authenticator.username_key = 'sub'     # the platform's id of the student, never a name they choose
-    c.Authenticator.allow_all = True              # everyone the platform launches (or allowed_users)
-
-or OAuth with the school's accounts (`pip install oauthenticator`, e.g. 'google' or 'generic-oauth', with its client
+...): HUB_AUTH=lti13 (see the end of this docstring), or OAuth with the school's accounts (`pip install oauthenticator`, e.g. 'google' or 'generic-oauth', with its client
 id and secret). Those names are not accounts on the machine: give each student a container (DockerSpawner) or make
 the accounts (`c.LocalAuthenticator.create_system_users`, the authenticator a LocalAuthenticator).
 
@@ -61,14 +51,23 @@ teacher who logs in lands on the teacher's page (http://HUB:8000/services/classr
 pause, the work, the results; its projector page at .../teacher/show) with no second code; students never reach it.
 HUB_CLASSROOM_RESULTS: the class's results file (default: classroom.sqlite in the service account's data folder,
 /var/lib/cardgames-classroom/.local/share/cardgames_tutor/; back it up with the hub's state); HUB_HINT_WORKERS: processes
-the coach's hints are searched in (default: one per core, 8 at most). One hub is one class: for another class, another hub (its
-own HUB_STATE and ports), or another service entry below with its own name and port.
+the coach's hints are searched in (default: one per core, 8 at most).
+
+More than one class on one hub: write each name's class on the class list (`asha @4a`, `mrsrao @4a @4b`). Each class C
+then has its own classroom service, /services/classroom-C/ (loopback ports HUB_CLASSROOM_PORT, +1, ... in the classes'
+order), its results in /var/lib/cardgames-classroom/classes/C/classroom.sqlite, only for the hub's group class-C (set
+at each login from the list), its teachers (HUB_TEACHERS on C's list) the group teachers-C; a student lands in their
+class's classroom and the hub refuses them any other's.
+
+The school's own logins (LTI 1.3): HUB_AUTH=lti13 with HUB_LTI_ISSUER, HUB_LTI_CLIENT_ID, HUB_LTI_AUTHORIZE_URL and
+HUB_LTI_JWKS_URL (from the tool's registration in the platform; HUB_LTI_USERNAME_KEY, default email, the claim that is the
+hub's login) in place of HUB_ROSTER: deploy/school_lti.py. The platform's Instructors are the hub's `teachers`.
 """
 import os, pathlib, pwd, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from roster import RosterAuthenticator, read_roster, roster_secret, service_account, state_dir, student_account, students_cannot_run  # noqa: E402
+from roster import RosterAuthenticator, read_classes, read_roster, roster_secret, service_account, state_dir, student_account, students_cannot_run  # noqa: E402
 
 PROJECT = HERE.parent
 BIN = pathlib.Path(sys.executable).parent
@@ -81,14 +80,17 @@ if os.geteuid() != 0 and not TRUSTED:
              "their own account: every student could read the hub's secrets and the others' work. Run it as root, or use "
              "sudospawner, DockerSpawner or Kubernetes (see this file's docstring); on a lab of trusted machines only, "
              "set HUB_TRUSTED_LAB=1.")
-if not os.environ.get('HUB_ROSTER'):
+AUTH = os.environ.get('HUB_AUTH', 'roster')  # who logs in: the class list (roster), or the school's platform (lti13)
+if AUTH not in ('roster', 'lti13'): sys.exit(f"HUB_AUTH is roster (the class list, the default) or lti13 (the school's platform), not {AUTH[:20]!r}")
+LTI = AUTH == 'lti13'
+if not LTI and not os.environ.get('HUB_ROSTER'):
     sys.exit("Set HUB_ROSTER to the class list (one student's name a line); `python deploy/roster.py LIST` prints each "
              "student's code" + (" (CLASS_CODE is no longer used: one shared code let anyone log in as anyone)"
                                  if os.environ.get('CLASS_CODE') else ''))
 CLASSROOM = os.environ.get('HUB_CLASSROOM', '') == '1'
 SERVICE_ACCOUNT = 'cardgames-classroom'  # the classroom service's own account (not a student's: never in the class list)
 if CLASSROOM and not TRUSTED: service_account(SERVICE_ACCOUNT)  # before the class list is read: no student can take its name
-try: CLASS = read_roster(os.environ['HUB_ROSTER'])
+try: CLASS = {} if LTI else read_roster(os.environ['HUB_ROSTER'])
 except ValueError as e: sys.exit(f"HUB_ROSTER: {e}")
 if not TRUSTED:
     why = students_cannot_run(sys.executable)
@@ -102,17 +104,30 @@ STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
 if STATE.stat().st_uid != os.geteuid():
     sys.exit(f"HUB_STATE {STATE} belongs to another user: the hub's state must be its own (a new folder will do)")
 STATE.chmod(0o700)
-roster_secret(STATE)
+if not LTI: roster_secret(STATE)
 c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(STATE / 'jupyterhub_cookie_secret')
 c.ConfigurableHTTPProxy.pid_file = str(STATE / 'jupyterhub-proxy.pid')
 
 # who may log in: a name on the class list, with that name's own code
-c.JupyterHub.authenticator_class = RosterAuthenticator
-c.RosterAuthenticator.roster_file = str(pathlib.Path(os.environ['HUB_ROSTER']).resolve())
-c.RosterAuthenticator.state_folder = str(STATE)
-c.RosterAuthenticator.create_system_users = True
-c.Authenticator.any_allow_config = True  # RosterAuthenticator.check_allowed: the class list
+if not LTI:
+    c.JupyterHub.authenticator_class = RosterAuthenticator
+    c.RosterAuthenticator.roster_file = str(pathlib.Path(os.environ['HUB_ROSTER']).resolve())
+    c.RosterAuthenticator.state_folder = str(STATE)
+    c.RosterAuthenticator.create_system_users = True
+    c.Authenticator.any_allow_config = True  # RosterAuthenticator.check_allowed: the class list
+else:  # or whoever the school's platform launches (LTI 1.3; deploy/school_lti.py): its instructors in the hub's `teachers`
+    LTI_NEEDED = {'HUB_LTI_ISSUER': 'issuer', 'HUB_LTI_CLIENT_ID': 'client_id', 'HUB_LTI_AUTHORIZE_URL': 'authorize_url', 'HUB_LTI_JWKS_URL': 'jwks_endpoint'}
+    if (missing := [k for k in LTI_NEEDED if not os.environ.get(k)]):
+        sys.exit(f"HUB_AUTH=lti13 needs {missing[0]} (and {', '.join(LTI_NEEDED)}): the values of the tool's registration in the school's platform")
+    try: from school_lti import SchoolLTIAuthenticator
+    except ImportError: sys.exit("HUB_AUTH=lti13 needs jupyterhub-ltiauthenticator in the hub's Python: pip install -e '.[hub]'")
+    c.JupyterHub.authenticator_class = SchoolLTIAuthenticator
+    for env, trait in LTI_NEEDED.items(): setattr(c.SchoolLTIAuthenticator, trait, os.environ[env])
+    c.SchoolLTIAuthenticator.client_id = {i.strip() for i in os.environ['HUB_LTI_CLIENT_ID'].split(',') if i.strip()}
+    c.SchoolLTIAuthenticator.username_key = os.environ.get('HUB_LTI_USERNAME_KEY', 'email')  # the platform's claim the hub's login is
+    c.Authenticator.allow_all = True  # everyone the platform launches
+    c.Authenticator.manage_groups = True  # the launch's roles set the `teachers` group
 c.Authenticator.admin_users = set()
 
 c.JupyterHub.bind_url = f"http://{os.environ.get('HUB_IP', '127.0.0.1')}:{os.environ.get('HUB_PORT', '8000')}"
@@ -137,6 +152,10 @@ if TRUSTED:
 else:
     def only_students(spawner):
         "Never start a server as root or as an account that is not a student's."
+        if LTI and not TRUSTED:
+            try: pwd.getpwnam(spawner.user.name)
+            except KeyError: raise ValueError(f"{spawner.user.name[:40]!r} has no account on this machine: with the school's logins "
+                                              "(HUB_AUTH=lti13) a student's own server needs a container spawner or HUB_TRUSTED_LAB=1") from None
         student_account(spawner.user.name)
     c.Spawner.pre_spawn_hook = only_students
     if SYSTEMD:  # jupyterhub-systemdspawner: a unit per server, its memory and CPU capped, a private /tmp, no new privileges
@@ -169,38 +188,64 @@ if not SERVER.exists(): sys.exit(f"{SERVER} is missing: install the hub extra (p
 
 # access that ends at once: a student taken off the class list, or given a new code, is deleted from the hub within
 # seconds (their server stopped, every session and token ended; their account and files stay): deploy/roster.py --watch
-c.JupyterHub.services = [{'name': 'roster-watch', 'command': [sys.executable, str(HERE / 'roster.py'), '--watch', c.RosterAuthenticator.roster_file],
+c.JupyterHub.services = [] if LTI else [{'name': 'roster-watch', 'command': [sys.executable, str(HERE / 'roster.py'), '--watch', c.RosterAuthenticator.roster_file],
                           'environment': {'HUB_STATE': str(STATE), 'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"}}]
 # a server nobody used for IDLE_SERVER s is stopped (memory back; the student's files stay): jupyterhub-idle-culler
 c.JupyterHub.services.append({'name': 'idle-culler', 'command': [sys.executable, '-m', 'jupyterhub_idle_culler', f'--timeout={IDLE_SERVER}', '--cull-every=60']})
-c.JupyterHub.load_roles = [{'name': 'roster-watch', 'services': ['roster-watch'], 'scopes': ['list:users', 'admin:users', 'admin:servers']},
-                           {'name': 'idle-culler', 'services': ['idle-culler'], 'scopes': ['list:users', 'read:users:activity', 'read:servers', 'delete:servers']}]
+c.JupyterHub.load_roles = [] if LTI else [{'name': 'roster-watch', 'services': ['roster-watch'], 'scopes': ['list:users', 'admin:users', 'admin:servers']}]
+c.JupyterHub.load_roles += [{'name': 'idle-culler', 'services': ['idle-culler'], 'scopes': ['list:users', 'read:users:activity', 'read:servers', 'delete:servers']}]
 
 # the class's classroom, as the hub's service (HUB_CLASSROOM=1; see the docstring): one classroom server for the class,
 # behind the hub's login, on a loopback port only the hub's proxy is sent to
 if CLASSROOM:
     teachers = [n.strip() for n in os.environ.get('HUB_TEACHERS', '').split(',') if n.strip()]
+    if LTI and teachers: sys.exit("HUB_TEACHERS is for the class list: with HUB_AUTH=lti13 the platform's roles say who teaches")
     if any(n not in CLASS for n in teachers):
         sys.exit(f"HUB_TEACHERS: {next(n for n in teachers if n not in CLASS)[:40]!r} is not on the class list (HUB_ROSTER)")
-    if teachers: c.JupyterHub.load_groups = {'teachers': {'users': teachers}}
     try: import solara  # noqa: F401 (the classroom's server)
     except ImportError: sys.exit("HUB_CLASSROOM=1 needs the classroom's server in the hub's Python: pip install -e '.[hub]'")
     port = int(os.environ.get('HUB_CLASSROOM_PORT', '10101'))
     start = os.environ.get('HUB_CLASSROOM_START', 'solo')  # what a student's page opens on: a game alone, or the tables' form
     if start not in ('solo', 'tables'): sys.exit(f"HUB_CLASSROOM_START is solo or tables, not {start[:20]!r}")
-    classroom = {
-        'name': 'classroom',
-        'url': f'http://127.0.0.1:{port}',  # where the hub's proxy sends /services/classroom/ (the prefix left on)
-        'command': [sys.executable, '-m', 'cardgames_tutor.serve.hub_service', '--teachers-group', 'teachers', '--start', start]
-                   + (['--results', os.environ['HUB_CLASSROOM_RESULTS']] if os.environ.get('HUB_CLASSROOM_RESULTS') else [])
-                   + (['--hint-workers', os.environ['HUB_HINT_WORKERS']] if os.environ.get('HUB_HINT_WORKERS') else []),
-        'environment': {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"},
-        'oauth_no_confirm': True,  # the school's own service: no "allow this service?" page at each login
-        'oauth_client_allowed_scopes': ['read:users:groups!user'],  # so the classroom sees who is in `teachers`
-        'display': True, 'info': {'description': 'The class at the card tables'},
-    }
-    if not TRUSTED:  # as its own account, never root nor a student (HUB_TRUSTED_LAB: as the hub's user)
-        classroom.update(user=SERVICE_ACCOUNT, cwd=pwd.getpwnam(SERVICE_ACCOUNT).pw_dir)
-    c.JupyterHub.services.append(classroom)
-    c.JupyterHub.extra_user_scopes = {'access:services!service=classroom'}  # every user the hub logs in may use it
-    c.JupyterHub.default_url = '/services/classroom/'  # where a student lands after logging in
+    # more than one class: the classes named on the class list ('asha @4b'), each its own classroom service, results and teachers
+    CLASSES = sorted({k for ks in read_classes(os.environ['HUB_ROSTER']).values() for k in ks}) if not LTI else []
+    DATA = STATE if TRUSTED else pathlib.Path(pwd.getpwnam(SERVICE_ACCOUNT).pw_dir)  # the classes' results: a folder each
+
+    def classroom_service(name, port, group, results=None, description='The class at the card tables') -> dict:
+        "The hub's service `name`: a classroom server on loopback `port`, its teachers the hub's `group`, its results file `results`."
+        results = results or os.environ.get('HUB_CLASSROOM_RESULTS')
+        service = {
+            'name': name,
+            'url': f'http://127.0.0.1:{port}',  # where the hub's proxy sends /services/<name>/ (the prefix left on)
+            'command': [sys.executable, '-m', 'cardgames_tutor.serve.hub_service', '--teachers-group', group, '--start', start]
+                       + (['--results', str(results)] if results else [])
+                       + (['--hint-workers', os.environ['HUB_HINT_WORKERS']] if os.environ.get('HUB_HINT_WORKERS') else []),
+            'environment': {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"},
+            'oauth_no_confirm': True,  # the school's own service: no "allow this service?" page at each login
+            'oauth_client_allowed_scopes': ['read:users:groups!user'],  # so the classroom sees who is in its teachers' group
+            'display': True, 'info': {'description': description},
+        }
+        if not TRUSTED:  # as its own account, never root nor a student (HUB_TRUSTED_LAB: as the hub's user)
+            service.update(user=SERVICE_ACCOUNT, cwd=pwd.getpwnam(SERVICE_ACCOUNT).pw_dir)
+        return service
+
+    if not CLASSES:  # one class: every user the hub logs in may use its classroom
+        if teachers: c.JupyterHub.load_groups = {'teachers': {'users': teachers}}
+        c.JupyterHub.services.append(classroom_service('classroom', port, 'teachers'))
+        c.JupyterHub.extra_user_scopes = {'access:services!service=classroom'}
+        c.JupyterHub.default_url = '/services/classroom/'  # where a student lands after logging in
+    else:  # each class: /services/classroom-C/, only for the hub's group class-C (its teachers: teachers-C), its results its own
+        if os.environ.get('HUB_CLASSROOM_RESULTS'): sys.exit("HUB_CLASSROOM_RESULTS is for one class: with classes on the list each has its own folder")
+        c.RosterAuthenticator.class_groups, c.RosterAuthenticator.teachers = True, set(teachers)
+        c.Authenticator.manage_groups = True  # each login's groups: its classes on the list (deploy/roster.py)
+        for i, k in enumerate(CLASSES):
+            c.JupyterHub.services.append(classroom_service(f'classroom-{k}', port + i, f'teachers-{k}', DATA / 'classes' / k / 'classroom.sqlite',
+                                                           f'Class {k} at the card tables'))
+            c.JupyterHub.load_roles.append({'name': f'class-{k}', 'groups': [f'class-{k}'], 'scopes': [f'access:services!service=classroom-{k}']})
+
+        def to_their_class(handler) -> str:
+            "Where a user lands after logging in: their (first) class's classroom; someone in no class, the hub's home."
+            mine = [g.name[len('class-'):] for g in getattr(handler.current_user, 'groups', None) or () if g.name.startswith('class-')]
+            mine = [k for k in mine if k in CLASSES]
+            return f'/services/classroom-{mine[0]}/' if mine else '/hub/home'
+        c.JupyterHub.default_url = to_their_class

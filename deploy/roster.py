@@ -5,7 +5,9 @@ The teacher writes the students' names in a text file, one a line, and prints ea
     sudo HUB_STATE=/srv/tutor-hub .venv/bin/python deploy/roster.py class.txt     # name <TAB> code, one a line
 
 A name is what the student types at the login page and the name of their own account on the machine: lowercase
-letters, digits, '-' or '_', starting with a letter, at most 32 signs. Lines starting with '#' are notes.
+letters, digits, '-' or '_', starting with a letter, at most 32 signs. Lines starting with '#' are notes. A school with
+more than one class on the hub writes each name's class after it (`asha @4b`; a teacher of two classes: `mrsrao @4a @4b`):
+each class then has a classroom of its own (deploy/jupyterhub_config.py).
 A student's code is an HMAC of their name under the hub's roster secret (`roster_secret` in the hub's state folder,
 made on first use, readable by the hub's user only): printing the codes again gives the same codes, a code fits one
 name only, and a name not on the list cannot log in. To give one student a new code (theirs was shared), write a
@@ -19,11 +21,12 @@ account and home folder stay, with their work in them; given a new code, they lo
 """
 import asyncio, grp, hashlib, hmac, json, os, pathlib, pwd, re, secrets, subprocess, sys, time, urllib.error, urllib.request
 from jupyterhub.auth import LocalAuthenticator
-from traitlets import Unicode
+from traitlets import Bool, Set, Unicode
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
 GROUP = 'cardgames-students'  # every student's account is in this group; an account outside it is never a student's
 NAME = re.compile(r'[a-z][a-z0-9_-]{0,31}')
+CLASS_NAME = re.compile(r'[a-z0-9][a-z0-9-]{0,19}')  # a class's name on the list ('@4b'): its service is /services/classroom-4b/
 ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789'  # no 0/o, 1/l/i: a code is read off a slip of paper
 CODE_SIGNS = 10  # 31**10 codes (49 bits): guessing one online is hopeless
 FAILED_LOGIN_WAIT = 1.0  # seconds a refused login waits before it answers
@@ -70,13 +73,15 @@ def parse_roster(text:str, check_accounts:bool=True) -> dict:
     for number, line in enumerate(text.splitlines(), 1):
         words = line.split('#', 1)[0].split()
         if not words: continue
-        name, rest = words[0], words[1:]
+        name, rest = words[0], [w for w in words[1:] if not w.startswith('@')]
         shown = name if len(name) <= 40 else name[:37] + '...'
+        bad = next((w for w in words[1:] if w.startswith('@') and not CLASS_NAME.fullmatch(w[1:])), None)
+        if bad: raise ValueError(f"line {number}: {bad[:24]!r} is not a class: '@' and its name, lowercase letters, digits or '-', at most 20 signs")
         if not NAME.fullmatch(name):
             raise ValueError(f"line {number}: {shown!r} is not a name the hub can use: lowercase letters, digits, "
                              f"'-' or '_', starting with a letter, at most 32 signs")
         if len(rest) > 1 or (rest and not (rest[0].isdigit() and len(rest[0]) <= 4 and int(rest[0]) >= 1)):
-            raise ValueError(f"line {number}: after {name!r} only a code number (1 to 9999) may follow")
+            raise ValueError(f"line {number}: after {name!r} only a code number (1 to 9999) and classes ('@4b') may follow")
         if name in found: raise ValueError(f"line {number}: {name!r} is on the list twice")
         if check_accounts and foreign_account(name):
             raise ValueError(f"line {number}: {name!r} is an account on this machine already, not a student's: "
@@ -90,6 +95,19 @@ def read_roster(path) -> dict:
     except OSError as e: raise ValueError(f"cannot read the class list {path}: {(e.strerror or 'unreadable').lower()}") from None
     except UnicodeDecodeError: raise ValueError(f"the class list {path} is not UTF-8 text") from None
     return parse_roster(text)
+
+def classes_of(text:str) -> dict:
+    "{name: (its classes, in order)} from a roster's text (checked by `parse_roster` first): the words '@4b' after a name."
+    found = {}
+    for line in text.splitlines():
+        words = line.split('#', 1)[0].split()
+        if words: found[words[0]] = tuple(dict.fromkeys(w[1:] for w in words[1:] if w.startswith('@')))
+    return found
+
+def read_classes(path) -> dict:
+    "{name: its classes} from the roster file at `path`; a `ValueError` saying what is wrong with it."
+    read_roster(path)
+    return classes_of(pathlib.Path(path).read_text(encoding='utf-8'))
 
 def codes(path, state:pathlib.Path) -> list:
     "[(name, code)] for every student on the roster at `path`, in its order."
@@ -165,6 +183,9 @@ class RosterAuthenticator(LocalAuthenticator):
     group `cardgames-students`), never an account that was there before for someone or something else."""
     roster_file = Unicode(help="The class list: one student's name a line").tag(config=True)
     state_folder = Unicode(help="The hub's state folder, holding the roster secret").tag(config=True)
+    class_groups = Bool(False, help="Put each login in the hub groups of its classes on the list ('@4b': class-4b) and, for "
+                        "`teachers`, teachers-4b (the authenticator then manages the hub's groups)").tag(config=True)
+    teachers = Set(Unicode(), help="The names on the list who teach their classes").tag(config=True)
 
     def roster(self) -> dict:
         try: return read_roster(self.roster_file)
@@ -175,12 +196,18 @@ class RosterAuthenticator(LocalAuthenticator):
         gen = self.roster().get(name)
         if gen and same_code((data or {}).get('password', ''), code_for(roster_secret(pathlib.Path(self.state_folder)), name, gen)):
             self._remember(name, gen)
-            return name
+            return {'name': name, 'groups': self.groups_of(name)} if self.class_groups else name
         self.log.warning("Refused a login as %r: %s", name[:40], 'wrong code' if gen else 'not on the class list')
         await asyncio.sleep(FAILED_LOGIN_WAIT)  # the refused request waits; other students' requests do not
         return None
 
     def check_allowed(self, username, authentication=None): return username in self.roster()
+
+    def groups_of(self, name:str) -> list:
+        "The hub groups of `name`: class-C for each of their classes C, and teachers-C too for a teacher."
+        try: classes = read_classes(self.roster_file).get(name, ())
+        except ValueError: classes = ()
+        return [f'class-{c}' for c in classes] + [f'teachers-{c}' for c in classes if name in self.teachers]
 
     def _logins(self) -> pathlib.Path: return pathlib.Path(self.state_folder) / 'login_codes.json'
 

@@ -85,6 +85,20 @@ def test_the_authenticator_takes_a_name_only_with_its_own_code(tmp_path, monkeyp
     assert login('asha', code['asha']) is None and not auth.check_allowed('asha') and not session('asha')
     assert (tmp_path / 'login_codes.json').stat().st_mode & 0o777 == 0o600
 
+def test_the_class_list_names_each_students_classes_and_a_login_gets_their_groups(tmp_path, monkeypatch):
+    "More than one class on a hub: '@4a' after a name is its class; the authenticator puts a login in class-4a (and a teacher in teachers-4a)."
+    text = "# two classes\nasha @4a\nbram 2 @4a @4b  # teaches both\ncy @4b\ndee\n"
+    assert roster.parse_roster(text) == {'asha': 1, 'bram': 2, 'cy': 1, 'dee': 1}
+    assert roster.classes_of(text) == {'asha': ('4a',), 'bram': ('4a', '4b'), 'cy': ('4b',), 'dee': ()}
+    for bad, said in [('asha @4A\n', "line 1: '@4A' is not a class"), ('asha @\n', "'@' is not a class"), ('asha @4a x\n', 'only a code number')]:
+        with pytest.raises(ValueError, match=re.escape(said)): roster.parse_roster(bad)
+    monkeypatch.setattr(roster, 'FAILED_LOGIN_WAIT', 0)
+    (tmp_path / 'class.txt').write_text(text)
+    auth = roster.RosterAuthenticator(roster_file=str(tmp_path / 'class.txt'), state_folder=str(tmp_path), class_groups=True, teachers={'bram'})
+    login = lambda name, gen=1: asyncio.run(auth.authenticate(None, {'username': name, 'password': roster.code_for(roster.roster_secret(tmp_path), name, gen)}))
+    assert login('asha') == {'name': 'asha', 'groups': ['class-4a']} and login('dee') == {'name': 'dee', 'groups': []}
+    assert login('bram', 2) == {'name': 'bram', 'groups': ['class-4a', 'class-4b', 'teachers-4a', 'teachers-4b']}
+
 # --- a real hub --------------------------------------------------------------------------------------------------------
 
 def _nobody_runs(python) -> bool:
