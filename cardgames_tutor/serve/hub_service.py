@@ -314,10 +314,13 @@ def main(argv=None):
     ap.add_argument('--cull', default='60s', help="how long a closed tab's session is kept (e.g. 60s, 5m)")
     ap.add_argument('--max-message', type=int, default=classroom.MAX_MESSAGE, metavar='BYTES', help='the largest websocket message (an uploaded record)')
     ap.add_argument('--max-connections', type=int, default=1000, metavar='N', help='connections the server holds at once')
+    ap.add_argument('--listen', metavar='HOST', help="the address to listen on (default: the host of the hub's JUPYTERHUB_SERVICE_URL); "
+                    "0.0.0.0 where the hub's proxy runs elsewhere (Kubernetes: deploy/z2jh-values.yaml)")
     classroom.add_class_options(ap); add_options(ap, classroom.Limits, classroom.TableOptions)
     a = ap.parse_args(argv)
     if a.hint_workers < 0: raise SystemExit("cardgames-classroom-service: --hint-workers is 0 (hints searched in the service's own process) or more")
     settings = HubSettings.from_env()
+    if a.listen: settings = dataclasses.replace(settings, host=a.listen)
     if argv is None: on_system_malloc()
     said = logging.StreamHandler(sys.stderr)  # into the hub's log: who came in (the hub's own log has the rest)
     said.setFormatter(logging.Formatter('[classroom %(asctime)s] %(message)s'))
