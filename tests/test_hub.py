@@ -237,6 +237,20 @@ def _group_members(name) -> list:
     except KeyError: return []
 
 @contextlib.contextmanager
+def service_account(name='cardgames-classroom'):
+    """While a hub of the tests runs the classroom as its service account `name`: on the way out the account is removed
+    if it was not there before and no other hub of the tests (the other share, at the same time) still uses it (a shared
+    lock held by each user); else it stays (a system account without a login)."""
+    had = subprocess.run(['getent', 'passwd', name], capture_output=True).returncode == 0
+    with open('/var/tmp/cardgames_tutor-service-account.lock', 'a') as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH)
+        try: yield
+        finally:
+            try: fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError: return  # in use by another hub of the tests
+            if not had: subprocess.run(['userdel', '--remove', name], capture_output=True)
+
+@contextlib.contextmanager
 def running_hub(work:pathlib.Path, first_names=('asha', 'bram'), **settings):
     """A real hub (`deploy/jupyterhub_config.py`, as root) on a free loopback port, its state in `work`, the students
     `first_names` (each with a tag of this run) on its class list; `settings`: more of its environment (HUB_CLASSROOM...).

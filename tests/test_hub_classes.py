@@ -48,27 +48,26 @@ def hub(tmp_path_factory):
     env.pop('CLASS_CODE', None)
     printed = subprocess.run([python, str(ROOT / 'deploy' / 'roster.py'), str(work / 'class.txt')], env=env, capture_output=True, text=True, timeout=60)
     codes = dict(line.split('\t') for line in printed.stdout.splitlines())
-    had_account = subprocess.run(['getent', 'passwd', ts.ACCOUNT], capture_output=True).returncode == 0
     had_group = subprocess.run(['getent', 'group', th.roster.GROUP], capture_output=True).returncode == 0
     log = open(work / 'hub.log', 'w')
-    try:
-        with log, served(th.hub_argv(python, port), port, 'jupyterhub', wait=90, env=env, stdout=log, stderr=subprocess.STDOUT):
-            th.wait_for_login_page(port)
-            wait_for('/services/classroom-4a/', first); wait_for('/services/classroom-4b/', first + 1)
-            hub = th.Hub(python, port, [asha, bram, cy, dee], codes, work / 'state')
-            hub.log, hub.first = work / 'hub.log', first
-            yield hub
-    finally:
-        for p in (first, first + 1):
-            for pid in [int(x) for x in filter(str.isdigit, os.listdir('/proc'))
-                        if th._environ(x).get('JUPYTERHUB_SERVICE_URL', '').endswith(f':{p}')]:
-                try: os.kill(pid, 9)
-                except ProcessLookupError: pass
-        for name in (asha, bram, cy, dee):
-            th._kill_account_processes(name)
-            subprocess.run(['userdel', '--remove', name], capture_output=True)
-        if not had_group and not th._group_members(th.roster.GROUP): subprocess.run(['groupdel', th.roster.GROUP], capture_output=True)
-        if not had_account: subprocess.run(['userdel', '--remove', ts.ACCOUNT], capture_output=True)
+    with th.service_account(ts.ACCOUNT):  # removed at the end if this made it and no other hub of the tests uses it
+        try:
+            with log, served(th.hub_argv(python, port), port, 'jupyterhub', wait=90, env=env, stdout=log, stderr=subprocess.STDOUT):
+                th.wait_for_login_page(port)
+                wait_for('/services/classroom-4a/', first); wait_for('/services/classroom-4b/', first + 1)
+                hub = th.Hub(python, port, [asha, bram, cy, dee], codes, work / 'state')
+                hub.log, hub.first = work / 'hub.log', first
+                yield hub
+        finally:
+            for p in (first, first + 1):
+                for pid in [int(x) for x in filter(str.isdigit, os.listdir('/proc'))
+                            if th._environ(x).get('JUPYTERHUB_SERVICE_URL', '').endswith(f':{p}')]:
+                    try: os.kill(pid, 9)
+                    except ProcessLookupError: pass
+            for name in (asha, bram, cy, dee):
+                th._kill_account_processes(name)
+                subprocess.run(['userdel', '--remove', name], capture_output=True)
+            if not had_group and not th._group_members(th.roster.GROUP): subprocess.run(['groupdel', th.roster.GROUP], capture_output=True)
 
 def landing(hub, name):
     "(session, the page `name` lands on after logging in at the hub, redirects followed)."

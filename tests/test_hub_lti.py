@@ -85,25 +85,24 @@ def hub(tmp_path_factory):
     pytest.importorskip('ltiauthenticator', reason="jupyterhub-ltiauthenticator is not installed (pip install -e '.[hub]')")
     work = tmp_path_factory.mktemp('lti')
     platform, python = Platform(), th.student_python()
-    had_account = subprocess.run(['getent', 'passwd', ts.ACCOUNT], capture_output=True).returncode == 0
     port, service_port = free_port(), free_port()
     env = {**os.environ, 'HUB_AUTH': 'lti13', 'HUB_STATE': str(work / 'state'), 'HUB_CLASSROOM': '1', 'HUB_CLASSROOM_PORT': str(service_port),
            'HUB_LTI_ISSUER': ISS, 'HUB_LTI_CLIENT_ID': CLIENT, 'HUB_LTI_AUTHORIZE_URL': f'http://127.0.0.1:{platform.port}/auth',
            'HUB_LTI_JWKS_URL': f'http://127.0.0.1:{platform.port}/jwks'}
     for k in ('HUB_ROSTER', 'CLASS_CODE', 'HUB_TEACHERS'): env.pop(k, None)
     log = open(work / 'hub.log', 'w')
-    try:
-        with log, served(th.hub_argv(python, port), port, 'jupyterhub', wait=90, env=env, stdout=log, stderr=subprocess.STDOUT):
-            wait_for_hub(port)
-            ts.wait_for_service(service_port)
-            platform.hub_url, platform.log = f'http://127.0.0.1:{port}', work / 'hub.log'
-            yield platform
-    finally:
-        platform.server.shutdown()
-        for pid in ts.service_pids(service_port):
-            try: os.kill(pid, 9)
-            except ProcessLookupError: pass
-        if not had_account: subprocess.run(['userdel', '--remove', ts.ACCOUNT], capture_output=True)
+    with th.service_account(ts.ACCOUNT):  # removed at the end if this made it and no other hub of the tests uses it
+        try:
+            with log, served(th.hub_argv(python, port), port, 'jupyterhub', wait=90, env=env, stdout=log, stderr=subprocess.STDOUT):
+                wait_for_hub(port)
+                ts.wait_for_service(service_port)
+                platform.hub_url, platform.log = f'http://127.0.0.1:{port}', work / 'hub.log'
+                yield platform
+        finally:
+            platform.server.shutdown()
+            for pid in ts.service_pids(service_port):
+                try: os.kill(pid, 9)
+                except ProcessLookupError: pass
 
 def test_a_student_launched_from_the_platform_lands_in_the_classroom(hub):
     s, r, _ = hub.launch(hub.hub_url, 'asha', ['Learner'])

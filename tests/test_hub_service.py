@@ -42,18 +42,17 @@ def wait_for_service(port, wait=150):
 @pytest.fixture(scope='module')
 def hub(tmp_path_factory):
     if th._hub_missing(): pytest.skip(th._hub_missing())
-    had_account = subprocess.run(['getent', 'passwd', ACCOUNT], capture_output=True).returncode == 0
     port = free_port()
-    try:
-        with th.running_hub(tmp_path_factory.mktemp('hub'), HUB_CLASSROOM='1', HUB_CLASSROOM_PORT=str(port), HUB_TEACHERS='{1}') as hub:
-            hub.service_port = port
-            wait_for_service(port)
-            yield hub
-    finally:
-        for pid in service_pids(port):  # the hub stops its service; this one, should it not have
-            try: os.kill(pid, 9)
-            except ProcessLookupError: pass
-        if not had_account: subprocess.run(['userdel', '--remove', ACCOUNT], capture_output=True)
+    with th.service_account(ACCOUNT):  # removed at the end if this made it and no other hub of the tests uses it
+        try:
+            with th.running_hub(tmp_path_factory.mktemp('hub'), HUB_CLASSROOM='1', HUB_CLASSROOM_PORT=str(port), HUB_TEACHERS='{1}') as hub:
+                hub.service_port = port
+                wait_for_service(port)
+                yield hub
+        finally:
+            for pid in service_pids(port):  # the hub stops its service; this one, should it not have
+                try: os.kill(pid, 9)
+                except ProcessLookupError: pass
 
 def in_classroom(hub, name, query='?seed=3&pace=0'):
     "A plain HTTP session of `name`, logged in at the hub and then in the classroom (the OAuth redirects followed): (session, page)."
