@@ -28,7 +28,7 @@ WEIGHTS = {'test_engine_rules.py': 165, 'test_classroom.py': 110, 'test_drills.p
            'test_wheel.py': 60, 'test_light_core.py': 15, 'test_record_schema.py': 15,
            'test_hub.py': 100, 'test_drill_truth.py': 90, 'test_drill_truth_more.py': 60, 'test_access.py': 60,
            'test_seat.py': 40, 'test_tutorials.py': 40, 'test_drill_sentences.py': 40, 'test_tables.py': 30,
-           'test_coach_truth.py': 20, 'test_classroom_attacks.py': 150, 'test_hub_service.py': 80,
+           'test_coach_truth.py': 20, 'test_classroom_attacks.py': 150, 'test_hub_service.py': 80, 'test_hub_lti.py': 60, 'test_hub_classes.py': 60,
            'test_classroom_tables.py': 150, 'test_classroom_tables_games.py': 120, 'test_engine_bot_view.py': 8,
            'test_coach_alike.py': 5, 'test_coach_race.py': 15, 'test_hostile_student.py': 100,
            'test_instructions.py': 30, 'test_coach_numbers.py': 75, 'test_tutor_links.py': 150,
