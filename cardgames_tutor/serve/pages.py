@@ -10,10 +10,11 @@ import asyncio, functools, json, os, re, tempfile, threading
 import importlib.resources
 from html import escape
 from pathlib import Path
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote
 try: import solara
 except ImportError: solara = None  # the `classroom` extra is not installed: `serve.classroom` says how to install it
 from ..core.engine import games
+from ..practice.results import login_key
 from .room import classroom
 from .lobby import Lobby
 from .teacher_server import drill_view, keep_reviews, teacher_gate, teacher_widget
@@ -147,7 +148,6 @@ def _projector_page():
     return projector_widget(gate, gate.console)
 
 # %% ../../nbs/serve/33b_pages.ipynb #39363375
-from urllib.parse import unquote
 LOGIN_HEADER = 'cardgames-hub-login'  # the hub's login of a page's student (percent-encoded UTF-8), set by the hub's door only
 _TAKES_LOGINS = [False]
 
@@ -159,8 +159,6 @@ def page_login(headers:dict|None) -> str|None:
     return unquote((((headers or {}).get(LOGIN_HEADER) or [''])[0]).strip()) or None
 
 # %% ../../nbs/serve/33b_pages.ipynb #e01f1392
-from ..practice.results import login_key
-
 def student_key() -> str:
     "The key the page being drawn keeps its student under: their hub login (`page_login`, noted in the results), else the browser's session."
     import solara.lab
