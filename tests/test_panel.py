@@ -132,7 +132,7 @@ def test_illegal_card_is_explained(name):
         states = {c: b._dom_classes for b, c in t._hand_pairs()}
         pick = [c for c, cls in states.items() if 'cgt-illegal' in cls] or \
                [c for c, cls in states.items() if 'cgt-idle' in cls]
-        if pick and t.match.to_act == t.seat and not t._choosing:
+        if pick and t.match.to_act == t.seat and not t.choosing:
             card = pick[0]
             before = (len(t.match.actions), t.match.to_act, t.match.hand.phase)
             t.card_button(card).click()

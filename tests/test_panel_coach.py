@@ -33,7 +33,7 @@ def check_hint(t):
     best = got.best
     lit = ringed(t)
     if isinstance(best, Card): assert lit == [best]
-    elif best.cards and best.verb in t._choosing: assert set(lit) == set(best.cards) and len(lit) == len(best.cards), lit  # the cards to pick, not a button that would be refused
+    elif best.cards and best.verb in t.choosing: assert set(lit) == set(best.cards) and len(lit) == len(best.cards), lit  # the cards to pick, not a button that would be refused
     else: assert len(lit) == 1 and isinstance(lit[0], str), lit
     return view, got
 
@@ -248,7 +248,7 @@ def test_the_ring_is_on_the_cards_to_pick(name, players):
             if legal and t.match.to_act == t.seat and any(isinstance(a, Move) and a.cards for a in legal):
                 t.coach.hint_box.button.click()
                 view, h = check_hint(t)
-                if isinstance(h.best, Move) and h.best.cards and h.best.verb in t._choosing:
+                if isinstance(h.best, Move) and h.best.cards and h.best.verb in t.choosing:
                     seen += 1
                     assert set(ringed(t)) == set(h.best.cards) and all(c in view['hand'] for c in ringed(t))
                 break

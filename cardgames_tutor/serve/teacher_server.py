@@ -191,14 +191,13 @@ def keep_reviews(lobby, results:Results) -> int:
         if reviews is None: continue
         n += 1
         if getattr(reviews, 'kept_by', None) is results: continue
-        show, done = reviews.show, set()
-        def kept(items, show=show, tutor=tutor, done=done):
+        done = set()
+        def kept(items, tutor=tutor, done=done):
             key = (id(tutor.session.match), tuple(x.index for x in items))
             if items and key not in done:
                 done.add(key)
                 mine.reviewed(tutor.session.game.name, items)
-            return show(items)
-        reviews.show, reviews.kept_by = kept, results
+        reviews.on_review, reviews.kept_by = kept, results  # the review list's hook: told of each review it shows
     return n
 
 # %% ../../nbs/serve/34c_teacher_server.ipynb #1f119524

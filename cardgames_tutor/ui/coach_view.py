@@ -158,8 +158,9 @@ def refresh(self:HintBox):
 # %% ../../nbs/ui/25_coach_view.ipynb #c850c6c9
 class ReviewList(W.VBox):
     "The review of a finished hand: the costliest decisions, each with a jump to that moment."
-    def __init__(self, on_jump=None): # called with the action index of the chosen moment
-        self.on_jump, self.items, self.pack = on_jump, [], None  # pack: the game's, to write moves in words
+    def __init__(self, on_jump=None, # called with the action index of the chosen moment
+                 on_review=None): # called with the items of each review shown (a class's results keep them)
+        self.on_jump, self.on_review, self.items, self.pack = on_jump, on_review, [], None  # pack: the game's, to write moves in words
         super().__init__([])
 
 # %% ../../nbs/ui/25_coach_view.ipynb #8f85d8a6
@@ -175,8 +176,9 @@ def _row(self:ReviewList, k:int, x) -> W.VBox:
 # %% ../../nbs/ui/25_coach_view.ipynb #dc0ff2a2
 @patch
 def show(self:ReviewList, items:list):
-    "Show `items` (the `review` of a hand)."
+    "Show `items` (the `review` of a hand); `on_review`, if set, hears of them."
     self.items = list(items)
+    if self.on_review: self.on_review(self.items)
     if not items:
         self.children = [W.HTML("<i>Review: no decision cost anything noticeable against the coach's choice.</i>")]
         return
@@ -280,8 +282,8 @@ def draw(self:PanelCoach, tutor):
 
 # %% ../../nbs/ui/25_coach_view.ipynb #12e41e3f
 def ring_of(best, tutor):
-    "What to ring for the coach's choice `best`: for a move whose cards the learner picks (`tutor._choosing`), only its cards."
-    if isinstance(best, Move) and best.cards and best.verb in getattr(tutor, '_choosing', ()): return Move('', best.cards)
+    "What to ring for the coach's choice `best`: for a move whose cards the learner picks (`tutor.choosing`, the drawing's public list of them), only its cards."
+    if isinstance(best, Move) and best.cards and best.verb in getattr(tutor, 'choosing', ()): return Move('', best.cards)
     return best
 
 # %% ../../nbs/ui/25_coach_view.ipynb #51c7e3a3

@@ -240,7 +240,7 @@ def _hand_pairs(self:PanelDrawing) -> list:
 
 # %% ../../nbs/ui/23_drawing.ipynb #cefdd819
 @patch(as_prop=True)
-def _choosing(self:PanelDrawing) -> dict:
+def choosing(self:PanelDrawing) -> dict:
     "The verbs that take cards chosen from the hand now ({verb: moves})."
     return self.session.controls().choose
 
@@ -404,7 +404,7 @@ def press(self:PanelDrawing, action):
     "Press the buttons a learner would press for `action`: a card, cards then a verb, or a move."
     if isinstance(action, str): action = self.match.hand.parse_action(action)
     if isinstance(action, Card): return self.card_button(action).click()
-    if getattr(action, 'cards', ()) and action.verb in self._choosing:
+    if getattr(action, 'cards', ()) and action.verb in self.choosing:
         for card in action.cards:
             if card not in self.selected: self.card_button(card).click()
         return self.move_button(action.verb).click()
