@@ -117,7 +117,7 @@ CACHE = {'_legal', '_legal_at'}  # the legal actions kept for a position: a cach
 
 @pytest.mark.parametrize('name,opts', VARIANTS, ids=[f"{n}-{o.get('players', '')}" for n, o in VARIANTS])
 def test_lean_playout_plays_the_same(name, opts):
-    """The coach's playout (`coach.PLAYOUT`; a trick game's `TrickHand.play_out`, issue 50) plays a quiet hand as
+    """The coach's playout (`coach.PLAYOUT`; a trick game's `TrickHand.lean_playout`, issue 50) plays a quiet hand as
     `take(bot_move(rng))` at every turn plays it: the same actions in the same order, the same random draws after it,
     the hand ends the same in every attribute (events aside: a quiet hand keeps none)."""
     game = get_game(name, **opts)

@@ -39,7 +39,7 @@ def fork(hand:HandState) -> HandState:
 # %% ../../nbs/coach/40_coach.ipynb #3cae4bd6
 def bot_playout(hand:HandState, rng) -> HandState:
     "Let the house bot play every seat of `hand` to the end of the hand, by `bot_move` (the bot reads only what it needs)."
-    lean = getattr(hand, 'play_out', None)  # a trick game's hand plays itself out, the same moves with less made on the way
+    lean = getattr(hand, 'lean_playout', None)  # a trick game's hand plays itself out, the same moves with less made on the way
     if lean is not None: return lean(rng)
     take, move = hand.take, hand.bot_move  # the bot chooses among the legal actions as listed (tests/test_engine_bot_view.py)
     while not hand.is_over: take(move(rng))

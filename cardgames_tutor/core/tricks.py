@@ -91,7 +91,7 @@ class TrickHand(HandState):
     WORDS = {'trick': 'trick', 'suit': 'suit', 'void': 'you may play any card'}
     trump = None
     play_text = staticmethod(play_text)  # the event sentence of a card played (a game sets its own)
-    card_bot = None  # the house bot's card from (legal cards, the trick's cards, rng) alone, where its game's bot decides so: `play_out` asks it
+    card_bot = None  # the house bot's card from (legal cards, the trick's cards, rng) alone, where its game's bot decides so: `lean_playout` asks it
     noted = None  # a card whose play does more (`noted_played`; Beggars and Thieves: the partner card, once called)
 
     def __init__(self, game, deal, dealer, hands:list, leader:int):
@@ -211,7 +211,7 @@ def _apply_play(self:TrickHand, card):
 _PLAIN = {}  # hand class -> (its play phase is `TrickHand`'s, its cards are its hands' own)
 
 def plain_play(cls:type) -> tuple:
-    """(whether `cls` works out its legal cards and plays a card as `TrickHand` does, so `play_out` may do it inline;
+    """(whether `cls` works out its legal cards and plays a card as `TrickHand` does, so `lean_playout` may do it inline;
     whether its cards are its hands' own, taken out as `TrickHand` does: no face-up row, as Snear's)."""
     got = _PLAIN.get(cls)
     if got is None:
@@ -222,7 +222,7 @@ def plain_play(cls:type) -> tuple:
 
 # %% ../../nbs/core/02_tricks.ipynb #35f3071b
 @patch
-def play_out(self:TrickHand, rng) -> TrickHand:
+def lean_playout(self:TrickHand, rng) -> TrickHand:
     "The house bot plays every seat of this hand to its end, as `take(bot_move(rng))` at each turn would (see above)."
     move, history, hands, n, choose = self.bot_move, self.history, self.hands, self.n, self.card_bot
     lean, own = plain_play(type(self))
