@@ -199,3 +199,36 @@ def test_the_one_of_each_checks_find_what_they_are_for(tmp_path):
     assert private_imports('cardgames_tutor.x.m', p) == [(1, '.cards._COLOURS')]
     assert inner_imports(p) == [(5, 'cardgames_tutor.core')]
     assert other_method_ways(p) == [(3, '@patch_to on f'), (7, 'Card.g = g')]
+
+
+MOST_LINES = 450  # issue 48: a module reads as one part; only a game's own rules may run longer
+LONG_FOR_NOW = {'cardgames_tutor.core.engine', 'cardgames_tutor.coach.reasons'}  # split by another engineer (issue 48): then empty this
+
+def test_no_module_is_too_long():
+    "No module of the package over 450 lines, but a game's own rules (and the two being split, named above)."
+    long = [f"{m}: {n} lines" for m, p in modules().items() if (n := len(p.read_text().splitlines())) > MOST_LINES
+            and layer(m) != LAYERS['games'] and m not in LONG_FOR_NOW]
+    assert not long, f"modules over {MOST_LINES} lines: {long}"
+
+
+def middle_imports(path:pathlib.Path) -> list:
+    "(line, text) of every module-level import that comes after other code (a docstring, `from __future__`, and a `try:` import block do not count)."
+    out, code_seen = [], False
+    for node in ast.parse(path.read_text()).body:
+        is_import = isinstance(node, (ast.Import, ast.ImportFrom)) or (
+            isinstance(node, ast.Try) and all(isinstance(b, (ast.Import, ast.ImportFrom)) for b in node.body))
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant): continue
+        if is_import and code_seen: out.append((node.lineno, ast.unparse(node)[:60]))
+        code_seen = code_seen or not is_import
+    return out
+
+def test_the_server_tables_and_widgets_import_at_the_top():
+    "The modules of serve/, tables/ and ui/ import everything at their top: no import in the middle of a file."
+    found = [f"{p.relative_to(PACKAGE.parent)}:{line} {text}" for m, p in modules().items()
+             if m.split('.')[1] in ('serve', 'tables', 'ui') for line, text in middle_imports(p)]
+    assert not found, '\n'.join(found)
+
+def test_the_middle_import_check_finds_one(tmp_path):
+    p = tmp_path/'m.py'
+    p.write_text('"doc"\nimport os\ntry: import solara\nexcept ImportError: solara = None\nX = 1\nimport re\n')
+    assert middle_imports(p) == [(6, 'import re')]
