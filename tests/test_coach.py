@@ -187,7 +187,7 @@ def test_cli_hint_in_every_game(name, opts, monkeypatch):
         if prompt != '> ': return ''  # Enter at the pause after a hand
         line = next(lines)
         if line is None:  # play the hint of the turn shown
-            line = re.search(r"\(type `([^`]+)`", seen[-1].split('\n')[0]).group(1)  # the hint's move as it is typed
+            line = re.search(r'\(type "([^"]+)"', seen[-1].split('\n')[0]).group(1)  # the hint's move as it is typed
         return line
     said = []
     def out(text): said.append(str(text)); seen.extend(s for s in [str(text)] if s.startswith('Hint: '))
@@ -195,8 +195,8 @@ def test_cli_hint_in_every_game(name, opts, monkeypatch):
     monkeypatch.setattr(cli, '_printer', lambda stream: out)
     argv = ['play', name, '--seed', '3', '--coach'] + (['--players', str(opts['players'])] if opts else [])
     assert cli.main(argv) == 0
-    assert '`hint`, `help`, `undo` or `quit`' in said[0] and 'hint is shown at every turn' in said[0]
-    assert any('`hint` asks the coach' in s and '--coach' in s for s in said)
+    assert '"hint", "help", "undo" or "quit"' in said[0] and 'hint is shown at every turn' in said[0]
+    assert any('"hint" asks the coach' in s and f'start the game with: cardgames-tutor play {name}' in s and '--coach' in s for s in said)
     assert len(seen) >= 4 and not any(s.startswith('Refused') for s in said), said[-6:]
 
 

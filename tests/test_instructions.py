@@ -227,11 +227,11 @@ def turn_help(game:str, folder:Path) -> tuple:
         r = tutor(['play', game] + ([] if seed is None else ['--seed', str(seed)]), folder, 'help\nquit\n')
         assert r.returncode == 0 and 'Traceback' not in r.stdout + r.stderr, r.stdout[-1500:] + r.stderr
         header = r.stdout.splitlines()[0]
-        if (said := help_of(r.stdout)) is not None: return header, int(re.search(r'add `--seed (\d+)`', r.stdout).group(1)), said
+        if (said := help_of(r.stdout)) is not None: return header, int(re.search(r'type: cardgames-tutor play \S+(?: --\S+ \S+)* --seed (\d+)$', r.stdout, re.M).group(1)), said
     raise AssertionError(f"{game}: no seed of 1-19 gave the learner a turn in the first hand")
 
 CODE = re.compile(r'^(?:(?:10|[0-9]|[A-Z])(?:[A-Z]|[♠♥♦♣🍃🌰🔔])|[A-Z](?:1[0-4]|[1-9]))$')  # AC A♣ 10H TH AA, or T6 R8
-TYPED = re.compile(r'`([^`]+)`')  # the terminal puts everything a learner types in backquotes
+TYPED = re.compile(r'"([^"]+)"')  # the terminal puts everything a learner types in double quotes
 
 def told(header:str, said:str) -> tuple:
     """The words `help` (and the first line) tell the learner to type, each with what it must get: 'command' and
@@ -239,19 +239,19 @@ def told(header:str, said:str) -> tuple:
     'verb': a word of the game named in the first line (typed with what follows it, when the turn asks for it). And the
     options `help` names (`--coach`)."""
     words = {}
-    m = re.search(r'At your turn type (.*?); ((?:`\w+`(?:, | or )?)+)\.', header)
+    m = re.search(r'At your turn type (.*?); ((?:"\w+"(?:, | or )?)+)\.', header)
     assert m, f"the first line no longer says what to type: {header!r}"
     words.update((w, 'command') for w in TYPED.findall(m.group(2)))
     words.update((w, 'card' if CODE.match(w) else 'verb') for w in TYPED.findall(m.group(1)))
     lines = said.splitlines()
     for line in lines:
-        if line.startswith('You may ') or line.startswith('  `'):  # what may be typed now: each must be taken
+        if line.startswith('You may ') or line.startswith('  "'):  # what may be typed now: each must be taken
             words.update((w, 'move') for w in TYPED.findall(line))
-        elif re.match(r'`(\w+)` (asks|takes back|stops|shows)\b', line) or '`quit` stops' in line:
+        elif re.match(r'"(\w+)" (asks|takes back|stops|shows)\b', line) or '"quit" stops' in line:
             words.update((w, 'command') for w in TYPED.findall(line) if re.fullmatch(r'[a-z]+', w))
     start = next((i for i, l in enumerate(lines) if l.startswith('Typing a card')), None)
     end = next((i for i, l in enumerate(lines) if l.startswith('Every card: type it')), None)
-    if start is None or end is None: return words, re.findall(r'`cardgames-tutor play \.\.\. (--[a-z]+)`', said)
+    if start is None or end is None: return words, re.findall(r'start the game with: cardgames-tutor play \S+(?: --\S+ \S+)* (--[a-z]+)$', said, re.M)
     for line in lines[start:end]:  # the notation: `AC` (`A♣` is read too), `TH` = `10H`, `AA` is the ace of acorns
         words.update((t, 'card') for t in TYPED.findall(line) if t not in words)
     table = [re.split(r'\s{2,}', l.strip()) for l in lines[end + 1:]]  # fields two spaces apart (a sign may be drawn wide)
@@ -263,7 +263,7 @@ def told(header:str, said:str) -> tuple:
             if c < len(row):
                 assert CODE.match(row[c]), f"the table of every card, column {c}: {row[c]!r} in {row!r}"
                 words.setdefault(row[c], 'card')
-    return words, re.findall(r'`cardgames-tutor play \.\.\. (--[a-z]+)`', said)
+    return words, re.findall(r'start the game with: cardgames-tutor play \S+(?: --\S+ \S+)* (--[a-z]+)$', said, re.M)
 
 @pytest.mark.parametrize('game', GAMES)
 def test_every_word_the_terminal_help_gives_is_accepted(game, tmp_path, monkeypatch, capsys):

@@ -10,8 +10,10 @@ terminal's first line, `help`, its answers between hands. Each is searched for c
 (`[duck]`), a rule id (`begga-kaat/follow`, `(rule notation)`), `Move(`, a dict, `None`, `True`, `False`, and the
 known slips ("sampled deals", "Player A", "discards", "action 12", "stand on your total").
 
-What a learner types is still shown where the terminal teaches typing: in backquotes (`` `trump S` ``) and in the
-`help` table of every card (first column). Those are left out of the search.
+What a learner types is still shown where the terminal teaches typing: in double quotes ("trump S"; backquotes in a
+text before the terminal prints it) and in the `help` table of every card (first column). Those are left out of the
+search. The terminal itself prints no backquote, and names the learner's seat only in its first line ("You are
+Seat 0"): everywhere else it says "you".
 """
 import random, re
 import pytest
@@ -50,9 +52,9 @@ def patterns(pack) -> list:
     codes = _alternatives(c.code for c in pack)
     shown = _alternatives(w for c in pack for w in (c.code, c.symbol, c.words))
     return [('a card code', re.compile(rf"(?<![\w♠♥♦♣🍃🌰🔔'-])(?:{codes})(?![\w'-])")),
-            ('a move written as typed', re.compile(rf"\b(?:pass|bury) (?:{shown})(?: (?:{shown}))+(?![\w])"))] + GENERIC
+            ('a move written as typed', re.compile(rf"(?<![Yy]ou )\b(?:pass|bury) (?:{shown})(?: (?:{shown}))+(?![\w])"))] + GENERIC
 
-TYPED = re.compile(r"`[^`\n]*`")  # what a learner types, where the terminal teaches it
+TYPED = re.compile(r'`[^`\n]*`|"[^"\n]*"')  # what a learner types, where the terminal teaches it (printed in double quotes)
 TABLE_ROW = re.compile(r"^\S+ {2,}\S")  # a row of `help`'s table of every card: the code to type, then the card
 
 def problems(where:str, text:str, pack, typed:bool=False) -> list:
@@ -121,6 +123,9 @@ def test_the_terminal_shows_no_code(name, options, monkeypatch):
         match, out = terminal_transcript(name, options, seed, monkeypatch)
         found += problems(f"terminal, seed {seed}", '\n'.join(out), match.game.pack, typed=True)
         first = out[0]
+        found += [f"terminal, seed {seed}: a backquote: {l.strip()[:200]!r}" for l in '\n'.join(out).splitlines() if '`' in l]
+        found += [f"terminal, seed {seed}: the learner's seat by number, not 'you': {l.strip()[:200]!r}"
+                  for l in '\n'.join(out[1:]).splitlines() if re.search(r"\bSeats? 0\b|\bSeats \d+ and 0\b", l)]
         if re.search(r"\bseed \d", first): found.append(f"first line: a seed: {first!r}")  # the game, not a number to copy
         if not any(isinstance(a, Card) for *_, a in match.actions):  # a game where no card is ever typed (Maghe Satra)
             if 'type a card' in first or 'card or an action' in first: found.append(f"first line: typing a card: {first!r}")
@@ -215,10 +220,11 @@ def test_the_patterns_catch_what_they_should():
            (french, 'over 8 sampled deals'), (french, 'The cut: Player A draws 2♥'), (french, 'Seat 3 discards 10♦.'),
            (french, 'None'), (french, 'Move(')]
     good = [(french, 'You played Q♠.'), (beggars, 'Seat 1 plays 6 Thief.'), (beggars, 'bury 7 green and 1 red'),
-            (marias, 'the Hejma (Q🍃)'), (french, 'Hint: name clubs trumps'), (marias, 'pass 9♥, A♥ and 9🍃'),
+            (marias, 'the Hejma (Q🍃)'), (french, 'Hint: name clubs trumps'), (marias, 'pass 9♥, A♥ and 9🍃'), (marias, 'You pass 9♥ 9🍃 K🌰 to Seat 1.'),
             (beggars, 'call the 7 Thief as the partner card'), (french, 'Seat 2 wins trick 7 (the rule: following the led suit).'),
             (french, 'AS'.lower()), (french, 'Seats 1 and 3')]
     for pack, text in bad: assert problems('x', text, pack), text
     for pack, text in good: assert not problems('x', text, pack), (text, problems('x', text, pack))
     assert not problems('x', 'Type `QS` for Q♠; `trump S` names spades trumps.', french, typed=True)
+    assert not problems('x', 'Type "QS" for Q♠; "trump S" names spades trumps.', french, typed=True)
     assert not problems('x', 'QS    Q♠     queen of spades', french, typed=True)

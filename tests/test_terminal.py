@@ -176,7 +176,7 @@ def test_the_declaration_choices_are_said_plainly():
     lines = text[text.index('-- Hand 1: the partner (declaring)'):].splitlines()
     offer = next(i for i, l in enumerate(lines) if l.startswith('You may choose one: '))
     words = lines[offer].removeprefix('You may choose one: ').rstrip('.').replace(' or ', ', ').split(', ')
-    assert words[:2] == ['`partner`', '`alone`'] and all(w in ('`partner`', '`alone`') or w.startswith('`call T') for w in words)
+    assert words[:2] == ['"partner"', '"alone"'] and all(w in ('"partner"', '"alone"') or w.startswith('"call T') for w in words)
     for k, w in enumerate(words, 1):  # what to type, what it does in words, then what it means
         assert lines[offer + k].startswith(f"  {w} to ") and len(lines[offer + k]) > len(w) + 40, lines[offer + k]
 
@@ -193,15 +193,15 @@ def test_between_hands_only_enter_or_next_deals_the_next_hand(name, options):
     assert len(first) == 4, learner.asked  # the card, help and hint did not deal hand 2
     said = learner.out[first[0][1]:first[-1][1]]
     assert len(said) == 3 and said[0].startswith(f"Refused: '{card}' (as typed)") and '[' not in said[0]  # no tag after it
-    assert 'press Enter (or type `next`) to deal hand 2' in said[1] and 'nothing to advise on' in said[2]
+    assert 'press Enter (or type "next") to deal hand 2' in said[1] and 'nothing to advise on' in said[2]
     after = learner.out[first[-1][1]:]
     assert after and after[0].startswith('Hand 2: '), after[:2]
     assert len(match.hands) >= 2
 
 def code_tokens(text, pack) -> list:
-    "Cards of `pack` written as codes where the table writes them otherwise (symbols, or number and suit); what one types (in backquotes) aside."
+    "Cards of `pack` written as codes where the table writes them otherwise (symbols, or number and suit); what one types (in double quotes, or backquotes in a text before the terminal prints it) aside."
     codes = {c.code for c in pack if c.words != c.code}
-    return [t for t in re.findall(r"(?<![\w'])[0-9A-Z]{2,3}(?![\w'])", re.sub(r"`[^`\n]*`", '', text)) if t in codes]
+    return [t for t in re.findall(r"(?<![\w'])[0-9A-Z]{2,3}(?![\w'])", re.sub(r'`[^`\n]*`|"[^"\n]*"', '', text)) if t in codes]
 
 @pytest.mark.parametrize('name, options', VARIANTS, ids=[f"{n}-{o.get('players', '')}" for n, o in VARIANTS])
 @pytest.mark.parametrize('seed', [1, 4])
@@ -231,3 +231,4 @@ def test_the_check_for_codes_catches_the_fault():
     assert code_tokens("Seat 0 is dealt 4S 5S 8S", FRENCH) == ['4S', '5S', '8S'] and code_tokens("bury G1 R7", BEGGARS) == ['G1', 'R7']
     assert not code_tokens("Seat 0 is dealt 4♠ 5♠; 6 Thief, 5 green; KOČKA", FRENCH) and not code_tokens("'T6' as typed", BEGGARS)
     assert not code_tokens("type e.g. `T6` for 6 Thief", BEGGARS)  # what one types, in backquotes
+    assert not code_tokens('type e.g. "T6" for 6 Thief', BEGGARS)  # and as the terminal prints it, in double quotes

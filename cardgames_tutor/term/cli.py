@@ -14,7 +14,7 @@ from ..coach.search import hint_text, review_text
 from ..practice.drills import drill_set, BadDrill, MAX_DRILLS
 from ..practice.exercises import exercise, EXERCISES
 from ..practice.progress import Progress, DATA_ENV
-from .terminal import Narrator, header_text, help_text, turn_text, in_card_words, seed_text, replay_text as _replay_text
+from .terminal import Narrator, header_text, help_text, turn_text, in_card_words, seed_text, typed_quoted, for_you, replay_text as _replay_text
 
 # %% auto #0
 __all__ = ['MAX_ERROR', 'MAX_LINE', 'CommandError', 'make_game', 'describe_turn', 'play', 'replay_text', 'drill', 'drill_command',
@@ -80,9 +80,9 @@ def _typed(match:Match, seat:int, line:str, narrator, output) -> bool:
 def play(match:Match, save_to=None, bots_all=False, input=input, output=print, seat=0,
          coach=False) -> Match: # coach: show the coach's hint at every turn
     "Play `match` in the terminal as `seat`, bots on the other seats (every seat with `bots_all`)."
-    game, rng = match.game, random.Random(match.seed)
-    watch = None if bots_all else seat
-    output(header_text(game, match.seed, watch, coach and not bots_all))
+    game, rng, shown, watch = match.game, random.Random(match.seed), output, None if bots_all else seat
+    output = lambda text='': shown(typed_quoted(for_you(text, watch)))  # 'you' for the learner's seat; typed words in quotes
+    shown(typed_quoted(header_text(game, match.seed, watch, coach and not bots_all)))  # 'You are Seat 0': the one line that says it
     narrator = Narrator(match, watch, output, None if bots_all else input)
     stopped = False
     while not match.over:
@@ -96,7 +96,7 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
         except EOFError: line = 'quit'
         if not _typed(match, seat, line, narrator, output): stopped = True; break
     if not stopped: narrator.flush()  # the last hand's events (after a quit: nothing more)
-    if match.seed is not None and not match.given_deals and match.given_standing is None: output(seed_text(match.seed))
+    if match.seed is not None and not match.given_deals and match.given_standing is None: output(seed_text(match.seed, game))
     if save_to: output(f"Hand record saved to {save(match, save_to)}.")
     return match
 
@@ -128,7 +128,8 @@ def _ask(q, k:int, n:int, input, output):
 # %% ../../nbs/term/30_cli.ipynb #a61112e6
 def drill(game:str, rule:str|None=None, count:int=10, seed:int|None=None, progress=None, input=input, output=print) -> int:
     "Ask `count` drill questions of `game` in the terminal, graded at once, with the score at the end; the number right."
-    seed = random.randrange(10_000) if seed is None else seed
+    seed, shown = random.randrange(10_000) if seed is None else seed, output
+    output = lambda text='': shown(typed_quoted(text))  # a typed word in double quotes, never in backquotes
     questions = drill_set(game, rule, count, seed)
     output(f"{len(questions)} questions on {game_class(game).title}" + (f" ({rule})" if rule else '') +
            f", seed {seed} (the same seed gives the same questions). Answer with a number or the text; quit stops.")

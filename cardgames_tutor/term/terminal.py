@@ -16,9 +16,9 @@ from .quickref import rows_for
 
 # %% auto #0
 __all__ = ['PHASE_WORDS', 'legend_text', 'in_card_words', 'notation_table', 'options_text', 'goal_text', 'without_goal',
-           'typing_text', 'header_text', 'seed_text', 'trick_lines', 'hand_points_line', 'view_text', 'you_may',
-           'turn_text', 'event_text', 'draw_events', 'open_rows', 'replay_text', 'help_text', 'between_hands',
-           'Narrator']
+           'typing_text', 'header_text', 'play_command', 'seed_text', 'typed_quoted', 'for_you', 'trick_lines',
+           'hand_points_line', 'view_text', 'you_may', 'turn_text', 'event_text', 'draw_events', 'open_rows',
+           'replay_text', 'help_text', 'between_hands', 'Narrator']
 
 # %% ../../nbs/term/31_terminal.ipynb #b658a752
 def legend_text(pack:Pack) -> str:
@@ -111,9 +111,40 @@ def header_text(game:Game, seed:int|None, seat:int|None, coach:bool=False) -> st
     return in_card_words(f"{game.title} ({options_text(game)}). {goal + ' ' if goal else ''}{you}", game.pack)
 
 # %% ../../nbs/term/31_terminal.ipynb #53fd659d
-def seed_text(seed:int) -> str:
-    "The last line of a terminal game: how to deal the same cards again."
-    return f"To deal these same cards again, add `--seed {seed}` to the command."
+def play_command(game:Game, *extra) -> str:
+    "The command a learner types to play `game` at its table (players, options not the default), then `extra` (`--seed 5`)."
+    said = lambda o, v: f"--players {v}" if o.name == 'players' else f"--option {o.name}={str(v).lower() if isinstance(v, bool) else v}"
+    args = [said(o, v) for o in game.OPTIONS if (v := game.options[o.name]) != o.default and v is not None]
+    return ' '.join(['cardgames-tutor play', game.name, *args, *extra])
+
+def seed_text(seed:int, game:Game) -> str:
+    "The last line of a terminal game: the command that deals the same cards again, as a person types it."
+    return f"To play these same deals again, type: {play_command(game, f'--seed {seed}')}"
+
+# %% ../../nbs/term/31_terminal.ipynb #4ad5a36f
+def typed_quoted(text) -> str:
+    "`text` as the terminal prints it: each typed word, in backquotes in the tutor's texts, in double quotes."
+    return re.sub(r"`([^`\n]*)`", r'"\1"', str(text))
+
+# %% ../../nbs/term/31_terminal.ipynb #72409c6f
+_VERBS = set("wins takes deals leads plays throws names passes picks buries turns looks receives holds scores calls collects loses keeps goes has is was needs gets reaches makes draws follows".split())
+_BE = {'has': 'have', 'is': 'are', 'was': 'were', 'goes': 'go'}
+
+def _you_verb(word:str) -> str:
+    "The verb `word` of 'Seat 2 wins' as it goes with 'you' ('win'); any other word as it is."
+    if word not in _VERBS: return word
+    return _BE.get(word) or (word[:-3] + 'y' if word.endswith('ies') else word[:-2] if re.search(r'(ss|sh|ch|x|z)es$', word) else word[:-1])
+
+# %% ../../nbs/term/31_terminal.ipynb #10411d85
+def for_you(text, me:int|None) -> str:
+    "`text` with the seat `me` said as 'you' ('Seat 0 wins trick 6' -> 'You win trick 6'; 'Seats 0 and 2' -> 'you and Seat 2')."
+    if me is None: return str(text)
+    text = re.sub(rf"\bSeat {me}'s\b", 'your', str(text))
+    text = re.sub(rf"\bSeats {me} and (\d+)\b", r'you and Seat \1', re.sub(rf"\bSeats (\d+) and {me}\b", r'Seat \1 and you', text))
+    subject = re.compile(rf"\bSeat {me}((?:, (?!Seat)[^,.:;]+,)?(?: \([^)]*\))? )([a-z]+)([^.:;]*)")
+    text = subject.sub(lambda m: f"you{m[1]}{_you_verb(m[2])}" + re.sub(r"\band ([a-z]+)", lambda a: f"and {_you_verb(a[1])}", m[3]), text)
+    text = re.sub(rf"\bSeat {me}\b", 'you', text)
+    return re.sub(r"(^|[.!?] |\n)(you|your)\b", lambda m: m[1] + m[2].capitalize(), text)
 
 # %% ../../nbs/term/31_terminal.ipynb #a6e77577
 PHASE_WORDS = {'pass': 'the exchange (passing three cards)', 'trump': 'naming trump', 'blind': 'the blind (pick it up or pass)',
@@ -133,7 +164,7 @@ def trick_lines(view:dict, game:Game, me:int) -> list:
         lines.append(f"Trick {view['trick_no']} so far: {played(seats, cards)}.")
     elif view.get('tricks') and view['phase'] == 'play':
         t = view['tricks'][-1]
-        lines.append(f"Last trick: {played(t.seats, t.cards)}; {who(t.winner, me)} won it. {who(view['leader'], me).capitalize()} "
+        lines.append(f"Previous trick: {played(t.seats, t.cards)}; {who(t.winner, me)} won it. {who(view['leader'], me).capitalize()} "
                      f"{'lead' if view['leader'] == me else 'leads'} trick {view['trick_no']}.")
     if view.get('hand_sizes') is not None and view['phase'] != 'over':
         won = [sum(t.winner == s for t in view.get('tricks') or []) for s in range(view['players'])]
@@ -233,7 +264,7 @@ def help_text(match:Match, seat:int) -> str:
         lines += [legend_text(game.pack), "Every card: type it as on the left; the table shows it as in the middle.",
                   notation_table(game.pack, cards=game.deck())]
     else: lines.append(f"In {game.title} no card is ever typed: a turn is one of the words above.")
-    lines += ["`hint` asks the coach what to play here, and why (`cardgames-tutor play ... --coach` shows it at every turn).",
+    lines += [f"`hint` asks the coach what to play here, and why. To see the hint at every turn, start the game with: {play_command(game, '--coach')}",
               "`undo` takes back your last move (and the bots' replies); `quit` stops the game."]
     return '\n'.join(lines)
 

@@ -14,6 +14,7 @@ from ..tables.class_tables import Tables
 from ..tables.seats import TableError
 from .session import Session
 from .session_data import Message, Status
+from ..term.terminal import PHASE_WORDS
 from fastcore.basics import patch
 
 # %% auto #0
@@ -199,7 +200,7 @@ def status(self:SeatSession, teaching:bool=False) -> Status:
     else: turn = self.latest['table']['waiting'] if self.live else ('your turn' if mine['to_act'] == self.seat else f"Seat {mine['to_act']} to play")
     mode = '' if self.live else f" · stepping: move {self.cursor} of {len(self.match.actions)}"
     name = self.latest['table']['seats'][self.seat]['name']
-    facts = f"hand {i + 1} · table {self._table.code} · you are {name} (Seat {self.seat}) · phase: {mine['phase']}"
+    facts = f"hand {i + 1} · table {self._table.code} · you are {name} (Seat {self.seat}) · {PHASE_WORDS.get(mine['phase'], mine['phase'])}"
     return Status(self.game.title, facts, turn, f"{mode} · at the table: {self.seat_labels()}")
 
 # %% ../../nbs/ui/22a_seat.ipynb #70d6927a
