@@ -201,7 +201,9 @@ def test_the_start_page_works_as_printed(folder, monkeypatch, capsys):
     text = '\n\n'.join(markdown(NB / 'tutorials' / 'start.ipynb'))
     pairs = instructions(text)
     drills = [t for k, t in pairs if 'drill' in t or 'Practice(' in t]
-    assert any(k == 'python' and 'Practice(' in t for k, t in pairs), "the start page says how to drill in Jupyter"
+    assert not any(k == 'python' for k, _ in pairs), "the start page is a learner's: no Python to type (issue 55)"
+    assert 'page for programmers and teachers' in text and any(k == 'python' and 'Practice(' in t for k, t in instructions(readme_part('If you are learning'))), \
+        "the start page sends a learner who drills in Jupyter to the programmers' page, which has the line (README: develop.html)"
     assert any('cardgames-tutor drill' in t for t in drills), "the start page says how to drill in a terminal"
     check(pairs, 'nbs/tutorials/start.ipynb', folder, monkeypatch, capsys)
 
