@@ -169,7 +169,7 @@ def test_words_not_codes():
     bt, dp = get_game('beggars-and-thieves', players=5), get_game('dehla-pakad')
     B = bt.pack.parse_many
     assert [act_words(Move('bury', tuple(B('G1 R7')))), act_words(Move('call', (), 'T7'), bt.pack), act_words(Move('trump', (), 'C'), dp.pack)] \
-        == ['bury 1 green and 7 red', 'call the 7 Thief as the partner card', 'name clubs trumps']
+        == ['bury 1 green and 7 red', 'call the 7 Thief as the partner card', 'name clubs trump']
     assert [c.words for c in B('T6 T11 T13 B5')] == ['6 Thief', '11 Thief', '13 Thief', '5 blue']
     for t in ['T6 T11 T13', 'bury G1 R7', 'call T7', 'trump C', 'B5', 'AH', '10B']: assert CODE.search(t), t
     for t in ['6 Thief', 'A♥', '10🔔', 'Seat 2', 'Trick 7', 'TB']: assert not CODE.search(t), t

@@ -465,7 +465,7 @@ def test_bot_collects_when_on_one_and_helps_its_partner():
 def test_deal_story_counts_in_words_and_a_kot_tells_no_streak():
     st = G.new_standing()
     evs, _, _ = record_deal(st, 3, [1, 3])
-    assert evs[0].text == "Seats 1 and 3 win deal 1 (1-3 in tens). Their streak: 1 deal in a row (7 in a row is a kot)."
+    assert evs[0].text == "Seats 1 and 3 win deal 1 (3-1 in tens). Their streak: 1 deal in a row (7 in a row is a kot)."
     evs, _, _ = record_deal(st, 0, [1, 3])
     assert "Their streak: 2 deals in a row" in evs[0].text
     evs, nxt, over = record_deal(st, 0, [4, 0])  # four tens: a kot in one deal, so no streak sentence before it

@@ -482,3 +482,18 @@ def test_seed_table_option_and_default_are_said_in_words(site):
     for page in learner_pages(site):
         bad += unexplained(' '.join(''.join(shown(page.read_text(encoding='utf-8')).text).split()), str(page.relative_to(site)))
     assert not bad, '\n'.join(bad)
+
+
+def test_no_picture_draws_an_empty_box(site):
+    "Issue 55: a tutorial's first picture (the panel as a picture) showed its log as a tall empty white box above a few lines."
+    bad = [str(p.relative_to(site)) for p in learner_pages(site) if re.search(r'class="cgt-log" style="height:\d+px', p.read_text(encoding='utf-8'))]
+    assert not bad, f"a picture's log drawn at a fixed height (empty above a short log): {bad}"
+
+
+def test_the_quick_references_say_the_pack_and_the_players_as_the_tutorials_do(site):
+    "Issue 55: 'Pack: French 52' beside the tutorial's 'ordinary 52-card pack'; an example's players A-D (A also an ace) never introduced; 'void'."
+    bad = []
+    for game in GAMES:
+        text = ' '.join(''.join(shown((site/'quickref'/f'{game}.html').read_text(encoding='utf-8')).text).split())
+        bad += [f"quickref/{game}: {m.group(0)!r}" for m in re.finditer(r"French 52|\b[A-D] (?:leads|wins|plays)\b|\b[A-D]'s side\b|\bvoid\b", text)]
+    assert not bad, '\n'.join(bad)

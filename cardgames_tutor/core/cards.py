@@ -112,7 +112,7 @@ def parse_many(self:Pack, text) -> list:
 
 
 # %% ../../nbs/core/00_cards.ipynb #cf3407aa
-FRENCH = Pack('french52', 'French 52-card pack',
+FRENCH = Pack('french52', 'ordinary 52-card pack',
     {'S': ('spades', '♠', 'black'), 'H': ('hearts', '♥', 'red'),
      'D': ('diamonds', '♦', 'red'), 'C': ('clubs', '♣', 'black')},
     {2: ('2', 'two'), 3: ('3', 'three'), 4: ('4', 'four'), 5: ('5', 'five'), 6: ('6', 'six'),

@@ -51,7 +51,7 @@ def team_name(t:int) -> str:
 class DehlaPakad(Game):
     "Dehla Pakad: four players, partners opposite, tens only."
     name, title, pack = 'dehla-pakad', 'Dehla Pakad', FRENCH
-    VERB_WORDS = {'trump': Verb('name {suit} trumps', 'named {suit} trumps', 'trump S')}  # how a learner says naming trump
+    VERB_WORDS = {'trump': Verb('name {suit} trump', 'named {suit} trump', 'trump S')}  # how a learner says naming trump
     RULES = {**ENGINE_RULES, **trick_rules('dehla-pakad'),
              'dehla-pakad/trump-first': 'Trump is named before any card is played',
              'dehla-pakad/trump-once': 'Trump is named once per deal', 'dehla-pakad/trump-maker': "The dealer's right names trump",
@@ -157,7 +157,7 @@ def _verdict(self:DehlaPakadHand, action, seat):
     maker = self.trump_maker
     if self.phase == 'trump' and isinstance(action, Card):
         return Verdict(False, 'dehla-pakad/trump-first', f"No card may be played before trump is named: Seat {maker}, "
-                       f"on the dealer's right, first names trumps (e.g. name ♥ hearts trumps).")
+                       f"on the dealer's right, first names trump (e.g. name ♥ hearts trump).")
     if self.phase == 'play' and not isinstance(action, Card):
         if isinstance(action, Move) and action.verb == 'trump':
             return Verdict(False, 'dehla-pakad/trump-once', f"Trump is already named ({suit_name(FRENCH, self.trump)}, "
@@ -182,7 +182,7 @@ def _legal_trump(self:DehlaPakadHand): return list(TRUMP_MOVES)
 @patch
 def _explain_trump(self:DehlaPakadHand, action) -> Verdict:
     if not (isinstance(action, Move) and action.verb == 'trump'):
-        return Verdict(False, 'dehla-pakad/trump-first', "Name trumps first, e.g. name ♥ hearts trumps.")
+        return Verdict(False, 'dehla-pakad/trump-first', "Name trump first, e.g. name ♥ hearts trump.")
     if not (isinstance(action.arg, str) and len(action.arg) == 1 and action.arg in 'SHDC') or action.cards:
         return Verdict(False, 'dehla-pakad/suit', f"{(action.arg if len(str(action.arg)) < 20 else quoted(action.arg)) if action.arg else 'Nothing'} is not a suit: name spades, "
                        f"hearts, diamonds or clubs (type trump and the suit's letter: `trump H` names ♥ hearts).")
@@ -209,7 +209,7 @@ def _apply_trump(self:DehlaPakadHand, action):
 @patch
 def action_help(self:DehlaPakadHand) -> str:
     if self.phase == 'trump':
-        return ("name trumps from your five cards: type `trump S` for spades, `trump H` for hearts, `trump D` for diamonds "
+        return ("name trump from your five cards: type `trump S` for spades, `trump H` for hearts, `trump D` for diamonds "
                 "or `trump C` for clubs")
     return TrickHand.action_help(self)
 
@@ -292,8 +292,8 @@ def _public(self:DehlaPakadHand, view:dict, seat):
                 teams=[list(team_seats(t)) for t in (0, 1)], undealt=sum(map(len, self.undealt)),
                 centre={'cards': n, 'tricks': k, 'tens': list(self.centre_tens)},
                 captures=[{'cards': len(c), 'tens': list(t)} for c, t in zip(self.captures, self.captured_tens)],
-                # the same, flat, for displays that list a view's facts (the panel): per seat, and one line
-                tens_collected=[list(self.captured_tens[team(s)]) for s in range(SEATS)],
+                # the same, flat, for displays that list a view's facts (the panel): each side's tens once, and the centre
+                tens_collected='; '.join(f"{team_name(t)} together: {_tens_text(self.captured_tens[t])}" for t in (0, 1)),
                 in_the_centre=f"{n} cards face down ({plural(k, 'trick')}), {_tens_text(self.centre)}")
     if seat is None:
         view.update(centre_cards=list(self.centre), undealt_cards=[list(u) for u in self.undealt])
@@ -415,7 +415,7 @@ def record_deal(standing:dict, # the match standing, updated in place
     else: st['streak_team'], st['streak'] = winner, 1
     n = st['streak']
     name = team_name(winner)
-    won = f"{name} win deal {len(st['deals'])} ({tens[0]}-{tens[1]} in tens)."
+    won = f"{name} win deal {len(st['deals'])} ({tens[winner]}-{tens[1 - winner]} in tens)."  # the winners' count first
     if why == 'kot' or n >= STREAK_KOT: return [Event('deal-won', won), _kot(st, winner, why)], None, True  # the kot sentence says the rest
     streak = Event('deal-won', f"{won} Their streak: {plural(n, 'deal')} in a row ({STREAK_KOT} in a row is a kot).")
     nxt = (dealer + 1) % SEATS if winner == dealing else dealer
@@ -548,7 +548,7 @@ class DehlaPakadSeatView(TrickView):
     undealt: int  # cards still to be dealt after trump is named
     centre: dict  # cards, tricks, tens in the centre
     captures: list  # per partnership: cards and tens collected
-    tens_collected: list  # per seat: the tens its partnership holds
+    tens_collected: str  # each side's tens, once: 'Seats 0 and 2 together: 10♥; Seats 1 and 3 together: no ten'
     in_the_centre: str  # the centre in one line
 
 class DehlaPakadView(DehlaPakadSeatView, total=False):
@@ -600,8 +600,8 @@ DehlaPakad.QUICKREF = [
     Row('Deal and trump', "5 cards each, starting on the dealer's right; the dealer's right-hand neighbour (the trump "
         "maker) looks at them and names trump; then 4 and 4 more: 13 each", ('trump',)),
     Row('Lead', "the trump maker leads the first trick; the winner of each trick leads the next", PLAY),
-    Row('Follow', "follow the led suit if you can; when void play anything, trump or not (neither trumping nor overtaking "
-        "is compulsory)", PLAY),
+    Row('Follow', "follow the led suit if you can; when you hold none of it, play anything, trump or not (you never "
+        "have to play a trump, nor a card higher than those already played)", PLAY),
     Row('Win', "the highest trump, else the highest card of the led suit", PLAY),
     Row('The centre', "each trick goes face down into the centre; nobody owns it yet", PLAY),
     Row('Two in a row', "when the *same player* wins two tricks running, their partnership collects the whole centre (a "

@@ -16,10 +16,11 @@ from .charts import chart_html
 from .table import direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
 from .session_data import Message
 from .looks import whole_button, running_loop, widget_tree
+from ..core.engine import and_list
 
 # %% auto #0
 __all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'CHARTS', 'PanelDrawing', 'held', 'put',
-           'shared_chart', 'in_voila']
+           'notes_said_once', 'shared_chart', 'in_voila']
 
 # %% ../../nbs/ui/23_drawing.ipynb #697cf922
 class PanelDrawing:
@@ -223,13 +224,22 @@ def _draw_moves(self:PanelDrawing, controls):
         b.description, b.tooltip = label, label
     self.move_box.children = self.move_slots[:len(items)]
 
+# %% ../../nbs/ui/23_drawing.ipynb #fe698b5c
+def notes_said_once(notes:list) -> list:
+    "(labels, text) for the move notes: notes alike but for the word that tells their moves apart (the suit named) said once."
+    if len(notes) < 2: return [([label], text) for label, text in notes]
+    common = set.intersection(*(set(label.split()) for label, _ in notes))
+    texts = {' '.join(w for w in text.split() if w not in set(label.split()) - common) for label, text in notes}
+    return [([label for label, _ in notes], texts.pop())] if len(texts) == 1 else [([label], text) for label, text in notes]
+
 # %% ../../nbs/ui/23_drawing.ipynb #61bc2fe3
 @patch
 def _notes_html(self:PanelDrawing) -> str:
     "What each move button does, as a line under the buttons (empty when the learner's choice is a card)."
     notes = self.session.move_notes()
     for b, (label, text) in zip(self.move_box.children, notes): b.tooltip = cards_text_words(text, self.game.pack)
-    said = " · ".join(f"<b>{escape(label)}</b>: {cards_text_html(text, self.game.pack)}" for label, text in notes)
+    said = " · ".join(f"{and_list(f'<b>{escape(l)}</b>' for l in labels).replace(' and ', ' or ')}: {cards_text_html(text, self.game.pack)}"
+                      for labels, text in notes_said_once(notes))  # four suits' buttons: one sentence, said once
     return f'<div class="cgt-move-notes" style="font:12px/1.4 sans-serif;color:{ink("muted")}">{said}</div>' if said else ''
 
 # %% ../../nbs/ui/23_drawing.ipynb #5c627f8d
@@ -363,9 +373,10 @@ def snapshot_html(self:PanelDrawing, chart:bool=False) -> str: # with the tally 
                     f'margin:2px;font:13px sans-serif">{escape(b.description)}</span>' for b in self.move_box.children)
     shown = self.session.shown()
     chart = chart_html(shown) if chart and shown.tallies else ''
+    log = self._log_html(None if self.teaching else self.seat).replace('height:300px;', 'max-height:300px;', 1)  # a picture: no empty box above a short log
     return (f'<div class="cgt-snapshot" style="border:1px solid {ink("edge")};padding:6px;border-radius:6px;max-width:100%;box-sizing:border-box">'
             f'{self.status.value}<div style="display:flex;gap:8px;flex-wrap:wrap">{self.table.value}'
-            f'<div style="flex:1 1 260px;max-width:420px">{self._log_html(None if self.teaching else self.seat)}</div></div>'
+            f'<div style="flex:1 1 260px;max-width:420px">{log}</div></div>'
             f'{self.message.value}<div>{cards}</div><div>{moves}</div>{self.move_notes.value}'
             f'<div style="display:flex;gap:8px;flex-wrap:wrap">{self.scores.value}{chart}</div></div>')
 
