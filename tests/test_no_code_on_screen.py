@@ -126,6 +126,9 @@ def test_the_terminal_shows_no_code(name, options, monkeypatch):
         found += [f"terminal, seed {seed}: a backquote: {l.strip()[:200]!r}" for l in '\n'.join(out).splitlines() if '`' in l]
         found += [f"terminal, seed {seed}: the learner's seat by number, not 'you': {l.strip()[:200]!r}"
                   for l in '\n'.join(out[1:]).splitlines() if re.search(r"\bSeats? 0\b|\bSeats \d+ and 0\b", l)]
+        if getattr(match.game, 'LEARNER_WORDS', {}).get('hand', 'hand') != 'hand':  # the game's own word for a hand (Dehla Pakad: deal)
+            found += [f"terminal, seed {seed}: 'hand' for the game's {match.game.LEARNER_WORDS['hand']!r}: {l.strip()[:200]!r}"
+                      for l in '\n'.join(out).splitlines() if re.search(r"\b[Hh]and \d|\bthe hand is over", l)]
         if re.search(r"\bseed \d", first): found.append(f"first line: a seed: {first!r}")  # the game, not a number to copy
         if not any(isinstance(a, Card) for *_, a in match.actions):  # a game where no card is ever typed (Maghe Satra)
             if 'type a card' in first or 'card or an action' in first: found.append(f"first line: typing a card: {first!r}")

@@ -153,7 +153,7 @@ def test_the_sessions_own_words_write_cards_as_the_buttons_do():
         if trump: break
         d.play_for_me(bots=True)
     assert trump  # seed 9: Seat 0 names trump in its first hand
-    assert d.act(trump[0]) and d.message.text.startswith(f"You named {d.game.pack.suits[trump[0].arg][0]} trumps: "), d.message.text
+    assert d.act(trump[0]) and d.message.text.startswith(f"You named {d.game.pack.suits[trump[0].arg][0]} trump: "), d.message.text
 
 def test_a_hand_with_one_loser_says_who_lost_not_who_did_best():
     "Kočka gives one letter a hand: the end of a hand names the loser ('Only Seat 2 added to the letters'), not a 'best'."

@@ -189,13 +189,14 @@ def test_between_hands_only_enter_or_next_deals_the_next_hand(name, options):
     match = Match(game, seed=3)
     learner = Learner(match, 3, helped=True, pause=[card, 'help', 'hint', 'next', 'quit'])
     play(match, input=learner.input, output=learner.output)  # the learner stops at its first turn of hand 2
-    first = [(p, at) for p, at in learner.asked if 'for hand 2' in p]
+    hand = 'deal' if name == 'dehla-pakad' else 'hand'  # the game's word for a hand (Dehla Pakad's pages say deal)
+    first = [(p, at) for p, at in learner.asked if f'for {hand} 2' in p]
     assert len(first) == 4, learner.asked  # the card, help and hint did not deal hand 2
     said = learner.out[first[0][1]:first[-1][1]]
     assert len(said) == 3 and said[0].startswith(f"Refused: '{card}' (as typed)") and '[' not in said[0]  # no tag after it
-    assert 'press Enter (or type "next") to deal hand 2' in said[1] and 'nothing to advise on' in said[2]
+    assert f'press Enter (or type "next") for {hand} 2' in said[1] and 'nothing to advise on' in said[2]
     after = learner.out[first[-1][1]:]
-    assert after and after[0].startswith('Hand 2: '), after[:2]
+    assert after and after[0].startswith(f'{hand.capitalize()} 2: '), after[:2]
     assert len(match.hands) >= 2
 
 def code_tokens(text, pack) -> list:

@@ -51,7 +51,8 @@ class Match:
             given = self.given_deals[i] if i < len(self.given_deals) else None
             drawn = deal_cards(self.game, self.rng)  # drawn even when given, so the next deals are the seed's
             hand = self.game.new_hand(check_deal(self.game, given) if given is not None else drawn, dealer, self)
-            hand.events[:0] = [Event('hand', f"Hand {i + 1}: Seat {dealer} deals.", dealer)] + list(events)
+            word = getattr(self.game, 'LEARNER_WORDS', {}).get('hand', 'hand').capitalize()  # the game's word (Dehla Pakad: Deal)
+            hand.events[:0] = [Event('hand', f"{word} {i + 1}: Seat {dealer} deals.", dealer)] + list(events)
             self.hands.append(hand)
             if not hand.is_over: return
             dealer, events = self._settle(hand), ()  # a hand decided by the deal alone (Maghe Satra)

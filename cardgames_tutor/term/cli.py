@@ -14,7 +14,7 @@ from ..coach.search import hint_text, review_text
 from ..practice.drills import drill_set, BadDrill, MAX_DRILLS
 from ..practice.exercises import exercise, EXERCISES
 from ..practice.progress import Progress, DATA_ENV
-from .terminal import Narrator, header_text, help_text, turn_text, in_card_words, seed_text, typed_quoted, for_you, replay_text as _replay_text
+from .terminal import Narrator, header_text, help_text, turn_text, in_card_words, seed_text, typed_quoted, for_you, in_game_words, replay_text as _replay_text
 
 # %% auto #0
 __all__ = ['MAX_ERROR', 'MAX_LINE', 'CommandError', 'make_game', 'describe_turn', 'play', 'replay_text', 'drill', 'drill_command',
@@ -81,9 +81,10 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
          coach=False) -> Match: # coach: show the coach's hint at every turn
     "Play `match` in the terminal as `seat`, bots on the other seats (every seat with `bots_all`)."
     game, rng, shown, watch = match.game, random.Random(match.seed), output, None if bots_all else seat
-    output = lambda text='': shown(typed_quoted(for_you(text, watch)))  # 'you' for the learner's seat; typed words in quotes
+    output = lambda text='': shown(typed_quoted(for_you(in_game_words(text, game), watch)))  # the game's words; 'you'; typed words in quotes
     shown(typed_quoted(header_text(game, match.seed, watch, coach and not bots_all)))  # 'You are Seat 0': the one line that says it
-    narrator = Narrator(match, watch, output, None if bots_all else input)
+    ask = lambda prompt='': input(in_game_words(prompt, game))  # 'Deal 1 is over. Press Enter...'
+    narrator = Narrator(match, watch, output, None if bots_all else ask)
     stopped = False
     while not match.over:
         if not narrator.flush(): output("Stopped."); stopped = True; break
@@ -103,7 +104,7 @@ def play(match:Match, save_to=None, bots_all=False, input=input, output=print, s
 # %% ../../nbs/term/30_cli.ipynb #a13604da
 def replay_text(match:Match) -> str:
     "A readable account of everything in `match`, every hand open (see `terminal.replay_text`)."
-    return _replay_text(match)
+    return in_game_words(_replay_text(match), match.game)  # Dehla Pakad's deal 1, as its pages say
 
 # %% ../../nbs/term/30_cli.ipynb #3c66d3b8
 def _graded(q, input, output):

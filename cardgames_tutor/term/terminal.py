@@ -16,9 +16,9 @@ from .quickref import rows_for
 
 # %% auto #0
 __all__ = ['PHASE_WORDS', 'legend_text', 'in_card_words', 'notation_table', 'options_text', 'goal_text', 'without_goal',
-           'typing_text', 'header_text', 'play_command', 'seed_text', 'typed_quoted', 'for_you', 'trick_lines',
-           'hand_points_line', 'view_text', 'you_may', 'turn_text', 'event_text', 'draw_events', 'open_rows',
-           'replay_text', 'help_text', 'between_hands', 'Narrator']
+           'typing_text', 'header_text', 'play_command', 'seed_text', 'typed_quoted', 'for_you', 'in_game_words',
+           'trick_lines', 'hand_points_line', 'view_text', 'you_may', 'turn_text', 'event_text', 'draw_events',
+           'open_rows', 'replay_text', 'help_text', 'between_hands', 'Narrator']
 
 # %% ../../nbs/term/31_terminal.ipynb #b658a752
 def legend_text(pack:Pack) -> str:
@@ -145,6 +145,14 @@ def for_you(text, me:int|None) -> str:
     text = subject.sub(lambda m: f"you{m[1]}{_you_verb(m[2])}" + re.sub(r"\band ([a-z]+)", lambda a: f"and {_you_verb(a[1])}", m[3]), text)
     text = re.sub(rf"\bSeat {me}\b", 'you', text)
     return re.sub(r"(^|[.!?] |\n)(you|your)\b", lambda m: m[1] + m[2].capitalize(), text)
+
+# %% ../../nbs/term/31_terminal.ipynb #6c8e15cc
+def in_game_words(text, game:Game) -> str:
+    "`text` with a hand (numbered, or 'the hand is over') in `game`'s own word for it (Dehla Pakad: deal)."
+    word = getattr(game, 'LEARNER_WORDS', {}).get('hand', 'hand')
+    if word == 'hand': return str(text)
+    text = re.sub(r"\bHand (\d+)\b", lambda m: f"{word.capitalize()} {m[1]}", str(text))
+    return re.sub(r"\bhand (\d+)\b|\bthe hand is over\b", lambda m: f"{word} {m[1]}" if m[1] else f"the {word} is over", text)
 
 # %% ../../nbs/term/31_terminal.ipynb #a6e77577
 PHASE_WORDS = {'pass': 'the exchange (passing three cards)', 'trump': 'naming trump', 'blind': 'the blind (pick it up or pass)',
@@ -276,7 +284,7 @@ def between_hands(answer:str, done:int) -> tuple:
     word = answer.strip().lower()
     if word in _GO_ON: return 'go', None
     if word in _STOP: return 'stop', None
-    nxt = f"press Enter (or type `next`) to deal hand {done + 1}, or type `quit` to stop"
+    nxt = f"press Enter (or type `next`) for hand {done + 1}, or type `quit` to stop"
     if word == 'help': return 'ask', f"Hand {done} is over: {nxt}. At your turn, `help` shows the rules of the moment and how to type."
     if word in ('hint', 'undo'): return 'ask', f"There is nothing to {'advise on' if word == 'hint' else 'undo'} between hands: {nxt}."
     return 'ask', f"Refused: {short_repr(answer.strip(), 40)} (as typed) is not an answer between hands: {nxt}; `help` and `hint` are answered too."

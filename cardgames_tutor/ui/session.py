@@ -15,7 +15,7 @@ from ..core.contracts import start_standing
 from .table import move_label
 from fastcore.basics import patch
 from .session_data import sort_actions, Controls, Message, Status, tally_number
-from ..term.terminal import PHASE_WORDS
+from ..term.terminal import PHASE_WORDS, in_game_words
 
 # %% auto #0
 __all__ = ['Session']
@@ -125,8 +125,8 @@ def status(self:Session, teaching:bool=False) -> Status: # whether every hand is
         turn = 'the match is over' if shown.over and i == len(shown.hands) - 1 else f"hand {i + 1} is over"
     else: turn = 'your turn' if mine['to_act'] == self.seat else f"Seat {mine['to_act']} to play"
     mode = '' if self.live else f" · stepping: move {self.cursor} of {len(self.match.actions)}"
-    facts = f"hand {i + 1} · seed {self.seed} · you are Seat {self.seat} · {PHASE_WORDS.get(mine['phase'], mine['phase'])}"  # the phase in words, never its id
-    return Status(self.game.title, facts, turn, mode + (' · all hands shown' if teaching else ''))
+    facts = in_game_words(f"hand {i + 1} · seed {self.seed} · you are Seat {self.seat} · {PHASE_WORDS.get(mine['phase'], mine['phase'])}", self.game)  # the phase in words; the game's word for a hand
+    return Status(self.game.title, facts, in_game_words(turn, self.game), mode + (' · all hands shown' if teaching else ''))
 
 # %% ../../nbs/ui/22_session.ipynb #71b469b8
 @patch
