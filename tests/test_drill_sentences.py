@@ -347,7 +347,7 @@ SENTENCES = [  # (kind, pattern, is it true? (match, context) -> bool or None wh
        lambda m, c: dp_deal_winner(c)[0] == int(m[1]) % 2 and dp_streak(c) == 7, DP),
     mk('deal won', r"Seats (\d) and (\d) win deal (\d+) \((\d)-(\d) in tens\)\.",
        lambda m, c: (lambda w, caps: w[0] == int(m[1]) % 2 and int(m[3]) == len(c['standing']['deals']) + 1 and
-                     (int(m[4]), int(m[5])) == (len(tens(caps[0])), len(tens(caps[1]))))(dp_deal_winner(c), dp_final(c)), DP),  # Seats 0 and 2 first, as the prompt lists them
+                     (int(m[4]), int(m[5])) == (len(tens(caps[w[0]])), len(tens(caps[1 - w[0]]))))(dp_deal_winner(c), dp_final(c)), DP),  # the winners' count first
     mk('streak', r"Their streak: (\d+) deals? in a row \(7 in a row is a kot\)\.", lambda m, c: int(m[1]) == dp_streak(c) < 7, DP),
     mk('non-dealers won', r"The non-dealing side won: Seat (\d) deals again\.",
        lambda m, c: dp_deal_winner(c)[0] != c['pos'].dealer % 2 and int(m[1]) == c['pos'].dealer, DP),
