@@ -15,7 +15,7 @@ skipped with a message naming what is missing. Students' accounts must be able t
 project's .venv is closed to them (a Python under /root), a venv of a system Python with the hub extra is made once in
 /var/tmp (pip) and the hub runs from it, as a teacher would install it. The students' accounts are removed at the end.
 """
-import asyncio, contextlib, fcntl, grp, hashlib, os, pathlib, pwd, re, secrets, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import asyncio, contextlib, fcntl, grp, hashlib, os, pathlib, pwd, re, secrets, shutil, subprocess, sys, tempfile, time
 import pytest
 
 from helpers import ROOT, no_chromium, free_port, served, browser_page
@@ -165,16 +165,20 @@ def hub_argv(python, port) -> list:
     return [str(pathlib.Path(python).parent / 'jupyterhub'), '-f', str(CONFIG), f'--JupyterHub.bind_url=http://127.0.0.1:{port}',
             f'--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{free_port()}', f'--JupyterHub.hub_bind_url=http://127.0.0.1:{free_port()}']
 
-def wait_for_login_page(port, wait=120):
-    "The proxy opens the port before the hub has given it a route: wait until the hub's login page itself answers."
+def wait_until_answers(url, ok, what, wait=150):
+    "Until `url` answers as `ok(response)` wants (not followed): `what` is named if it has not within `wait` seconds."
     deadline = time.time() + wait
     while True:
         try:
-            with urllib.request.urlopen(f'http://127.0.0.1:{port}/hub/login', timeout=5) as r:
-                if r.status == 200 and b'username_input' in r.read(): return
-        except (urllib.error.URLError, OSError): pass
-        if time.time() > deadline: raise RuntimeError(f"JupyterHub's login page did not answer within {wait} s")
+            if ok(requests.get(url, allow_redirects=False, timeout=5)): return
+        except requests.RequestException: pass
+        if time.time() > deadline: raise RuntimeError(f"{what} did not answer within {wait} s")
         time.sleep(0.5)
+
+def wait_for_login_page(port, wait=120):
+    "The proxy opens the port before the hub has given it a route: wait until the hub's login page itself answers."
+    wait_until_answers(f'http://127.0.0.1:{port}/hub/login', lambda r: r.status_code == 200 and b'username_input' in r.content,
+                       "JupyterHub's login page", wait)
 
 class Hub:
     def __init__(self, python, port, names, codes, state): self.python, self.port, self.names, self.codes, self.state = python, port, names, codes, state

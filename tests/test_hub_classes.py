@@ -14,7 +14,6 @@ import pytest
 from helpers import ROOT, free_port, port_open, served
 import test_hub as th
 import test_hub_service as ts
-import requests
 
 pytestmark = pytest.mark.browser  # a server test: `make quick` leaves it out
 
@@ -24,17 +23,6 @@ def two_free_ports() -> int:
         p = free_port()
         if p < 65535 and not port_open(p + 1): return p
     raise RuntimeError("no two free ports side by side")
-
-def wait_for(prefix, port, wait=150):
-    "Until the service at `prefix` answers on its own `port` (a visitor is sent to the hub's login: 302)."
-    import time
-    deadline = time.time() + wait
-    while True:
-        try:
-            if requests.get(f'http://127.0.0.1:{port}{prefix}', allow_redirects=False, timeout=5).status_code == 302: return
-        except requests.RequestException: pass
-        if time.time() > deadline: raise RuntimeError(f"the service {prefix} did not answer within {wait} s")
-        time.sleep(0.5)
 
 @pytest.fixture(scope='module')
 def hub(tmp_path_factory):
@@ -54,7 +42,7 @@ def hub(tmp_path_factory):
         try:
             with log, served(th.hub_argv(python, port), port, 'jupyterhub', wait=90, env=env, stdout=log, stderr=subprocess.STDOUT):
                 th.wait_for_login_page(port)
-                wait_for('/services/classroom-4a/', first); wait_for('/services/classroom-4b/', first + 1)
+                ts.wait_for_service(first, '/services/classroom-4a/'); ts.wait_for_service(first + 1, '/services/classroom-4b/')
                 hub = th.Hub(python, port, [asha, bram, cy, dee], codes, work / 'state')
                 hub.log, hub.first = work / 'hub.log', first
                 yield hub

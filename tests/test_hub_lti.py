@@ -15,7 +15,7 @@ import json, os, subprocess, threading, time, urllib.parse
 import http.server
 import pytest
 
-from helpers import ROOT, free_port, served
+from helpers import free_port, served
 import test_hub as th
 import test_hub_service as ts
 import requests
@@ -71,13 +71,7 @@ class Platform:
 
 def wait_for_hub(port, wait=120):
     "The proxy opens the port before the hub has given it a route: wait until the hub's LTI tool configuration answers."
-    deadline = time.time() + wait
-    while True:
-        try:
-            if requests.get(f'http://127.0.0.1:{port}/hub/lti13/config', timeout=5).status_code == 200: return
-        except requests.RequestException: pass
-        if time.time() > deadline: raise RuntimeError(f"the hub's LTI pages did not answer within {wait} s")
-        time.sleep(0.5)
+    th.wait_until_answers(f'http://127.0.0.1:{port}/hub/lti13/config', lambda r: r.status_code == 200, "the hub's LTI pages", wait)
 
 @pytest.fixture(scope='module')
 def hub(tmp_path_factory):

@@ -11,7 +11,7 @@ as its own account, whose token (in its environment) a student's own server cann
 Needs root, the hub extra (with the classroom's Solara) and the proxy: skipped with a message naming what is missing,
 as in test_hub.py; the browser test also needs Python playwright and Debian's Chromium.
 """
-import os, pathlib, pwd, secrets, subprocess, time, urllib.parse, uuid
+import os, pathlib, pwd, secrets, time, urllib.parse, uuid
 import pytest
 
 from helpers import no_chromium, free_port, browser_page
@@ -29,15 +29,9 @@ def service_pids(port) -> list:
     return [int(p) for p in filter(str.isdigit, os.listdir('/proc'))
             if _environ(p).get('JUPYTERHUB_SERVICE_NAME') == NAME and _environ(p).get('JUPYTERHUB_SERVICE_URL', '').endswith(f':{port}')]
 
-def wait_for_service(port, wait=150):
+def wait_for_service(port, prefix=PREFIX, wait=150):
     "Until the service answers on its own port (a visitor is sent to the hub's login: 302)."
-    deadline = time.time() + wait
-    while True:
-        try:
-            if requests.get(f'http://127.0.0.1:{port}{PREFIX}', allow_redirects=False, timeout=5).status_code == 302: return
-        except requests.RequestException: pass
-        if time.time() > deadline: raise RuntimeError(f"the classroom service did not answer within {wait} s")
-        time.sleep(0.5)
+    th.wait_until_answers(f'http://127.0.0.1:{port}{prefix}', lambda r: r.status_code == 302, f"the classroom service {prefix}", wait)
 
 @pytest.fixture(scope='module')
 def hub(tmp_path_factory):
