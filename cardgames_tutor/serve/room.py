@@ -16,8 +16,8 @@ from ..ui.session import Session
 _log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['START_PAGES', 'option', 'TableOptions', 'add_options', 'read_options', 'StudentPage', 'Classroom', 'classroom',
-           'use_classroom']
+__all__ = ['START_PAGES', 'option', 'TableOptions', 'add_options', 'read_options', 'StudentPage', 'Classroom', 'Pacer',
+           'classroom', 'use_classroom']
 
 # %% ../../nbs/serve/33a_room.ipynb #28117965
 def option(default, help:str, choices:tuple|None=None):
@@ -86,7 +86,7 @@ class Classroom:
         self.version, self.watchers = 0, []
         self._seen, self._told = {}, -1  # code -> (version, since when); the version the watchers were told of
         self._beats = {'tick': now(), 'sweep': now(), 'watch': 0.0}
-        self._thread, self._stop = None, threading.Event()
+        self._pacer = None  # the thread of `start`
 
 # %% ../../nbs/serve/33a_room.ipynb #8f941904
 @patch
@@ -256,24 +256,35 @@ def unwatch(self:Classroom, callback):
     with self.lock:
         if callback in self.watchers: self.watchers.remove(callback)
 
+# %% ../../nbs/serve/33a_room.ipynb #0da5c57a
+class Pacer:
+    "A daemon thread calling `beat()` every `every` s until `stop()`; a beat that fails is logged as `failed` (None: dropped) and the next one runs."
+    def __init__(self, beat, every:float, name:str, failed:str|None=None):
+        self.stopped = threading.Event()
+        def run():
+            while not self.stopped.wait(every):
+                try: beat()
+                except Exception:
+                    if failed: _log.exception(failed)
+        self.thread = threading.Thread(target=run, name=name, daemon=True)
+        self.thread.start()
+
+    def stop(self, wait:float=0):
+        "Stop beating (waiting up to `wait` s for a beat under way to end)."
+        self.stopped.set()
+        if wait: self.thread.join(wait)
+
 # %% ../../nbs/serve/33a_room.ipynb #27b639db
 @patch
 def start(self:Classroom, beat:float=0.05) -> Classroom:
     "Run the pacer in a daemon thread, a beat every `beat` s, until `stop()`."
-    def run():
-        while not self._stop.wait(beat):
-            try: self.step()
-            except Exception: _log.exception("the classroom's pacer failed a beat")
-    if self._thread is None:
-        self._thread = threading.Thread(target=run, name='cgt-classroom-pacer', daemon=True)
-        self._thread.start()
+    if self._pacer is None: self._pacer = Pacer(self.step, beat, 'cgt-classroom-pacer', "the classroom's pacer failed a beat")
     return self
 
 @patch
 def stop(self:Classroom):
     "Stop the pacer."
-    self._stop.set()
-    if self._thread is not None: self._thread.join(5)
+    if self._pacer is not None: self._pacer.stop(5)
 
 # %% ../../nbs/serve/33a_room.ipynb #156e55e9
 _ROOM, _ROOM_LOCK = None, threading.Lock()

@@ -15,7 +15,7 @@ from ..core.engine import one_line
 from ..tables.seats import CODE_SIGNS
 from ..practice.results import ClassProgress, Results, ResultsError, exercise_title
 from ..ui.practice_view import Practice
-from .room import Classroom
+from .room import Classroom, Pacer
 from .teacher import Console
 from .gates import HTML_KIND, WrongCodes, answer, code_proof, cookies_of, held_back, local_location, plain_code, query_of, same_code, visitor_address
 from .teacher_page import PREFIX, TeacherPage
@@ -101,7 +101,7 @@ class ClassKeeper:
     def __init__(self, room:Classroom, results:Results,
                  console:Console|None=None): # the console whose work set from the next hand it starts when due (`Console.due`)
         self.room, self.results, self.seen, self.solo_mark, self.names, self.console = room, results, {}, None, {}, console
-        self._stop, self._thread = threading.Event(), None
+        self._pacer = None  # the thread of `start`
 
     def _held(self, p):
         "(key, match, seat, lock) of page `p` as the server holds it: the table's own match (a seat's page sees no seed), or the solo session's; None once its table is gone."
@@ -170,17 +170,13 @@ def beat(self:ClassKeeper) -> int:
 # %% ../../nbs/serve/34c_teacher_server.ipynb #25fb4861
 @patch
 def start(self:ClassKeeper, every:float=1.0) -> ClassKeeper:
-    "Beat every `every` s in a daemon thread until `stop()`."
-    def run():
-        while not self._stop.wait(every):
-            try: self.beat()
-            except Exception: pass  # a page closing under it: the next beat sees it gone
-    self._thread = threading.Thread(target=run, name='class-keeper', daemon=True)
-    self._thread.start()
+    "Beat every `every` s in a daemon thread until `stop()` (a failed beat, e.g. a page closing under it: the next beat sees it gone)."
+    self._pacer = Pacer(self.beat, every, 'class-keeper')
     return self
 
 @patch
-def stop(self:ClassKeeper): self._stop.set()
+def stop(self:ClassKeeper):
+    if self._pacer is not None: self._pacer.stop()
 
 # %% ../../nbs/serve/34c_teacher_server.ipynb #50753236
 def keep_reviews(lobby, results:Results) -> int:
