@@ -6,14 +6,16 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/exercises.html.
 
 # %% ../../nbs/practice/42_exercises.ipynb #57a937a9
 from __future__ import annotations
-import copy
+import copy, threading
+from collections.abc import Mapping
 from typing import NamedTuple
-from ..core.engine import short_repr
+from ..core.engine import games, import_every, short_repr
 from ..core.match import Match
 from ..core.records import FORMAT, VERSION, load
+from . import game_drills
 
 # %% auto #0
-__all__ = ['EXERCISES', 'Exercise', 'exercises', 'exercise']
+__all__ = ['EXERCISES', 'Exercise', 'Exercises', 'add_exercise', 'cards_of', 'exercises', 'exercise']
 
 # %% ../../nbs/practice/42_exercises.ipynb #2b74b478
 class Exercise(NamedTuple):
@@ -27,17 +29,30 @@ class Exercise(NamedTuple):
     def note(self) -> str: return self.record['start']['note']
 
 # %% ../../nbs/practice/42_exercises.ipynb #bad3075a
-EXERCISES: dict = {}
+class Exercises(Mapping):
+    "Every exercise, name -> `Exercise`: each game's drills module adds its own (found at first use), in the order of the games' registry."
+    def __init__(self): self.added, self.found, self.lock = {}, False, threading.RLock()
+    def all(self) -> dict:
+        with self.lock:  # a server's threads wait for the first to find them all
+            if not self.found: self.found = True; import_every(game_drills)  # each game's module adds its exercises as it is imported
+        order = {name: i for i, name in enumerate(games())}
+        return dict(sorted(self.added.items(), key=lambda kv: order.get(kv[1].game, len(order))))  # stable: a game's own order kept
+    def __getitem__(self, name:str) -> Exercise: return self.all()[name]
+    def __iter__(self): return iter(self.all())
+    def __len__(self) -> int: return len(self.all())
 
-def _add(name:str, title:str, game:str, seed:int, dealer:int, note:str, # what the learner reads
-         standing:dict|None=None, deal:dict|None=None, actions:tuple=(), **options):
+EXERCISES = Exercises()
+
+# %% ../../nbs/practice/42_exercises.ipynb #35cc3696
+def add_exercise(name:str, title:str, game:str, seed:int, dealer:int, note:str, # what the learner reads
+                 standing:dict|None=None, deal:dict|None=None, actions:tuple=(), **options):
     "Add an exercise: a record of `game` from `seed` (or the written `deal`), starting from `standing`."
     hand = {'dealer': dealer} | ({'deal': deal} if deal else {}) | ({'actions': list(actions)} if actions else {})
     start = {'standing': standing, 'note': note} if standing else {'note': note}
-    EXERCISES[name] = Exercise(name, title, {'format': FORMAT, 'version': VERSION, 'game': game, 'options': options,
-                                             'seed': seed, 'start': start, 'hands': [hand]})
+    EXERCISES.added[name] = Exercise(name, title, {'format': FORMAT, 'version': VERSION, 'game': game, 'options': options,
+                                                   'seed': seed, 'start': start, 'hands': [hand]})
 
-def _cards(*hands:str) -> list: return [h.split() for h in hands]
+def cards_of(*hands:str) -> list: return [h.split() for h in hands]
 
 # %% ../../nbs/practice/42_exercises.ipynb #d9c9992e
 def exercises() -> dict:
@@ -49,51 +64,3 @@ def exercise(name:str) -> Match:
     if not isinstance(name, str) or name not in EXERCISES:
         raise ValueError(f"unknown exercise {short_repr(name)}: the exercises are {', '.join(EXERCISES)}")
     return load(copy.deepcopy(EXERCISES[name].record))
-
-# %% ../../nbs/practice/42_exercises.ipynb #c8378419
-_add('begga-kaat-95', "You are on 95 points", game='begga-kaat', seed=3, dealer=0, standing={'totals': [95, 40, 20, 57]},
-     note="You (Seat 0) are on 95 penalty points, the others on 40, 20 and 57; with the highest total you deal. "
-          "Take five more and you lose the match: duck every trick that may hold a heart or a queen.")
-_add('begga-kaat-leader', "Far ahead: end it", game='begga-kaat', seed=9, dealer=1, standing={'totals': [10, 90, 85, 80]},
-     note="You (Seat 0) have only 10 penalty points; Seats 1, 2 and 3 are on 90, 85 and 80, and Seat 1, the highest, deals. "
-          "The match ends when anyone reaches 100, and the fewest points wins it: give them the hearts and the queens.")
-
-# %% ../../nbs/practice/42_exercises.ipynb #d8086456
-_add('kocka-two-letters', "Two letters each", game='kocka', seed=2, dealer=3, standing={'letters': [2, 2, 2, 2]},
-     note="Everyone has KO, two letters of KOČKA. Three more lost hands and a player has spelled the word and loses.")
-_add('kocka-last-letter', "One letter from KOČKA", game='kocka', seed=6, dealer=3, standing={'letters': [4, 1, 2, 3]},
-     note="You (Seat 0) have KOČK: lose this hand and you have spelled KOČKA and lose the match. Keep your penalty points "
-          "below the others', and mind the Hejma (the upper jack of leaves) and the last trick.")
-
-# %% ../../nbs/practice/42_exercises.ipynb #d18322f0
-_add('dehla-pakad-centre-three', "The centre holds three tricks", game='dehla-pakad', seed=32, dealer=0,
-     deal={'hands': _cards('KS 6S AH QC AC 9S 3C JH 6H 7H AD AS 10C', '5D 4C KD 7S 5C 5H 8C 2C QS JC 3H 3D KC',
-                           '4D 6C 2D KH QD 9C JD 10S 10D 2S QH 6D 9D', '5S 10H 8D 9H 8S 4S 3S 7D 4H 7C 8H JS 2H')},
-     actions=('trump D', '2C', '6C', '7C', 'QC', '6S', '7S', '10S', 'JS', '8D', 'AD', '3D', '2D'),
-     note="Three tricks lie in the centre, with the ten of spades among them, and you (Seat 0) won the last trick: "
-          "you are on one. Win the trick you now lead and you collect the whole centre for your side.")
-
-# %% ../../nbs/practice/42_exercises.ipynb #aaa07b62
-_add('dehla-pakad-streak', "Six deals in a row", game='dehla-pakad', seed=5, dealer=1,
-     standing={'deals_won': [6, 2], 'streak_team': 0, 'streak': 6},
-     note="Your side (Seats 0 and 2) has won six deals in a row: win this one too and it is a kot, seven in a row, "
-          "and the match is yours. Take three of the four tens.")
-
-# %% ../../nbs/practice/42_exercises.ipynb #4ad80d0f
-_add('maghe-satra-one-point', "One game point from the target", game='maghe-satra', seed=3, dealer=0,
-     standing={'totals': [9, 7, 8, 5]},
-     note="You (Seat 0) have 9 game points: win this hand and you reach 10 and win the match. Seat 2 is on 8. "
-          "Stand close to 17 without going over.")
-
-# %% ../../nbs/practice/42_exercises.ipynb #059583c3
-_add('thieves-picked-with-six', "You picked with the six", game='beggars-and-thieves', seed=19, dealer=4,
-     deal={'hands': _cards('T6 R5 G1 T3 G3 R2 R4', 'T10 T2 R3 R1 T1 R7 T12', 'T9 B2 G2 B6 T5 G8 T13',
-                           'R8 T4 B3 G5 G4 B4 T8', 'T14 G7 R6 T11 G6 B8 B5'), 'blind': ['B7', 'T7']},
-     actions=('pick',),
-     note="You (Seat 0) picked up the blind, and you hold the six of Thieves yourself (and the seven). Bury two cards, "
-          "then say who plays with you: call the lowest Thief above six you do not hold, or go alone.")
-
-# %% ../../nbs/practice/42_exercises.ipynb #8a0bf09d
-_add('thieves-tie-at-target', "A tie at the target", game='beggars-and-thieves', seed=11, dealer=4,
-     standing={'totals': [20, 20, 12, 8, 4]},
-     note="You (Seat 0) and Seat 1 both have 20, the target: a tie plays on. Whoever ends a hand alone in the lead wins.")

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from ...games.begga_kaat import BeggaKaat, penalty
 from ..drills import (verdict_drill, trick_drill, points_drill, totals_text, turned, next_dealer_drill, match_end_drill,
                                     match_over_drill)
-
+from ..exercises import add_exercise, cards_of
 
 # %% auto #0
 __all__ = ['BK', 'BK_OPTIONS', 'TIE_RULE']
@@ -74,3 +74,11 @@ def _bk_outcome(hand, st):
 next_dealer_drill(BK, f'{BK}/next-dealer', _bk_standing, _bk_told, BK_OPTIONS)
 match_end_drill(BK, f'{BK}/target', _bk_standing, _bk_told, _bk_outcome, BK_OPTIONS)
 match_over_drill(BK, _bk_standing, _bk_told, BK_OPTIONS)
+
+# %% ../../../nbs/practice/41a_drills_begga_kaat.ipynb #0e4ccf01
+add_exercise('begga-kaat-95', "You are on 95 points", game=BK, seed=3, dealer=0, standing={'totals': [95, 40, 20, 57]},
+     note="You (Seat 0) are on 95 penalty points, the others on 40, 20 and 57; with the highest total you deal. "
+          "Take five more and you lose the match: duck every trick that may hold a heart or a queen.")
+add_exercise('begga-kaat-leader', "Far ahead: end it", game=BK, seed=9, dealer=1, standing={'totals': [10, 90, 85, 80]},
+     note="You (Seat 0) have only 10 penalty points; Seats 1, 2 and 3 are on 90, 85 and 80, and Seat 1, the highest, deals. "
+          "The match ends when anyone reaches 100, and the fewest points wins it: give them the hearts and the queens.")

@@ -11,7 +11,7 @@ from ...core.engine import Move, plural
 from ...games import beggars_and_thieves as bt
 from ..drills import (add_drill, verdict_drill, trick_drill, points_drill, situation, totals_text, seat_choices, next_dealer_drill, match_end_drill, match_over_drill,
                                     number_choices, settled, near_goal, wins_the, PLAY_ON)
-
+from ..exercises import add_exercise, cards_of
 
 # %% auto #0
 __all__ = ['BT', 'BT_ALL', 'BT_PICK', 'LEASTER_TIE', 'NEXT_DEALER']
@@ -121,3 +121,16 @@ def _bt_snear(hand, rng):
                 f"How many does Seat {seat} score?", choices=choices, answers=(choices.index(str(points[seat])),),
                 explanation=hand.result['text'], rules=(f'{BT}/snear',))
 add_drill(BT, f'{BT}/snear', _bt_snear, 'easy', ({'players': 2},))
+
+# %% ../../../nbs/practice/41e_drills_beggars_and_thieves.ipynb #9a2f8f00
+add_exercise('thieves-picked-with-six', "You picked with the six", game=BT, seed=19, dealer=4,
+     deal={'hands': cards_of('T6 R5 G1 T3 G3 R2 R4', 'T10 T2 R3 R1 T1 R7 T12', 'T9 B2 G2 B6 T5 G8 T13',
+                           'R8 T4 B3 G5 G4 B4 T8', 'T14 G7 R6 T11 G6 B8 B5'), 'blind': ['B7', 'T7']},
+     actions=('pick',),
+     note="You (Seat 0) picked up the blind, and you hold the six of Thieves yourself (and the seven). Bury two cards, "
+          "then say who plays with you: call the lowest Thief above six you do not hold, or go alone.")
+
+# %% ../../../nbs/practice/41e_drills_beggars_and_thieves.ipynb #9b9f5c1b
+add_exercise('thieves-tie-at-target', "A tie at the target", game=BT, seed=11, dealer=4,
+     standing={'totals': [20, 20, 12, 8, 4]},
+     note="You (Seat 0) and Seat 1 both have 20, the target: a tie plays on. Whoever ends a hand alone in the lead wins.")

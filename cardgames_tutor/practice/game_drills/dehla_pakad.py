@@ -11,7 +11,7 @@ from ...core.contracts import played_text
 from ...games import dehla_pakad as dp
 from ..drills import (add_drill, verdict_drill, trick_drill, finishing_trick, trick_shown, trick_facts, next_dealer_drill,
                                     match_end_drill, match_over_drill)
-
+from ..exercises import add_exercise, cards_of
 
 # %% auto #0
 __all__ = ['DP', 'STAYS']
@@ -102,3 +102,17 @@ def _dp_outcome(hand, st):
 next_dealer_drill(DP, f'{DP}/next-dealer', _dp_standing, _dp_told)
 match_end_drill(DP, f'{DP}/kot', _dp_standing, _dp_told, _dp_outcome)
 match_over_drill(DP, _dp_standing, _dp_told)
+
+# %% ../../../nbs/practice/41c_drills_dehla_pakad.ipynb #17961dd0
+add_exercise('dehla-pakad-centre-three', "The centre holds three tricks", game=DP, seed=32, dealer=0,
+     deal={'hands': cards_of('KS 6S AH QC AC 9S 3C JH 6H 7H AD AS 10C', '5D 4C KD 7S 5C 5H 8C 2C QS JC 3H 3D KC',
+                           '4D 6C 2D KH QD 9C JD 10S 10D 2S QH 6D 9D', '5S 10H 8D 9H 8S 4S 3S 7D 4H 7C 8H JS 2H')},
+     actions=('trump D', '2C', '6C', '7C', 'QC', '6S', '7S', '10S', 'JS', '8D', 'AD', '3D', '2D'),
+     note="Three tricks lie in the centre, with the ten of spades among them, and you (Seat 0) won the last trick: "
+          "you are on one. Win the trick you now lead and you collect the whole centre for your side.")
+
+# %% ../../../nbs/practice/41c_drills_dehla_pakad.ipynb #1dddf7e0
+add_exercise('dehla-pakad-streak', "Six deals in a row", game=DP, seed=5, dealer=1,
+     standing={'deals_won': [6, 2], 'streak_team': 0, 'streak': 6},
+     note="Your side (Seats 0 and 2) has won six deals in a row: win this one too and it is a kot, seven in a row, "
+          "and the match is yours. Take three of the four tens.")

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from ...games.kocka import Kocka
 from ..drills import (add_drill, verdict_drill, trick_drill, points_drill, finishing_trick, trick_shown, trick_facts,
                                     seat_choices, totals_text, turned, next_dealer_drill, match_end_drill, match_over_drill)
-
+from ..exercises import add_exercise, cards_of
 
 # %% auto #0
 __all__ = ['KK', 'REPLAY']
@@ -110,3 +110,10 @@ def _kk_outcome(hand, st):
 next_dealer_drill(KK, f'{KK}/letter', _kk_standing, _kk_told)
 match_end_drill(KK, f'{KK}/word', _kk_standing, _kk_told, _kk_outcome)
 match_over_drill(KK, _kk_standing, _kk_told)
+
+# %% ../../../nbs/practice/41b_drills_kocka.ipynb #68a1ce7b
+add_exercise('kocka-two-letters', "Two letters each", game=KK, seed=2, dealer=3, standing={'letters': [2, 2, 2, 2]},
+     note="Everyone has KO, two letters of KOČKA. Three more lost hands and a player has spelled the word and loses.")
+add_exercise('kocka-last-letter', "One letter from KOČKA", game=KK, seed=6, dealer=3, standing={'letters': [4, 1, 2, 3]},
+     note="You (Seat 0) have KOČK: lose this hand and you have spelled KOČKA and lose the match. Keep your penalty points "
+          "below the others', and mind the Hejma (the upper jack of leaves) and the last trick.")

@@ -10,7 +10,7 @@ from ...core.contracts import played_text
 from ...games import maghe_satra as ms
 from ..drills import (add_drill, verdict_drill, situation, held, after, totals_text, seat_choices, next_dealer_drill,
                                     match_end_drill, match_over_drill, near_goal, wins_the)
-
+from ..exercises import add_exercise, cards_of
 
 # %% auto #0
 __all__ = ['MS', 'MS_OPTIONS', 'WHAT_NOW']
@@ -88,3 +88,9 @@ def _ms_told(hand, st):
 next_dealer_drill(MS, f'{MS}/next-dealer', _ms_standing, _ms_told, MS_OPTIONS)
 match_end_drill(MS, f'{MS}/match', _ms_standing, _ms_told, wins_the('match'), MS_OPTIONS)
 match_over_drill(MS, _ms_standing, _ms_told, MS_OPTIONS)
+
+# %% ../../../nbs/practice/41d_drills_maghe_satra.ipynb #31b25b95
+add_exercise('maghe-satra-one-point', "One game point from the target", game=MS, seed=3, dealer=0,
+     standing={'totals': [9, 7, 8, 5]},
+     note="You (Seat 0) have 9 game points: win this hand and you reach 10 and win the match. Seat 2 is on 8. "
+          "Stand close to 17 without going over.")
