@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/panel.html.md"""
 
 # %% ../../nbs/ui/24_panel.ipynb #4392ccb5
 from __future__ import annotations
-import base64, contextlib, functools, logging, secrets
+import contextlib, functools, logging, secrets
 from html import escape
 import ipywidgets as widgets
 from ipywidgets.widgets.widget_string import HTMLStyle
@@ -17,7 +17,7 @@ from ..core.engine import Game, games, one_line, default_game
 from ..core import records
 from ..core.match import Match
 from .table import direction_of, seat_positions
-from .session import Session
+from .session import Session, IN_PROGRESS
 from .session_data import Message, sort_actions, parse_link
 from .drawing import PANEL_CSS, PanelDrawing, NEXT_HAND, NEW_MATCH
 from .looks import Looks, running_loop, widget_tree
@@ -26,7 +26,7 @@ from .access import attach
 
 
 # %% auto #0
-__all__ = ['IN_PROGRESS', 'Tutor']
+__all__ = ['SessionVerb', 'Tutor']
 
 # %% ../../nbs/ui/24_panel.ipynb #411f4ce6
 _log = logging.getLogger(__name__)
@@ -35,6 +35,24 @@ def _available_games() -> list:
     "(title, name) of every registered game, for the game menu."
     return [(info.title, name) for name, info in games().items()]
 
+
+# %% ../../nbs/ui/24_panel.ipynb #0fc8eb87
+class SessionVerb:
+    "The session's method of the same name, on the panel: the session does it, then the panel lets the bots play and draws once."
+    def __init__(self, refill:bool=False, paced:bool=False):
+        self.refill, self.paced = refill, paced  # refill: the setup row shows the match after; paced: the panel plays the bots at its pace
+    def __set_name__(self, owner, name): self.name = name
+    def __get__(self, panel, owner=None):
+        if panel is None: return self
+        verb = getattr(panel.session, self.name)
+        @functools.wraps(verb)
+        def then_draw(*args, **kw):
+            if self.paced: kw.setdefault('bots', panel.pace.value <= 0 or running_loop() is None)  # paced: `_bots` plays them
+            done = verb(*args, **kw)
+            if done and self.refill: panel._fill_setup()
+            panel._bots()
+            return done
+        return then_draw
 
 # %% ../../nbs/ui/24_panel.ipynb #cd8d7c41
 class Tutor(PanelDrawing, widgets.VBox):
@@ -51,7 +69,7 @@ class Tutor(PanelDrawing, widgets.VBox):
         super().__init__(layout=widgets.Layout(max_width='100%'))
         self.add_class('cgt-tutor')
         self.session = session or Session(game, seat, seed, match, **options)
-        self._chart_key, self._closed, self._drawing, self._download_key, self._draws, self._pending = None, False, False, None, [], None
+        self._chart_key, self._closed, self._drawing, self._download_key, self._draws = None, False, False, None, []
         self._reacts, self._drawn, self._log_kept = [], {}, ([], '')  # `add_row`'s; what each part was drawn from (`_fresh`), the log's earlier rows
         self.looks = Looks()  # layouts and styles, shared by the widgets that look alike
         self._build(pace, teach, self.session.solo)
@@ -71,6 +89,8 @@ class Tutor(PanelDrawing, widgets.VBox):
     cursor = property(lambda self: self.session.cursor)
     selected = property(lambda self: self.session.selected)
     rng = property(lambda self: self.session.rng)
+    act, next_hand, step, step_by, undo, save_record = (SessionVerb() for _ in range(6))  # the session's verbs, each then drawn
+    play_for_me, load_record = SessionVerb(paced=True), SessionVerb(refill=True)
 
     def _repr_mimebundle_(self, **kwargs):
         "The live widget, with a static picture of it beside for pages read without a kernel (docs, GitHub)."
@@ -161,7 +181,7 @@ def _wire(self:Tutor):
     guard = self.guarded
     for w, where in ((self.first, 'first'), (self.back, 'back'), (self.forward, 'forward'), (self.last, 'last')):
         w.on_click(guard(lambda _, where=where: self.step_by(where)))
-    self.jump.observe(guard(lambda change: self._on_jump(change)), 'value')
+    self.jump.observe(guard(lambda change: change['new'] is not None and change['new'] >= 0 and self.step(change['new'])), 'value')
     self.bot_button.on_click(guard(lambda _: self.play_for_me()))
     self.save_button.on_click(guard(lambda _: self.offer_download()))
     if self.teach is None: return  # a seat at a table: the solo controls were never made
@@ -220,20 +240,12 @@ def update(self:Tutor):
 # %% ../../nbs/ui/24_panel.ipynb #b50f1e4f
 @patch
 def _bots(self:Tutor):
-    "Let the bots play until it is the learner's turn (at the set pace), then redraw."
+    "Let the bots play until it is the learner's turn (at the set pace: one move planned at a time, by the session), then redraw."
     loop = running_loop() if self.pace.value > 0 else None
     if loop is None: self.session.run_bots()
-    elif self.session.bot_due and self._pending != self.session.generation:  # one paced move waiting at a time
-        self._pending = self.session.generation
-        loop.call_later(self.pace.value, self.guarded(self._bot_step), self.session.generation)
+    elif self.session.plan_bot():
+        loop.call_later(self.pace.value, self.guarded(lambda planned: self.session.bot_step(planned) and self._bots()), self.session.generation)
     self.update()
-
-# %% ../../nbs/ui/24_panel.ipynb #422f2490
-@patch
-def _bot_step(self:Tutor, generation):
-    "One paced bot move (a stale one is dropped by the session)."
-    self._pending = None
-    if self.session.bot_step(generation): self._bots()
 
 # %% ../../nbs/ui/24_panel.ipynb #7767be35
 @patch
@@ -248,30 +260,6 @@ def add_row(self:Tutor, children:list, draw=None, where:int|None=None, react=Non
     self.update()
     return row
 
-
-# %% ../../nbs/ui/24_panel.ipynb #f8df75e9
-@patch
-def act(self:Tutor, action) -> bool:
-    "Take `action` for the learner's seat; True if it was allowed (else the message says why)."
-    done = self.session.act(action)
-    self._bots()
-    return done
-
-# %% ../../nbs/ui/24_panel.ipynb #ed0c20f7
-@patch
-def play_for_me(self:Tutor, moves:int=1) -> int:
-    "Let the game's bot make the learner's next `moves` moves (moving on from a finished hand); how many it made."
-    made = self.session.play_for_me(moves, bots=self.pace.value <= 0 or running_loop() is None)  # paced: `_bots` plays them
-    self._bots()
-    return made
-
-# %% ../../nbs/ui/24_panel.ipynb #808b62bb
-@patch
-def next_hand(self:Tutor) -> bool:
-    "Move on from a finished hand: the bots play the next hand up to your turn."
-    done = self.session.next_hand()
-    self._bots()
-    return done
 
 # %% ../../nbs/ui/24_panel.ipynb #7a3051b4
 @patch
@@ -292,33 +280,6 @@ def _on_move(self:Tutor, slot):
     else: self.session.act(item)
     self._bots()
 
-# %% ../../nbs/ui/24_panel.ipynb #bc43e220
-@patch
-def step(self:Tutor, to:int|None):
-    "Show the match after `to` actions (None: live)."
-    self.session.step(to)
-    self._bots()
-
-# %% ../../nbs/ui/24_panel.ipynb #44282a7f
-@patch
-def step_by(self:Tutor, where:str):
-    "Press a step button: 'first', 'back', 'forward' or 'last'."
-    self.session.step_by(where)
-    self._bots()
-
-# %% ../../nbs/ui/24_panel.ipynb #99678220
-@patch
-def _on_jump(self:Tutor, change):
-    if change['new'] is not None and change['new'] >= 0: self.step(change['new'])
-
-# %% ../../nbs/ui/24_panel.ipynb #f741475b
-@patch
-def undo(self:Tutor) -> bool:
-    "Take back the learner's last move and the bots' replies after it."
-    done = self.session.undo()
-    self.update()
-    return done
-
 # %% ../../nbs/ui/24_panel.ipynb #fb2fcf68
 @patch
 def deal(self:Tutor, seed:int|None=None, game:str|None=None, players:int|None=None, seat:int|None=None) -> bool:
@@ -331,41 +292,12 @@ def deal(self:Tutor, seed:int|None=None, game:str|None=None, players:int|None=No
     return done
 
 # %% ../../nbs/ui/24_panel.ipynb #7e20e4ce
-IN_PROGRESS = "the hand in progress is not in the record until it ends: its cards are not all public"
-
 @patch
 def offer_download(self:Tutor):
-    "Put a link on the panel that downloads the hand record: finished hands, and the hand in progress in the teaching view only."
-    s, whole = self.session, self.teaching
-    text, self._download_key = s.record_json(whole), (s.generation, len(self.match.actions))
-    if text is None:  # the first hand still in play, and not every hand shown
-        self._download_key = None
-        s.say('info', f"Nothing to download yet: {IN_PROGRESS}.")
-        return self.render()
-    data = base64.b64encode(text.encode('utf-8')).decode('ascii')
-    self.download.value = (f'<a class="cgt-download" download="{s.record_name(whole)}" href="data:application/json;base64,{data}" '
-                           'style="font:13px sans-serif;padding:4px">⬇ download the record</a>')
-    left_out = s.record_hands(whole) < len(self.match.hands)
-    s.say('info', "Your hand record is ready: click “download the record” to save it on your computer"
-                  + (f"; {IN_PROGRESS}." if left_out else ". It shows every hand's cards."))
+    "Put the link that downloads the hand record on the panel (`Session.record_link`): the hand in progress in the teaching view only."
+    self.download.value = link = self.session.record_link(self.teaching)
+    self._download_key = (self.session.generation, len(self.match.actions)) if link else None
     self.render()
-
-# %% ../../nbs/ui/24_panel.ipynb #1fe72d6d
-@patch
-def load_record(self:Tutor, source) -> bool:
-    "Show the match of a hand record from its first move: its bytes (an upload), a dict, or from Python JSON text or a path."
-    done = self.session.load_record(source)
-    if done: self._fill_setup()
-    self.update()
-    return done
-
-# %% ../../nbs/ui/24_panel.ipynb #065edc84
-@patch
-def save_record(self:Tutor, path) -> bool:
-    "Write the match's hand record to `path` (for notebook users; the panel's button downloads instead)."
-    done = self.session.save_record(path)
-    self.render()
-    return done
 
 # %% ../../nbs/ui/24_panel.ipynb #fa150df0
 @patch
@@ -377,15 +309,6 @@ def _on_upload(self:Tutor, change):
     try: self.upload.value = ()  # the bytes are read once; the same file can be opened again
     finally: self._drawing = False
     self.load_record(content)
-
-# %% ../../nbs/ui/24_panel.ipynb #db00e459
-@patch(cls_method=True)
-def from_record(cls:Tutor, source, seat:int=0, **kw) -> Tutor:
-    "A panel showing a hand record, from its first move."
-    t = cls(match=records.load(source), seat=seat, **kw)
-    t.step(0)
-    return t
-
 
 # %% ../../nbs/ui/24_panel.ipynb #217b7539
 @patch

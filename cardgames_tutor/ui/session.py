@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/session.html.md"""
 
 # %% ../../nbs/ui/22_session.ipynb #ae9447ff
 from __future__ import annotations
-import json, random
+import base64, json, random
 from ..core.cards import Card, in_order
 from ..core.engine import Move, BadOption, Game, game_class, get_game, one_line, plural, action_text, default_game
 from ..core.match import Match
@@ -18,7 +18,7 @@ from .session_data import sort_actions, Controls, Message, Status, tally_number
 from ..term.terminal import PHASE_WORDS, in_game_words
 
 # %% auto #0
-__all__ = ['Session']
+__all__ = ['IN_PROGRESS', 'Session']
 
 # %% ../../nbs/ui/22_session.ipynb #dff8a9f5
 def _n_events(match) -> int: return sum(len(h.events) for h in match.hands)
@@ -27,6 +27,7 @@ def _n_events(match) -> int: return sum(len(h.events) for h in match.hands)
 class Session:
     "One learner's game: `game` played from `seat`, bots at the other seats, without widgets."
     solo = True  # one learner's own match (a seat at a shared table is `ui.seat.SeatSession`: False)
+    pending = None  # the generation a paced bot move waits for (`plan_bot`), if one does
     def __init__(self, game:str|Game=default_game(), # the registry's first game by default; a game name (`begga-kaat`, `kocka`...) or a `Game`
                  seat:int=0, # the learner's seat
                  seed:int|None=None, # the deal's seed: the same seed gives everyone the same deal
@@ -186,8 +187,17 @@ def run_bots(self:Session) -> int:
 @patch
 def bot_step(self:Session, generation:int) -> bool:
     "One paced bot move planned at `generation`; False (and nothing done) if it is stale or not due."
+    self.pending = None
     if generation != self.generation or not self.bot_due: return False
     self.bot_move()
+    return True
+
+# %% ../../nbs/ui/22_session.ipynb #c64f7680
+@patch
+def plan_bot(self:Session) -> bool:
+    "Whether to plan a paced bot move now: one is due and none is waiting (one paced move waits at a time); planned if so."
+    if not self.bot_due or self.pending == self.generation: return False
+    self.pending = self.generation
     return True
 
 # %% ../../nbs/ui/22_session.ipynb #1335494f
@@ -424,3 +434,18 @@ def record_name(self:Session, every_hand:bool=True) -> str:
     "The file name for the match's hand record (every hand, or the finished ones): game, seed and number of moves."
     moves = sum(len(h.history) for h in self.match.hands[:self.record_hands(every_hand)])
     return f"{self.game.name}-seed{self.seed}-{moves}moves.json"
+
+# %% ../../nbs/ui/22_session.ipynb #b49e21bb
+IN_PROGRESS = "the hand in progress is not in the record until it ends: its cards are not all public"
+
+@patch
+def record_link(self:Session, every_hand:bool=False) -> str:
+    "HTML of a link that downloads the hand record (every hand, or the finished ones only), '' if it would hold none; the message says what it holds."
+    text = self.record_json(every_hand)
+    if text is None: return self.say('info', f"Nothing to download yet: {IN_PROGRESS}.") or ''  # the first hand still in play
+    data = base64.b64encode(text.encode('utf-8')).decode('ascii')
+    left_out = self.record_hands(every_hand) < len(self.match.hands)
+    self.say('info', "Your hand record is ready: click “download the record” to save it on your computer"
+                     + (f"; {IN_PROGRESS}." if left_out else ". It shows every hand's cards."))
+    return (f'<a class="cgt-download" download="{self.record_name(every_hand)}" href="data:application/json;base64,{data}" '
+            'style="font:13px sans-serif;padding:4px">⬇ download the record</a>')
