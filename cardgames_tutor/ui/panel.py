@@ -26,7 +26,7 @@ from .access import attach
 
 
 # %% auto #0
-__all__ = ['SessionVerb', 'Tutor']
+__all__ = ['SessionVerb', 'Tutor', 'TableSetup']
 
 # %% ../../nbs/ui/24_panel.ipynb #411f4ce6
 _log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ class SessionVerb:
         def then_draw(*args, **kw):
             if self.paced: kw.setdefault('bots', panel.pace.value <= 0 or running_loop() is None)  # paced: `_bots` plays them
             done = verb(*args, **kw)
-            if done and self.refill: panel._fill_setup()
+            if done and self.refill: panel.setup.fill(panel.session)
             panel._bots()
             return done
         return then_draw
@@ -73,8 +73,7 @@ class Tutor(PanelDrawing, widgets.VBox):
         self._reacts, self._drawn, self._log_kept = [], {}, ([], '')  # `add_row`'s; what each part was drawn from (`_fresh`), the log's earlier rows
         self.looks = Looks()  # layouts and styles, shared by the widgets that look alike
         self._build(pace, teach, self.session.solo)
-        self._lay_out()
-        self._fill_setup()
+        self.setup.fill(self.session)
         self._bots()
         self.coach = None
         if coach:
@@ -135,44 +134,57 @@ def _build_steps(self:Tutor, teach, solo:bool=True):
                                 layout=W.Layout(width='auto', flex='0 0 auto'))
 
 # %% ../../nbs/ui/24_panel.ipynb #9cd1da6d
-@patch
-def _build_setup(self:Tutor, pace, solo:bool=True):
-    "The table setup's widgets: the bots' pace, save a hand record; solo (not at a table): game, players, seat, seed and deal, open a record."
-    button, looks, W = self.looks.button, self.looks, widgets
-    self.pace = W.FloatSlider(value=pace, min=0, max=2, step=0.1, description='bot pace (s)', readout_format='.1f',
-                              style={'description_width': 'initial'}, layout=W.Layout(width='320px', max_width='100%'))
-    self.save_button = button('save record', tooltip='download the hand record of this match to your computer')
-    self.download = looks.html()
-    self.game_choice = self.players_choice = self.seat_choice = self.seed_box = self.deal_button = self.upload = None
-    if not solo: return  # a seat at a table: the match is the table's, so none of these is made
-    choice = lambda **kw: W.Dropdown(layout=looks(W.Layout, width='auto', max_width='100%'), style=looks(DescriptionStyle), **kw)
-    self.game_choice = choice(options=_available_games(), description='game')
-    self.players_choice, self.seat_choice = choice(description='players'), choice(description='your seat')
-    self.seed_box = W.IntText(description='seed', layout=W.Layout(width='160px', max_width='100%'))
-    self.deal_button = button('deal', button_style='primary', tooltip='a new match with this seed')
-    self.upload = W.FileUpload(accept='.json', multiple=False, description='open record', layout=W.Layout(width='auto', flex='0 0 auto'))
+class TableSetup(widgets.VBox):
+    "The table setup, folded under the panel: the bots' pace, save a hand record; solo (not at a table): game, players, seat, seed and deal, open a record."
+    WIDGETS = ('pace', 'save_button', 'download', 'game_choice', 'players_choice', 'seat_choice', 'seed_box', 'deal_button', 'upload')
+    def __init__(self, looks:Looks, pace:float=0.0, solo:bool=True):
+        super().__init__(layout=looks(widgets.Layout))
+        button, W, self.filling = looks.button, widgets, False
+        self.pace = W.FloatSlider(value=pace, min=0, max=2, step=0.1, description='bot pace (s)', readout_format='.1f',
+                                  style={'description_width': 'initial'}, layout=W.Layout(width='320px', max_width='100%'))
+        self.save_button = button('save record', tooltip='download the hand record of this match to your computer')
+        self.download = looks.html()
+        self.game_choice = self.players_choice = self.seat_choice = self.seed_box = self.deal_button = self.upload = None
+        if solo:  # a seat at a table: the match is the table's, so none of these is made
+            choice = lambda **kw: W.Dropdown(layout=looks(W.Layout, width='auto', max_width='100%'), style=looks(DescriptionStyle), **kw)
+            self.game_choice = choice(options=_available_games(), description='game')
+            self.players_choice, self.seat_choice = choice(description='players'), choice(description='your seat')
+            self.seed_box = W.IntText(description='seed', layout=W.Layout(width='160px', max_width='100%'))
+            self.deal_button = button('deal', button_style='primary', tooltip='a new match with this seed')
+            self.upload = W.FileUpload(accept='.json', multiple=False, description='open record', layout=W.Layout(width='auto', flex='0 0 auto'))
+        made = lambda ws: [w for w in ws if w is not None]
+        deal_row = made([self.game_choice, self.players_choice, self.seat_choice, self.seed_box, self.deal_button])
+        self.children = ([looks.row(deal_row)] if deal_row else []) + [looks.row([self.pace]), looks.row(made([self.save_button, self.download, self.upload]))]
 
 # %% ../../nbs/ui/24_panel.ipynb #4d4ad1a0
 @patch
-def _fill_setup(self:Tutor):
-    if self.game_choice is None: return  # a seat at a table: no setup to fill
-    self._drawing = True
+def fill(self:TableSetup, session):
+    "Show `session`'s match: its game, the game's player counts, the learner's seat and the seed (a table has no setup to fill)."
+    if self.game_choice is None: return
+    game, self.filling = session.game, True  # no callback of the setup's own while it is filled
     try:
-        if self.game.name in [v for _, v in self.game_choice.options]: self.game_choice.value = self.game.name
-        self.players_choice.options = list(type(self.game).PLAYERS)  # what the registry lists as its `players`
-        self.players_choice.value = self.game.n_seats()
-        self.seat_choice.options = list(range(self.game.n_seats()))
-        self.seat_choice.value = self.seat
-        if self.seed is not None: self.seed_box.value = self.seed  # a table's seed is its own: never shown
-    finally: self._drawing = False
+        if game.name in [v for _, v in self.game_choice.options]: self.game_choice.value = game.name
+        self.players_choice.options = list(type(game).PLAYERS)  # what the registry lists as its `players`
+        self.players_choice.value = game.n_seats()
+        self.seat_choice.options = list(range(game.n_seats()))
+        self.seat_choice.value = session.seat
+        if session.seed is not None: self.seed_box.value = session.seed  # a table's seed is its own: never shown
+    finally: self.filling = False
 
 # %% ../../nbs/ui/24_panel.ipynb #5b7a4d2d
 @patch
-def _on_game_choice(self:Tutor, change):
-    if change['new'] is None: return
+def on_game_choice(self:TableSetup, change):
+    "Another game chosen: offer its player counts (not while the setup is being filled)."
+    if change['new'] is None or self.filling: return
     info = games()[change['new']]
     self.players_choice.options = list(info.players)
     self.players_choice.value = info.cls().n_seats()
+
+@patch
+def chosen(self:TableSetup, seed=None, game=None, players=None, seat=None) -> tuple:
+    "(seed, game, players, seat) for a new deal: each given, else the one chosen here (none at a table: the session refuses)."
+    pick = lambda w, given: given if given is not None or w is None else w.value
+    return pick(self.seed_box, seed), pick(self.game_choice, game), pick(self.players_choice, players), pick(self.seat_choice, seat)
 
 # %% ../../nbs/ui/24_panel.ipynb #9ee5fcf4
 @patch
@@ -186,23 +198,17 @@ def _wire(self:Tutor):
     self.save_button.on_click(guard(lambda _: self.offer_download()))
     if self.teach is None: return  # a seat at a table: the solo controls were never made
     self.undo_button.on_click(guard(lambda _: self.undo()))
-    self.teach.observe(guard(lambda _: self._on_teach()), 'value')
+    self.teach.observe(guard(lambda _: setattr(self, '_download_key', None) or self.render()), 'value')  # a link made for the other view goes
     if getattr(self, 'game_choice', None) is None: return  # the step row alone (made without the setup)
-    self.game_choice.observe(guard(lambda change: self._on_game_choice(change)), 'value')
+    self.game_choice.observe(guard(lambda change: self.setup.on_game_choice(change)), 'value')
     self.deal_button.on_click(guard(lambda _: self.deal()))
     self.upload.observe(guard(lambda change: self._on_upload(change)), 'value')
-
-# %% ../../nbs/ui/24_panel.ipynb #d0a2e002
-@patch
-def _on_teach(self:Tutor):
-    self._download_key = None  # the link held what the other view may see
-    self.render()
 
 # %% ../../nbs/ui/24_panel.ipynb #3b442b10
 @patch
 def _build(self:Tutor, pace, teach, solo:bool=True):
-    "Make the panel's widgets, once: the table and its log, the message, the hand and the moves, then the rest."
-    html, looks, W = self.looks.html, self.looks, widgets
+    "Make the panel's widgets, once, and lay out its rows: the table and its log, the message, the hand, the moves, the steps, the setup, the scores."
+    html, looks, row, W = self.looks.html, self.looks, self.looks.row, widgets
     self.status, self.table, self.message = html(), html(flex='1 1 300px', max_width='520px'), html()
     self.log_parts = html(margin='0'), html(margin='0')  # the log's earlier rows and its latest ones (`_draw_log`)
     self.log_view = W.VBox([W.VBox(list(self.log_parts), layout=W.Layout(flex='0 0 auto'))], layout=W.Layout(
@@ -212,22 +218,13 @@ def _build(self:Tutor, pace, teach, solo:bool=True):
     self.card_slots, self.move_slots, self._slot_cards, self._slot_moves = [], [], [], []
     self.scores, self.chart = html(max_width='100%'), html(max_width='100%', width='520px')  # the chart: an <img> with its words
     self._build_steps(teach, solo)
-    self._build_setup(pace, solo)
+    self.setup = TableSetup(looks, pace, solo)
+    for name in TableSetup.WIDGETS: setattr(self, name, getattr(self.setup, name))  # the panel's too: `t.pace`, `t.deal_button`...
     self._wire()
-
-# %% ../../nbs/ui/24_panel.ipynb #e685fbbb
-@patch
-def _lay_out(self:Tutor):
-    "The panel's rows, top to bottom."
-    looks, row, W = self.looks, self.looks.row, widgets
-    made = lambda ws: [w for w in ws if w is not None]  # a seat at a table has no solo controls
-    deal_row = made([self.game_choice, self.players_choice, self.seat_choice, self.seed_box, self.deal_button])
-    setup = W.VBox(([row(deal_row)] if deal_row else []) + [row([self.pace]), row(made([self.save_button, self.download, self.upload]))],
-                   layout=looks(W.Layout))
-    self.steps_row = row(made([self.first, self.back, self.forward, self.last, self.jump, self.undo_button, self.bot_button, self.teach]))
+    self.steps_row = row([w for w in (self.first, self.back, self.forward, self.last, self.jump, self.undo_button, self.bot_button, self.teach) if w is not None])
     self.css = W.HTML(f'<style>{PANEL_CSS}</style>', layout=W.Layout(display='none'), style=looks(HTMLStyle))  # applies though hidden
     self.children = [self.css, self.status, row([self.table, self.log_view], align_items='flex-start'), self.message, self.hand_box,
-                     self.move_box, self.move_notes, self.steps_row, W.Accordion([setup], titles=('table setup: game, seed, bots, hand records',)),
+                     self.move_box, self.move_notes, self.steps_row, W.Accordion([self.setup], titles=('table setup: game, seed, bots, hand records',)),
                      row([self.scores, self.chart], align_items='flex-start')]
 
 # %% ../../nbs/ui/24_panel.ipynb #eb88ddf7
@@ -284,10 +281,8 @@ def _on_move(self:Tutor, slot):
 @patch
 def deal(self:Tutor, seed:int|None=None, game:str|None=None, players:int|None=None, seat:int|None=None) -> bool:
     "A new match: the game, players, seat and seed given, else those chosen in the setup row."
-    chosen = lambda w, given: given if given is not None or w is None else w.value  # a table has no setup row: the session refuses
-    done = self.session.deal(chosen(self.seed_box, seed), chosen(self.game_choice, game), chosen(self.players_choice, players),
-                             chosen(self.seat_choice, seat))
-    if done: self._fill_setup()
+    done = self.session.deal(*self.setup.chosen(seed, game, players, seat))
+    if done: self.setup.fill(self.session)
     self._bots()
     return done
 

@@ -443,9 +443,8 @@ def record_link(self:Session, every_hand:bool=False) -> str:
     "HTML of a link that downloads the hand record (every hand, or the finished ones only), '' if it would hold none; the message says what it holds."
     text = self.record_json(every_hand)
     if text is None: return self.say('info', f"Nothing to download yet: {IN_PROGRESS}.") or ''  # the first hand still in play
-    data = base64.b64encode(text.encode('utf-8')).decode('ascii')
     left_out = self.record_hands(every_hand) < len(self.match.hands)
     self.say('info', "Your hand record is ready: click “download the record” to save it on your computer"
                      + (f"; {IN_PROGRESS}." if left_out else ". It shows every hand's cards."))
-    return (f'<a class="cgt-download" download="{self.record_name(every_hand)}" href="data:application/json;base64,{data}" '
-            'style="font:13px sans-serif;padding:4px">⬇ download the record</a>')
+    return (f'<a class="cgt-download" download="{self.record_name(every_hand)}" href="data:application/json;base64,'
+            f'{base64.b64encode(text.encode("utf-8")).decode("ascii")}" style="font:13px sans-serif;padding:4px">⬇ download the record</a>')
