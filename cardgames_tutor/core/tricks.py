@@ -91,7 +91,7 @@ class TrickHand(HandState):
     WORDS = {'trick': 'trick', 'suit': 'suit', 'void': 'you may play any card'}
     trump = None
     play_text = staticmethod(play_text)  # the event sentence of a card played (a game sets its own)
-    card_bot = None  # the house bot's card from (legal cards, the trick's cards, rng) alone, where its game's bot decides so: `lean_playout` asks it
+    card_bot = None  # the house bot's card from (legal cards, the trick's cards, rng), where its game's bot decides so (alone, or a method reading the hand too): `lean_playout` asks it
     noted = None  # a card whose play does more (`noted_played`; Beggars and Thieves: the partner card, once called)
 
     def __init__(self, game, deal, dealer, hands:list, leader:int):

@@ -459,6 +459,8 @@ def _seen(view) -> set:
 # %% ../../nbs/games/12_dehla_pakad.ipynb #3eb60f0b
 _ABOVE = {c: tuple(x for x in FRENCH if x.suit == c.suit and x.rank > c.rank) for c in FRENCH}  # kept: the coach asks often
 _SUIT = {s: tuple(x for x in FRENCH if x.suit == s) for s in 'SHDC'}
+_CHEAP = {t: {c: (c.suit == t, c.rank == 10, c.rank) for c in FRENCH}.__getitem__ for t in (*'SHDC', None)}  # a winner's cost, per trump
+_LOW = {t: {c: (c.rank == 10, c.suit == t, c.rank) for c in FRENCH}.__getitem__ for t in (*'SHDC', None)}  # a loser's: looked up in C
 
 def _boss(card, seen) -> bool:
     "No higher card of its suit is still out."
@@ -489,10 +491,9 @@ def _follow(legal, trump, cards, seats, me, stake, last, on_one, seen) -> Card:
     "A card to a trick already led (`cards` played by `seats`): win it cheaply, or (the partner winning) collect, feed it a ten, or play low."
     best_i = trick_winner(cards, trump)
     best_seat, best = seats[best_i], cards[best_i]
-    winners = [c for c in legal if _beats(c, best, trump)]
-    losers = [c for c in legal if c not in winners]
-    cheap = lambda c: (c.suit == trump, c.rank == 10, c.rank)
-    low = lambda c: (c.rank == 10, c.suit == trump, c.rank)
+    suit, rank, winners, losers = best.suit, best.rank, [], []
+    for c in legal: (winners if (c.rank > rank if c.suit == suit else c.suit == trump) else losers).append(c)  # `_beats`, in one pass
+    cheap, low = _CHEAP[trump], _LOW[trump]  # (c.suit == trump, c.rank == 10, c.rank) and (c.rank == 10, c.suit == trump, c.rank)
     if team(best_seat) == team(me):  # the partner is winning
         if winners and on_one == me and stake and not (last or on_one == best_seat):
             return min(winners, key=cheap)  # collect it myself
@@ -530,8 +531,13 @@ def bot_move(self:DehlaPakadHand, rng):
     "The bot's action for the seat to act, for the coach's playouts: `bot_card` from the hand itself, no view made."
     legal = self._legal_now()
     if len(legal) == 1: return legal[0]
-    me, trick = self.to_act, self.trick
-    if self.phase == 'trump': return _choose_trump(self.hands[me])
+    if self.phase == 'trump': return _choose_trump(self.hands[self.to_act])
+    return self.card_bot(legal, self.trick, rng)
+
+@patch
+def card_bot(self:DehlaPakadHand, legal, trick, rng):
+    "`bot_card` for the seat to act in the play (two or more `legal` cards): `lean_playout` asks it directly, no `bot_move` between."
+    me = self.to_act
     return bot_card(legal, me, self.trump, trick, self.trick_seats, self.on_one, len(self.centre_tens), len(self.tricks) == 12,
                     lambda: _seen_cards(self.tricks, trick, self.hands[me]))
 
