@@ -680,6 +680,12 @@ def bot_view(self:ThievesHand, seat:int) -> dict:
         v['alone'] = self.declaration is not None and self.partner is None
     return v
 
+@patch
+def card_bot(self:ThievesTricks, legal, trick, rng):
+    "The house bot's card in the play (two or more `legal` cards) on `bot_view`: `lean_playout` asks it directly, no `bot_move` between."
+    self._legal_at, self._legal = len(self.history), legal  # kept as `_legal_now` keeps them: `bot_view` reads them
+    return bot(self.bot_view(self.to_act), rng)
+
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #f51e7482
 from typing import TypedDict
 from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, ALL, who, seats_text, cards_text, played_text

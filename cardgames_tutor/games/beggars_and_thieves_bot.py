@@ -107,8 +107,8 @@ def _follow(view, legal, trick, pts, safe):
     role, power = view['role'], lambda c: (c.suit == 'T', c.rank)
     seats = [s for s, _ in view['trick']]
     top = trick_winner(trick, 'T')
-    wins = [c for c in legal if trick_winner(trick + [c], 'T') == len(trick)]
-    loses = [c for c in legal if c not in wins]
+    suit, rank, wins, loses = trick[top].suit, trick[top].rank, [], []  # a card wins if it beats the top card: `trick_winner(trick + [c], 'T') == len(trick)`
+    for c in legal: (wins if (c.rank > rank if c.suit == suit else c.suit == 'T') else loses).append(c)
     on_table = sum(map(pts, trick))
     if role == 'leaster':  # one cheap trick, then throw points on the others
         if wins and not view['tricks_won'][view['seat']] and on_table <= 4: return min(wins, key=lambda c: (pts(c), c.rank))
