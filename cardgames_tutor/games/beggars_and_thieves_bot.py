@@ -63,6 +63,14 @@ def friends(view:dict) -> set:
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #3acf2321
 _THIEF = {c: c.rank for c in BEGGARS if c.suit == 'T'}.get  # a Thief's number (None for any other card), looked up in C
+_POINTS = (None, None)  # the last point table read, and its cards' points as a lookup in C (a playout reads one table throughout)
+
+def _card_points(table:dict):
+    "A card's points in the view's `table` (suit -> {number: points}), as a function looked up in C."
+    global _POINTS
+    kept = _POINTS  # (one tuple, replaced whole: a thread reading it meanwhile sees the old pair or the new one)
+    if kept[0] is not table: kept = _POINTS = (table, {c: table.get(c.suit, {}).get(c.rank, 0) for c in BEGGARS}.__getitem__)
+    return kept[1]
 
 def _outstanding(view) -> set:
     "The numbers of the Thieves that may still be played against this seat: not its own, not played yet."
@@ -94,9 +102,8 @@ def _lead(view, legal, pts, safe, rng):
         sure = _sure_leads(view, legal)
         if sure: return max(sure, key=lambda c: (pts(c), c.rank))
     thieves = [c for c in legal if c.suit == 'T']
-    bosses = [c for c in thieves if safe(c)]
-    if role in ('picker', 'partner', 'snear') and bosses and (role != 'snear' or len(thieves) >= 2):
-        return max(bosses, key=power)
+    bosses = [c for c in thieves if safe(c)] if role in ('picker', 'partner', 'snear') and (role != 'snear' or len(thieves) >= 2) else ()
+    if bosses: return max(bosses, key=power)  # (`safe` asked only where its answer is used: it reads every trick)
     if role in ('picker', 'partner') and len(thieves) >= 2: return max(thieves, key=power)  # draw the trumps
     return min(legal, key=lambda c: (pts(c), c.suit == 'T', c.rank, rng.random()))
 
@@ -131,8 +138,7 @@ def _follow(view, legal, trick, pts, safe):
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #2ec86388
 def _play(view, rng):
-    legal, table = view['legal'], view['point_table']
-    pts = lambda c: table[c.suit].get(c.rank, 0)
+    legal, pts = view['legal'], _card_points(view['point_table'])
     top = []  # the highest Thief still out (0: none), worked out when first asked: many moves never ask
     def safe(c):  # nobody left can beat it: a Thief above every Thief still out
         if c.suit != 'T': return False

@@ -94,7 +94,7 @@ def bot_view(self:SnearHand, seat:int) -> dict:
     "What `bot` reads of the view (the face-up rows, not what lies under them; the hand in any order: the bot reads it as a set), for the coach's playouts."
     return {'phase': self.phase, 'legal': self._legal_now() if seat == self.to_act else [], 'seat': seat, 'players': self.n, 'hand': self.hands[seat],
             'trick': list(zip(self.trick_seats, self.trick)), 'tricks': self.tricks, 'point_table': bot_points(self), 'tricks_won': self.tricks_won,
-            'face_up': [[c for c in r if c is not None] for r in self.up], 'role': 'snear', 'partner': None}
+            'face_up': [[*filter(None, r)] for r in self.up], 'role': 'snear', 'partner': None}  # (the rows' cards: filtered in C)
 
 # %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #ab643d1e
 @patch
