@@ -229,25 +229,27 @@ def lean_playout(self:TrickHand, rng) -> TrickHand:
     lean = lean and self.quiet
     while not self.is_over:
         seat = self.to_act
-        if not lean or self._phase != 'play':  # (the attribute, not the property: read at every card)
+        if not lean or self._phase != 'play':  # (the attribute, not the property)
             action = move(rng); history.append((seat, action)); self._apply_fn(self, action); continue
-        held, trick = hands[seat] if own else self.playable(seat), self.trick
-        if trick:
-            led = trick[0].suit
-            legal = [c for c in held if c.suit == led] or held  # `_legal_play`'s cards
-        else: legal = held
-        if len(legal) == 1: card = legal[0]
-        elif choose is not None: card = choose(legal, trick, rng)  # the game's bot, from these alone
-        else:
-            self._legal_at, self._legal = len(history), legal  # kept as `_legal_now` keeps it: `bot_move` reads it
-            card = move(rng)
-        history.append((seat, card))
-        if own: held.remove(card)
-        else: self.remove_card(seat, card)
-        trick.append(card); self.trick_seats.append(seat)
-        if card is self.noted: self.noted_played(seat, card)
-        if len(trick) < n: self.to_act = (seat + 1) % n
-        else: self._end_trick()
+        trick, seats, noted = self.trick, self.trick_seats, self.noted  # read once per trick: they change only at its end
+        led = trick[0].suit if trick else None
+        while True:  # the cards of this trick
+            held = hands[seat] if own else self.playable(seat)
+            legal = held if led is None else [c for c in held if c.suit == led] or held  # `_legal_play`'s cards
+            if len(legal) == 1: card = legal[0]
+            elif choose is not None: card = choose(legal, trick, rng)  # the game's bot, from these alone
+            else:
+                self._legal_at, self._legal = len(history), legal  # kept as `_legal_now` keeps it: `bot_move` reads it
+                card = move(rng)
+            history.append((seat, card))
+            if own: held.remove(card)
+            else: self.remove_card(seat, card)
+            trick.append(card); seats.append(seat)
+            if card is noted: self.noted_played(seat, card)
+            if len(trick) == n: self._end_trick(); break
+            seat = self.to_act = (seat + 1) % n
+            if card is noted: break  # (what it changed is read again)
+            if led is None: led = card.suit
     return self
 
 
