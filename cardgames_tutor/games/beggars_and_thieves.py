@@ -227,6 +227,7 @@ def trick_done(self:ThievesTricks, trick:Trick):
     winner = trick.winner
     points = sum(map(self.points_of.__getitem__, trick.cards))  # summed in C
     self.taken[winner] += points; self.tricks_won[winner] += 1
+    if self.quiet: return  # a coach's playout: nobody reads the event (its data not made either)
     self.log('trick', (_trick_text, trick, points), winner, None, {'number': trick.number,
              'leader': trick.leader, 'cards': trick.cards, 'winner': winner, 'points': points},
              'beggars-and-thieves/trick')

@@ -62,7 +62,7 @@ def trick_done(self:SnearHand, trick):
     for seat, place in self.turning:
         card, self.down[seat][place] = self.down[seat][place], None
         self.up[seat][place] = card
-        self.log('turn', (_turn_text, seat, card), seat)  # written when read
+        if not self.quiet: self.log('turn', (_turn_text, seat, card), seat)  # written when read (a playout's never are)
     self.turning = []
 
 
