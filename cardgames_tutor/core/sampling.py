@@ -67,14 +67,18 @@ def _counter(groups:tuple, needs:tuple):
 
 # %% ../../nbs/core/05_sampling.ipynb #62d627af
 QUICK = 20  # plain shuffles tried before the deals are counted
+from operator import attrgetter
+_SUIT_OF = attrgetter('suit')  # a card's suit, read in C
 
 def _shuffled_deal(free:list, slots:list, out:list, room:tuple, rng, tries:int=QUICK) -> list|None:
     "Up to `tries` plain shuffles of the `free` cards into the `room` left beside `out`: the first that fits, else None."
+    checks = [(frozenset(s.void), frozenset(s.banned), frozenset(s.some), o) for s, o in zip(slots, out)]  # each slot's `takes` and `some` as sets
     for _ in range(tries):
         free[:] = shuffled(free, rng)  # `rng.shuffle`'s order, faster
         got, i = [], 0
         for r in room: got.append(free[i:i + r]); i += r
-        if all(all(map(s.takes, g)) and all(any(c.suit == x for c in o + g) for x in s.some) for s, o, g in zip(slots, out, got)):
+        if all(void.isdisjoint(map(_SUIT_OF, g)) and banned.isdisjoint(g) and (not some or some.issubset(map(_SUIT_OF, o + g)))
+               for (void, banned, some, o), g in zip(checks, got)):  # (tested in C: a deal may take many tries)
             return [o + g for o, g in zip(out, got)]
     return None
 
