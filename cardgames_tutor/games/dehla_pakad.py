@@ -670,6 +670,10 @@ def coach_measure(self:DehlaPakad) -> Measure:
     "The chance the seat's side wins the deal, then its tens (more is better)."
     return Measure(_deal_stats, lambda st: st['win'] + st['tens'] / 10, 'win', "chance your side wins the deal")
 
+# %% ../../nbs/games/12_dehla_pakad.ipynb #98791223
+@patch(as_prop=True)
+def bot_draws(self:DehlaPakad) -> bool: "The bot decides from the position alone: it draws no random number, so a playout needs no generator."; return False
+
 # %% ../../nbs/games/12_dehla_pakad.ipynb #4b332b18
 def in_sequence(view:dict, actions:list) -> list:
     "`actions` grouped into cards of one suit with only the seat's own cards or finished tricks' between them, lowest first; a ten, the only card that scores, stands alone."
