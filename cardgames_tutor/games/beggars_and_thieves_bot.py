@@ -74,9 +74,11 @@ def _card_points(table:dict):
 
 def _outstanding(view) -> set:
     "The numbers of the Thieves that may still be played against this seat: not its own, not played yet."
-    seen = chain(view['hand'], view.get('buried', ()), (c for _, c in view['trick']), chain.from_iterable(t.cards for t in view['tricks']),
-                 view['face_up'][view['seat']] if 'face_up' in view else ())  # only Thieves count: the others are no number
-    return set(range(1, 15)).difference(map(_THIEF, seen))
+    out = set(range(1, 15))  # only Thieves count: the others are no number (taken out in C, trick by trick)
+    out.difference_update(map(_THIEF, view['hand']), map(_THIEF, view.get('buried', ())), [_THIEF(c) for _, c in view['trick']],
+                          map(_THIEF, view['face_up'][view['seat']]) if 'face_up' in view else ())
+    for t in view['tricks']: out.difference_update(map(_THIEF, t.cards))
+    return out
 
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #6cb562c4
@@ -88,7 +90,8 @@ def _sure_leads(view, legal) -> list:
     shown = {c.suit for c in view['face_up'][1 - seat]}
     maybe = [c for c in legal if c.suit in shown]
     if not maybe: return []  # (what has been seen is gathered only when a card could be a sure lead)
-    known = {*view['hand'], *view['face_up'][seat], *chain.from_iterable(t.cards for t in view['tricks'])}
+    known = {*view['hand'], *view['face_up'][seat]}
+    for t in view['tricks']: known.update(t.cards)
     return [c for c in maybe if known.issuperset(_ABOVE[c])]  # (looked up in C: the coach's playouts ask at every lead)
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #3d67262d
