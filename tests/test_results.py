@@ -34,7 +34,7 @@ def test_the_counts_per_rule_are_the_answers_counted(tmp_path):
         mine = [(s, right) for s, r, right in rows if r == rule]
         students, missed = {s for s, _ in mine}, {s for s, right in mine if not right}
         assert got[rule][2:] == (len(students), len(missed), sum(r for _, r in mine), sum(not r for _, r in mine))
-        assert f"{len(missed)} of {len(students)} missed {rule} (" in got[rule].text
+        assert got[rule].text == f"{len(missed)} of {len(students)} missed {rule_title('kocka', rule)} (Kočka)"  # in words, no id
     shares = [r.missed / r.students for r in db.by_rule()]
     assert shares == sorted(shares, reverse=True)  # the most missed first
     assert db.summary() == [r.text for r in db.by_rule()]
@@ -88,13 +88,13 @@ def test_the_csv_names_each_student_and_holds_no_formula(tmp_path):
     db.seen('s1', '=cmd|"/c calc"!A1'); db.seen('s2', 'Bo, "the" best')
     db.answered('s1', 'kocka', 'kocka/follow', False); db.answered('s2', 'kocka', 'kocka/follow', True)
     rows = read_csv(db.csv_text('answers'))
-    assert rows[0] == ['student', 'at', 'game', 'rule', 'title', 'right', 'wrong', 'student_key']
+    assert rows[0] == ['student', 'at', 'game', 'rule', 'right', 'wrong', 'student_key']
     assert [r[0] for r in rows[1:]] == ["'=cmd|\"/c calc\"!A1", 'Bo, "the" best'] and [r[-1] for r in rows[1:]] == ['s1', 's2']
     assert not any(cell[:1] in '=+-@' for r in rows[1:] for cell in r if cell)
     summary = read_csv(db.csv_text('summary'))  # per student and rule: each student's answers, right and wrong
-    assert summary[0] == ['student', 'game', 'rule', 'title', 'answers', 'right', 'wrong', 'student_key']
-    assert summary[1:] == [["'=cmd|\"/c calc\"!A1", 'kocka', 'kocka/follow', 'Following the led suit', '1', '0', '1', 's1'],
-                           ['Bo, "the" best', 'kocka', 'kocka/follow', 'Following the led suit', '1', '1', '0', 's2']]
+    assert summary[0] == ['student', 'game', 'rule', 'answers', 'right', 'wrong', 'student_key']
+    assert summary[1:] == [["'=cmd|\"/c calc\"!A1", 'kocka', 'Following the led suit', '1', '0', '1', 's1'],
+                           ['Bo, "the" best', 'kocka', 'Following the led suit', '1', '1', '0', 's2']]
     with pytest.raises(ResultsError): db.csv_text('students; DROP TABLE answers')
 
 HOSTILE = ["a;=cmd|' /C calc'!A0;", '=1+1', '+SUM(A1)', '-2+3', '@cmd', 'x\t=1', 'a,=1', 'a|=1', 'a\n=1', 'a\r\n=1',
@@ -157,16 +157,16 @@ def test_ordinary_rows_read_back_unchanged(tmp_path):
         db.answered(s, 'kocka', 'kocka/follow', True); db.answered(s, 'kocka', 'kocka/pass-hold', False)
     db.played('s-asha', 'kocka', 3, 'K7QM', 2, 'Asha took 4 tricks: 12 points')
     rows = read_csv(db.csv_text('answers'))
-    assert rows[0] == ['student', 'at', 'game', 'rule', 'title', 'right', 'wrong', 'student_key']
-    assert rows[1] == ['Asha Rao', iso(1700000000.5), 'kocka', 'kocka/follow', 'Following the led suit', '1', '0', 's-asha']
+    assert rows[0] == ['student', 'at', 'game', 'rule', 'right', 'wrong', 'student_key']
+    assert rows[1] == ['Asha Rao', iso(1700000000.5), 'kocka', 'Following the led suit', '1', '0', 's-asha']
     assert re.fullmatch(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d', rows[1][1])
     assert [r[0] for r in rows[1::2]] == ['Asha Rao', 'Bo, "the" best', "O'Neil-Smith", 'Zoë']
-    assert {r[3] for r in rows[1:]} == {'kocka/follow', 'kocka/pass-hold'} and {(r[5], r[6]) for r in rows[1:]} == {('0', '1'), ('1', '0')}
+    assert {r[3] for r in rows[1:]} == {rule_title('kocka', 'kocka/follow'), rule_title('kocka', 'kocka/pass-hold')} and {(r[4], r[5]) for r in rows[1:]} == {('0', '1'), ('1', '0')}
     hands = read_csv(db.csv_text('hands'))
     assert hands[1] == ['Asha Rao', iso(1700000000.5), 'kocka', 'K7QM', '2', '3', '', '', 'Asha took 4 tricks: 12 points', 's-asha']
     summary = read_csv(db.csv_text('summary'))
-    assert [r[1:] for r in summary[1:3]] == [['kocka', 'kocka/pass-hold', rule_title('kocka', 'kocka/pass-hold'), '1', '0', '1', 's-asha'],
-                                             ['kocka', 'kocka/follow', 'Following the led suit', '1', '1', '0', 's-asha']]
+    assert [r[1:] for r in summary[1:3]] == [['kocka', rule_title('kocka', 'kocka/pass-hold'), '1', '0', '1', 's-asha'],
+                                             ['kocka', 'Following the led suit', '1', '1', '0', 's-asha']]
     assert [r[0] for r in summary[1::2]] == ['Asha Rao', 'Bo, "the" best', "O'Neil-Smith", 'Zoë']
 
 def test_a_real_review_is_kept_by_its_tactics(tmp_path):

@@ -96,7 +96,7 @@ def test_the_teacher_code_opens_every_teacher_route_with_a_cookie_of_its_own():
     status, headers, body = call(gate, '/teacher/results.csv', 'kind=answers', cookies=mine)
     assert status == 200 and headers[b'content-type'].startswith(b'text/csv')
     row = as_dicts(body)[0]  # Bo has typed no name here: his key, in its own column
-    assert (row['student'], row['game'], row['rule'], row['student_key']) == ('', 'kocka', 'kocka/follow', 'b-bo')
+    assert (row['student'], row['game'], row['rule'], row['student_key']) == ('', 'kocka', 'Following the led suit', 'b-bo')
     assert call(gate, '/teacher/results.csv', 'kind=students', cookies=mine)[0] == 400
     glance = json.loads(call(gate, '/teacher/glance.json', cookies=mine)[2])
     assert len(glance['tables']) == 2 and len(glance['solo']) == 2
@@ -178,7 +178,7 @@ def test_the_glance_shows_every_table_and_solo_student_as_the_registry_has_them(
     a = by_code[k['asha'].code]
     assert (a['game'], a['title'], a['hand'], a['started'], a['paused']) == ('kocka', t.match.game.title, 1, True, None)
     assert [(s['name'], s['state']) for s in a['seats']] == [('Asha', 'here'), ('Bo', 'away'), (None, 'bot'), (None, 'bot')]
-    assert a['seats'][1]['progress'] == '2 of 3 drill answers right; last missed kocka/follow; 0 hands played'
+    assert a['seats'][1]['progress'] == '2 of 3 drill answers right; last missed: Following the led suit (Kočka); 0 hands played'
     assert a['to_act_label'] == t.label(t.match.to_act) and a['scores'] == list(t.match.game.tally(t.match.standing)[1])
     assert by_code[k['cy'].code]['paused'] == 'wait' and by_code[k['cy'].code]['started'] is False
     assert [(s['name'], s['game']) for s in g['solo']] == [('Dee', 'kocka'), ('<b>Eli</b>', 'dehla-pakad')]
@@ -325,7 +325,7 @@ def test_the_page_buttons_do_what_they_say():
     assert 'both Seat 0 and Seat 1' in page.work_line.value and '<br' not in page.work_line.value
     page.kind_choice.value, page.seed_box.value = 'game', '12x'
     page.set_button.click(); assert 'whole number' in page.work_line.value
-    assert 'kocka/follow' in page.results_box.value and 'results.csv?kind=summary' in page.csv_link.value
+    assert 'Following the led suit (Kočka)' in page.results_box.value and 'kocka/' not in page.results_box.value and 'results.csv?kind=summary' in page.csv_link.value
 
 def test_a_seats_page_shows_the_work_the_teacher_set_and_the_pause():
     from cardgames_tutor.ui.seat import SeatSession
@@ -391,14 +391,14 @@ def test_behind_a_root_path_the_teacher_lands_and_reads_under_it():
         status, headers, body = rooted(path, 'kind=answers', mine)
         assert status == 200 and headers[b'content-type'].startswith(b'text/csv'), (path, status)
         row = as_dicts(body)[0]
-        assert (row['student'], row['game'], row['rule'], row['student_key']) == ('Bo', 'kocka', 'kocka/follow', 'b-bo')
+        assert (row['student'], row['game'], row['rule'], row['student_key']) == ('Bo', 'kocka', 'Following the led suit', 'b-bo')
     assert len(json.loads(rooted('/class/teacher/glance.json', cookies=mine)[2])['tables']) == 2
     assert rooted('/class/teacher', cookies=mine)[2] == b'app:/class/teacher'  # the page itself: the app's, path as it came
     front = ClassroomGate(gate, None, root_path='/class')  # the whole way in, as the server has it
     status, headers, _ = call(front, '/class/teacher', 'teacher=kq7m-x2pd-9hte')
     assert status == 303 and headers[b'location'] == b'/class/teacher' and '; Path=/class;' in headers[b'set-cookie'].decode()
     status, _, body = call(front, '/class/teacher/results.csv', 'kind=summary', cookies=mine)
-    assert status == 200 and body.startswith('\ufeff"student","game","rule","title"'.encode())
+    assert status == 200 and body.startswith('\ufeff"student","game","rule","answers"'.encode())
     page = page_for(gate, console, {TEACHER_COOKIE: gate.proof})
     assert all(f'href="/class/teacher/results.csv?kind={k}"' in page.csv_link.value for k in ('summary', 'answers', 'hands', 'decisions'))
     assert 'href="/teacher' not in page.csv_link.value
@@ -504,9 +504,9 @@ def test_the_exports_read_as_a_spreadsheet_reads_them():
     results.mine('b-kid').reviewed('kocka', items)
 
     summary = as_dicts(results.csv_text('summary'))  # the answers counted per student and rule, not the students
-    assert [(r['student'], r['rule'], r['title'], r['answers'], r['right'], r['wrong'], r['student_key']) for r in summary] == [
-        ('Asha', 'kocka/follow', rule_title('kocka', 'kocka/follow'), '1', '1', '0', 'b-asha'),
-        ('', 'kocka/letter', rule_title('kocka', 'kocka/letter'), '4', '2', '2', 'b-kid')]
+    assert [(r['student'], r['rule'], r['answers'], r['right'], r['wrong'], r['student_key']) for r in summary] == [  # the rule in words, no id
+        ('Asha', rule_title('kocka', 'kocka/follow'), '1', '1', '0', 'b-asha'),
+        ('', rule_title('kocka', 'kocka/letter'), '4', '2', '2', 'b-kid')]
     answers = as_dicts(results.csv_text('answers'))
     assert [(r['student_key'], r['right'], r['wrong'], r['at']) for r in answers][:2] == [('b-kid', '0', '1', iso(AT)), ('b-kid', '1', '0', iso(AT))]
     assert re.fullmatch(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d', answers[0]['at'])
@@ -755,10 +755,10 @@ def test_names_everywhere_and_results_per_student_and_rule_from_the_summary_expo
     assert 'solo: Fay (connected)' in html and 'solo: a student with no name' in html and 'solo: a student (' not in html
     summary = {r['student_key']: r for r in as_dicts(results.csv_text('summary'))}
     assert (summary['b-fay']['right'], summary['b-fay']['wrong']) == ('3', '1')
-    assert console.summary() == ['Fay: kocka/follow (Following the led suit): 3 right, 1 wrong',
-                                 'a student with no name (b-solo): kocka/follow (Following the led suit): 0 right, 1 wrong']
+    assert console.summary() == ['Fay: Following the led suit (Kočka): 3 right, 1 wrong',
+                                 'a student with no name (b-solo): Following the led suit (Kočka): 0 right, 1 wrong']
     page = TeacherPage(console)
-    assert 'Fay: kocka/follow (Following the led suit): 3 right, 1 wrong' in page.results_box.value and ' of 1 missed' not in page.results_box.value
+    assert 'Fay: Following the led suit (Kočka): 3 right, 1 wrong' in page.results_box.value and ' of 1 missed' not in page.results_box.value
     fay.close()
 
 def test_a_closed_page_is_away_within_seconds_and_a_blip_is_not():

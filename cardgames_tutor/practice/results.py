@@ -11,14 +11,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 from fastcore.basics import patch
-from ..core.engine import action_text, get_game, one_line, plural, short_repr
+from ..core.engine import ENGINE_RULES, action_text, game_class, get_game, one_line, plural, short_repr
 from .exercises import EXERCISES
 from .progress import Progress, data_dir, rule_title
 from ..coach.reasons import TACTIC_WORDS, tactic_words
 
 # %% auto #0
-__all__ = ['COST_UNITS', 'ResultsError', 'Results', 'login_key', 'exercise_title', 'tactic_of', 'RuleResult', 'TacticResult',
-           'Mine', 'Standing', 'ClassProgress']
+__all__ = ['COST_UNITS', 'ResultsError', 'Results', 'login_key', 'exercise_title', 'tactic_of', 'rule_words', 'RuleResult',
+           'TacticResult', 'Mine', 'Standing', 'ClassProgress']
 
 # %% ../../nbs/practice/44_results.ipynb #61202a6c
 class ResultsError(ValueError):
@@ -114,8 +114,8 @@ def logged_in(self:Results, login:str) -> str:
 # %% ../../nbs/practice/44_results.ipynb #4b92593b
 @patch
 def answered(self:Results, student:str, game:str, rule:str, right:bool):
-    "Record `student`'s answer to a drill question on `rule` of `game`."
-    if not isinstance(rule, str) or not rule.startswith(f"{game}/"): raise ResultsError(f"a rule of {short_repr(game)} is written '{game}/...', not {short_repr(rule)}")
+    "Record `student`'s answer to a drill question on `rule` of `game` (one of its own, or a rule of every game: `ENGINE_RULES`)."
+    if not isinstance(rule, str) or not (rule.startswith(f"{game}/") or rule in ENGINE_RULES): raise ResultsError(f"a rule of {short_repr(game)} is written '{game}/...', not {short_repr(rule)}")
     self._write("INSERT INTO answers VALUES (?, ?, ?, ?, ?)", [(_key(student), _text(game), _text(rule), int(bool(right)), self.now())])
 
 def _points(points) -> str|None:
@@ -158,6 +158,12 @@ def reviewed(self:Results, student:str, game:str, mistakes:list):
              getattr(m.hint, 'main', None), _text(_reason_of(m), 300)) for m in mistakes]
     self._write("INSERT INTO decisions (student, game, hand_no, tactic, cost, played, best, at, unit, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
+# %% ../../nbs/practice/44_results.ipynb #1c29027e
+def rule_words(game:str, rule:str) -> str:
+    "A rule as the teacher reads it: its title, as the student's drill names it, and the game's ('Following the led suit (Kočka)'); never its id."
+    try: return f"{rule_title(game, rule)} ({game_class(game).title})"
+    except Exception: return str(rule).split('/')[-1].replace('-', ' ')
+
 # %% ../../nbs/practice/44_results.ipynb #d0ef2864
 class RuleResult(NamedTuple):
     "One rule, for the class: students who answered it, students who missed it at least once, right and wrong answers."
@@ -168,8 +174,7 @@ class RuleResult(NamedTuple):
     right: int
     wrong: int
     @property
-    def text(self) -> str:
-        return f"{self.missed} of {self.students} missed {self.rule} ({rule_title(self.game, self.rule)})"
+    def text(self) -> str: return f"{self.missed} of {self.students} missed {rule_words(self.game, self.rule)}"
 
 @patch
 def by_rule(self:Results, student:str|None=None) -> list:
@@ -221,7 +226,7 @@ def mine(self:Results, student:str) -> Mine:
 
 # %% ../../nbs/practice/44_results.ipynb #dbc0b9d3
 class Standing(NamedTuple):
-    "A student's drill progress: answers, right answers, hands played, the rule last missed ('' if none)."
+    "A student's drill progress: answers, right answers, hands played, the rule last missed, in words ('' if none)."
     answers: int
     right: int
     hands: int
@@ -229,7 +234,7 @@ class Standing(NamedTuple):
     @property
     def text(self) -> str:
         if not self.answers: return f"no drill answers yet; {plural(self.hands, 'hand')} played"
-        missed = f"; last missed {self.last_missed}" if self.last_missed else ''
+        missed = f"; last missed: {self.last_missed}" if self.last_missed else ''
         return f"{self.right} of {plural(self.answers, 'drill answer')} right{missed}; {plural(self.hands, 'hand')} played"
 
 @patch
@@ -238,8 +243,8 @@ def standings(self:Results) -> dict:
     out = {k: [0, 0, 0, ''] for k in self.names()}
     for k, n, right in self._read("SELECT student, count(*), sum(right) FROM answers GROUP BY student"): out.setdefault(k, [0, 0, 0, ''])[:2] = n, right
     for k, n in self._read("SELECT student, count(*) FROM hands GROUP BY student"): out.setdefault(k, [0, 0, 0, ''])[2] = n
-    for k, rule in self._read("SELECT student, rule FROM answers WHERE right = 0 AND rowid IN "
-                              "(SELECT max(rowid) FROM answers WHERE right = 0 GROUP BY student)"): out[k][3] = rule
+    for k, game, rule in self._read("SELECT student, game, rule FROM answers WHERE right = 0 AND rowid IN "
+                                    "(SELECT max(rowid) FROM answers WHERE right = 0 GROUP BY student)"): out[k][3] = rule_words(game, rule)
     return {k: Standing(*v) for k, v in out.items()}
 
 # %% ../../nbs/practice/44_results.ipynb #1a96741f
@@ -294,14 +299,14 @@ def _cell(value):
 def _summary_rows(self:Results, name) -> tuple:
     rows = self._read("SELECT student, game, rule, count(*), sum(right), sum(1 - right) FROM answers GROUP BY student, game, rule")
     rows.sort(key=lambda r: (name(r[0]) == '', name(r[0]).casefold(), r[0], r[1], -r[5], r[2]))
-    return (['student', 'game', 'rule', 'title', 'answers', 'right', 'wrong', 'student_key'],
-            [[name(k), g, r, _title(g, r), n, right, wrong, k] for k, g, r, n, right, wrong in rows])
+    return (['student', 'game', 'rule', 'answers', 'right', 'wrong', 'student_key'],  # the rule in words: its id is for records
+            [[name(k), g, _title(g, r), n, right, wrong, k] for k, g, r, n, right, wrong in rows])
 
 @patch
 def _answers_rows(self:Results, name) -> tuple:
     rows = self._read("SELECT student, at, game, rule, right FROM answers ORDER BY rowid")
-    return (['student', 'at', 'game', 'rule', 'title', 'right', 'wrong', 'student_key'],
-            [[name(k), _when(at), g, r, _title(g, r), right, 1 - right, k] for k, at, g, r, right in rows])
+    return (['student', 'at', 'game', 'rule', 'right', 'wrong', 'student_key'],
+            [[name(k), _when(at), g, _title(g, r), right, 1 - right, k] for k, at, g, r, right in rows])
 
 @patch
 def _hands_rows(self:Results, name) -> tuple:

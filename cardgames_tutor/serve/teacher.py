@@ -10,7 +10,7 @@ import csv, io, threading
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.engine import get_game, one_line, plural, short_repr, BadOption
+from ..core.engine import game_class, games, get_game, one_line, plural, short_repr, BadOption
 from ..core.match import Match
 from ..core.records import load, RecordError
 from ..tables.class_tables import WHEN
@@ -338,20 +338,21 @@ def running(self:Console, to:str='all') -> list:
 # %% ../../nbs/serve/34_teacher.ipynb #663a9ea2
 @patch
 def result_rows(self:Console) -> list:
-    "The drill answers per student and rule, as the summary export counts them: dicts of student, game, rule, title, answers, right, wrong."
+    "The drill answers per student and rule, as the summary export counts them: dicts of student, game (its title), rule (in words), answers, right, wrong."
     if self.results is None: return []
     head, *rows = csv.reader(io.StringIO(self.results.csv_text('summary').lstrip('\ufeff'), newline=''))
     out = []
     for row in rows:
         r = dict(zip(head, row))
         r['student'] = r['student'] or f"{NO_NAME} ({r['student_key'][:6]})"
-        out.append({k: int(r[k]) if k in ('answers', 'right', 'wrong') else r[k] for k in ('student', 'game', 'rule', 'title', 'answers', 'right', 'wrong')})
+        r['game'] = game_class(r['game']).title if r['game'] in games() else r['game']
+        out.append({k: int(r[k]) if k in ('answers', 'right', 'wrong') else r[k] for k in ('student', 'game', 'rule', 'answers', 'right', 'wrong')})
     return out
 
 @patch
 def summary(self:Console) -> list:
-    "The drill answers per student and rule, in sentences ('Bo: kocka/follow (Following the led suit): 3 right, 1 wrong')."
-    return [f"{r['student']}: {r['rule']} ({r['title']}): {r['right']} right, {r['wrong']} wrong" for r in self.result_rows()]
+    "The drill answers per student and rule, in sentences ('Bo: Following the led suit (Kočka): 3 right, 1 wrong'): the rule in words, never its id."
+    return [f"{r['student']}: {r['rule']} ({r['game']}): {r['right']} right, {r['wrong']} wrong" for r in self.result_rows()]
 
 @patch
 def csv_text(self:Console, kind:str='summary') -> str:
