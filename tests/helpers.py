@@ -9,6 +9,17 @@ _TEXT_CACHE = {}  # by pack: the cards each text names
 
 _WORDS_RE = {}  # by pack: a pattern of the card symbols written in two words (`6 Thief`, `5 green`)
 
+_NAMED_RE = {}  # by pack: a card a rule names ("whoever holds the 6 Thief"), written in words
+
+def named_only(text:str, pack) -> str:
+    """`text` without the cards a rule names, as distinct from a card seen: "whoever holds the 6 Thief", "the holder of
+    the 7 Thief" name the partner card without placing it (Beggars and Thieves). "Seat 2 holds the 6 Thief" places it:
+    kept, so the check reads it."""
+    if pack.name not in _NAMED_RE:
+        many = sorted({c.symbol for c in pack if ' ' in c.symbol}, key=len, reverse=True)
+        _NAMED_RE[pack.name] = many and re.compile(r"\b(?:[Ww]hoever holds|the holder of) the (?:" + '|'.join(map(re.escape, many)) + r")(?![\w])")
+    return _NAMED_RE[pack.name].sub(' ', text) if _NAMED_RE[pack.name] else text
+
 def _text_cards(text, pack) -> frozenset:
     "The cards of `pack` written in `text` (notation, signs, or number and suit in words), cached: views repeat their event texts."
     cache = _TEXT_CACHE.setdefault(pack.name, {})
@@ -20,7 +31,7 @@ def _text_cards(text, pack) -> frozenset:
         if pack.name not in _WORDS_RE:
             many = sorted({c.symbol for c in pack if ' ' in c.symbol}, key=len, reverse=True)
             _WORDS_RE[pack.name] = many and re.compile(r"(?<![\w])(" + '|'.join(map(re.escape, many)) + r")(?![\w]| Beggars\b| Thieves\b)")  # not a count
-        if _WORDS_RE[pack.name]: found.update(pack.parse(w) for w in _WORDS_RE[pack.name].findall(text))
+        if _WORDS_RE[pack.name]: found.update(pack.parse(w) for w in _WORDS_RE[pack.name].findall(named_only(text, pack)))
         cache[text] = frozenset(found)
     return cache[text]
 
@@ -54,6 +65,8 @@ def may_see(hand, seat:int) -> set:
     played = {a for _, a in hand.history if isinstance(a, Card)}
     seen = set(played)                                                          # played to a trick: in the open
     seen |= {c for cards in _moves(hand, 'call').values() for c in cards}          # a called card is named, not placed
+    if name == 'beggars-and-thieves' and _moves(hand, 'call'):  # only the 6 Thief's holder may call: the call says where it is
+        seen.add(hand.game.pack.parse('T6'))
     seen |= {c for a in (a for s, a in hand.history if s == seat and isinstance(a, Move)) for c in a.cards}
     if name == 'maghe-satra':  # own face-down card; the cards dealt face up; face-down cards once shown
         from cardgames_tutor.games.maghe_satra import value

@@ -248,7 +248,7 @@ def test_the_six_calls():
     h.apply('call T8')
     assert h.partner == 1 and h.partner_card == BEGGARS.parse('T8') and h.history[-1][1] == h.parse_action('call T8')
     h = four(); h.apply('pass'); h.apply('pick'); h.apply('bury R3 R4')  # seat 1 has no T6
-    refused(h, 'call T8', "Only a picker who holds the six of Thieves may call")
+    refused(h, 'call T8', "Only a picker who holds the 6 Thief may call")
 
 def test_a_called_thief_is_never_one_the_picker_buried():
     g = BeggarsAndThieves(players=4)

@@ -427,7 +427,7 @@ SENTENCES = [  # (kind, pattern, is it true? (match, context) -> bool or None wh
        lambda m, c: int(m[1]) == {5: 2, 4: 2, 3: 3}[c['pos'].n] == len(cards_of(c, m[2])), BT),
     mk('says partner', r"Seat (\d), the picker, now says partner, alone or call \(a Thief\)",
        lambda m, c: c['pos'].picker == int(m[1]) and c['pos'].n >= 4 and c['pos'].buried, BT),
-    mk('only six calls', r"Only a picker who holds the six of Thieves may call a partner: say partner or alone\.",
+    mk('only six calls', r"Only a picker who holds the 6 Thief may call a partner: say partner or alone\.",
        lambda m, c: parse(c, 'T6') not in bt_holds(c), BT),
     mk('call lowest', rf"You must call the lowest Thief above six that you do not hold: ({CARD}), not ({CARD})\.",
        lambda m, c: parse(c, m[1]) == bt_lowest_call(c) != parse(c, m[2]) and parse(c, 'T6') in bt_holds(c), BT),
@@ -525,11 +525,11 @@ PROMPT_SENTENCES = [
        lambda m, c: [int(x.split()[-1]) for x in m[1].split(', ')] == c['standing']['totals'] and int(m[2]) == c['pos'].game.goal.value
                     and int(m[3]) == ms_show_winner_or_17(c['pos']), MS),
     # Beggars and Thieves
-    mk('picked (prompt)', r"Seat (\d) picked and played (with Seat (\d) as partner|alone \(announced\)|alone \(Cutthroat: three play, with no partners\)|alone \(the picker held the partner card, the six of Thieves, itself\)); the picker's side took (\d+) of the 120 card points",
+    mk('picked (prompt)', r"Seat (\d) picked and played (with Seat (\d) as partner|alone \(announced\)|alone \(Cutthroat: three play, with no partners\)|alone \(the picker held the partner card, the 6 Thief, itself\)); the picker's side took (\d+) of the 120 card points",
        lambda m, c: (lambda p, h: int(m[1]) == p.picker and int(m[4]) == h[1] and {
            'alone (announced)': p.n >= 4 and bt_declared(p) == 'alone',
            'alone (Cutthroat: three play, with no partners)': p.n == 3,
-           'alone (the picker held the partner card, the six of Thieves, itself)': p.n >= 4 and bt_declared(p) != 'alone' and bt_partner(p) is None,
+           'alone (the picker held the partner card, the 6 Thief, itself)': p.n >= 4 and bt_declared(p) != 'alone' and bt_partner(p) is None,
        }.get(m[2], m[3] is not None and bt_partner(p) == int(m[3] or -1)))(c['pos'], bt_hand(c['pos'])), BT),
     mk('leaster taken', r"Everyone passed the blind: a Leaster\. Card points taken: (.+?)\.",
        lambda m, c: c['pos'].leaster and [tuple(list(map(int, re.findall(r"\d+", e)))[1:]) for e in m[1].split(', ')] ==

@@ -146,7 +146,7 @@ def test_thieves_led_no_trumping_offered():
     assert seen > 20
 
 def test_cutthroat_and_alone_sides_are_told_truly():
-    "Alone: announced; in Cutthroat there are no partners; else the picker held the six of Thieves (the partner card)."
+    "Alone: announced; in Cutthroat there are no partners; else the picker held the 6 Thief (the partner card)."
     said = set()
     for pos, f in questions('beggars-and-thieves', 'score', 120, 'easy'):
         if 'picked and played' not in f['prompt']: continue

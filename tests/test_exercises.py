@@ -142,7 +142,7 @@ CLAIMS = {  # what each exercise's note says of its start: (words of the note, t
                               ("you reach 10 and win the match", lambda m: m.game.goal.value == 10),
                               ("Seat 2 is on 8", lambda m: m.standing['totals'][2] == 8)],
     'thieves-picked-with-six': [("You (Seat 0) picked up the blind", lambda m: m.view(0)['picker'] == 0),
-                                ("you hold the six of Thieves yourself (and the seven)",
+                                ("you hold the 6 Thief yourself (and the 7 Thief)",
                                  lambda m: {'T6', 'T7'} <= {c.code for c in m.view(0)['hand']})],
     'thieves-tie-at-target': [("You (Seat 0) and Seat 1 both have 20, the target",
                                lambda m: m.standing['totals'][:2] == [20, 20] == [m.game.goal.value] * 2)],

@@ -83,3 +83,24 @@ def test_maghe_satra_the_stock_and_the_face_down_cards(monkeypatch):
     for seat in range(4):
         _caught(monkeypatch, m, seat, h.deal['stock'][h.dealt])  # the next card to be dealt
         _caught(monkeypatch, m, seat, h.deal['down'][(seat + 1) % 4][0])
+
+def test_a_card_a_rule_names_is_told_from_a_card_seen(monkeypatch):
+    """Beggars and Thieves' sentences name the partner card in the learner's notation ("whoever holds the 6 Thief", "the
+    holder of the 7 Thief"): a rule's card, placed nowhere, so not a leak. The same card written where it places the
+    card ("Seat 3 holds the 6 Thief", a card slipping out) is still caught, for every seat that may not know it."""
+    from helpers import cards_in, named_only
+    m = Match(get_game('beggars-and-thieves', players=5), seed=5)
+    pack, six = m.game.pack, m.game.pack.parse('T6')
+    assert cards_in("Seat 1 plays with a partner: whoever holds the 6 Thief (the partner card).", pack) == set()
+    assert cards_in("Seat 1 calls the holder of the 7 Thief as partner.", pack) == set()
+    assert cards_in("Seat 3 holds the 6 Thief: Seat 3 is Seat 1's secret partner.", pack) == {six}
+    assert named_only("whoever holds the 6 Thief, and Seat 2 holds the 6 Thief", pack).count('6 Thief') == 1
+    holder = next(s for s, h in enumerate(m.hand.deal['hands']) if six in h)
+    for seat in (s for s in range(5) if s != holder):
+        with monkeypatch.context() as mp:  # the rule's own sentence, to every seat: no leak
+            mp.setattr(m.hand, 'events', [*m.hand.events, Event('note', "Whoever holds the 6 Thief is the picker's partner.")])
+            assert_no_leak(m, seat)
+        with monkeypatch.context() as mp:  # where it is, in words: caught
+            mp.setattr(m.hand, 'events', [*m.hand.events, Event('note', f"Seat {holder} holds the 6 Thief.")])
+            mp.setattr(m.hand, 'hidden_cards', lambda seat: set())
+            with pytest.raises(AssertionError, match=r"leaks \['6 Thief'\]|leaks \['T6'\]"): assert_no_leak(m, seat)

@@ -414,11 +414,7 @@ def said_on(page:Path) -> str:
     return re.sub(r'"[^"\n]*"|“[^”]*”', '', ' '.join(''.join(p.text).split()))
 
 # Second words the engine's own sentences still use, each with its reason; the tests fail once one is gone (take it out then).
-PENDING = {('beggars_and_thieves', 'six of Thieves'):
-           "the engine's sentences about the partner card (the partner verb, its verdicts and events) say it in words on "
-           "purpose: '6 Thief' in an event every seat sees reads as that card's place to the views' leak check "
-           "(tests/test_beggars_and_thieves.py, helpers.cards_in); saying '6 Thief' there needs that check to tell a card "
-           "named as a rule's card from a card seen"}
+PENDING = {}  # none left: Beggars and Thieves' sentences say '6 Thief' (the leak check tells a card a rule names from a card seen: helpers.named_only)
 
 def second_words(cls, text:str, where:str) -> list:
     "Each word of `cls.NOT_SAID` in `text`; a gloss in brackets right after the one word ('the Hejma (upper jack of leaves)') only explains it."

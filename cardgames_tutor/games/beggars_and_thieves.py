@@ -90,7 +90,7 @@ OPTIONS = (
            "the card points (None: the reconstructed table)"),
     Option('target', None, lambda v: v is None or _whole(v, 1, 1000), 'a whole number from 1 to 1000 (default 20; Snear 500)',
            'the score that wins the game'),
-    yes_no('silent_alone_bonus', True, 'does a picker who holds the six of Thieves and goes alone in silence get the alone bonus?'),
+    yes_no('silent_alone_bonus', True, 'does a picker who holds the 6 Thief and goes alone in silence get the alone bonus?'),
 )
 
 
@@ -103,7 +103,7 @@ class BeggarsAndThieves(Game):
     VERB_WORDS = {'pick': Verb('pick up the blind', 'picked up the blind', 'pick'),  # how a learner says each move
                   'pass': Verb('pass (leave the blind)', 'passed', 'pass'),
                   'bury': Verb('bury {cards}', 'buried {cards}', 'bury G1 R7'),
-                  'partner': Verb('take as partner whoever holds the six of Thieves', 'took as partner whoever holds the six of Thieves', 'partner'),
+                  'partner': Verb('take as partner whoever holds the 6 Thief', 'took as partner whoever holds the 6 Thief', 'partner'),
                   'alone': Verb('play alone', 'chose to play alone', 'alone'),
                   'call': Verb('call the {card} as the partner card', 'called the {card} as the partner card', 'call 7')}
     RULES = {**ENGINE_RULES, **trick_rules('beggars-and-thieves'),
@@ -435,10 +435,10 @@ def _explain_declare(self:ThievesHand, action) -> Verdict:
     if action.verb == 'alone': return Verdict(True, rule, "You announce that you play alone, against everyone else.")
     if action.verb == 'partner':
         if T6 in self.holds(self.picker):
-            return Verdict(True, rule, "You hold the six of Thieves yourself: 'partner' lets you play alone in silence.")
-        return Verdict(True, rule, "Whoever holds the six of Thieves is your partner, unknown until it is played.")
+            return Verdict(True, rule, "You hold the 6 Thief yourself: 'partner' lets you play alone in silence.")
+        return Verdict(True, rule, "Whoever holds the 6 Thief is your partner, unknown until it is played.")
     if T6 not in self.holds(self.picker):
-        return Verdict(False, rule, "Only a picker who holds the six of Thieves may call a partner: say partner or alone.")
+        return Verdict(False, rule, "Only a picker who holds the 6 Thief may call a partner: say partner or alone.")
     card = _called(action)
     if card is None or card.rank <= 6 or action.cards:
         example = action_text(Move('call', (), (call or BEGGARS.parse('T7')).code), self.game)
@@ -463,12 +463,12 @@ def _apply_declare(self:ThievesHand, action):
         self.noted = T6 if action.verb == 'partner' else _called(action)  # the partner card: its play reveals the partner (noted_played)
         holder = next((s for s in range(self.n) if self.partner_card in self.holds(s)), seat)
         self.partner = None if holder == seat else holder
-        name = f"the {self.partner_card.rank} of Thieves"  # a Thief named as a call, not as a card seen
-        said = (f"Seat {seat} plays with a partner: whoever holds the six of Thieves (the partner card)."
-                if action.verb == 'partner' else f"Seat {seat} holds the six of Thieves and calls the holder of {name} as partner.")
+        name = f"the {self.partner_card.symbol}"  # the learner's notation: a card a rule names ('whoever holds', 'the holder of') is not a card seen
+        said = (f"Seat {seat} plays with a partner: whoever holds the {T6.symbol} (the partner card)."
+                if action.verb == 'partner' else f"Seat {seat} holds the {T6.symbol} and calls the holder of {name} as partner.")
         self.log('declare', said + " Who it is stays secret until that card is played.", seat)
         if self.partner is None:
-            self.log('alone', f"Seat {seat} holds the six of Thieves too: Seat {seat} plays alone, and nobody else knows.", seat, to=(seat,))
+            self.log('alone', f"Seat {seat} holds the {T6.symbol} too: Seat {seat} plays alone, and nobody else knows.", seat, to=(seat,))
         else:
             self.log('partner', f"Seat {self.partner} holds {name}: Seat {self.partner} is Seat {seat}'s secret partner.", self.partner, to=(self.partner,))
     self.phase, self.to_act = 'play', self.leader
@@ -527,6 +527,7 @@ def hidden_cards(self:ThievesHand, seat) -> set:
     hidden = {c for s, h in enumerate(self.hands) if s != seat for c in h}
     if self.picker is None or self.picker != seat: hidden.update(self.buried)
     if self.picker is None: hidden.update(self.blind)
+    if self.declaration == 'call': hidden.discard(T6)  # only the 6 Thief's holder may call: the call says where it is
     return hidden
 
 

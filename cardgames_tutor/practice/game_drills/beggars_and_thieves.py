@@ -31,14 +31,14 @@ points_drill(BT, f'{BT}/score', word='card points', trick_rule=f'{BT}/trick', op
 
 # %% ../../../nbs/practice/41e_drills_beggars_and_thieves.ipynb #202e96b2
 def _bt_call(hand, rng):
-    "Bury and call (hard): the picker holds the six of Thieves; which Thief must it call?"
+    "Bury and call (hard): the picker holds the 6 Thief; which Thief must it call?"
     if hand.phase != 'declare': return None
     picker = hand.view(None, text=False)['picker']
     if bt.T6 not in hand.holds(picker) or hand.callable_thief() is None: return None
     calls = [Move('call', (), f"T{k}") for k in range(7, 15)]
     verdicts = [hand.explain(m) for m in calls]
     choices = tuple(bt.BEGGARS.parse(m.arg) for m in calls)  # the Thieves to call, shown as cards (`7 Thief`), typed as `T7`
-    return dict(prompt=f"{situation(hand, picker)} Seat {picker} holds the six of Thieves and wants a partner. "
+    return dict(prompt=f"{situation(hand, picker)} Seat {picker} holds the 6 Thief and wants a partner. "
                 "Which Thief must it call?", choices=choices, answers=tuple(i for i, v in enumerate(verdicts) if v.legal),
                 explanation=next(v.text for v in verdicts if v.legal), feedback=tuple(v.text for v in verdicts),
                 rules=(f'{BT}/bury', f'{BT}/partner'), cards=tuple(in_order(hand.holds(picker))))
@@ -51,7 +51,7 @@ def _bt_side(hand) -> str:
     if r['partner'] is not None: how = f"with Seat {r['partner']} as partner"
     elif hand.n == 3: how = "alone (Cutthroat: three play, with no partners)"
     elif hand.view(None, text=False)['declaration'] == 'alone': how = "alone (announced)"
-    else: how = "alone (the picker held the partner card, the six of Thieves, itself)"
+    else: how = "alone (the picker held the partner card, the 6 Thief, itself)"
     return (f"Seat {r['picker']} picked and played {how}; the picker's side took {r['side_points']} of the 120 card "
             f"points (the buried cards included).")
 
@@ -127,7 +127,7 @@ add_exercise('thieves-picked-with-six', "You picked with the six", game=BT, seed
      deal={'hands': cards_of('T6 R5 G1 T3 G3 R2 R4', 'T10 T2 R3 R1 T1 R7 T12', 'T9 B2 G2 B6 T5 G8 T13',
                            'R8 T4 B3 G5 G4 B4 T8', 'T14 G7 R6 T11 G6 B8 B5'), 'blind': ['B7', 'T7']},
      actions=('pick',),
-     note="You (Seat 0) picked up the blind, and you hold the six of Thieves yourself (and the seven). Bury two cards, "
+     note="You (Seat 0) picked up the blind, and you hold the 6 Thief yourself (and the 7 Thief). Bury two cards, "
           "then say who plays with you: call the lowest Thief above six you do not hold, or go alone.")
 
 # %% ../../../nbs/practice/41e_drills_beggars_and_thieves.ipynb #9b9f5c1b
