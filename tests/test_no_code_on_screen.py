@@ -183,8 +183,11 @@ def test_the_panel_hint_and_review_show_no_code(name, options):
     for seed in (1, 2):
         match, texts = panel_texts(name, options, seed)
         pack = match.game.pack
+        word = getattr(match.game, 'LEARNER_WORDS', {}).get('hand', 'hand')  # the game's own word for a hand (Dehla Pakad: deal)
         for where, text in texts:
             found += problems(f"{where}, seed {seed}", text, pack, typed=where == 'terminal')
+            if word != 'hand' and where in ('result', 'message') and re.search(r"\b[Hh]and \d|\bthis hand\b", text):
+                found.append(f"{where}, seed {seed}: 'hand' for the game's {word!r}: {text[:200]!r}")
             if where != 'terminal': found += problems(f"{where} (read out), seed {seed}", cards_text_words(text, pack), pack)
         items = review(match, 0, hand_no=1, budget=BUDGET, top=3)
         found += problems(f"review, seed {seed}", review_text(match, 0, hand_no=1, budget=BUDGET, top=3), pack)
@@ -192,6 +195,18 @@ def test_the_panel_hint_and_review_show_no_code(name, options):
         rows.pack = pack
         found += [p for k, x in enumerate(items, 1) for p in problems(f"review row, seed {seed}", html_text(rows._row(k, x).children[0].value), pack)]
     assert not found, '\n'.join(found[:25])
+
+
+def test_dehla_pakad_says_deal_between_deals_in_the_panel():
+    "Dehla Pakad's word for a hand is 'deal' (its LEARNER_WORDS): the panel's lines between deals say it too."
+    s = Session('dehla-pakad', seed=3)
+    while s.review is None:
+        assert not s.match.over
+        s.act(s.match.legal_actions()[0]) if s.match.to_act == s.seat else s.bot_move()
+    said = [s.message.text, s._not_now()]
+    s.next_hand(); said.append(s.message.text)
+    assert said[0].startswith('Deal 1 is over.') and said[1].startswith('Deal 1 is over: press') and said[2] == 'Deal 2 is dealt.', said
+    assert not any(re.search(r"\b[Hh]and \d|\bthis hand\b", x) for x in said), said
 
 
 # ---------- drills and exercises ----------

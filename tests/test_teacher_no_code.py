@@ -8,7 +8,7 @@ tests/test_no_code_on_screen.py's patterns (a rule id `game/rule`, a bare card c
 and a few more for Python values (`[]`, `['`, `()`, an object's repr):
 - the teacher's page: every text of every widget (the class at a glance, the results, what each button said, the
   labels, tooltips and choices), after pausing a table, showing each table and playing "what if";
-- the projector page: each table at every move of its hand, live, held and in "what if";
+- the projector page: each table at every move of its hand, live, held and in "what if" (Dehla Pakad's hand a deal);
 - the four CSV exports: every cell but the key columns (`student_key`, `tactic_id`: named for programs), each row
   searched with its game's pack.
 """
@@ -103,6 +103,12 @@ def test_the_teachers_page_shows_no_code(played):
     assert 'last missed' in page.glance_box.value and 'right' in page.results_box.value  # the texts searched are there
     assert not found, '\n'.join(sorted(set(found))[:30])
 
+def hand_word(where:str, parts:dict, game) -> list:
+    "A hand called 'hand' on the projector in a game with a word of its own for it (Dehla Pakad: deal)."
+    word = getattr(game, 'LEARNER_WORDS', {}).get('hand', 'hand')
+    if word == 'hand': return []
+    return [f"{where}, {k}: 'hand' for {word!r}: {html_text(v)[:160]!r}" for k, v in parts.items() if k in ('head', 'said') and re.search(r"\b[Hh]and \d", html_text(v))]
+
 def test_the_projector_page_shows_no_code(played):
     console, tables, _ = played
     found = []
@@ -111,14 +117,18 @@ def test_the_projector_page_shows_no_code(played):
         n = len(t.match.actions)
         for at in range(n + 1):
             lesson.step(at)
-            found += [p for k, v in projector_parts(lesson).items() for p in found_in(f"projector, {t.match.game.title}, move {at}, {k}", html_text(v), pack)]
+            parts = projector_parts(lesson)
+            found += [p for k, v in parts.items() for p in found_in(f"projector, {t.match.game.title}, move {at}, {k}", html_text(v), pack)]
+            found += hand_word(f"projector, {t.match.game.title}, move {at}", parts, t.match.game)
         lesson.step(max(0, n // 2))
         assert lesson.what_if()
         for i in range(40):  # the teacher plays on in the copy: the seat's moves said to the class
             s = lesson.session
             if s.review is not None or s.match.over: break
             lesson.press(s.match.legal_actions()[-1])
-            found += [p for k, v in projector_parts(lesson).items() for p in found_in(f"projector, {t.match.game.title}, what if {i}, {k}", html_text(v), pack)]
+            parts = projector_parts(lesson)
+            found += [p for k, v in parts.items() for p in found_in(f"projector, {t.match.game.title}, what if {i}, {k}", html_text(v), pack)]
+            found += hand_word(f"projector, {t.match.game.title}, what if {i}", parts, t.match.game)
         page = ProjectorPage(console)
         found += [p for where, text in widget_texts(page) for p in found_in(f"projector page, {t.match.game.title}, {where}", text, pack)]
         page.close(); lesson.live()

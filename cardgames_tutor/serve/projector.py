@@ -14,6 +14,7 @@ from ..core.cards import SUIT_COLOURS
 from ..tables.seats import Reply
 from ..ui.looks import widget_tree
 from ..ui.table import cards_text_html, direction_of, move_label, table_html
+from ..term.terminal import in_game_words
 from .teacher import Console, Lesson
 from .teacher_server import TeacherGate, coalesced, in_solara_page
 
@@ -45,7 +46,7 @@ def _head(lesson:Lesson, labels:list, m, s) -> str:
     label, values = game.tally(m.standing)
     scores = escape(str(label)) + ': ' + ' · '.join(f"{escape(labels[i])} {escape(str(v))}" for i, v in enumerate(values))
     return (f'<div class="cgt-proj-head" data-mode="{mode}" data-moves="{len(m.actions)}" data-table="{escape(lesson.code)}">'
-            f'<div class="cgt-proj-title">Table <b>{escape(lesson.code)}</b> · {escape(game.title)} · hand {s.shown_hand() + 1} '
+            f'<div class="cgt-proj-title">Table <b>{escape(lesson.code)}</b> · {escape(game.title)} · {escape(in_game_words(f"hand {s.shown_hand() + 1}", game))} '
             f'<span class="cgt-proj-state cgt-proj-{mode}">{state}</span></div>'
             f'<div class="cgt-proj-seats">At the table: {" · ".join(map(escape, labels))}</div>'
             f'<div class="cgt-proj-scores">{scores}</div><div class="cgt-proj-now">{line}</div></div>')
@@ -58,7 +59,7 @@ def _said(lesson:Lesson, s) -> str:
     if lesson.note or lesson.mode != 'what-if': return lesson.note
     if s.review is not None:
         result = str((s.match.hands[s.review].result or {}).get('text', '')).strip()
-        return f"Hand {s.review + 1} is over in this copy. {result} “back to the table” follows the table again."
+        return in_game_words(f"Hand {s.review + 1} is over in this copy.", s.game) + f" {result} “back to the table” follows the table again."
     return re.sub(r'^You\b', f"Seat {s.seat}", s.message.text)  # 'You played Q♥: ...', 'You named clubs trumps: ...', of the seat
 
 def projector_parts(lesson:Lesson, lines:int=5) -> dict:

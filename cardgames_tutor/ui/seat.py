@@ -14,7 +14,7 @@ from ..tables.class_tables import Tables
 from ..tables.seats import TableError
 from .session import Session
 from .session_data import Message, Status
-from ..term.terminal import PHASE_WORDS
+from ..term.terminal import PHASE_WORDS, in_game_words
 from fastcore.basics import patch
 
 # %% auto #0
@@ -216,7 +216,7 @@ def _not_now(self:SeatSession) -> str|None:
     "Why the student's screen may not act now (the table judges the rest), or None."
     if (line := self.paused) is not None: return line  # told in the pause's own words, not as a rule broken
     if not self.live: return f"You are looking back at move {self.cursor} of {len(self.match.actions)}: press ▶| (back to play) to play on."
-    if self.review is not None: return f"Hand {self.review + 1} is over: press “next hand” to play on."
+    if self.review is not None: return in_game_words(f"Hand {self.review + 1} is over: press “next hand” to play on.", self.game)  # Dehla Pakad: Deal 1
 
 # %% ../../nbs/ui/22a_seat.ipynb #a031f713
 @patch

@@ -147,7 +147,7 @@ def _not_now(self:Session) -> str|None:
     "Why the learner cannot act now, or None."
     if not self.live: return _STEPPED_BACK.format(at=self.cursor, n=len(self.match.actions))
     if self.match.over: return "The match is over: press “new match” (or deal in the table setup) to play again."
-    if self.review is not None: return f"Hand {self.review + 1} is over: press “next hand” to play on."
+    if self.review is not None: return in_game_words(f"Hand {self.review + 1} is over: press “next hand” to play on.", self.game)  # Dehla Pakad: Deal 1
     return None
 
 # %% ../../nbs/ui/22_session.ipynb #08965f05
@@ -211,7 +211,7 @@ def next_hand(self:Session) -> bool:
         return self.say('result', self.hand_over_text(later[0])) or True
     if self.match.over: return self.say('info', "The match is over: press “new match” to play again.")
     self.review, self.selected = None, []
-    self.say('info', f"Hand {len(self.match.hands)} is dealt.")
+    self.say('info', in_game_words(f"Hand {len(self.match.hands)} is dealt.", self.game))
     return True
 
 
@@ -310,7 +310,8 @@ def hand_over_text(self:Session, i:int) -> str:
     text = str((m.hands[i].result or {}).get('text', '')).strip()
     for prefix in ('Hand over.', 'Deal over.'): text = text.removeprefix(prefix).strip()
     end = ("The match is over." if m.over and i == len(m.hands) - 1 else "Press “next hand” to play on.")
-    return ' '.join(x for x in (f"Hand {i + 1} is over.", text, self.best_words(i), end) if x)
+    best = self.best_words(i).replace('this hand', f"this {getattr(self.game, 'LEARNER_WORDS', {}).get('hand', 'hand')}")  # the game's word for a hand
+    return ' '.join(x for x in (in_game_words(f"Hand {i + 1} is over.", self.game), text, best, end) if x)
 
 # %% ../../nbs/ui/22_session.ipynb #c05d51fb
 @patch
