@@ -787,3 +787,16 @@ def test_a_closed_page_is_away_within_seconds_and_a_blip_is_not():
     assert t.states()[1] == 'here'  # back: his seat at once
     bo.close(); assert t.states()[1] == 'away'  # the session closed later (culled): left once, not twice
     for p in (host, solo): p.close()
+
+def test_a_teachers_page_loaded_again_says_which_table_is_on_the_projector():
+    "The walk of issue 50: after a reload the console said “No table is on the projector page yet” while the projector showed one."
+    room, k, _ = a_class()
+    console = Console(room)
+    first = TeacherPage(console)
+    first.table_choice.value = k['asha'].code
+    first.show_button.click()
+    again = TeacherPage(console)  # the same teacher, the page loaded again
+    assert f"Table <b>{k['asha'].code}</b> is on the" in again.shown_line.value and 'No table' not in again.shown_line.value
+    assert not again.what_if_button.disabled
+    room.close_table(k['asha'].code); again.refresh()
+    assert 'No table is on the projector page yet' in again.shown_line.value

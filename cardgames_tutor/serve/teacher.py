@@ -17,7 +17,7 @@ from ..tables.class_tables import WHEN
 from ..tables.seats import Reply, TableError, refused
 from ..core.deals import constrained_deal
 from ..practice.exercises import EXERCISES, exercise
-from ..practice.results import Results
+from ..practice.results import Results, Standing
 from ..ui.session import Session
 from .room import Classroom
 
@@ -55,7 +55,7 @@ def glance(self:Console) -> dict:
     "The class at a glance, as plain data: {'tables': [...], 'solo': [...]} with each student's drill progress."
     snap, (solo_of, seat_of) = self.room.snapshot(), self._browsers()
     standing = self.results.standings() if self.results is not None else {}
-    def progress(browser): return standing[browser].text if browser in standing else 'no drill answers yet'
+    def progress(browser): return (standing[browser] if browser in standing else Standing(0, 0, 0, '')).text  # every student's line says the same
     tables = []
     for row in snap['tables']:
         t = self.room.tables.tables.get(row['code'])

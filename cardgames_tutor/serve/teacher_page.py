@@ -19,7 +19,7 @@ from .teacher import NO_NAME, Console, Work, make_work
 _log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['PREFIX', 'KINDS', 'FIELDS', 'TARGETS', 'WHENS', 'YES', 'glance_html', 'TeacherPage']
+__all__ = ['PREFIX', 'KINDS', 'FIELDS', 'TARGETS', 'WHENS', 'YES', 'NOT_SHOWN', 'glance_html', 'TeacherPage', 'shown_html']
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #4dc4dabd
 def _cell(text) -> str: return f"<td>{escape(str(text))}</td>"
@@ -57,6 +57,7 @@ FIELDS = {'game': ('game_choice', 'players_box', 'seed_box'), 'exercise': ('exer
 TARGETS = (('every table and every solo student', 'all'), ('every table', 'tables'), ('every solo student', 'solo'))
 WHENS = (('now: the match under way ends', 'now'), ('from the next hand: the hand under way is played out first', 'next-hand'))
 YES = {'now': 'Yes, end those matches now', 'next-hand': 'Yes, from their next hand'}  # the button that confirms
+NOT_SHOWN = '<p>No table is on the projector page yet: choose one above and press “Show to the class”.</p>'
 
 class TeacherPage(widgets.VBox):
     "The teacher's page: the class at a glance, the table chosen (pause, resume, show), the lesson, the work, the results."
@@ -102,7 +103,7 @@ def _make_widgets(self:TeacherPage):
     self.set_button, self.confirm_button, self.cancel_button = B('Set the work', 'primary'), B(YES['now'], 'danger'), B('Cancel')
     self.confirm_button.layout.display = self.cancel_button.layout.display = 'none'  # while a question is asked only (`_asking`)
     self.results_box, self.csv_link = widgets.HTML(), widgets.HTML()
-    self.shown_line = widgets.HTML('<p>No table is on the projector page yet: choose one above and press “Show to the class”.</p>')
+    self.shown_line = widgets.HTML(NOT_SHOWN)
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #367046eb
 @patch
@@ -196,6 +197,14 @@ def _choices(self:TeacherPage, codes:list):
     self.table_choice.options = codes
     self.table_choice.value = keep if keep in values else values[0] if len(values) == 1 else None
 
+# %% ../../nbs/serve/34a_teacher_page.ipynb #765ecf65
+def shown_html(code:str|None, root_path:str='') -> str:
+    "The line under “Shown to the class”: the table on the projector page now, whichever page of the teacher's chose it (before a reload too)."
+    if code is None: return NOT_SHOWN
+    link = escape(f"{root_path}{PREFIX}/show")
+    return (f'<p>Table <b>{escape(code)}</b> is on the <a class="cgt-projector-link" href="{link}" target="_blank" style="color:#1565c0;text-decoration:underline">projector '
+            f'page</a> ({link}): open it on the class\'s screen. It follows the table live; ◀ ▶ there hold it at a move.</p>')
+
 # %% ../../nbs/serve/34a_teacher_page.ipynb #5f411aee
 @patch
 def refresh(self:TeacherPage):
@@ -206,6 +215,8 @@ def refresh(self:TeacherPage):
         with self.hold_sync():
             self.glance_box.value = glance_html(g)
             if tuple(codes) != tuple(self.table_choice.options): self._choices(codes)
+            shown = self.console.projected if self.console.projected in {c for _, c in codes} else None
+            if self.shown_line.value != (line := shown_html(shown, self.root_path)): self.shown_line.value = line  # a page loaded again knows it too
             lines = self.console.summary()
             self.results_box.value = ('<ul>' + ''.join(f"<li>{escape(x)}</li>" for x in lines) + '</ul>') if lines else '<p>No drill answers yet.</p>'
             self.csv_link.value = 'Export: ' + ' · '.join(f'<a href="{escape(self.root_path)}{PREFIX}/results.csv?kind={k}" download>{k} (CSV)</a>'
@@ -236,9 +247,7 @@ def show(self:TeacherPage):
     "Put the table chosen on the projector page (`/teacher/show`, `serve.projector`): live, every hand face up, the students' names."
     got = self.console.show(self.table_choice.value)
     if isinstance(got, Reply): return self.say(got.text)
-    self.lesson, link = got, escape(f"{self.root_path}{PREFIX}/show")
-    self.shown_line.value = (f'<p>Table <b>{escape(got.code)}</b> is on the <a class="cgt-projector-link" href="{link}" target="_blank" style="color:#1565c0;text-decoration:underline">projector '
-                             f'page</a> ({link}): open it on the class\'s screen. It follows the table live; ◀ ▶ there hold it at a move.</p>')
+    self.lesson, self.shown_line.value = got, shown_html(got.code, self.root_path)
     self.say(f"Table {got.code} is on the projector page.")
     self._enable()  # “What if” and “Live again” act now
 
