@@ -9,16 +9,14 @@ _TEXT_CACHE = {}  # by pack: the cards each text names
 
 _WORDS_RE = {}  # by pack: a pattern of the card symbols written in two words (`6 Thief`, `5 green`)
 
-_NAMED_RE = {}  # by pack: a card a rule names ("whoever holds the 6 Thief"), written in words
+_NAMED = re.compile(r"\b(?:[Ww]hoever holds|the holder of) the (?:<span class=\"cgt-mini\"[^>]*>[^<]*(?:<span[^>]*>[^<]*</span>)?</span>"
+                    r"|\d{1,2} [A-Z][a-z]+\b|[^\s<,.;:)]+)")
 
-def named_only(text:str, pack) -> str:
-    """`text` without the cards a rule names, as distinct from a card seen: "whoever holds the 6 Thief", "the holder of
-    the 7 Thief" name the partner card without placing it (Beggars and Thieves). "Seat 2 holds the 6 Thief" places it:
-    kept, so the check reads it."""
-    if pack.name not in _NAMED_RE:
-        many = sorted({c.symbol for c in pack if ' ' in c.symbol}, key=len, reverse=True)
-        _NAMED_RE[pack.name] = many and re.compile(r"\b(?:[Ww]hoever holds|the holder of) the (?:" + '|'.join(map(re.escape, many)) + r")(?![\w])")
-    return _NAMED_RE[pack.name].sub(' ', text) if _NAMED_RE[pack.name] else text
+def named_only(text:str, pack=None) -> str:
+    """`text` (a sentence, or a page's HTML with its mini cards) without the cards a rule names, as distinct from a card
+    seen: "whoever holds the 6 Thief", "the holder of the 7 Thief" name the partner card (Beggars and Thieves) without
+    placing it. "Seat 2 holds the 6 Thief" places it: kept, so every leak check still reads it."""
+    return _NAMED.sub(' ', text)
 
 def _text_cards(text, pack) -> frozenset:
     "The cards of `pack` written in `text` (notation, signs, or number and suit in words), cached: views repeat their event texts."

@@ -16,7 +16,7 @@ from cardgames_tutor.tables.seats import TableError
 from cardgames_tutor.serve.room import Classroom, TableOptions, StudentPage
 from cardgames_tutor.ui.session import Session
 from cardgames_tutor.ui.seat import SeatSession
-from helpers import CHROMIUM, FLAGS, no_chromium, free_port, served
+from helpers import CHROMIUM, FLAGS, named_only, no_chromium, free_port, served
 
 
 # ---------------------------------------------------------------- the registry, without a browser
@@ -337,7 +337,8 @@ def _plain(frame:str) -> str:
     return _public(frame.replace('\\"', '"'))
 
 def cards_named(text:str, cards) -> set:
-    "The cards of `cards` written in `text`: by code ('QH'), sign ('Q♥') or name ('queen of hearts')."
+    "The cards of `cards` written in `text`: by code ('QH'), sign ('Q♥') or name ('queen of hearts'); not a card a rule names (`named_only`)."
+    text = named_only(text)
     words = set(_WORD.findall(text))
     return {c for c in cards if c.code in words or c.symbol in words or c.name in text}
 

@@ -20,7 +20,7 @@ from cardgames_tutor.core.engine import get_game, games
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.ui.session_data import sort_actions
 from cardgames_tutor.ui.table import move_label
-from helpers import cards_in, may_see
+from helpers import cards_in, may_see, named_only
 from test_classroom_tables import (WAIT, Student, _WORD, _missing, _plain, _public, browser_test, chromium,
                                    classroom, join_pages, open_table)
 
@@ -80,7 +80,8 @@ def hidden(mirror:Match, seat:int) -> set:
 
 def cards_named(text:str, cards) -> set:
     """The cards of `cards` written in `text`: by code ('QH'), sign ('Q♥') or name ('queen of hearts'), each a whole word
-    ('2 of Thieves' is not in '12 of Thieves')."""
+    ('2 of Thieves' is not in '12 of Thieves'); not a card a rule names ("whoever holds the 6 Thief": `named_only`)."""
+    text = named_only(text)
     words = set(_WORD.findall(text))
     return {c for c in cards if c.code in words or c.symbol in words
             or (c.name in text and re.search(r'(?<![\w])' + re.escape(c.name) + r'(?![\w])', text))}

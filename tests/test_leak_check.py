@@ -94,7 +94,11 @@ def test_a_card_a_rule_names_is_told_from_a_card_seen(monkeypatch):
     assert cards_in("Seat 1 plays with a partner: whoever holds the 6 Thief (the partner card).", pack) == set()
     assert cards_in("Seat 1 calls the holder of the 7 Thief as partner.", pack) == set()
     assert cards_in("Seat 3 holds the 6 Thief: Seat 3 is Seat 1's secret partner.", pack) == {six}
+    assert cards_in("Seat 1 calls the holder of the 7 Thief as partner: only the holder of the 6 Thief may call.", pack) == set()
     assert named_only("whoever holds the 6 Thief, and Seat 2 holds the 6 Thief", pack).count('6 Thief') == 1
+    from cardgames_tutor.ui.table import cards_text_html
+    html = cards_text_html("Whoever holds the 6 Thief is your partner; Seat 2 holds the 5 Thief.", pack)  # as the pages draw it: mini cards
+    assert 'data-card="T6"' in html and 'data-card="T6"' not in named_only(html) and 'data-card="T5"' in named_only(html)
     holder = next(s for s, h in enumerate(m.hand.deal['hands']) if six in h)
     for seat in (s for s in range(5) if s != holder):
         with monkeypatch.context() as mp:  # the rule's own sentence, to every seat: no leak

@@ -465,7 +465,7 @@ def _apply_declare(self:ThievesHand, action):
         self.partner = None if holder == seat else holder
         name = f"the {self.partner_card.symbol}"  # the learner's notation: a card a rule names ('whoever holds', 'the holder of') is not a card seen
         said = (f"Seat {seat} plays with a partner: whoever holds the {T6.symbol} (the partner card)."
-                if action.verb == 'partner' else f"Seat {seat} holds the {T6.symbol} and calls the holder of {name} as partner.")
+                if action.verb == 'partner' else f"Seat {seat} calls the holder of {name} as partner: only the holder of the {T6.symbol} may call.")
         self.log('declare', said + " Who it is stays secret until that card is played.", seat)
         if self.partner is None:
             self.log('alone', f"Seat {seat} holds the {T6.symbol} too: Seat {seat} plays alone, and nobody else knows.", seat, to=(seat,))
