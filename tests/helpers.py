@@ -9,12 +9,12 @@ _TEXT_CACHE = {}  # by pack: the cards each text names
 
 _WORDS_RE = {}  # by pack: a pattern of the card symbols written in two words (`6 Thief`, `5 green`)
 
-_NAMED = re.compile(r"\b(?:[Ww]hoever holds|the holder of) the (?:<span class=\"cgt-mini\"[^>]*>[^<]*(?:<span[^>]*>[^<]*</span>)?</span>"
+_NAMED = re.compile(r"\b(?:[Ww]hoever holds|[Aa] picker who holds|the holder of) the (?:<span class=\"cgt-mini\"[^>]*>[^<]*(?:<span[^>]*>[^<]*</span>)?</span>"
                     r"|\d{1,2} [A-Z][a-z]+\b|[^\s<,.;:)]+)")
 
 def named_only(text:str, pack=None) -> str:
     """`text` (a sentence, or a page's HTML with its mini cards) without the cards a rule names, as distinct from a card
-    seen: "whoever holds the 6 Thief", "the holder of the 7 Thief" name the partner card (Beggars and Thieves) without
+    seen: "whoever holds the 6 Thief", "a picker who holds the 6 Thief", "the holder of the 7 Thief" name the partner card (Beggars and Thieves) without
     placing it. "Seat 2 holds the 6 Thief" places it: kept, so every leak check still reads it."""
     return _NAMED.sub(' ', text)
 

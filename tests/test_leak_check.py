@@ -93,6 +93,7 @@ def test_a_card_a_rule_names_is_told_from_a_card_seen(monkeypatch):
     pack, six = m.game.pack, m.game.pack.parse('T6')
     assert cards_in("Seat 1 plays with a partner: whoever holds the 6 Thief (the partner card).", pack) == set()
     assert cards_in("Seat 1 calls the holder of the 7 Thief as partner.", pack) == set()
+    assert cards_in("Only a picker who holds the 6 Thief may call a partner: say partner or alone.", pack) == set()
     assert cards_in("Seat 3 holds the 6 Thief: Seat 3 is Seat 1's secret partner.", pack) == {six}
     assert cards_in("Seat 1 calls the holder of the 7 Thief as partner: only the holder of the 6 Thief may call.", pack) == set()
     assert named_only("whoever holds the 6 Thief, and Seat 2 holds the 6 Thief", pack).count('6 Thief') == 1
