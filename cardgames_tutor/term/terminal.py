@@ -152,7 +152,7 @@ def in_game_words(text, game:Game) -> str:
     word = getattr(game, 'LEARNER_WORDS', {}).get('hand', 'hand')
     if word == 'hand': return str(text)
     text = re.sub(r"\bHand (\d+)\b", lambda m: f"{word.capitalize()} {m[1]}", str(text))
-    return re.sub(r"\bhand (\d+)\b|\bthe hand is over\b", lambda m: f"{word} {m[1]}" if m[1] else f"the {word} is over", text)
+    return re.sub(r"\bhand (\d+)\b|\b(the hand is over|this hand)\b", lambda m: f"{word} {m[1]}" if m[1] else m[2].replace('hand', word), text)
 
 # %% ../../nbs/term/31_terminal.ipynb #a6e77577
 PHASE_WORDS = {'pass': 'the exchange (passing three cards)', 'trump': 'naming trump', 'blind': 'the blind (pick it up or pass)',

@@ -310,8 +310,7 @@ def hand_over_text(self:Session, i:int) -> str:
     text = str((m.hands[i].result or {}).get('text', '')).strip()
     for prefix in ('Hand over.', 'Deal over.'): text = text.removeprefix(prefix).strip()
     end = ("The match is over." if m.over and i == len(m.hands) - 1 else "Press “next hand” to play on.")
-    best = self.best_words(i).replace('this hand', f"this {getattr(self.game, 'LEARNER_WORDS', {}).get('hand', 'hand')}")  # the game's word for a hand
-    return ' '.join(x for x in (in_game_words(f"Hand {i + 1} is over.", self.game), text, best, end) if x)
+    return in_game_words(' '.join(x for x in (f"Hand {i + 1} is over.", text, self.best_words(i), end) if x), self.game)
 
 # %% ../../nbs/ui/22_session.ipynb #c05d51fb
 @patch
