@@ -21,7 +21,8 @@ Where an interval does not clear zero, a closing note says how many hands would,
 """
 import argparse, json, math, pathlib, random, statistics, sys, time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # this checkout's package, not an installed one
-from cardgames_tutor.core.engine import get_game, deal_cards
+from cardgames_tutor.core.engine import deal_cards
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import random_choice
 from cardgames_tutor.coach import search as coach
 

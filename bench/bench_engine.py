@@ -16,7 +16,8 @@ Usage: python bench/bench_engine.py [SECONDS_PER_ROUND] [ROUNDS] [--baseline DIR
 import os, random, statistics, subprocess, sys, time
 import cardgames_tutor
 if os.path.isdir(os.path.join(os.path.dirname(cardgames_tutor.__file__), 'core')):  # the packages by role (issue 32)
-    from cardgames_tutor.core.engine import deal_cards, get_game
+    from cardgames_tutor.core.engine import deal_cards
+    from cardgames_tutor.core.registry import get_game
 else:  # a baseline (--baseline, in the child process) from before the packages by role: one flat package
     from cardgames_tutor.engine import deal_cards, get_game
 

@@ -48,8 +48,8 @@ Run: `.venv/bin/python bench/bench_hints.py [--deals 40] [--budget 0.5] [--games
 """
 import argparse, asyncio, itertools, math, os, pathlib, random, statistics, sys, time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # this checkout's package, not an installed one
-from cardgames_tutor.core.engine import get_game, deal_cards
-from cardgames_tutor.core import engine as this_engine
+from cardgames_tutor.core.engine import deal_cards
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.coach import search as coach
 
 VARIANTS = [('begga-kaat', {}), ('kocka', {}), ('dehla-pakad', {}), ('maghe-satra', {}),
@@ -196,8 +196,10 @@ def load_tree(tree, name):
     shutil.copytree(pathlib.Path(tree) / 'cardgames_tutor', pathlib.Path(where) / name)  # its imports are relative: it runs as `name`
     sys.path.insert(0, where)
     engine, search = importlib.import_module(f'{name}.core.engine'), importlib.import_module(f'{name}.coach.search')
+    try: get = importlib.import_module(f'{name}.core.registry').get_game
+    except ImportError: get = engine.get_game  # a tree from before issue 48, whose engine held the registry
     for module in ('begga_kaat', 'kocka', 'dehla_pakad', 'maghe_satra', 'beggars_and_thieves'): importlib.import_module(f'{name}.games.{module}')
-    return engine, search
+    return (get, engine.deal_cards), search
 
 
 def against(tree, deals, budget, games):
@@ -209,9 +211,9 @@ def against(tree, deals, budget, games):
     for name, opts in VARIANTS:
         if games and name not in games: continue
         sides = []
-        for engine, search in ((this_engine, coach), other):
-            game = engine.get_game(name, **opts)
-            views = [first_view(game, i, engine.deal_cards) for i in range(deals)]
+        for (get, deal), search in (((get_game, deal_cards), coach), other):
+            game = get(name, **opts)
+            views = [first_view(game, i, deal) for i in range(deals)]
             sides.append((search, game, [v for v in views if v is not None]))
         cpu, same = ([], []), 0
         for k in range(len(sides[0][2])):

@@ -16,7 +16,7 @@ import argparse, asyncio, contextlib, os, pathlib, signal, socket, statistics, s
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from cardgames_tutor.core.engine import games
+from cardgames_tutor.core.registry import games
 from cardgames_tutor.ui.panel import Tutor
 
 def python_clicks(name, clicks, seed=1, in_loop=True) -> list:

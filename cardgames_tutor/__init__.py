@@ -1,12 +1,12 @@
 __version__ = "0.1.0"
 
-# Each game registers itself with the engine's registry (`core.engine.register_game`) when its module is imported.
+# Each game registers itself with the engine's registry (`core.registry.register_game`) when its module is imported.
 # Importing every module of `games/` here, once, when the package is first imported, lets every entry point know all
 # the games while the core never imports the layer above it (a new game's module is found, not listed). A game made
 # outside the package (a plug-in) is loaded by naming its module in CARDGAMES_TUTOR_GAMES (several: separated by commas),
 # so that a separate process (`cardgames-tutor play`, the classroom) knows it too.
 import importlib as _importlib, os as _os, sys as _sys
-from .core.engine import import_every as _import_every
+from .core.registry import import_every as _import_every
 from . import games as _games
 
 _import_every(_games)

@@ -6,7 +6,9 @@ the target (20 tricks, over several hands) with more tricks than the other wins 
 registers the game, its drills and its bot; no file of the package names it. A separate process loads it by naming it
 in CARDGAMES_TUTOR_GAMES (with this folder on PYTHONPATH)."""
 from cardgames_tutor.core.cards import FRENCH, Hand, in_order
-from cardgames_tutor.core.engine import Game, Option, Event, Goal, ENGINE_RULES, register_game
+from cardgames_tutor.core.engine import Game, Event, Goal, ENGINE_RULES
+from cardgames_tutor.core.options import Option
+from cardgames_tutor.core.registry import register_game
 from cardgames_tutor.core.tricks import TrickHand, trick_rules
 from cardgames_tutor.core.contracts import TrickView, Result, Contract, Tally, Row, PLAY
 from cardgames_tutor.core.sampling import Measure, played_cards, trick_actions, replay, deal_hands

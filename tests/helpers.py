@@ -2,7 +2,7 @@
 seeded random matches, and the servers and browsers of the browser tests."""
 import random, re
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import Move
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match, play_out, random_choice
 
 _TEXT_CACHE = {}  # by pack: the cards each text names

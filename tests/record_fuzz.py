@@ -4,7 +4,7 @@
 as a careless or hostile user would (in its values, its JSON text, or its bytes); `try_load` loads it and says how
 that went: 'ok', 'refused' (a `RecordError`), or the class of any other exception (a failure)."""
 import copy, json, random, time
-from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match, random_choice
 from cardgames_tutor.core.records import to_record, load, RecordError
 

@@ -2,7 +2,8 @@
 import random, pytest
 from collections import Counter
 from cardgames_tutor.core.cards import FRENCH, in_order
-from cardgames_tutor.core.engine import IllegalAction, BadOption, check_deal
+from cardgames_tutor.core.engine import IllegalAction, check_deal
+from cardgames_tutor.core.options import BadOption
 from cardgames_tutor.core.match import Match, play_out, random_choice
 from cardgames_tutor.games.begga_kaat import BeggaKaat, penalty
 from cardgames_tutor.core.records import to_record, load

@@ -4,7 +4,9 @@ that leak no hidden card and no partner; hand records."""
 import random, re, pytest
 from types import SimpleNamespace
 from cardgames_tutor.core.cards import BEGGARS, in_order
-from cardgames_tutor.core.engine import IllegalAction, BadOption, check_deal, deal_cards, get_game
+from cardgames_tutor.core.engine import IllegalAction, check_deal, deal_cards
+from cardgames_tutor.core.options import BadOption
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match, play_out, random_choice
 from cardgames_tutor.core.tricks import trick_winner
 from cardgames_tutor.games.beggars_and_thieves import (BeggarsAndThieves, point_table, side_scores, leaster_winners,

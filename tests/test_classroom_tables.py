@@ -10,7 +10,7 @@ Reusable for more games and more pages (helper T2): `classroom`, `Student`, `ope
 """
 import contextlib, importlib.util, json, random, re, subprocess, sys, time, urllib.error, urllib.request
 import pytest
-from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.tables.seats import TableError
 from cardgames_tutor.serve.room import Classroom, TableOptions, StudentPage

@@ -16,7 +16,7 @@ Every wait is on the page's state, with generous timeouts for a loaded machine; 
 import contextlib, random, re
 import pytest
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import get_game, games
+from cardgames_tutor.core.registry import get_game, games
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.ui.session_data import sort_actions
 from cardgames_tutor.ui.table import move_label

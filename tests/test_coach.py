@@ -3,7 +3,7 @@ reasons name only facts the seat can see; the terminal's hint and review."""
 import inspect, io, json, random, re, contextlib
 import pytest
 from cardgames_tutor.core.cards import FRENCH, MARIAS
-from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.coach.search import hint, hint_text, review, review_text
 from cardgames_tutor.core.records import save
@@ -204,7 +204,7 @@ def test_cli_hint_in_every_game(name, opts, monkeypatch):
 def test_review_reasons_set_the_move_played_beside_the_coachs_choice(name):
     """Each reviewed decision's reasons name the learner's own move against the coach's choice (not the runner-up of the
     hint), and at least one decision of the hand gets a fact of the table on which the two moves differ."""
-    from cardgames_tutor.core.engine import action_text
+    from cardgames_tutor.core.actions import action_text
     game, items = get_game(name), []
     for seed in range(6, 12):  # random play in Seat 0 until the review has a few costly decisions to explain
         done = play_out(Match(game, seed=seed), lambda v, rng: rng.choice(v['legal']) if v['seat'] == 0 else game.bot(v, rng))

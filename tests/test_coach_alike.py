@@ -3,7 +3,8 @@ sampled deals with the same seeds, gives the same stats (seeded positions from h
 game that groups with `core.sampling.alike_cards`)."""
 import random
 import pytest
-from cardgames_tutor.core.engine import get_game, deal_cards
+from cardgames_tutor.core.engine import deal_cards
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.coach import search as coach
 from cardgames_tutor.coach.worlds import sample_hand
 

@@ -1,7 +1,8 @@
 """The shared hint cache: one class on one seed searches each moment once, keyed by the seat's view and never by the
 hidden deal; sessions asking together wait for one search; another seed or budget is another search."""
 import random, threading, time
-from cardgames_tutor.core.engine import get_game, deal_cards
+from cardgames_tutor.core.engine import deal_cards
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.coach import search as coach
 

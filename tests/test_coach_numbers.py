@@ -13,7 +13,8 @@ Each kind of number, checked over seeded positions of every game (the positions 
 """
 import math, random, re
 import pytest
-from cardgames_tutor.core.engine import get_game, Move
+from cardgames_tutor.core.registry import get_game
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.coach import search as coach

@@ -5,7 +5,7 @@ a hint's chart is drawn there too, the same picture; 0 workers searches in the c
 number is refused in one line."""
 import os, signal, threading
 import pytest
-from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.coach import search as coach
 from test_coach_race import IDS, VARIANTS, views
 

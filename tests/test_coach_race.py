@@ -3,7 +3,8 @@ budget buys the deals it would buy with every candidate played), the search ends
 action out of the race never ranks above one still in it, and a hint changes nothing in the view it reads."""
 import copy, random
 import pytest
-from cardgames_tutor.core.engine import games, get_game, deal_cards
+from cardgames_tutor.core.engine import deal_cards
+from cardgames_tutor.core.registry import games, get_game
 from cardgames_tutor.coach import search as coach
 
 VARIANTS = [(name, {'players': n}) if len(info.players) > 1 else (name, {})

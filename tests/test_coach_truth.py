@@ -6,7 +6,8 @@ its tactic's predicate (coach.reasons.TRUE, beside the sentence makers), and aga
 issue's own examples are replayed. No text the learner reads carries a card code."""
 import random, re
 import pytest
-from cardgames_tutor.core.engine import get_game, Move
+from cardgames_tutor.core.registry import get_game
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.core.tricks import trick_winner

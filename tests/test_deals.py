@@ -4,7 +4,8 @@ maker); the same seed gives the same deal; constraints that cannot hold are refu
 refused in one line, never a traceback; and the search stops in bounds."""
 import random, time
 import pytest
-from cardgames_tutor.core.engine import Move, games, get_game
+from cardgames_tutor.core.registry import games, get_game
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.core.deals import DealError, constrained_deal
 

@@ -2,11 +2,14 @@
 2,000 seeded random deals with invariants, bad input, views that leak nothing, records, the bot."""
 import json, random, time, pytest
 from cardgames_tutor.core.cards import FRENCH, Card, in_order
-from cardgames_tutor.core.engine import Move, IllegalAction, BadOption, check_deal, deal_cards, get_game
+from cardgames_tutor.core.engine import IllegalAction, check_deal, deal_cards
+from cardgames_tutor.core.options import BadOption
+from cardgames_tutor.core.registry import get_game
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match, play_out, random_choice
 from cardgames_tutor.games.dehla_pakad import (DehlaPakad, DehlaPakadHand, team, partner, team_seats, other_team,
                                                deal_winner, record_deal, bot, centre_story, table_html)
-from cardgames_tutor.core.engine import leaked_cards as leaked
+from cardgames_tutor.core.leaks import leaked_cards as leaked
 from cardgames_tutor.core.records import to_record, load, save, summary, RecordError
 from helpers import cards_in, assert_no_leak
 

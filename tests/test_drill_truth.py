@@ -11,7 +11,8 @@ their questions against independent predicates written from the rulebooks (`bk_r
 import itertools, random, re
 import pytest
 from cardgames_tutor.core.cards import Card, in_order
-from cardgames_tutor.core.engine import game_class, Move
+from cardgames_tutor.core.registry import game_class
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.practice.drills import DRILLS, MAX_HANDS, Question, asked, positions, drills_for, drill_set
 from helpers import may_see, cards_in
 

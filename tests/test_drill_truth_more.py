@@ -4,7 +4,7 @@ explanation is true in its position. The seeds per drill: TRUTH_SEEDS (default 4
 import copy, os, random, re
 import pytest
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import game_class
+from cardgames_tutor.core.registry import game_class
 from cardgames_tutor.practice.drills import asked, drills_for, question, positions, MAX_HANDS, DRILLS
 from cardgames_tutor.games import dehla_pakad as dp, beggars_and_thieves as bt
 from helpers import may_see, cards_in

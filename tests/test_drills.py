@@ -3,7 +3,8 @@ an independent computation (written here from the rulebooks, not from the games'
 import collections, random, re
 import pytest
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import games, game_class, Move
+from cardgames_tutor.core.registry import games, game_class
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.practice.drills import (DRILLS, MAX_HANDS, Question, BadDrill, positions, question, drills_for, drill_rules,
                                     drill_set, tries)
 

@@ -3,7 +3,8 @@ chooses the same action, drawing the same random numbers, from `bot_view` and by
 holds what `view` holds there; a playout from either ends in the same hand; and a hint is the same with either."""
 import random
 import pytest
-from cardgames_tutor.core.engine import games, get_game, deal_cards
+from cardgames_tutor.core.engine import deal_cards
+from cardgames_tutor.core.registry import games, get_game
 from cardgames_tutor.core.tricks import TrickHand
 from cardgames_tutor.coach import search as coach
 

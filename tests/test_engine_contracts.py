@@ -4,7 +4,9 @@ import copy, gc, random
 import pytest
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.contracts import check, MatchView
-from cardgames_tutor.core.engine import games, get_game, deal_cards, BadOption, Goal
+from cardgames_tutor.core.engine import deal_cards, Goal
+from cardgames_tutor.core.options import BadOption
+from cardgames_tutor.core.registry import games, get_game
 from cardgames_tutor.core.match import Match, play_out, random_choice
 from cardgames_tutor.core.records import to_record
 

@@ -3,7 +3,9 @@ included) over thousands of random positions of every game and variant; every ru
 import random
 import pytest
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import Move, IllegalAction, games, get_game, deal_cards
+from cardgames_tutor.core.engine import IllegalAction, deal_cards
+from cardgames_tutor.core.registry import games, get_game
+from cardgames_tutor.core.actions import Move
 
 VARIANTS = [(name, {'players': n}) if len(info.players) > 1 else (name, {})
             for name, info in games().items() for n in info.players]

@@ -1,7 +1,7 @@
 """Prepared exercises through the session, the panel's link and upload, and records that start from a standing."""
 import json, random
 import pytest
-from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match, play_out, random_choice
 from cardgames_tutor.practice.exercises import EXERCISES, exercise, exercises
 from cardgames_tutor.core.records import RecordError, load, to_record

@@ -2,7 +2,7 @@
 line (never a traceback) for anything wrong, and the `--save` record written whatever happens."""
 import contextlib, io, json, os, random, signal, subprocess, sys, time, pytest
 from cardgames_tutor.term import cli
-from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.core.records import load, save, to_record
 from record_fuzz import VARIANTS, ACTIONS

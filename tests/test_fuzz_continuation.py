@@ -2,7 +2,7 @@
 standing), for every game and variant; hands decided at the deal never grow the stack."""
 import json, random, pytest
 from hypothesis import given, settings, strategies as st
-from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.core.records import load, to_record, RecordError
 from cardgames_tutor.games.maghe_satra import MagheSatra, written_deal

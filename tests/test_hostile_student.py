@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT / 'bench'))
 import websockets
 from wire_table import TableStudent, _CODE, _MOVES
 from cardgames_tutor.core import records
-from cardgames_tutor.core.engine import get_game, games
+from cardgames_tutor.core.registry import get_game, games
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.ui.table import cards_text_words
 from test_classroom_tables import _plain

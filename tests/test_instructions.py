@@ -19,7 +19,7 @@ import ast, builtins, json, os, re, shlex, subprocess, sys
 from pathlib import Path
 import pytest
 from helpers import ROOT
-from cardgames_tutor.core.engine import games
+from cardgames_tutor.core.registry import games
 from cardgames_tutor.term import cli
 
 BIN = Path(sys.executable).parent

@@ -1,7 +1,10 @@
 """Kočka: 2,000 seeded random hands with every invariant; the exchange; ties; letters; bad input; views; records."""
 import json, random, re, pytest
 from cardgames_tutor.core.cards import MARIAS, Card, in_order
-from cardgames_tutor.core.engine import Move, IllegalAction, BadOption, check_deal, deal_cards, get_game
+from cardgames_tutor.core.engine import IllegalAction, check_deal, deal_cards
+from cardgames_tutor.core.options import BadOption
+from cardgames_tutor.core.registry import get_game
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match, play_out, random_choice
 from cardgames_tutor.games.kocka import Kocka, KockaHand, penalty, HEJMA, certain_loser, hand_loser, bot
 from cardgames_tutor.core.records import to_record, load, save

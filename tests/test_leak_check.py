@@ -8,7 +8,9 @@ are handed over, the eight cards Dehla Pakad deals after trump, a face-down card
 """
 import random
 import pytest
-from cardgames_tutor.core.engine import Event, Move, games, get_game
+from cardgames_tutor.core.engine import Event
+from cardgames_tutor.core.registry import games, get_game
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match
 from helpers import assert_no_leak, may_see
 

@@ -304,7 +304,7 @@ def test_beggars_and_thieves_quick_reference_has_the_card_points(site):
 # The built pages and the engine's own sentences (the panel's, the terminal's, the coach's) are checked further down.
 
 def _game(game:str):
-    from cardgames_tutor.core.engine import get_game
+    from cardgames_tutor.core.registry import get_game
     return type(get_game(game.replace('_', '-')))
 
 def _learner_prose(rel:Path) -> str:
@@ -354,7 +354,8 @@ def test_the_printed_rules_are_named_once_on_the_rulebook(game):
 @pytest.mark.parametrize('game', GAMES)
 def test_the_word_lists_are_the_engines_words(game):
     "The word the pages use for a trick (and Begga Kaat's for a suit) is the word the engine's sentences use."
-    from cardgames_tutor.core.engine import deal_cards, get_game
+    from cardgames_tutor.core.engine import deal_cards
+    from cardgames_tutor.core.registry import get_game
     g = get_game(game.replace('_', '-'))
     hand = g.new_hand(deal_cards(g, random.Random(1)), 0)
     words = type(g).LEARNER_WORDS
@@ -365,7 +366,7 @@ def test_the_word_lists_are_the_engines_words(game):
 @pytest.mark.parametrize('game', GAMES)
 def test_each_quick_reference_has_the_key_to_the_cards(game, site):
     "Issue 55, item 2: cards drawn one way, with the typed form in a key on the page a player keeps open (the engine's own notation)."
-    from cardgames_tutor.core.engine import get_game
+    from cardgames_tutor.core.registry import get_game
     page = (site/'quickref'/f'{game}.html').read_text(encoding='utf-8')
     text = ' '.join(''.join(shown(page).text).split())
     assert 'Key to the cards.' in text and 'class="cgt-card"' in page[page.index('Key to the cards.'):][:3000], game

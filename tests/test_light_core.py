@@ -1,14 +1,14 @@
 """A light core: the terminal commands (`play`, `replay`, `review`, `drill`) never import matplotlib or ipywidgets;
 the charts and the panel load them where they are drawn. Each command runs in a fresh process, for every game."""
 import json, os, subprocess, sys, pytest
-from cardgames_tutor.core.engine import games
+from cardgames_tutor.core.registry import games
 
 HEAVY = ('matplotlib', 'ipywidgets')
 # Runs `cardgames-tutor ARGS` once per game in one process (FILE in ARGS: that game's record, GAME: its name; `typed`:
 # what the learner types), then prints which of HEAVY were imported. `pre` is imported first (the check's own test).
 WRAPPER = """
 import contextlib, io, json, os, sys
-from cardgames_tutor.core.engine import games
+from cardgames_tutor.core.registry import games
 from cardgames_tutor.term.cli import main
 for name in {pre!r}: __import__(name)
 statuses = []

@@ -3,7 +3,10 @@ for each player count with their invariants, bad input, hidden cards, the cut, a
 import random, time, pytest
 from fractions import Fraction
 from cardgames_tutor.core.cards import FRENCH, in_order
-from cardgames_tutor.core.engine import IllegalAction, BadOption, Move, get_game
+from cardgames_tutor.core.engine import IllegalAction
+from cardgames_tutor.core.options import BadOption
+from cardgames_tutor.core.registry import get_game
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core import records
 from cardgames_tutor.core.match import Match, play_out, random_choice
 from cardgames_tutor.games.maghe_satra import (MagheSatra, written_deal, hand_winner, odds, odds_for, odds_chart,

@@ -18,7 +18,8 @@ Seat 0"): everywhere else it says "you".
 import random, re
 import pytest
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import games, get_game, game_class, Move, action_text
+from cardgames_tutor.core.registry import games, get_game, game_class
+from cardgames_tutor.core.actions import Move, action_text
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.term import cli
 from cardgames_tutor.term.terminal import you_may

@@ -10,7 +10,10 @@ import pytest
 import ipywidgets
 from ipywidgets.widgets import widget as widget_module
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import BadOption, Move, games, get_game, rule_title
+from cardgames_tutor.core.engine import rule_title
+from cardgames_tutor.core.options import BadOption
+from cardgames_tutor.core.registry import games, get_game
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.ui.panel import Tutor, sort_actions, seat_positions, direction_of
 from cardgames_tutor.ui.drawing import move_label

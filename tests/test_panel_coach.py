@@ -4,7 +4,7 @@ import html, re
 import pytest
 from cardgames_tutor.ui import coach_view
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import Move
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.coach.search import hint
 from cardgames_tutor.ui.panel import Tutor
 from helpers import cards_in

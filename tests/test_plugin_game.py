@@ -4,9 +4,10 @@ play` in a process of its own (the module named in CARDGAMES_TUTOR_GAMES), hinte
 follow rule, opened at a classroom table, saved and replayed. And no file of the project outside tests/ names it."""
 import importlib, os, pathlib, random, re, subprocess, sys
 import pytest
-from cardgames_tutor.core import engine, records
+from cardgames_tutor.core import engine, records, registry
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import games, get_game, leaked_cards
+from cardgames_tutor.core.registry import games, get_game
+from cardgames_tutor.core.leaks import leaked_cards
 from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.core.tricks import follow_suit
 from cardgames_tutor.practice import drills
@@ -23,7 +24,7 @@ def duel():
     module = importlib.import_module('duel_game')
     if NAME not in games(): module = importlib.reload(module)
     yield module
-    engine._REGISTRY.pop(NAME, None); drills.DRILLS.pop(NAME, None)  # the other tests count the package's five games
+    registry._REGISTRY.pop(NAME, None); drills.DRILLS.pop(NAME, None)  # the other tests count the package's five games
 
 
 def cli(*args, plug_in=True, stdin=''):

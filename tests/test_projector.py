@@ -257,7 +257,7 @@ def moves(page) -> int: return int(page.get_attribute('.cgt-proj-head', 'data-mo
 
 @browser_test
 def test_the_projector_page_follows_the_table_without_a_reload_and_is_the_teachers_only():
-    from cardgames_tutor.core.engine import get_game
+    from cardgames_tutor.core.registry import get_game
     from cardgames_tutor.core.match import Match
     with classroom('--teacher-code', TEACHER, '--bot-pace', '0.3') as addr, chromium() as browser:
         host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=12, query='?table=')

@@ -5,7 +5,7 @@ import copy, json, random
 import pytest
 from hypothesis import given, settings, HealthCheck, strategies as st
 from jsonschema import Draft202012Validator
-from cardgames_tutor.core.engine import games
+from cardgames_tutor.core.registry import games
 from cardgames_tutor.core.records import record_schema, to_record, save, load, RecordError
 from cardgames_tutor.practice.exercises import EXERCISES
 from record_fuzz import VARIANTS, base_records, mutated, played, try_load

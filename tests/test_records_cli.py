@@ -1,6 +1,7 @@
 """Hand records and the command line, as a user runs them: exit codes, one-line errors, no tracebacks."""
 import json, os, subprocess, sys, pytest
-from cardgames_tutor.core.engine import games, rule_title
+from cardgames_tutor.core.engine import rule_title
+from cardgames_tutor.core.registry import games
 from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.core.records import to_record, load, save, summary, RecordError
 from cardgames_tutor.games.begga_kaat import BeggaKaat

@@ -3,7 +3,7 @@ writing at once, a restart, each student's own rows only, the review's tactics f
 cannot run, and keys that are not keys."""
 import csv, io, random, re, sqlite3, threading, time
 import pytest
-from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match, play_out, random_choice
 from cardgames_tutor.practice.progress import rule_title
 from cardgames_tutor.practice.results import Results, ResultsError, TACTIC_WORDS, tactic_of

@@ -6,7 +6,8 @@ session's view, log, message, status and record are scanned for cards its seat m
 import inspect, json, random, re
 import pytest
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import Move, games, get_game
+from cardgames_tutor.core.registry import games, get_game
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.records import to_record
 from cardgames_tutor.tables.class_tables import Tables
 from cardgames_tutor.tables.seats import TableError

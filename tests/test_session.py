@@ -8,7 +8,7 @@ while a finished hand is on screen.
 """
 import random
 import pytest
-from cardgames_tutor.core.engine import games, get_game
+from cardgames_tutor.core.registry import games, get_game
 from cardgames_tutor.ui.session import Session
 from cardgames_tutor.ui.session_data import sort_actions
 from helpers import assert_no_leak

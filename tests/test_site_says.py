@@ -152,7 +152,8 @@ def test_the_rulebooks_refusals_are_shown_as_text(site):
 # ---------------------------------------------------------------- Round 3: what the rulebooks say (LEARNER_NOTES)
 
 import json  # noqa: E402
-from cardgames_tutor.core.engine import Move, check_deal, deal_cards  # noqa: E402
+from cardgames_tutor.core.engine import check_deal, deal_cards  # noqa: E402
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match, play_out  # noqa: E402
 from cardgames_tutor.core.cards import BEGGARS  # noqa: E402
 from cardgames_tutor.games.begga_kaat import BeggaKaat, next_dealer  # noqa: E402

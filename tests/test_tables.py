@@ -5,7 +5,8 @@ and the registry's limits (a flood of joins, codes tried one after another)."""
 import json, random, threading
 import pytest
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import Move, games, get_game
+from cardgames_tutor.core.registry import games, get_game
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.core.records import load
 from cardgames_tutor.tables.seats import CODE_SIGNS, Reply, TableError, clean_name, new_table_code, read_code
@@ -334,7 +335,7 @@ def test_a_seat_out_of_turn_is_told_whose_turn_it_is():
 def test_a_move_is_answered_in_the_learners_words():
     """The answer to a move says it as the learner does, its cards by their symbols: 'You picked up the blind.',
     'You played 7 Thief.', never the move as typed ('You played pick', 'call T8') nor a card the seat may not see."""
-    from cardgames_tutor.core.engine import action_text
+    from cardgames_tutor.core.actions import action_text
     from test_no_code_on_screen import problems
     for seed in range(6):
         t, _ = _table('beggars-and-thieves', seed=seed, players=5)

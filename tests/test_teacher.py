@@ -5,7 +5,7 @@ any moment, "what if" in a copy that leaves the table as it was); the work set f
 the page's buttons; the CSV route."""
 import asyncio, csv, io, json, random, re, threading, time
 import pytest
-from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.practice.exercises import EXERCISES
 from cardgames_tutor.practice.results import Results

@@ -10,7 +10,7 @@ closed is away within seconds; a student's page reaches no teacher route. The co
 whole; every page has its title. Every wait is on the page's state."""
 import csv, io, re, time
 import pytest
-from cardgames_tutor.core.engine import get_game
+from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.practice.exercises import EXERCISES
 from cardgames_tutor.games.kocka import Kocka

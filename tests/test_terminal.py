@@ -4,7 +4,8 @@ import random, re
 import pytest
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.term.cli import play
-from cardgames_tutor.core.engine import Move, get_game
+from cardgames_tutor.core.registry import get_game
+from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.core.records import load, to_record
 from cardgames_tutor.term.terminal import replay_text, help_text, turn_text
@@ -119,7 +120,7 @@ def test_the_checks_catch_what_they_are_for():
 def test_the_table_lines_are_the_games_own():
     "The terminal prints the lines a game writes for the view (`table_lines`), between the trick and the seat's cards."
     from cardgames_tutor.core.match import Match
-    from cardgames_tutor.core.engine import get_game
+    from cardgames_tutor.core.registry import get_game
     from cardgames_tutor.games.begga_kaat import BeggaKaat
     class Marked(BeggaKaat):
         def table_lines(self, view, me): return [f"A line of the game's own for seat {me}."]

@@ -4,7 +4,8 @@ panel's values, for every registered game and size. Run it on the commit before 
     python tools/pins.py > after.txt   (in a checkout of the older commit: before.txt)   diff before.txt after.txt
 Deterministic: the same commit writes the same text every time (hints are budgeted in work, not seconds)."""
 import json, os, random, subprocess, sys, tempfile
-from cardgames_tutor.core.engine import games, get_game, deal_cards
+from cardgames_tutor.core.engine import deal_cards
+from cardgames_tutor.core.registry import games, get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.practice.drills import drill_set, drill_rules, tries
 from cardgames_tutor.coach.search import hint_text

@@ -6,7 +6,7 @@ questions and builds a panel; fails (exit 1) on the first thing wrong, with what
 import pathlib, sys, tempfile
 
 import cardgames_tutor
-from cardgames_tutor.core.engine import games, game_class
+from cardgames_tutor.core.registry import games, game_class
 from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.core.records import save, load, to_record
 from cardgames_tutor.coach.search import review_text

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math, re
 from typing import NamedTuple
 from ..core.cards import in_order, Card, symbols_text
-from ..core.engine import Move, plural, action_text
+from ..core.words import plural
+from ..core.actions import Move, action_text
 from ..core.tricks import trick_winner
 from ..core.sampling import shown_voids
 
@@ -100,7 +101,7 @@ def suit_word(card) -> str: return card.pack.suits[card.suit][0]
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #22e2108c
 def act_words(action, pack=None, # the game (or its pack): whose words say its moves
               form:str='label') -> str: # 'label' (`Q♥`, `name clubs trumps`), 'do' (`play Q♥`) or 'done' (`played Q♥`)
-    "`action` as a learner reads it, as its game says it (`core.engine.action_text`): never as it is typed."
+    "`action` as a learner reads it, as its game says it (`core.actions.action_text`): never as it is typed."
     return action_text(action, pack, form)
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #34daf47a

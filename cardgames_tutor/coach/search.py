@@ -11,7 +11,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from collections import OrderedDict
 from typing import NamedTuple, Any
-from ..core.engine import Game, HandState, Move, action_text, plural
+from ..core.engine import Game, HandState
+from ..core.words import plural
+from ..core.actions import Move, action_text
 from ..core.cards import Card
 from ..core.sampling import card_runs
 from ..core.match import Match

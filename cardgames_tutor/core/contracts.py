@@ -16,7 +16,8 @@ else: from typing_extensions import TypedDict, NotRequired, get_type_hints  # 3.
 import types
 from fastcore.basics import patch
 from .cards import Card, in_order, symbols_text
-from .engine import Game, Goal, HandState, fresh, short_repr
+from .engine import Game, Goal, HandState, fresh
+from .words import short_repr
 from .tricks import TrickHand
 
 # %% ../../nbs/core/04_contracts.ipynb #ed4eb55b

@@ -9,7 +9,10 @@ from __future__ import annotations
 import random, re, sys, time
 from typing import NamedTuple
 from .cards import Card, UnknownCard
-from .engine import Game, Move, deal_cards, get_game, one_line, plural, short_repr, short_list
+from .engine import Game, deal_cards
+from .words import one_line, plural, short_repr, short_list
+from .registry import get_game
+from .actions import Move
 from .match import Match
 
 # %% auto #0

@@ -9,7 +9,10 @@ from __future__ import annotations
 import json, os, pathlib, re, sys
 from itertools import accumulate
 from .contracts import start_standing
-from .engine import IllegalAction, BadOption, game_class, games, check_deal, one_line, rule_title, cut
+from .engine import IllegalAction, check_deal, rule_title
+from .words import one_line, cut
+from .options import BadOption
+from .registry import game_class, games
 from .match import Match
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import functools, math
 from typing import NamedTuple, Any
 from fastcore.basics import patch
-from .engine import Game, HandState, Move, plural
+from .engine import Game, HandState
+from .words import plural
+from .actions import Move
 from .cards import shuffled
 
 # %% auto #0

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import NamedTuple
 from fastcore.basics import patch
 from .cards import Card, in_order
-from .engine import HandState, Verdict, Event, quoted, new_tuple
+from .engine import HandState, Verdict, Event
+from .actions import quoted, new_tuple
 
 # %% auto #0
 __all__ = ['follow_suit', 'trick_winner', 'suit_name', 'why_won', 'play_text', 'Trick', 'trick_rules', 'TrickHand', 'plain_play']

@@ -9,7 +9,10 @@ from __future__ import annotations
 from operator import attrgetter
 from fastcore.basics import patch
 from ..core.cards import FRENCH, Hand, in_order
-from ..core.engine import Game, Option, Event, Verdict, Goal, ENGINE_RULES, register_game, plural
+from ..core.engine import Game, Event, Verdict, Goal, ENGINE_RULES
+from ..core.words import plural
+from ..core.options import Option
+from ..core.registry import register_game
 from ..core.match import Match
 from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
 
@@ -254,7 +257,7 @@ def bot_move(self:BeggaKaatHand, rng) -> object:
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #7270ce89
 from typing import TypedDict
-from ..core.engine import Move
+from ..core.actions import Move
 from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, who
 
 class BeggaKaatView(TrickView):

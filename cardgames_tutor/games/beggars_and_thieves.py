@@ -9,7 +9,11 @@ from __future__ import annotations
 from itertools import combinations
 from fastcore.basics import patch
 from ..core.cards import BEGGARS, Card, Hand, shuffled, in_order, symbols_text
-from ..core.engine import Game, Option, yes_no, Event, Move, moves, Verdict, BadOption, parse_move, Goal, ENGINE_RULES, register_game, quoted, plural, Verb, action_text, and_list
+from ..core.engine import Game, Event, Verdict, Goal, ENGINE_RULES
+from ..core.words import plural, and_list
+from ..core.options import Option, yes_no, BadOption
+from ..core.registry import register_game
+from ..core.actions import Move, moves, parse_move, quoted, Verb, action_text
 from ..core.tricks import TrickHand, Trick, trick_winner, trick_rules
 from .beggars_and_thieves_bot import bot, SETUP_PHASES
 

@@ -8,7 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/beggars_and_thieve
 from __future__ import annotations
 from itertools import chain
 from ..core.cards import BEGGARS
-from ..core.engine import Move
+from ..core.actions import Move
 from ..core.tricks import trick_winner
 
 # %% auto #0

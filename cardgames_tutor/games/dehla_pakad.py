@@ -9,7 +9,11 @@ from __future__ import annotations
 from html import escape
 from fastcore.basics import patch
 from ..core.cards import FRENCH, Card, Hand, cards_html, in_order, shuffled
-from ..core.engine import Game, Option, Event, Move, Verdict, parse_move, Goal, ENGINE_RULES, register_game, quoted, plural, Verb
+from ..core.engine import Game, Event, Verdict, Goal, ENGINE_RULES
+from ..core.words import plural
+from ..core.options import Option
+from ..core.registry import register_game
+from ..core.actions import Move, parse_move, quoted, Verb
 from ..core.tricks import TrickHand, Trick, suit_name, trick_winner, trick_rules
 
 # %% auto #0
@@ -543,7 +547,7 @@ def card_bot(self:DehlaPakadHand, legal, trick, rng):
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #15649341
 from typing import TypedDict
-from ..core.engine import short_repr
+from ..core.words import short_repr
 from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, who, seats_text, cards_text
 
 class DehlaPakadSeatView(TrickView):

@@ -10,7 +10,11 @@ from itertools import combinations
 from operator import attrgetter
 from fastcore.basics import patch
 from ..core.cards import MARIAS, Card, Hand, cards_html, in_order, shuffled
-from ..core.engine import Game, Option, yes_no, Event, Move, moves, Verdict, parse_move, Goal, ENGINE_RULES, register_game, fresh, quoted, plural, Verb, action_text
+from ..core.engine import Game, Event, Verdict, Goal, ENGINE_RULES, fresh
+from ..core.words import plural
+from ..core.options import Option, yes_no
+from ..core.registry import register_game
+from ..core.actions import Move, moves, parse_move, quoted, Verb, action_text
 from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
 
 # %% auto #0

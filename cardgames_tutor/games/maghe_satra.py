@@ -12,7 +12,10 @@ from operator import attrgetter, itemgetter
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..core.cards import FRENCH, shuffled
-from ..core.engine import Game, Option, Event, Verdict, HandState, Move, parse_move, check_deal, Goal, ENGINE_RULES, register_game, quoted, Verb
+from ..core.engine import Game, Event, Verdict, HandState, check_deal, Goal, ENGINE_RULES
+from ..core.options import Option
+from ..core.registry import register_game
+from ..core.actions import Move, parse_move, quoted, Verb
 from ..core.match import Match
 
 # %% auto #0

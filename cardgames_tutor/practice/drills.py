@@ -11,7 +11,10 @@ from types import SimpleNamespace
 from typing import NamedTuple, Callable
 from fastcore.basics import patch
 from ..core.cards import Card, in_order
-from ..core.engine import Game, HandState, Move, games, game_class, deal_cards, short_list, action_text, import_every
+from ..core.engine import Game, HandState, deal_cards
+from ..core.words import short_list
+from ..core.registry import games, game_class, import_every
+from ..core.actions import Move, action_text
 from ..core.tricks import TrickHand, suit_name
 from ..core.contracts import played_text
 from ..core.match import Match

@@ -9,7 +9,8 @@ from __future__ import annotations
 import copy, threading
 from collections.abc import Mapping
 from typing import NamedTuple
-from ..core.engine import games, import_every, short_repr
+from ..core.words import short_repr
+from ..core.registry import games, import_every
 from ..core.match import Match
 from ..core.records import FORMAT, VERSION, load
 from . import game_drills

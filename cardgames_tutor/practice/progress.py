@@ -10,7 +10,7 @@ import os, sqlite3
 from pathlib import Path
 from typing import NamedTuple
 from fastcore.basics import patch
-from ..core.engine import game_class
+from ..core.registry import game_class
 
 # %% auto #0
 __all__ = ['DATA_ENV', 'GAPS', 'data_dir', 'Box', 'Progress', 'rule_title']

@@ -11,7 +11,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 from fastcore.basics import patch
-from ..core.engine import ENGINE_RULES, action_text, game_class, get_game, one_line, plural, short_repr
+from ..core.engine import ENGINE_RULES
+from ..core.words import one_line, plural, short_repr
+from ..core.registry import game_class, get_game
+from ..core.actions import action_text
 from .exercises import EXERCISES
 from .progress import Progress, data_dir, rule_title
 from ..coach.reasons import TACTIC_WORDS, tactic_words

@@ -11,7 +11,7 @@ from html import escape
 from urllib.parse import parse_qsl, urlencode
 import ipywidgets as widgets
 from fastcore.basics import patch
-from ..core.engine import games
+from ..core.registry import games
 from ..tables.table import Ticket
 from ..tables.seats import TableError, clean_name
 from ..ui.seat import SeatSession

@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote
 try: import solara
 except ImportError: solara = None  # the `classroom` extra is not installed: `serve.classroom` says how to install it
-from ..core.engine import games
+from ..core.registry import games
 from ..practice.results import login_key
 from .room import classroom
 from .lobby import Lobby

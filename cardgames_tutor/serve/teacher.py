@@ -10,7 +10,9 @@ import csv, io, threading
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.engine import game_class, games, get_game, one_line, plural, short_repr, BadOption
+from ..core.words import one_line, plural, short_repr
+from ..core.options import BadOption
+from ..core.registry import game_class, games, get_game
 from ..core.match import Match
 from ..core.records import load, RecordError
 from ..tables.class_tables import WHEN

@@ -10,7 +10,8 @@ import logging, secrets, threading
 from html import escape
 import ipywidgets as widgets
 from fastcore.basics import patch
-from ..core.engine import games, one_line, plural, short_repr
+from ..core.words import one_line, plural, short_repr
+from ..core.registry import games
 from ..tables.seats import Reply
 from ..practice.exercises import EXERCISES
 from ..ui.looks import whole_button, wrap_row

@@ -11,7 +11,7 @@ from html import escape
 from urllib.parse import urlencode
 import ipywidgets as widgets
 from fastcore.basics import patch
-from ..core.engine import one_line
+from ..core.words import one_line
 from ..tables.seats import CODE_SIGNS
 from ..practice.results import ClassProgress, Results, ResultsError, exercise_title
 from ..ui.practice_view import Practice

@@ -10,7 +10,7 @@ import random, threading, time
 from collections import deque
 from typing import Callable
 from fastcore.basics import patch
-from ..core.engine import plural, short_repr
+from ..core.words import plural, short_repr
 from ..core.match import Match
 from .seats import TableError, Reply, refused, new_table_code, read_code, plain_text, clean_name, Seat
 from .table import Table, Ticket, MAX_REASON

@@ -10,7 +10,7 @@ import re, secrets, unicodedata
 from collections import deque
 from typing import NamedTuple
 from fastcore.basics import patch
-from ..core.engine import one_line, short_repr
+from ..core.words import one_line, short_repr
 
 # %% auto #0
 __all__ = ['LINE', 'CODE_SIGNS', 'CODE_LENGTH', 'MAX_NAME', 'TableError', 'Reply', 'refused', 'new_table_code', 'read_code',

@@ -10,7 +10,11 @@ import random, re, secrets, threading, time
 from typing import NamedTuple, Callable
 from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.engine import Game, Move, IllegalAction, BadOption, get_game, short_repr, action_text, plural
+from ..core.engine import Game, IllegalAction
+from ..core.words import short_repr, plural
+from ..core.options import BadOption
+from ..core.registry import get_game
+from ..core.actions import Move, action_text
 from ..core.match import Match
 from ..core.records import to_record, load, RecordError
 from .seats import TableError, Reply, refused, clean_name, Seat

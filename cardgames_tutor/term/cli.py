@@ -7,7 +7,11 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/cli.html.md"""
 # %% ../../nbs/term/30_cli.ipynb #3a90d0bc
 from __future__ import annotations
 import argparse, json, random, sys
-from ..core.engine import IllegalAction, BadOption, games, game_class, one_line, short_repr, action_text, refusal_text, rule_title
+from ..core.engine import IllegalAction, refusal_text, rule_title
+from ..core.words import one_line, short_repr
+from ..core.options import BadOption
+from ..core.registry import games, game_class
+from ..core.actions import action_text
 from ..core.match import Match, play_out
 from ..core.records import load, save, summary, RecordError
 from ..coach.search import hint_text, review_text

@@ -7,7 +7,8 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/quickref.html.md"""
 # %% ../../nbs/term/32_quickref.ipynb #d267d968
 from __future__ import annotations
 import re
-from ..core.engine import Game, game_class
+from ..core.engine import Game
+from ..core.registry import game_class
 
 # %% auto #0
 __all__ = ['quickref_table', 'plain', 'rows_for']

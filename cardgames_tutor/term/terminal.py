@@ -9,7 +9,9 @@ from __future__ import annotations
 import random, re, unicodedata
 from functools import lru_cache
 from ..core.cards import Card, Pack
-from ..core.engine import Event, Game, Goal, Move, plural, short_repr, action_text, and_list
+from ..core.engine import Event, Game, Goal
+from ..core.words import plural, short_repr, and_list
+from ..core.actions import Move, action_text
 from ..core.match import Match
 from ..core.contracts import cards_text, who
 from .quickref import rows_for

@@ -13,7 +13,8 @@ from matplotlib.figure import Figure
 import ipywidgets as W
 from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.engine import action_text, Move, plural
+from ..core.words import plural
+from ..core.actions import action_text, Move
 from ..coach.search import hint, review, Hint, cached, in_workers
 from ..coach.reasons import bot_reason, act_words, range_label, taught, CHANCES, LESS_BETTER
 from .charts import png_html

@@ -16,7 +16,7 @@ from .charts import chart_html
 from .table import direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
 from .session_data import Message
 from .looks import whole_button, running_loop, widget_tree
-from ..core.engine import and_list
+from ..core.words import and_list
 
 # %% auto #0
 __all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'CHARTS', 'PanelDrawing', 'held', 'put',

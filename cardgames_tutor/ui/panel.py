@@ -13,7 +13,9 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 from ipywidgets.widgets.widget_description import DescriptionStyle
 from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.engine import Game, games, one_line, default_game
+from ..core.engine import Game
+from ..core.words import one_line
+from ..core.registry import games, default_game
 from ..core import records
 from ..core.match import Match
 from .table import direction_of, seat_positions

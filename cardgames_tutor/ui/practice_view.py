@@ -11,7 +11,8 @@ from html import escape
 import ipywidgets as W
 from fastcore.basics import patch
 from ..core.cards import Card, cards_html
-from ..core.engine import game_class, action_text
+from ..core.registry import game_class
+from ..core.actions import action_text
 from ..practice.drills import drills_for, question, Question
 from ..practice.progress import Progress, Box, GAPS, rule_title
 

@@ -8,7 +8,8 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/seat.html.md"""
 from __future__ import annotations
 import json, pathlib, random, secrets
 from ..core.cards import Card, in_order
-from ..core.engine import Move, one_line, plural
+from ..core.words import one_line, plural
+from ..core.actions import Move
 from ..tables.table import Table
 from ..tables.class_tables import Tables
 from ..tables.seats import TableError

@@ -8,7 +8,11 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/session.html.md"""
 from __future__ import annotations
 import base64, json, random
 from ..core.cards import Card, in_order
-from ..core.engine import Move, BadOption, Game, game_class, get_game, one_line, plural, action_text, default_game
+from ..core.engine import Game
+from ..core.words import one_line, plural
+from ..core.options import BadOption
+from ..core.registry import game_class, get_game, default_game
+from ..core.actions import Move, action_text
 from ..core.match import Match
 from ..core import records
 from ..core.contracts import start_standing

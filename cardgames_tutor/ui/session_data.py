@@ -9,7 +9,10 @@ from __future__ import annotations
 from typing import NamedTuple
 from urllib.parse import parse_qs
 from ..core.cards import Card
-from ..core.engine import BadOption, Game, get_game, one_line, rule_title, default_game
+from ..core.engine import Game, rule_title
+from ..core.words import one_line
+from ..core.options import BadOption
+from ..core.registry import get_game, default_game
 from ..core.match import Match
 from ..practice.exercises import exercise, EXERCISES
 

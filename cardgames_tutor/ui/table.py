@@ -10,7 +10,9 @@ import math, re
 from functools import lru_cache
 from html import escape
 from ..core.cards import Card, card_html, SUIT_COLOURS
-from ..core.engine import Game, plural, action_text
+from ..core.engine import Game
+from ..core.words import plural
+from ..core.actions import action_text
 
 # %% auto #0
 __all__ = ['PALETTE', 'THEME_CSS', 'MINI_STYLE', 'direction_of', 'seat_positions', 'ink', 'mini_card', 'cards_text_html',
@@ -80,7 +82,7 @@ def cards_text_html(text:str, pack=None, styled:bool=True) -> str:
 
 # %% ../../nbs/ui/20_table.ipynb #195d1087
 def move_label(move, pack) -> str: # pack: the game's (or the game itself), whose words say its moves
-    "A move as a button's text: as a learner says it (`core.engine.action_text`), a card by its symbol, never as it is typed."
+    "A move as a button's text: as a learner says it (`core.actions.action_text`), a card by its symbol, never as it is typed."
     return action_text(move, pack)
 
 # %% ../../nbs/ui/20_table.ipynb #e90946f6

@@ -7,7 +7,8 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/drills_beggars_
 # %% ../../../nbs/practice/41e_drills_beggars_and_thieves.ipynb #19299305
 from __future__ import annotations
 from ...core.cards import in_order
-from ...core.engine import Move, plural
+from ...core.words import plural
+from ...core.actions import Move
 from ...games import beggars_and_thieves as bt
 from ..drills import (add_drill, verdict_drill, trick_drill, points_drill, situation, totals_text, seat_choices, next_dealer_drill, match_end_drill, match_over_drill,
                                     number_choices, settled, near_goal, wins_the, PLAY_ON)

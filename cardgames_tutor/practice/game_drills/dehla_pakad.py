@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/drills_dehla_pa
 
 # %% ../../../nbs/practice/41c_drills_dehla_pakad.ipynb #e0acb58e
 from __future__ import annotations
-from ...core.engine import plural
+from ...core.words import plural
 from ...core.contracts import played_text
 from ...games import dehla_pakad as dp
 from ..drills import (add_drill, verdict_drill, trick_drill, finishing_trick, trick_shown, trick_facts, next_dealer_drill,
