@@ -14,7 +14,8 @@ and a few more for Python values (`[]`, `['`, `()`, an object's repr):
 """
 import csv, io, random, re
 import pytest
-from cardgames_tutor.core.engine import ENGINE_RULES, games, get_game
+from cardgames_tutor.core.engine import ENGINE_RULES
+from cardgames_tutor.core.registry import games, get_game
 from cardgames_tutor.practice.drills import drill_set
 from cardgames_tutor.practice.results import Results
 from cardgames_tutor.serve.projector import ProjectorPage, projector_parts
