@@ -13,7 +13,8 @@ from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.core.tricks import trick_winner
 from cardgames_tutor.coach import search as coach
 from cardgames_tutor.coach.search import hint, review, hint_text, review_text, ActionValue
-from cardgames_tutor.coach.reasons import reasons_for, TRUE, act_words, is_true
+from cardgames_tutor.coach.reasons import act_words
+from cardgames_tutor.coach.truths import reasons_for, TRUE, is_true
 
 VARIANTS = [('begga-kaat', {}), ('kocka', {}), ('dehla-pakad', {}), ('maghe-satra', {}),
             ('beggars-and-thieves', {'players': 4}), ('beggars-and-thieves', {'players': 3}),

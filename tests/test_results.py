@@ -191,11 +191,11 @@ def test_a_real_review_is_kept_by_its_tactics(tmp_path):
     assert all(r['reason'] == next(q.text for q in x.hint.reasons if q.tactic == tactic_of(x)) for r, x in zip(rows, items))
 
 def test_every_tactic_the_coach_names_has_words():
-    "Each tag `coach.reasons` writes (a `Reason`'s, a predicate's, one chosen in code) is in `TACTIC_WORDS`, so no export shows a bare tag."
+    "Each tag the coach's reasons write (a `Reason`'s, a predicate's, one chosen in code) is in `TACTIC_WORDS`, so no export shows a bare tag."
     import inspect
-    from cardgames_tutor.coach import reasons
-    source = inspect.getsource(reasons)
-    tags = set(re.findall(r"Reason\('([a-z-]+)'", source)) | set(reasons.TRUE)
+    from cardgames_tutor.coach import reasons, truths, bot_reasons
+    source = '\n'.join(inspect.getsource(m) for m in (reasons, truths, bot_reasons))
+    tags = set(re.findall(r"Reason\('([a-z-]+)'", source)) | set(truths.TRUE)
     for line in re.findall(r"tactic(?:, why)? = .*", source): tags |= set(re.findall(r"'([a-z]+-[a-z-]+)'", line))  # chosen in code
     assert {'pass-danger', 'duck', 'compare', 'pick-blind', 'pass-blind', 'win-trick'} <= tags
     assert tags <= set(TACTIC_WORDS), sorted(tags - set(TACTIC_WORDS))

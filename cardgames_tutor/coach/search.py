@@ -19,7 +19,8 @@ from ..core.sampling import card_runs
 from ..core.match import Match
 from ..core.records import load
 from .worlds import sample_hand
-from .reasons import reasons_for, stat_text, act_words, within_noise, stat_ranges, reason_text
+from .reasons import stat_text, act_words, within_noise, stat_ranges, reason_text
+from .truths import reasons_for
 
 # %% auto #0
 __all__ = ['PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES', 'DEFAULT_BUDGET', 'Z_RACE',
