@@ -7,6 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/begga_kaat.html.md
 # %% ../../nbs/games/10_begga_kaat.ipynb #01e9b4e3
 from __future__ import annotations
 from operator import attrgetter
+from typing import TypedDict
 from fastcore.basics import patch
 from ..core.cards import FRENCH, Hand, in_order
 from ..core.engine import Game, Event, Verdict, Goal, ENGINE_RULES
@@ -15,6 +16,9 @@ from ..core.options import Option
 from ..core.registry import register_game
 from ..core.match import Match
 from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
+from ..core.actions import Move
+from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, who
+from ..core.sampling import Measure, Search, alike_cards, played_cards, trick_actions, replay, deal_hands
 
 # %% auto #0
 __all__ = ['OPTIONS', 'PENALTY', 'penalty', 'BeggaKaat', 'play_text', 'BeggaKaatHand', 'next_dealer', 'places', 'bot_card', 'bot',
@@ -256,10 +260,6 @@ def bot_move(self:BeggaKaatHand, rng) -> object:
     return bot_card(self._legal_now(), self.trick, rng)
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #7270ce89
-from typing import TypedDict
-from ..core.actions import Move
-from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, who
-
 class BeggaKaatView(TrickView):
     "Begga Kaat: only the trick-game keys."
 
@@ -308,8 +308,6 @@ def drill_moves(self:BeggaKaatHand, seat:int, rng) -> list:
     return [Move('pass')]
 
 # %% ../../nbs/games/10_begga_kaat.ipynb #9dba9376
-from ..core.sampling import Measure, Search, alike_cards, played_cards, trick_actions, replay, deal_hands
-
 def _penalty_stats(hand, seat) -> dict: return {'penalty': hand.points[seat]}
 
 @patch(as_prop=True)

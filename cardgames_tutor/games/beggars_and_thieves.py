@@ -7,6 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/beggars_and_thieve
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #52828858
 from __future__ import annotations
 from itertools import combinations
+from typing import TypedDict
 from fastcore.basics import patch
 from ..core.cards import BEGGARS, Card, Hand, shuffled, in_order, symbols_text
 from ..core.engine import Game, Event, Verdict, Goal, ENGINE_RULES
@@ -15,7 +16,9 @@ from ..core.options import Option, yes_no, BadOption
 from ..core.registry import register_game
 from ..core.actions import Move, moves, parse_move, quoted, Verb, action_text
 from ..core.tricks import TrickHand, Trick, trick_winner, trick_rules
-from .beggars_and_thieves_bot import bot, SETUP_PHASES
+from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, ALL, who, seats_text, cards_text, played_text
+from ..core.sampling import Measure, Slot, deal_unknown, played_cards, trick_actions, shown_voids, replay, others_slots, unseen_cards
+from .beggars_and_thieves_bot import bot, SETUP_PHASES, friends, bury_value
 
 # %% auto #0
 __all__ = ['RECONSTRUCTED', 'POINTS_NOTE', 'VARIANTS', 'REMOVED', 'SHAPES', 'T6', 'OPTIONS', 'VERBS', 'PICK', 'PASS', 'PARTNER',
@@ -693,9 +696,6 @@ def card_bot(self:ThievesTricks, legal, trick, rng):
     return bot(self.bot_view(self.to_act), rng)
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #f51e7482
-from typing import TypedDict
-from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, ALL, who, seats_text, cards_text, played_text
-
 class ThievesView(TrickView):
     "What every Beggars and Thieves view holds, Snear's too: the variant, the card points and the sides."
     variant: str  # 'five', 'four', 'cutthroat' or 'snear'
@@ -896,9 +896,6 @@ def drill_holding(self:ThievesHand, seat:int) -> tuple:
     return 'holds', self.drill_cards(seat)
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #59cd7d92
-from ..core.sampling import Measure, Slot, deal_unknown, played_cards, trick_actions, shown_voids, replay, others_slots, unseen_cards
-from .beggars_and_thieves_bot import friends, bury_value
-
 def side_at_end(hand, seat) -> list:
     "The seats on `seat`'s side at the end of a hand (a Leaster or Snear: the seat alone)."
     r = hand.result

@@ -11,7 +11,9 @@ from ..core.cards import Hand, in_order
 from ..core.engine import Verdict, Event
 from ..core.words import plural
 from ..core.tricks import TrickHand
-from .beggars_and_thieves import BeggarsAndThieves, ThievesTricks, points_view, bot_points
+from ..core.contracts import Contract, Tally, played_text
+from ..core.sampling import Slot, deal_unknown, played_cards, shown_voids, unseen_cards
+from .beggars_and_thieves import BeggarsAndThieves, ThievesTricks, points_view, bot_points, ThievesView, ThievesResult, BeggarsAndThievesStanding
 
 # %% auto #0
 __all__ = ['SnearHand', 'SnearSeatView', 'SnearView', 'SnearResult']
@@ -105,9 +107,6 @@ def hidden_cards(self:SnearHand, seat) -> set:
 
 
 # %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #b035431a
-from ..core.contracts import Contract, Tally, played_text
-from .beggars_and_thieves import ThievesView, ThievesResult, BeggarsAndThievesStanding
-
 class SnearSeatView(ThievesView):
     "Snear (two players): face-down and face-up rows."
     face_up: list  # per seat: its face-up cards
@@ -135,8 +134,6 @@ def drill_holding(self:SnearHand, seat:int) -> tuple:
     return 'holds in hand', in_order(self.hands[seat])
 
 # %% ../../nbs/games/14a_beggars_and_thieves_snear.ipynb #afeaf528
-from ..core.sampling import Slot, deal_unknown, played_cards, shown_voids, unseen_cards
-
 def _rows(view, downs) -> tuple:
     "(face-up rows, face-down rows, cards waiting to be turned up): every covering card over a hidden one."
     up_rows, down_rows, turning = [], [], []

@@ -7,14 +7,17 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/dehla_pakad.html.m
 # %% ../../nbs/games/12_dehla_pakad.ipynb #1604d512
 from __future__ import annotations
 from html import escape
+from typing import TypedDict
 from fastcore.basics import patch
 from ..core.cards import FRENCH, Card, Hand, cards_html, in_order, shuffled
 from ..core.engine import Game, Event, Verdict, Goal, ENGINE_RULES
-from ..core.words import plural
+from ..core.words import plural, short_repr
 from ..core.options import Option
 from ..core.registry import register_game
 from ..core.actions import Move, parse_move, quoted, Verb
 from ..core.tricks import TrickHand, Trick, suit_name, trick_winner, trick_rules
+from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, who, seats_text, cards_text
+from ..core.sampling import Measure, Search, card_runs, played_cards, trick_actions, replay, deal_hands, unseen_cards
 
 # %% auto #0
 __all__ = ['SEATS', 'STREAK_KOT', 'FIRST_PACKET', 'SUIT_LETTERS', 'TRUMP_MOVES', 'team', 'other_team', 'partner', 'team_seats',
@@ -546,10 +549,6 @@ def card_bot(self:DehlaPakadHand, legal, trick, rng):
                     lambda: _seen_cards(self.tricks, trick, self.hands[me]))
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #15649341
-from typing import TypedDict
-from ..core.words import short_repr
-from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, who, seats_text, cards_text
-
 class DehlaPakadSeatView(TrickView):
     "Dehla Pakad as a seat sees it: trump making, the face-down centre and the tens collected."
     trump_maker: int
@@ -665,8 +664,6 @@ def drill_phase_words(self:DehlaPakadHand) -> list:
     return [f"Seat {self.to_act}, on the dealer's right, has seen five cards and is to name trump."] if self.phase == 'trump' else []
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #187c21d4
-from ..core.sampling import Measure, Search, card_runs, played_cards, trick_actions, replay, deal_hands, unseen_cards
-
 def _deal_stats(hand, seat) -> dict: return {'win': float(hand.outcome['winner'] == team(seat)), 'tens': hand.outcome['tens'][team(seat)]}
 
 @patch(as_prop=True)

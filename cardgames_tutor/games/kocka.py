@@ -8,6 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/kocka.html.md"""
 from __future__ import annotations
 from itertools import combinations
 from operator import attrgetter
+from typing import Any, TypedDict
 from fastcore.basics import patch
 from ..core.cards import MARIAS, Card, Hand, cards_html, in_order, shuffled
 from ..core.engine import Game, Event, Verdict, Goal, ENGINE_RULES, fresh
@@ -16,6 +17,8 @@ from ..core.options import Option, yes_no
 from ..core.registry import register_game
 from ..core.actions import Move, moves, parse_move, quoted, Verb, action_text
 from ..core.tricks import TrickHand, Trick, suit_name, trick_rules
+from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, who, cards_text
+from ..core.sampling import Measure, played_cards, trick_actions, replay, deal_hands, unseen_cards
 
 # %% auto #0
 __all__ = ['SUIT_WORDS', 'FRENCH_SUIT', 'RANK_WORDS', 'HEJMA', 'PENALTY', 'LAST_TRICK', 'HAND_POINTS', 'OPTIONS',
@@ -428,9 +431,6 @@ def bot_move(self:KockaHand, rng):
     return bot_card(self._legal_now(), self.trick, rng)
 
 # %% ../../nbs/games/11_kocka.ipynb #43b05acd
-from typing import Any, TypedDict
-from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, who, cards_text
-
 class KockaView(TrickView):
     "Kočka: the exchange and the penalty points so far."
     points: list  # penalty points taken per seat this hand
@@ -516,8 +516,6 @@ def drill_phase_words(self:KockaHand) -> list:
     return [f"The exchange: Seat {self.to_act} is to pass 3 cards to Seat {(self.to_act + 1) % 4}."] if self.phase == 'pass' else []
 
 # %% ../../nbs/games/11_kocka.ipynb #b778c9d3
-from ..core.sampling import Measure, played_cards, trick_actions, replay, deal_hands, unseen_cards
-
 def _loss_stats(hand, seat) -> dict: return {'lose': float(hand.outcome['loser'] == seat), 'penalty': hand.points[seat]}
 
 @patch(as_prop=True)

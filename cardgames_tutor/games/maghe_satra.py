@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools, itertools, math, re
 from fractions import Fraction
 from operator import attrgetter, itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 from fastcore.basics import patch
 from ..core.cards import FRENCH, shuffled
 from ..core.engine import Game, Event, Verdict, HandState, check_deal, Goal, ENGINE_RULES
@@ -17,6 +17,8 @@ from ..core.options import Option
 from ..core.registry import register_game
 from ..core.actions import Move, parse_move, quoted, Verb
 from ..core.match import Match
+from ..core.contracts import View, Result, Contract, Tally, Row, PLAY, who, cards_text, played_text
+from ..core.sampling import Measure, NoDeal, QUICK, unseen_cards
 
 # %% auto #0
 __all__ = ['VALUE', 'OPTIONS', 'LETTERS', 'VERBS', 'BEG', 'PASS', 'WHY', 'value', 'count', 'MagheSatra', 'cut_for_seats',
@@ -454,9 +456,6 @@ def tally(self:MagheSatra, standing): return 'game points', list(standing['total
 
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #0a37c54c
-from typing import TypedDict
-from ..core.contracts import View, Result, Contract, Tally, Row, PLAY, who, cards_text, played_text
-
 class MagheSatraView(View):
     "Maghe Satra: face-down and face-up cards, totals the seat may see, and the odds of the next card."
     turn: list  # per seat: its place in the order of turns (1 plays first)
@@ -573,8 +572,6 @@ def drill_situation(self:MagheSatraHand, seat:int) -> str:
     return f"Turns go from the dealer's right to the dealer (Seat {self.dealer}). " + '; '.join(lines) + '.'
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #9335da40
-from ..core.sampling import Measure, NoDeal, QUICK, unseen_cards
-
 def _win_stats(hand, seat) -> dict: return {'win': float(hand.outcome['winner'] == seat)}
 
 @patch(as_prop=True)

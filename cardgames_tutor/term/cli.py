@@ -6,30 +6,27 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/cli.html.md"""
 
 # %% ../../nbs/term/30_cli.ipynb #3a90d0bc
 from __future__ import annotations
-import argparse, json, random, sys
+import argparse, contextlib, json, os, pathlib, random, re, signal, sys, threading, unicodedata
 from ..core.engine import IllegalAction, refusal_text, rule_title
 from ..core.words import one_line, short_repr
 from ..core.options import BadOption
 from ..core.registry import games, game_class
 from ..core.actions import action_text
 from ..core.match import Match, play_out
-from ..core.records import load, save, summary, RecordError
+from ..core.records import load, save, summary, RecordError, MAX_DIGITS, MAX_SIZE, bad_action_text
 from ..coach.search import hint_text, review_text
 from ..practice.drills import drill_set, BadDrill, MAX_DRILLS
 from ..practice.exercises import exercise, EXERCISES
 from ..practice.progress import Progress, DATA_ENV
 from .terminal import Narrator, header_text, help_text, turn_text, in_card_words, seed_text, typed_quoted, for_you, in_game_words, replay_text as _replay_text
+from ..core.cards import PACKS
+from .. import __version__
 
 # %% auto #0
 __all__ = ['MAX_ERROR', 'MAX_LINE', 'CommandError', 'make_game', 'describe_turn', 'play', 'replay_text', 'drill', 'drill_command',
            'main']
 
 # %% ../../nbs/term/30_cli.ipynb #129d69cd
-import contextlib, os, pathlib, re, signal, threading, unicodedata
-from ..core.cards import PACKS
-from .. import __version__
-from ..core.records import MAX_DIGITS, MAX_SIZE, bad_action_text
-
 class CommandError(ValueError): "A command line that cannot be run as given; the message is one line saying why."
 
 # %% ../../nbs/term/30_cli.ipynb #a80d8c6a
