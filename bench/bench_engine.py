@@ -17,7 +17,9 @@ import os, random, statistics, subprocess, sys, time
 import cardgames_tutor
 if os.path.isdir(os.path.join(os.path.dirname(cardgames_tutor.__file__), 'core')):  # the packages by role (issue 32)
     from cardgames_tutor.core.engine import deal_cards
-    from cardgames_tutor.core.registry import get_game
+    if os.path.isfile(os.path.join(os.path.dirname(cardgames_tutor.__file__), 'core', 'registry.py')):  # the games by name (issue 48)
+        from cardgames_tutor.core.registry import get_game
+    else: from cardgames_tutor.core.engine import get_game  # a baseline from before the engine was split (issue 48)
 else:  # a baseline (--baseline, in the child process) from before the packages by role: one flat package
     from cardgames_tutor.engine import deal_cards, get_game
 
