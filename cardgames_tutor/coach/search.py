@@ -13,8 +13,7 @@ from collections import OrderedDict
 from typing import NamedTuple, Any
 from ..core.engine import Game, HandState
 from ..core.words import plural
-from ..core.actions import Move, action_text
-from ..core.cards import Card
+from ..core.actions import Move
 from ..core.sampling import card_runs
 from ..core.match import Match
 from ..core.records import load

@@ -10,7 +10,7 @@ import json, sys
 from dataclasses import dataclass
 from typing import NamedTuple, Any, TypedDict
 from fastcore.basics import patch
-from .cards import Card, Pack, UnknownCard, shuffled, in_order
+from .cards import Card, Pack, shuffled, in_order
 from .words import short_repr
 from .options import checked_options
 from .actions import Move

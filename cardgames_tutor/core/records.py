@@ -118,6 +118,7 @@ def _whole(digits:str) -> int:
 def _no_constant(word:str):
     raise RecordError(f"{word} is not a number a hand record may hold: its numbers are whole numbers")
 
+# %% ../../nbs/core/03_records.ipynb #bbb23a04
 def _object(pairs) -> dict:
     "A JSON object, refused if it names a field twice (JSON would keep the last silently)."
     out = dict(pairs)

@@ -53,6 +53,7 @@ def game_class(name:str) -> type:
         raise BadOption(f"unknown game {short_repr(name)}: the games are {', '.join(found)}")
     return found[name].cls
 
+# %% ../../nbs/core/00c_registry.ipynb #ae488935
 def get_game(name:str, **options):
     "The game called `name` with `options` (checked)."
     return game_class(name)(**options)

@@ -7,6 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/core/sampling.html.md"""
 # %% ../../nbs/core/05_sampling.ipynb #b2337653
 from __future__ import annotations
 import functools, math
+from operator import attrgetter
 from typing import NamedTuple, Any
 from fastcore.basics import patch
 from .engine import Game, HandState
@@ -69,7 +70,6 @@ def _counter(groups:tuple, needs:tuple):
 
 # %% ../../nbs/core/05_sampling.ipynb #62d627af
 QUICK = 20  # plain shuffles tried before the deals are counted
-from operator import attrgetter
 _SUIT_OF = attrgetter('suit')  # a card's suit, read in C
 
 def _shuffled_deal(free:list, slots:list, out:list, room:tuple, rng, tries:int=QUICK) -> list|None:

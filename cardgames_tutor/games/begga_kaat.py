@@ -10,7 +10,7 @@ from operator import attrgetter
 from typing import TypedDict
 from fastcore.basics import patch
 from ..core.cards import FRENCH, Hand, in_order
-from ..core.engine import Game, Event, Verdict, Goal, ENGINE_RULES
+from ..core.engine import Game, Event, Goal, ENGINE_RULES
 from ..core.words import plural
 from ..core.options import Option
 from ..core.registry import register_game

@@ -16,8 +16,8 @@ from ..core.options import Option, yes_no, BadOption
 from ..core.registry import register_game
 from ..core.actions import Move, moves, parse_move, quoted, Verb, action_text
 from ..core.tricks import TrickHand, Trick, trick_winner, trick_rules
-from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, ALL, who, seats_text, cards_text, played_text
-from ..core.sampling import Measure, Slot, deal_unknown, played_cards, trick_actions, shown_voids, replay, others_slots, unseen_cards
+from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, ALL, who, seats_text, cards_text
+from ..core.sampling import Measure, Slot, deal_unknown, played_cards, trick_actions, replay, others_slots, unseen_cards
 from .beggars_and_thieves_bot import bot, SETUP_PHASES, friends, bury_value
 
 # %% auto #0

@@ -6,7 +6,6 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/beggars_and_thieve
 
 # %% ../../nbs/games/14b_beggars_and_thieves_bot.ipynb #0e4089cb
 from __future__ import annotations
-from itertools import chain
 from ..core.cards import BEGGARS
 from ..core.actions import Move
 from ..core.tricks import trick_winner

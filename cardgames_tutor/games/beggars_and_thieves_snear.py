@@ -8,7 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/games/beggars_and_thieve
 from __future__ import annotations
 from fastcore.basics import patch
 from ..core.cards import Hand, in_order
-from ..core.engine import Verdict, Event
+from ..core.engine import Verdict
 from ..core.words import plural
 from ..core.tricks import TrickHand
 from ..core.contracts import Contract, Tally, played_text

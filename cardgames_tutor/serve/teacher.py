@@ -10,7 +10,7 @@ import csv, io, threading
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.words import one_line, plural, short_repr
+from ..core.words import one_line, short_repr
 from ..core.options import BadOption
 from ..core.registry import game_class, games, get_game
 from ..core.match import Match

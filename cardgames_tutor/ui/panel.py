@@ -14,13 +14,11 @@ from ipywidgets.widgets.widget_description import DescriptionStyle
 from fastcore.basics import patch
 from ..core.cards import Card
 from ..core.engine import Game
-from ..core.words import one_line
 from ..core.registry import games, default_game
 from ..core import records
 from ..core.match import Match
-from .table import direction_of, seat_positions
 from .session import Session, IN_PROGRESS
-from .session_data import Message, sort_actions, parse_link
+from .session_data import parse_link
 from .drawing import PANEL_CSS, PanelDrawing, NEXT_HAND, NEW_MATCH
 from .looks import Looks, running_loop, widget_tree
 from .coach_view import PanelCoach

@@ -10,7 +10,7 @@ import random
 from html import escape
 import ipywidgets as W
 from fastcore.basics import patch
-from ..core.cards import Card, cards_html
+from ..core.cards import cards_html
 from ..core.registry import game_class
 from ..core.actions import action_text
 from ..practice.drills import drills_for, question, Question

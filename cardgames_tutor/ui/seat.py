@@ -286,6 +286,7 @@ def undo(self:SeatSession) -> bool:
     "Refused in one line: a move at a table is seen by every seat."
     return self.say('refused', "No undo at a table: the other students have seen your move. The review after the hand shows what was better.", 'table/undo')
 
+# %% ../../nbs/ui/22a_seat.ipynb #efe50db2
 @patch
 def deal(self:SeatSession, *args, **kw) -> bool:
     "Refused in one line: the deal is the table's."
@@ -351,6 +352,7 @@ def record_name(self:SeatSession, every_hand:bool=False) -> str:
     moves = sum(len(h.history) for h in self.match.hands[:self.record_hands()])
     return f"{self.game.name}-table-{self._table.code}-{moves}moves.json"
 
+# %% ../../nbs/ui/22a_seat.ipynb #6959a79d
 @patch
 def save_record(self:SeatSession, path) -> bool:
     "Write the table's record of the finished hands to `path`."

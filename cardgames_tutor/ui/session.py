@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64, json, random
 from ..core.cards import Card, in_order
 from ..core.engine import Game
-from ..core.words import one_line, plural
+from ..core.words import one_line, plural, and_list
 from ..core.options import BadOption
 from ..core.registry import game_class, get_game, default_game
 from ..core.actions import Move, action_text
@@ -281,9 +281,7 @@ def may_play_for_me(self:Session) -> bool:
     return self.live and not self.match.over and (self.review is not None or self.match.to_act == self.seat)
 
 # %% ../../nbs/ui/22_session.ipynb #78c11336
-def _seats(seats, me) -> str:
-    names = [f"Seat {s}{' (you)' if s == me else ''}" for s in seats]
-    return names[0] if len(names) == 1 else ', '.join(names[:-1]) + ' and ' + names[-1]
+def _seats(seats, me) -> str: return and_list(f"Seat {s}{' (you)' if s == me else ''}" for s in seats)
 
 
 # %% ../../nbs/ui/22_session.ipynb #77c58c4d
@@ -345,14 +343,11 @@ def undo(self:Session) -> bool:
     return True
 
 
-# %% ../../nbs/ui/22_session.ipynb #d5f29042
-def _flat_events(match) -> list: return [e for h in match.hands for e in h.events]
-
 # %% ../../nbs/ui/22_session.ipynb #823213f9
 @patch
 def jump_marks(self:Session) -> list:
     "A (label, actions) pair for the start of each hand and the end of each trick, from the events."
-    events, marks, out = _flat_events(self.match), self.marks, [("hand 1 · start", 0)]
+    events, marks, out = [e for h in self.match.hands for e in h.events], self.marks, [("hand 1 · start", 0)]
     hand_no = sum(e.kind == 'hand' for e in events[:marks[0]])
     for k in range(1, len(marks)):
         for e in events[marks[k - 1]:marks[k]]:

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from ...games.begga_kaat import BeggaKaat, penalty
 from ..drills import (verdict_drill, trick_drill, points_drill, totals_text, turned, next_dealer_drill, match_end_drill,
                                     match_over_drill)
-from ..exercises import add_exercise, cards_of
+from ..exercises import add_exercise
 
 # %% auto #0
 __all__ = ['BK', 'BK_OPTIONS', 'TIE_RULE']

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from ...games.kocka import Kocka
 from ..drills import (add_drill, verdict_drill, trick_drill, points_drill, finishing_trick, trick_shown, trick_facts,
                                     seat_choices, totals_text, turned, next_dealer_drill, match_end_drill, match_over_drill)
-from ..exercises import add_exercise, cards_of
+from ..exercises import add_exercise
 
 # %% auto #0
 __all__ = ['KK', 'REPLAY']

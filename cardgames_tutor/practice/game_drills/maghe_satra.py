@@ -10,7 +10,7 @@ from ...core.contracts import played_text
 from ...games import maghe_satra as ms
 from ..drills import (add_drill, verdict_drill, situation, held, after, totals_text, seat_choices, next_dealer_drill,
                                     match_end_drill, match_over_drill, near_goal, wins_the)
-from ..exercises import add_exercise, cards_of
+from ..exercises import add_exercise
 
 # %% auto #0
 __all__ = ['MS', 'MS_OPTIONS', 'WHAT_NOW']
