@@ -300,7 +300,7 @@ def _explain_blind(self:ThievesHand, action) -> Verdict:
     if action not in (PICK, PASS):
         return Verdict(False, rule, f"The blind is on offer: Seat {seat} first says pick or pass, not {quoted(action)}.")
     if action.verb == 'pick':
-        return Verdict(True, rule, f"Seat {seat} picks up the {len(self.blind)} cards of the blind, then buries "
+        return Verdict(True, rule, f"Seat {seat} picks up the {len(self.blind)} cards of the blind and must then bury "
                        f"{self.game.bury_count}.")
     if len(self.passed) == self.n - 1: return Verdict(True, rule, "Everyone has passed: the hand is a Leaster.")
     return Verdict(True, rule, f"Seat {seat} passes; the blind is offered to Seat {(seat + 1) % self.n}.")
@@ -820,7 +820,8 @@ def blind_lines(view:dict, me:int) -> list:
     "The blind and who picked it or passed, the seat's role, the buried cards, and the partner card."
     offer = view.get('blind_offer') or []
     said = [f"{who(s, me)} {'picked it up' if x == 'pick' else 'passed'}" for s, x in enumerate(offer) if x]
-    lines = [f"The blind: {plural(view['blind_size'], 'card')} face down" + (f"; {', '.join(said)}" if said else '') + '.']
+    where = "now in the picker's hand" if 'pick' in offer else 'face down'
+    lines = [f"The blind: {plural(view['blind_size'], 'card')} {where}" + (f"; {', '.join(said)}" if said else '') + '.']
     if view.get('role'): lines.append(f"You are {ROLE_WORDS[view['role']]}.")
     if view.get('buried'): lines.append(f"Buried by the picker: {cards_text(view['buried'])}.")
     elif view.get('buried_count'):
