@@ -767,7 +767,7 @@ def start_problem(self:BeggarsAndThieves, st:dict) -> str|None:
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #8aff5008
 BeggarsAndThieves.QUICKREF = [
-    Row('First dealer', "everyone draws; the highest number deals"),
+    Row('First dealer', "everyone draws; the highest number deals (on the same number a Thief beats a Beggar; players still tied draw again)"),
     Row('Tricks', "the dealer's left leads the first; follow suit if you can, else play a Thief or anything; the highest "
         "Thief wins, else the highest of the led suit; the winner leads next", PLAY),
     Row('Card points', "Thieves 5 = 10, 6 = 11, 7-10 = 2, 11-13 = 3, 14 = 4; each Beggar suit 5 = 1, 6 = 4, 7 = 10, "
