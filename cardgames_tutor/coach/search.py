@@ -18,6 +18,7 @@ from ..core.sampling import card_runs
 from ..core.match import Match
 from ..core.records import load
 from .worlds import sample_hand
+from .pool import in_shared_pool
 from .reasons import stat_text, act_words, within_noise, stat_ranges, reason_text
 from .truths import reasons_for
 
@@ -254,8 +255,10 @@ def _worker_start(parent:int):
 
 def in_workers(fn, *args):
     """`fn(*args)` in a worker process when `search_in_processes` asked for them (`fn` importable by name, as the
-    package's functions are), else here. A broken pool (a worker died): made here, and new workers next time."""
+    package's functions are), else here. A broken pool (a worker died): made here, and new workers next time. A search
+    (`searched`) in a hub student's server goes to the machine's shared pool (`coach.pool`: the view, never the deal)."""
     global _pool
+    if fn is searched and (shared := in_shared_pool(*args)) is not None: return shared
     with _lock:
         if _pool_size and _pool is None:
             _pool = ProcessPoolExecutor(_pool_size, mp_context=multiprocessing.get_context('spawn'),
