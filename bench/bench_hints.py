@@ -17,6 +17,13 @@
   seed of its own (no two share a position: the worst case for the shared cache, and a class at tables, where each seat
   has a moment of its own). `--hint-workers 0,2` serves each class once per setting of the server's `--hint-workers`
   (0: searched in the server's own process; `auto`: the server's default, one per core), in turns, in one run.
+- `--class N --hub` (as root: the hub makes the students' accounts): the same class three ways in one run, each p95 printed
+  side by side at the end with the load average at its start: on a `make classroom` server (as above); through a real
+  hub (`deploy/jupyterhub_config.py` with HUB_CLASSROOM=1, as tests/test_hub.py starts it), N students logged in at the
+  hub, in its classroom service through the hub's proxy; and in the students' own servers, each a kernel with the tutor
+  on the same link (as a tutor page's kernel, over the kernel's websocket, no browser), pressing Hint together, their
+  searches in the hub's shared pool (`serve/hint_pool.py`): the time from the press until the kernel sent the hint's
+  text. `--servers K` starts K of the N students' own servers (each with a kernel: about 250 MB).
 
 - `--against TREE`: this checkout against another one (a `git worktree` of an older commit, say), side by side in one
   process: the same first-move positions, each searched by both in turn (which goes first alternates, so both meet the
@@ -43,10 +50,10 @@ Run: `.venv/bin/python bench/bench_hints.py [--deals 40] [--budget 0.5] [--games
 `.venv/bin/python bench/bench_hints.py --race 200 [--judge 4]`; `.venv/bin/python bench/bench_hints.py --yardstick --deals 40`; `git worktree add /tmp/old HEAD~1 &&
 .venv/bin/python bench/bench_hints.py --against /tmp/old`;
 `.venv/bin/python bench/bench_hints.py --class 30 [--link '?game=begga-kaat&seed=1'] [--rounds 3] [--spread]
-[--hint-workers 0,auto]` (needs the
+[--hint-workers 0,auto]`; `sudo .venv/bin/python bench/bench_hints.py --class 30 --hub` (needs the
 `bench` extra: websockets, psutil).
 """
-import argparse, asyncio, itertools, math, os, pathlib, random, statistics, sys, time
+import argparse, asyncio, contextlib, itertools, math, os, pathlib, random, statistics, sys, time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # this checkout's package, not an installed one
 from cardgames_tutor.core.engine import deal_cards
 from cardgames_tutor.core.registry import get_game
@@ -234,12 +241,12 @@ def med_p95(xs):
     return statistics.median(xs), xs[min(len(xs) - 1, int(0.95 * len(xs)))]
 
 
-async def one_class(port, n, links, rounds, bound=240):
-    "N wire students, student i on links[i]; every round they press Hint together. Latencies (ms) per round, and the hints' texts."
+async def one_class(port, n, links, rounds, bound=240, make=None):
+    "N wire students (`make(i)`, else on `port`), student i on links[i]; every round they press Hint together. Latencies (ms) per round, and the hints' texts."
     from wire_student import WireStudent
     students = []
-    for link in links:
-        s = WireStudent(port); s.path = link; students.append(s)
+    for i, link in enumerate(links):
+        s = make(i) if make else WireStudent(port); s.path = link; students.append(s)
     t = time.perf_counter()
     await asyncio.gather(*(s.start(timeout=bound) for s in students))
     print(f"  {n} students working after {time.perf_counter() - t:.1f} s", flush=True)
@@ -256,6 +263,15 @@ async def one_class(port, n, links, rounds, bound=240):
     return per_round, texts
 
 
+def round_lines(per_round, texts=None) -> tuple:
+    "Print each round's median, p95 and max; (median, p95) over all rounds."
+    every = [x for r in per_round for x in r]
+    for k, r in enumerate(per_round, 1):
+        print(f"  round {k}: Hint pressed by {len(r)} together: median {statistics.median(r):.0f} ms, p95 {med_p95(r)[1]:.0f} ms, max {max(r):.0f} ms"
+              + (f" ({len(texts[k - 1])} different {'hint' if len(texts[k - 1]) == 1 else 'hints'})" if texts else ''), flush=True)
+    return med_p95(every)
+
+
 def classroom(n, link, rounds, spread, workers=('auto',)):
     "The class benchmark (see the docstring): a class on one link, then (with `spread`) a class on N seeds; a fresh server for each of `workers`."
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -268,13 +284,110 @@ def classroom(n, link, rounds, spread, workers=('auto',)):
             print(f"class of {n} wire students, {what} ({links[0]}{' ...' if what != 'one seed' else ''}), --hint-workers {w}, load average {load:.1f}:", flush=True)
             per_round, texts = asyncio.run(one_class(port, n, links, rounds))
             memory, processes = rss_mb(proc.pid), 1 + n_children(proc.pid)
-        every = [x for r in per_round for x in r]
-        for k, (r, tx) in enumerate(zip(per_round, texts), 1):
-            print(f"  round {k}: Hint pressed by {len(r)} together: median {statistics.median(r):.0f} ms, p95 {med_p95(r)[1]:.0f} ms,"
-                  f" max {max(r):.0f} ms ({len(tx)} different {'hint' if len(tx) == 1 else 'hints'})", flush=True)
-        m, p95 = med_p95(every)
-        print(f"  all rounds: median {m:.0f} ms, p95 {p95:.0f} ms over {len(every)} hints"
+        m, p95 = round_lines(per_round, texts)
+        print(f"  all rounds: median {m:.0f} ms, p95 {p95:.0f} ms over {sum(map(len, per_round))} hints"
               f" (target p95 < 2000 ms: {'met' if p95 < 2000 else 'NOT met'}); the server's memory {memory:.0f} MB in {processes} processes", flush=True)
+    return p95
+
+
+class KernelStudent:
+    "A student's own server on the hub, without a browser: a kernel of theirs (as a tutor page's), code run in it over its websocket."
+    def __init__(self, hub, name, session):
+        self.hub, self.name, self.session = hub, name, session
+
+    def _open(self):
+        "A token of the student's (the hub's API, as their browser may ask) and a new kernel in their server."
+        xsrf = next(c.value for c in self.session.cookies if c.name == '_xsrf' and c.path.startswith('/hub'))
+        token = self.session.post(f'{self.hub.url}/hub/api/users/{self.name}/tokens', json={'note': 'bench', 'expires_in': 3600},
+                                  headers={'X-XSRFToken': xsrf}, timeout=60).json()['token']
+        self.auth = {'Authorization': f'token {token}'}
+        self.api = f'{self.hub.url}/user/{self.name}/api/kernels'
+        self.kernel = self.session.post(self.api, headers=self.auth, json={'name': 'python3'}, timeout=180).json()['id']
+
+    async def start(self, bound=300):
+        import websockets
+        await asyncio.to_thread(self._open)
+        self.ws = await websockets.connect(f"ws://127.0.0.1:{self.hub.port}/user/{self.name}/api/kernels/{self.kernel}/channels",
+                                           additional_headers=self.auth, open_timeout=bound, max_size=2**24)
+
+    async def run(self, code, mark=None, bound=300) -> tuple:
+        "Run `code`: (ms until the first message holding `mark` (else until the reply), what it printed); an error is raised."
+        import json, uuid
+        msg_id, out, seen, done, t = uuid.uuid4().hex, [], None, set(), time.perf_counter()
+        await self.ws.send(json.dumps({'header': {'msg_id': msg_id, 'msg_type': 'execute_request', 'session': uuid.uuid4().hex, 'username': self.name, 'version': '5.3'},
+                                       'parent_header': {}, 'metadata': {}, 'channel': 'shell',
+                                       'content': {'code': code, 'silent': False, 'store_history': False, 'user_expressions': {}, 'allow_stdin': False}}))
+        async with asyncio.timeout(bound):
+            while True:
+                raw = await self.ws.recv()
+                if mark and seen is None and mark in raw: seen = time.perf_counter()
+                m = json.loads(raw)
+                if m.get('parent_header', {}).get('msg_id') != msg_id: continue
+                if m['msg_type'] == 'stream': out.append(m['content']['text'])
+                if m['msg_type'] == 'error': raise RuntimeError(f"{self.name}'s kernel: {m['content']['ename']}: {m['content']['evalue']}"[:300])
+                if m['msg_type'] == 'execute_reply': done.add('reply'); seen = seen or time.perf_counter()
+                if m['msg_type'] == 'status' and m['content'].get('execution_state') == 'idle': done.add('idle')
+                if done == {'reply', 'idle'}: return (seen - t) * 1000, ''.join(out)  # the reply, and every output before the kernel went idle
+
+    async def close(self):
+        with contextlib.suppress(Exception): await self.ws.close()
+        with contextlib.suppress(Exception): await asyncio.to_thread(self.session.delete, f'{self.api}/{self.kernel}', headers=self.auth, timeout=60)
+
+
+async def kernel_class(students, link, rounds):
+    "Every student's own tutor (a kernel each, on `link`, the bots unpaced) pressing Hint together each round, then playing the hinted card: ms per round until the hint's text was sent."
+    t = time.perf_counter()
+    await asyncio.gather(*(s.start() for s in students))
+    query = link + ('&' if '?' in link else '?') + 'pace=0'
+    await asyncio.gather(*(s.run(f"from cardgames_tutor.ui.panel import Tutor\nt = Tutor.from_query({query!r})") for s in students))
+    print(f"  {len(students)} kernels with the tutor after {time.perf_counter() - t:.1f} s", flush=True)
+    per_round = []
+    try:
+        for _ in range(rounds):
+            await asyncio.sleep(0.5)
+            got = await asyncio.gather(*(s.run("t.coach.hint_box.clear(); t.coach.hint_box.show(); print(t.coach.hint_box.hint.best)", mark='<b>Hint:') for s in students))
+            per_round.append([ms for ms, _ in got])
+            await asyncio.gather(*(s.run("t.act(t.coach.hint_box.hint.best)") for s in students))
+    finally:
+        await asyncio.gather(*(s.close() for s in students), return_exceptions=True)
+    return per_round
+
+
+def through_hub(n, link, rounds, servers):
+    """`--hub`: the class on the classroom server (as `--class`), then on a real hub (deploy/jupyterhub_config.py, as
+    tests/test_hub.py starts it, as root): through the hub's classroom service, and through the students' own servers
+    (a tutor in a kernel each, their searches in the hub's shared pool); the three p95s side by side, with the load."""
+    sys.path[:0] = [str(pathlib.Path(__file__).resolve().parent), str(pathlib.Path(__file__).resolve().parents[1] / 'tests')]
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+    import test_hub as th
+    from helpers import free_port
+    from bench_hub_classes import HubStudent, come_in
+    if th._hub_missing(): sys.exit(f"bench_hints --hub: {th._hub_missing()}")
+    p95s, loads = {}, {}
+    loads['classroom'] = os.getloadavg()[0]
+    p95s['classroom'] = classroom(n, link, rounds, False)
+    port, work, prefix = free_port(), pathlib.Path(tempfile.mkdtemp(prefix='bench_hints_hub_')), '/services/classroom/'
+    with th.service_account('cardgames-classroom'), th.running_hub(work, [f's{i:02d}' for i in range(n)], HUB_CLASSROOM='1',
+                                                                    HUB_CLASSROOM_PORT=str(port), HUB_MAX_USERS='200') as hub:
+        th.wait_until_answers(f'http://127.0.0.1:{port}{prefix}', lambda r: r.status_code == 302, 'the classroom service')
+        cookies = [come_in(hub, name, prefix, '?pace=0') for name in hub.names]
+        loads['hub service'] = os.getloadavg()[0]
+        print(f"class of {n} wire students through the hub's classroom service ({link}), load average {loads['hub service']:.1f}:", flush=True)
+        per_round, texts = asyncio.run(one_class(hub.port, n, [link] * n, rounds, make=lambda i: HubStudent(hub.port, prefix, cookies[i])))
+        m, p95s['hub service'] = round_lines(per_round, texts)
+        print(f"  all rounds: median {m:.0f} ms, p95 {p95s['hub service']:.0f} ms", flush=True)
+        t = time.perf_counter()
+        with ThreadPoolExecutor(8) as threads: sessions = list(threads.map(lambda name: hub.server(name, wait=600)[0], hub.names[:servers]))
+        loads['own servers'] = os.getloadavg()[0]
+        print(f"{servers} students' own servers started in {time.perf_counter() - t:.0f} s; each a tutor in a kernel ({link}), "
+              f"pressing Hint together, searched in the hub's shared pool; load average {loads['own servers']:.1f}:", flush=True)
+        per_round = asyncio.run(kernel_class([KernelStudent(hub, name, s) for name, s in zip(hub.names, sessions)], link, rounds))
+        m, p95s['own servers'] = round_lines(per_round)
+        print(f"  all rounds: median {m:.0f} ms, p95 {p95s['own servers']:.0f} ms", flush=True)
+    print(f"p95 of a hint, {n} students pressing Hint together, {time.strftime('%Y-%m-%d %H:%M')}, commit {commit()}, {os.cpu_count()} cores:")
+    for what, label in (('classroom', 'the classroom server'), ('hub service', "the hub's classroom service"), ('own servers', "the students' own servers (the shared pool)")):
+        print(f"  {label:45} {p95s[what]:6.0f} ms   (load average {loads[what]:.1f})")
 
 
 def main(argv=None):
@@ -288,6 +401,8 @@ def main(argv=None):
     p.add_argument('--link', default='?game=begga-kaat&seed=1', help="the class's link (game and seed)")
     p.add_argument('--rounds', type=int, default=3)
     p.add_argument('--spread', action='store_true', help="also a class with a seed for each student")
+    p.add_argument('--hub', action='store_true', help="--class N: also through a real hub (as root): its classroom service and the students' own servers")
+    p.add_argument('--servers', type=int, default=0, help="--hub: how many students' own servers to start (default: all N)")
     p.add_argument('--hint-workers', default='auto', help="--class: the server's --hint-workers, or several to compare (e.g. 0,auto)")
     p.add_argument('--yardstick', action='store_true', help="first-move and mid-hand hints of every variant in one run, against the yardstick")
     p.add_argument('--race', type=int, default=0, help="N positions per game: the race against no race, judged (see above)")
@@ -295,6 +410,7 @@ def main(argv=None):
     p.add_argument('--against', metavar='TREE', help="another checkout (e.g. `git worktree add /tmp/old HEAD~1`): the same hints by both, in turns")
     a = p.parse_args(argv)
     if a.against: return against(a.against, a.deals, a.budget, a.games)
+    if a.n and a.hub: return through_hub(a.n, a.link, a.rounds, a.servers or a.n)
     if a.n: return classroom(a.n, a.link, a.rounds, a.spread, a.hint_workers.split(','))
     if a.race: return race_check(a.race, a.budget, a.judge, a.games)
     if a.yardstick: return yardstick_table(a.deals, a.budget, a.games)

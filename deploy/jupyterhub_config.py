@@ -51,7 +51,14 @@ teacher who logs in lands on the teacher's page (http://HUB:8000/services/classr
 pause, the work, the results; its projector page at .../teacher/show) with no second code; students never reach it.
 HUB_CLASSROOM_RESULTS: the class's results file (default: classroom.sqlite in the service account's data folder,
 /var/lib/cardgames-classroom/.local/share/cardgames_tutor/; back it up with the hub's state); HUB_HINT_WORKERS: processes
-the coach's hints are searched in (default: one per core, 8 at most).
+the coach's hints are searched in (default: one per core, 8 at most), in each class's classroom and in the hub's shared
+pool of hints.
+
+The coach's hints in the students' own servers (the tutor pages, the notebooks): every server sends its searches to one
+pool for the machine, the hub's service `hint-pool` (`python -m cardgames_tutor.serve.hint_pool`, as its own account,
+`cardgames-hints`), on a Unix socket (/run/cardgames-hints/, HUB_HINT_SOCKET to put it elsewhere) that only this
+machine's processes reach: the seat's view goes there, never the deal, and the hint comes back. HUB_HINT_WORKERS sizes
+it as it sizes the classroom's (one process per core, 8 at most, by default).
 
 More than one class on one hub: write each name's class on the class list (`asha @4a`, `mrsrao @4a @4b`). Each class C
 then has its own classroom service, /services/classroom-C/ (loopback ports HUB_CLASSROOM_PORT, +1, ... in the classes'
@@ -63,7 +70,7 @@ The school's own logins (LTI 1.3): HUB_AUTH=lti13 with HUB_LTI_ISSUER, HUB_LTI_C
 HUB_LTI_JWKS_URL (from the tool's registration in the platform; HUB_LTI_USERNAME_KEY, default email, the claim that is the
 hub's login) in place of HUB_ROSTER: deploy/school_lti.py. The platform's Instructors are the hub's `teachers`.
 """
-import os, pathlib, pwd, sys
+import hashlib, os, pathlib, pwd, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -90,6 +97,8 @@ if not LTI and not os.environ.get('HUB_ROSTER'):
 CLASSROOM = os.environ.get('HUB_CLASSROOM', '') == '1'
 SERVICE_ACCOUNT = 'cardgames-classroom'  # the classroom service's own account (not a student's: never in the class list)
 if CLASSROOM and not TRUSTED: service_account(SERVICE_ACCOUNT)  # before the class list is read: no student can take its name
+HINT_ACCOUNT = 'cardgames-hints'  # the shared pool of hints' own account (below)
+if not TRUSTED: service_account(HINT_ACCOUNT)
 try: CLASS = {} if LTI else read_roster(os.environ['HUB_ROSTER'])
 except ValueError as e: sys.exit(f"HUB_ROSTER: {e}")
 if not TRUSTED:
@@ -190,6 +199,22 @@ if not SERVER.exists(): sys.exit(f"{SERVER} is missing: install the hub extra (p
 # seconds (their server stopped, every session and token ended; their account and files stay): deploy/roster.py --watch
 c.JupyterHub.services = [] if LTI else [{'name': 'roster-watch', 'command': [sys.executable, str(HERE / 'roster.py'), '--watch', c.RosterAuthenticator.roster_file],
                           'environment': {'HUB_STATE': str(STATE), 'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"}}]
+# the coach's hints in every student's own server: searched in one pool of processes for the whole machine, the hub's
+# service `hint-pool` (cardgames_tutor.serve.hint_pool, as its own account), asked on a Unix socket only this machine's
+# processes reach; HUB_HINT_WORKERS its size (default: one per core, 8 at most). Each student's server is told where it
+# is (CARDGAMES_HINT_POOL) and sends it the seat's view only; the pool learns from the socket which account asks and
+# searches each account's hints one at a time, so nobody's pages get in front of the class.
+HINT_SOCKET = pathlib.Path(os.environ.get('HUB_HINT_SOCKET') or (STATE / 'hints.sock' if TRUSTED else  # one per hub (its state)
+                           f"/run/cardgames-hints/hints-{hashlib.sha256(str(STATE).encode()).hexdigest()[:8]}.sock"))
+if not TRUSTED and not os.environ.get('HUB_HINT_SOCKET'):  # its folder: the pool's to write in, everyone's to pass through
+    hints = pwd.getpwnam(HINT_ACCOUNT)
+    HINT_SOCKET.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+    os.chown(HINT_SOCKET.parent, hints.pw_uid, hints.pw_gid); HINT_SOCKET.parent.chmod(0o755)
+c.JupyterHub.services.append({'name': 'hint-pool', 'command': [sys.executable, '-m', 'cardgames_tutor.serve.hint_pool', '--socket', str(HINT_SOCKET)]
+                              + (['--workers', os.environ['HUB_HINT_WORKERS']] if os.environ.get('HUB_HINT_WORKERS') else []),
+                              'environment': {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"},
+                              **({} if TRUSTED else {'user': HINT_ACCOUNT, 'cwd': pwd.getpwnam(HINT_ACCOUNT).pw_dir})})
+c.Spawner.environment['CARDGAMES_HINT_POOL'] = str(HINT_SOCKET)
 # a server nobody used for IDLE_SERVER s is stopped (memory back; the student's files stay): jupyterhub-idle-culler
 c.JupyterHub.services.append({'name': 'idle-culler', 'command': [sys.executable, '-m', 'jupyterhub_idle_culler', f'--timeout={IDLE_SERVER}', '--cull-every=60']})
 c.JupyterHub.load_roles = [] if LTI else [{'name': 'roster-watch', 'services': ['roster-watch'], 'scopes': ['list:users', 'admin:users', 'admin:servers']}]

@@ -455,3 +455,61 @@ def test_a_students_server_has_limits_and_a_page_too_many_is_refused(hub, server
 def _ppid(pid) -> int:
     try: return int(pathlib.Path(f'/proc/{pid}/stat').read_text().rsplit(')', 1)[1].split()[1])
     except (OSError, IndexError, ValueError): return -1
+
+# --- the coach's hints in a student's own server: the hub's shared pool (issue 50, item 4) -------------------------------
+
+def run_in_kernel(hub, name, session, code, wait=180) -> str:
+    "What `code` prints, run in a new kernel of student `name`'s own server (as a tutor page's kernel runs), over its websocket."
+    import json, uuid
+    from websockets.sync.client import connect
+    hub_xsrf = next(c.value for c in session.cookies if c.name == '_xsrf' and c.path.startswith('/hub'))
+    token = session.post(f'{hub.url}/hub/api/users/{name}/tokens', json={'note': 'hint test', 'expires_in': 600},
+                         headers={'X-XSRFToken': hub_xsrf}, timeout=30).json()['token']
+    api, auth = f'{hub.url}/user/{name}/api/kernels', {'Authorization': f'token {token}'}
+    for k in requests.get(api, headers=auth, timeout=30).json(): requests.delete(f"{api}/{k['id']}", headers=auth, timeout=60)
+    kernel = requests.post(api, headers=auth, json={'name': 'python3'}, timeout=120).json()['id']
+    msg_id, out, done = uuid.uuid4().hex, [], set()
+    try:
+        with connect(f"ws://127.0.0.1:{hub.port}/user/{name}/api/kernels/{kernel}/channels", additional_headers=auth, open_timeout=60, max_size=2**24) as ws:
+            ws.send(json.dumps({'header': {'msg_id': msg_id, 'msg_type': 'execute_request', 'session': uuid.uuid4().hex, 'username': name, 'version': '5.3'},
+                                'parent_header': {}, 'metadata': {}, 'channel': 'shell',
+                                'content': {'code': code, 'silent': False, 'store_history': False, 'user_expressions': {}, 'allow_stdin': False}}))
+            deadline = time.time() + wait
+            while time.time() < deadline:
+                m = json.loads(ws.recv(timeout=deadline - time.time()))
+                if m.get('parent_header', {}).get('msg_id') != msg_id: continue
+                if m['msg_type'] == 'stream': out.append(m['content']['text'])
+                if m['msg_type'] == 'error': out.append('\n'.join(m['content']['traceback']))
+                done |= {m['msg_type']} & {'execute_reply'} | ({'idle'} if m['msg_type'] == 'status' and m['content'].get('execution_state') == 'idle' else set())
+                if done == {'execute_reply', 'idle'}: return ''.join(out)  # the reply, and every output before the kernel went idle
+        raise AssertionError(f"the kernel did not answer within {wait} s: {''.join(out)[-500:]}")
+    finally: requests.delete(f"{api}/{kernel}", headers=auth, timeout=60)
+
+def test_a_students_hint_is_searched_in_the_hubs_shared_pool_sized_by_the_machine(hub, servers):
+    "The tutor's Hint in a student's own server: searched by the hub's service `hint-pool` (its own account, one worker per core), not in the kernel."
+    asha = hub.names[0]
+    said = run_in_kernel(hub, asha, servers[asha][0], "import os\nfrom cardgames_tutor.coach.pool import ask, ENV\n"
+                         "from cardgames_tutor.ui.panel import Tutor\nbefore = ask(os.environ[ENV], ('served',))\n"
+                         "t = Tutor(seed=1); t.coach.hint_box.show()\n"
+                         "print('served', before, ask(os.environ[ENV], ('served',)), 'hint', t.coach.hint_box.hint.best, 'Hint:' in t.coach.hint_box.text.value)")
+    got = re.search(r'served (\d+) (\d+) hint (\S+) True', said)
+    assert got, said[-2000:]
+    assert int(got.group(2)) == int(got.group(1)) + 1, said  # her search was the pool's (counted for her account), not her kernel's
+    pool = [p for p in filter(str.isdigit, os.listdir('/proc')) if _environ(p).get('JUPYTERHUB_SERVICE_NAME') == 'hint-pool'
+            and _ppid(p) in _hub_pids(hub)]
+    assert len(pool) == 1, pool
+    assert pwd.getpwuid(process_uid(pool[0])).pw_name == 'cardgames-hints' and process_uid(pool[0]) != process_uid(servers[asha][1])
+    cores = len(os.sched_getaffinity(0))
+    workers = [p for p in filter(str.isdigit, os.listdir('/proc')) if _ppid(p) == int(pool[0]) and b'spawn_main' in _cmdline(p)]
+    assert 1 <= len(workers) <= min(8, cores), (len(workers), cores)  # her search ran in a worker (they start as searches come)
+    log = (hub.state.parent / 'hub.log').read_text()
+    assert f"Shared hint pool: {min(8, cores)} worker" in log, log[-3000:]  # sized by the machine: one per core, 8 at most
+
+def _hub_pids(hub) -> set:
+    "The process ids of the hub on `hub.port` (the hub starts its services as its children)."
+    return {int(p) for p in filter(str.isdigit, os.listdir('/proc'))
+            if f'--JupyterHub.bind_url=http://127.0.0.1:{hub.port}'.encode() in _cmdline(p).split(b'\0')}
+
+def _cmdline(pid) -> bytes:
+    try: return pathlib.Path(f'/proc/{pid}/cmdline').read_bytes()
+    except OSError: return b''  # (it ended meanwhile)
