@@ -23,7 +23,8 @@
   hub, in its classroom service through the hub's proxy; and in the students' own servers, each a kernel with the tutor
   on the same link (as a tutor page's kernel, over the kernel's websocket, no browser), pressing Hint together, their
   searches in the hub's shared pool (`serve/hint_pool.py`): the time from the press until the kernel sent the hint's
-  text. `--servers K` starts K of the N students' own servers (each with a kernel: about 250 MB).
+  text. `--servers K` starts K of the N students' own servers (each with a kernel: about 250 MB); `--spread` puts every
+  student on a seed of their own, all three ways (no shared cache: every student's search is made).
 
 - `--against TREE`: this checkout against another one (a `git worktree` of an older commit, say), side by side in one
   process: the same first-move positions, each searched by both in turn (which goes first alternates, so both meet the
@@ -272,12 +273,17 @@ def round_lines(per_round, texts=None) -> tuple:
     return med_p95(every)
 
 
-def classroom(n, link, rounds, spread, workers=('auto',)):
-    "The class benchmark (see the docstring): a class on one link, then (with `spread`) a class on N seeds; a fresh server for each of `workers`."
+def spread_links(n, link) -> list:
+    "N links to `link`'s game, a seed each (no two students at the same position)."
+    return [f"?game={dict(x.split('=') for x in link.lstrip('?').split('&')).get('game', 'begga-kaat')}&seed={100 + i}" for i in range(n)]
+
+
+def classroom(n, link, rounds, spread, workers=('auto',), only_spread=False):
+    "The class benchmark (see the docstring): a class on one link (unless `only_spread`), then (with `spread`) a class on N seeds; a fresh server for each of `workers`."
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
     from bench_classroom import n_children, rss_mb, server
-    classes = [('one seed', [link] * n)]
-    if spread: classes.append(('a seed each', [f"?game={dict(x.split('=') for x in link.lstrip('?').split('&')).get('game', 'begga-kaat')}&seed={100 + i}" for i in range(n)]))
+    classes = [] if only_spread else [('one seed', [link] * n)]
+    if spread: classes.append(('a seed each', spread_links(n, link)))
     for (what, links), w in itertools.product(classes, workers):
         with server('solara', 0, extra=() if w == 'auto' else ('--hint-workers', w)) as (port, proc):
             load = os.getloadavg()[0]
@@ -334,12 +340,12 @@ class KernelStudent:
         with contextlib.suppress(Exception): await asyncio.to_thread(self.session.delete, f'{self.api}/{self.kernel}', headers=self.auth, timeout=60)
 
 
-async def kernel_class(students, link, rounds):
-    "Every student's own tutor (a kernel each, on `link`, the bots unpaced) pressing Hint together each round, then playing the hinted card: ms per round until the hint's text was sent."
+async def kernel_class(students, links, rounds):
+    "Every student's own tutor (a kernel each, student i on links[i], the bots unpaced) pressing Hint together each round, then playing the hinted card: ms per round until the hint's text was sent."
     t = time.perf_counter()
     await asyncio.gather(*(s.start() for s in students))
-    query = link + ('&' if '?' in link else '?') + 'pace=0'
-    await asyncio.gather(*(s.run(f"from cardgames_tutor.ui.panel import Tutor\nt = Tutor.from_query({query!r})") for s in students))
+    query = lambda link: link + ('&' if '?' in link else '?') + 'pace=0'
+    await asyncio.gather(*(s.run(f"from cardgames_tutor.ui.panel import Tutor\nt = Tutor.from_query({query(link)!r})") for s, link in zip(students, links)))
     print(f"  {len(students)} kernels with the tutor after {time.perf_counter() - t:.1f} s", flush=True)
     per_round = []
     try:
@@ -353,10 +359,11 @@ async def kernel_class(students, link, rounds):
     return per_round
 
 
-def through_hub(n, link, rounds, servers):
+def through_hub(n, link, rounds, servers, spread=False):
     """`--hub`: the class on the classroom server (as `--class`), then on a real hub (deploy/jupyterhub_config.py, as
     tests/test_hub.py starts it, as root): through the hub's classroom service, and through the students' own servers
-    (a tutor in a kernel each, their searches in the hub's shared pool); the three p95s side by side, with the load."""
+    (a tutor in a kernel each, their searches in the hub's shared pool); the three p95s side by side, with the load.
+    `spread`: every student on a seed of their own, all three ways (no two at the same position: every search made)."""
     sys.path[:0] = [str(pathlib.Path(__file__).resolve().parent), str(pathlib.Path(__file__).resolve().parents[1] / 'tests')]
     import tempfile
     from concurrent.futures import ThreadPoolExecutor
@@ -366,26 +373,27 @@ def through_hub(n, link, rounds, servers):
     if th._hub_missing(): sys.exit(f"bench_hints --hub: {th._hub_missing()}")
     p95s, loads = {}, {}
     loads['classroom'] = os.getloadavg()[0]
-    p95s['classroom'] = classroom(n, link, rounds, False)
+    links = spread_links(n, link) if spread else [link] * n
+    p95s['classroom'] = classroom(n, link, rounds, spread, only_spread=spread)
     port, work, prefix = free_port(), pathlib.Path(tempfile.mkdtemp(prefix='bench_hints_hub_')), '/services/classroom/'
     with th.service_account('cardgames-classroom'), th.running_hub(work, [f's{i:02d}' for i in range(n)], HUB_CLASSROOM='1',
                                                                     HUB_CLASSROOM_PORT=str(port), HUB_MAX_USERS='200') as hub:
         th.wait_until_answers(f'http://127.0.0.1:{port}{prefix}', lambda r: r.status_code == 302, 'the classroom service')
         cookies = [come_in(hub, name, prefix, '?pace=0') for name in hub.names]
         loads['hub service'] = os.getloadavg()[0]
-        print(f"class of {n} wire students through the hub's classroom service ({link}), load average {loads['hub service']:.1f}:", flush=True)
-        per_round, texts = asyncio.run(one_class(hub.port, n, [link] * n, rounds, make=lambda i: HubStudent(hub.port, prefix, cookies[i])))
+        print(f"class of {n} wire students through the hub's classroom service ({links[0]}{' ...' if spread else ''}), load average {loads['hub service']:.1f}:", flush=True)
+        per_round, texts = asyncio.run(one_class(hub.port, n, links, rounds, make=lambda i: HubStudent(hub.port, prefix, cookies[i])))
         m, p95s['hub service'] = round_lines(per_round, texts)
         print(f"  all rounds: median {m:.0f} ms, p95 {p95s['hub service']:.0f} ms", flush=True)
         t = time.perf_counter()
         with ThreadPoolExecutor(8) as threads: sessions = list(threads.map(lambda name: hub.server(name, wait=600)[0], hub.names[:servers]))
         loads['own servers'] = os.getloadavg()[0]
-        print(f"{servers} students' own servers started in {time.perf_counter() - t:.0f} s; each a tutor in a kernel ({link}), "
+        print(f"{servers} students' own servers started in {time.perf_counter() - t:.0f} s; each a tutor in a kernel ({links[0]}{' ...' if spread else ''}), "
               f"pressing Hint together, searched in the hub's shared pool; load average {loads['own servers']:.1f}:", flush=True)
-        per_round = asyncio.run(kernel_class([KernelStudent(hub, name, s) for name, s in zip(hub.names, sessions)], link, rounds))
+        per_round = asyncio.run(kernel_class([KernelStudent(hub, name, s) for name, s in zip(hub.names, sessions)], links, rounds))
         m, p95s['own servers'] = round_lines(per_round)
         print(f"  all rounds: median {m:.0f} ms, p95 {p95s['own servers']:.0f} ms", flush=True)
-    print(f"p95 of a hint, {n} students pressing Hint together, {time.strftime('%Y-%m-%d %H:%M')}, commit {commit()}, {os.cpu_count()} cores:")
+    print(f"p95 of a hint, {n} students pressing Hint together ({'a seed each' if spread else 'one seed'}), {time.strftime('%Y-%m-%d %H:%M')}, commit {commit()}, {os.cpu_count()} cores:")
     for what, label in (('classroom', 'the classroom server'), ('hub service', "the hub's classroom service"), ('own servers', "the students' own servers (the shared pool)")):
         print(f"  {label:45} {p95s[what]:6.0f} ms   (load average {loads[what]:.1f})")
 
@@ -410,7 +418,7 @@ def main(argv=None):
     p.add_argument('--against', metavar='TREE', help="another checkout (e.g. `git worktree add /tmp/old HEAD~1`): the same hints by both, in turns")
     a = p.parse_args(argv)
     if a.against: return against(a.against, a.deals, a.budget, a.games)
-    if a.n and a.hub: return through_hub(a.n, a.link, a.rounds, a.servers or a.n)
+    if a.n and a.hub: return through_hub(a.n, a.link, a.rounds, a.servers or a.n, a.spread)
     if a.n: return classroom(a.n, a.link, a.rounds, a.spread, a.hint_workers.split(','))
     if a.race: return race_check(a.race, a.budget, a.judge, a.games)
     if a.yardstick: return yardstick_table(a.deals, a.budget, a.games)

@@ -14,7 +14,7 @@ from ..coach import pool
 from ..coach.search import cached, hint_key, in_workers, search_in_processes, searched
 
 # %% auto #0
-__all__ = ['MAX_BUDGET', 'checked', 'peer_uid', 'HintPool', 'listen', 'serve', 'main']
+__all__ = ['MAX_BUDGET', 'checked', 'peer_uid', 'HintPool', 'warm', 'listen', 'serve', 'main']
 
 # %% ../../nbs/serve/36_hint_pool.ipynb #dbecc884
 MAX_BUDGET = 2.0  # s of playouts: the most a request may ask for (the shipped hint's is 0.5, a review's the same)
@@ -95,6 +95,11 @@ async def handle(self:HintPool, reader, writer):
     except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError): pass
     finally: writer.close()
 
+# %% ../../nbs/serve/36_hint_pool.ipynb #7fb5ec29
+async def warm(workers:int) -> int:
+    "Start all `workers` now (each imports the tutor, with every game): how many answered."
+    return len(await asyncio.gather(*(asyncio.to_thread(in_workers, pool.machine_workers) for _ in range(workers))))
+
 # %% ../../nbs/serve/36_hint_pool.ipynb #ce0598c9
 async def listen(hp:HintPool, path:str, workers:int):
     "Serve `hp` on the Unix socket `path` (made afresh, open to every account on the machine) until stopped."
@@ -102,6 +107,7 @@ async def listen(hp:HintPool, path:str, workers:int):
     where = pathlib.Path(path); where.unlink(missing_ok=True)
     server = await asyncio.start_unix_server(hp.handle, str(where))
     where.chmod(0o666)  # every student's server may ask (the socket says who asks)
+    warming = asyncio.create_task(warm(workers))  # (kept: a task nobody holds may be collected before it ends)
     print(f"Shared hint pool: {workers} worker {'process' if workers == 1 else 'processes'} at {where}; each account's searches {hp.per_account} at a time", flush=True)
     async with server: await server.serve_forever()
 
