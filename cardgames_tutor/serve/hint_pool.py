@@ -14,7 +14,7 @@ from ..coach import pool
 from ..coach.search import cached, hint_key, in_workers, search_in_processes, searched
 
 # %% auto #0
-__all__ = ['MAX_BUDGET', 'checked', 'peer_uid', 'HintPool', 'warm', 'listen', 'serve', 'main']
+__all__ = ['MAX_BUDGET', 'MAX_ITEMS', 'checked', 'peer_uid', 'HintPool', 'warm', 'listen', 'serve', 'main']
 
 # %% ../../nbs/serve/36_hint_pool.ipynb #dbecc884
 MAX_BUDGET = 2.0  # s of playouts: the most a request may ask for (the shipped hint's is 0.5, a review's the same)
@@ -39,6 +39,18 @@ def _plain(seed, budget, race):
     if type(budget) not in (int, float) or not 0 < budget <= MAX_BUDGET: raise ValueError(f"the budget is more than 0 and at most {MAX_BUDGET} s")
     if race not in (None, True, False): raise ValueError("the race is on, off or the game's own")
 
+# %% ../../nbs/serve/36_hint_pool.ipynb #964a3d19
+MAX_ITEMS = 100_000  # items a view may hold, counted through every list, tuple, set and dict each time it is met
+
+def _size(x, stop:int=MAX_ITEMS) -> int:
+    "The items in `x`, counted through every list, tuple, set and dict each time it is met (`stop` + 1 at most: counting stops there)."
+    todo, n = [x], 1
+    while todo and n <= stop:
+        y = todo.pop()
+        inner = [*y.keys(), *y.values()] if isinstance(y, dict) else list(y) if isinstance(y, (list, tuple, set, frozenset)) else ()
+        n += len(inner); todo += inner[:max(0, stop + 1 - n + len(inner))]
+    return min(n, stop + 1)
+
 # %% ../../nbs/serve/36_hint_pool.ipynb #83c906b5
 def checked(request) -> tuple:
     "The arguments of `searched` (view, game, seed, budget, actions, race) that `request` asks for; a `ValueError` naming what is wrong."
@@ -46,7 +58,9 @@ def checked(request) -> tuple:
         raise ValueError("a request is ('searched', game, options, view, seed, budget, actions, race)")
     _, name, options, view, seed, budget, actions, race = request
     game = _game(name, options); _seat_view(view, name); _plain(seed, budget, race)
-    if not isinstance(actions, list) or not actions or any(a not in view['legal'] for a in actions): raise ValueError("the actions are some of the view's legal ones")
+    if _size(view) > MAX_ITEMS: raise ValueError(f"the view holds more than {MAX_ITEMS} items: no game's view is that large")
+    if not isinstance(actions, list) or not 0 < len(actions) <= len(view['legal']) or any(a not in view['legal'] for a in actions):
+        raise ValueError("the actions are some of the view's legal ones")
     return view, game, seed, float(budget), actions, race
 
 # %% ../../nbs/serve/36_hint_pool.ipynb #a09f4a1c
