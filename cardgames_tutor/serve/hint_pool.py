@@ -123,7 +123,9 @@ async def listen(hp:HintPool, path:str, workers:int):
     where.chmod(0o666)  # every student's server may ask (the socket says who asks)
     warming = asyncio.create_task(warm(workers))  # (kept: a task nobody holds may be collected before it ends)
     print(f"Shared hint pool: {workers} worker {'process' if workers == 1 else 'processes'} at {where}; each account's searches {hp.per_account} at a time", flush=True)
-    async with server: await server.serve_forever()
+    try:
+        async with server: await server.serve_forever()
+    finally: where.unlink(missing_ok=True)  # stopped (the hub stops its services with SIGINT first): no socket left behind
 
 # %% ../../nbs/serve/36_hint_pool.ipynb #1f7d62e7
 def serve(path:str, workers:int|None=None, per_account:int=1):
@@ -131,7 +133,8 @@ def serve(path:str, workers:int|None=None, per_account:int=1):
     os.environ.pop(pool.ENV, None)  # its searches run in its own workers, never asked of itself
     workers = pool.machine_workers() if workers is None else workers
     search_in_processes(workers)
-    asyncio.run(listen(HintPool(per_account), path, workers))
+    try: asyncio.run(listen(HintPool(per_account), path, workers))
+    except KeyboardInterrupt: print("Shared hint pool: stopped", flush=True)  # the hub stops it so: no traceback in its log
 
 # %% ../../nbs/serve/36_hint_pool.ipynb #903e864a
 def main(argv=None):
