@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse, asyncio, collections, os, pathlib, pickle, socket, struct, sys
 from concurrent.futures import ThreadPoolExecutor
 from fastcore.basics import patch
-from ..core.engine import get_game
+from ..core.registry import get_game
 from ..coach import pool
 from ..coach.search import cached, hint_key, in_workers, search_in_processes, searched
 
