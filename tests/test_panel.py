@@ -15,7 +15,9 @@ from cardgames_tutor.core.options import BadOption
 from cardgames_tutor.core.registry import games, get_game
 from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match, play_out
-from cardgames_tutor.ui.panel import Tutor, sort_actions, seat_positions, direction_of
+from cardgames_tutor.ui.panel import Tutor
+from cardgames_tutor.ui.session_data import sort_actions
+from cardgames_tutor.ui.table import seat_positions, direction_of
 from cardgames_tutor.ui.drawing import move_label
 from cardgames_tutor.core import records
 from helpers import cards_in, may_see, named_only

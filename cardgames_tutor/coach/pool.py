@@ -26,7 +26,7 @@ def machine_workers() -> int:
 
 # %% ../../nbs/coach/40c_pool.ipynb #47eca00c
 VIEW_NAMES = frozenset({('cardgames_tutor.core.cards', 'card_of'), ('cardgames_tutor.core.engine', 'Goal'),
-                        ('cardgames_tutor.core.engine', 'Move'), ('cardgames_tutor.core.tricks', 'Trick')})  # in a seat's view
+                        ('cardgames_tutor.core.actions', 'Move'), ('cardgames_tutor.core.tricks', 'Trick')})  # in a seat's view
 HINT_NAMES = VIEW_NAMES | {('cardgames_tutor.coach.search', 'Hint'), ('cardgames_tutor.coach.search', 'ActionValue'),
                            ('cardgames_tutor.coach.reasons', 'Reason')}  # and in a hint
 
