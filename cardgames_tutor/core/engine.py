@@ -87,6 +87,7 @@ class Game:
     VARIANTS: dict|None = None  # players -> variant name, when the number of players makes a variant
     RULES: dict = ENGINE_RULES  # rule id -> short title: every id the game's verdicts and events use
     VERB_WORDS: dict = {}  # move verb -> `Verb`: how a learner says each move (`action_text`)
+    FACT_WORDS: dict = {}  # view key -> how the screen says that fact: a phrase with `{}`, {value: phrase} or a function (`fact_words`)
     CARD_ACTIONS = True  # whether a player's actions include playing a card (Maghe Satra's are only words: beg, pass)
     goal: Goal|None = None  # what ends the match (set by `setup`)
 
@@ -121,6 +122,14 @@ def deal_shape(self:Game) -> dict:
     "What a deal holds: name -> number of cards, or (number of piles, cards in each)."
     raise NotImplementedError
 
+
+# %% ../../nbs/core/01_engine.ipynb #65246eb8
+@patch
+def fact_words(self:Game, key:str, value) -> str|None:
+    "A view's fact as a learner reads it: a phrase with `{}` where the value goes, '' to leave it out, None: no words."
+    said = self.FACT_WORDS.get(key)
+    if isinstance(said, dict): said = said.get(value)
+    return said(value) if callable(said) else said
 
 # %% ../../nbs/core/01_engine.ipynb #d02ba196
 @patch

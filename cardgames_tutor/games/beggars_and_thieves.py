@@ -758,6 +758,20 @@ def contract(self:BeggarsAndThieves) -> Contract:
     "The contract of this game's variant (Snear's has its own view and result)."
     return self.CONTRACTS[self.players]
 
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #9f909bba
+_SIDE = {'picker': 'you picked up the blind', 'partner': "you are the picker's partner", 'opponent': 'you play against the picker',
+         'leaster': '', 'snear': ''}  # a Leaster: said by `leaster`
+BeggarsAndThieves.FACT_WORDS = {
+    'variant': {'five': 'five players', 'four': 'four players', 'cutthroat': 'three players (Cutthroat)', 'snear': 'two players (Snear)'},
+    'blind_size': lambda n: f"blind of {plural(n, 'card')}", 'blind': 'in the blind: {}', 'buried': 'the buried cards: {}',
+    'buried_count': lambda n: f"{plural(n, 'card')} buried", 'thief_buried': 'a Thief is buried',
+    'picker': '{} picked up the blind', 'partner': "{} is the picker's partner", 'alone': 'the picker plays alone',
+    'declaration': {'partner': '', 'call': 'the picker called the partner card', 'alone': 'the picker chose to play alone'},
+    'partner_thief': lambda n: f"partner card: the {n} Thief", 'revealed': 'the partner card has been played', 'role': _SIDE,
+    'leaster': 'a Leaster: everyone passed', 'blind_offer': {'pick': 'picked up the blind', 'pass': 'passed'},
+    'trick_points': lambda n: plural(n, 'card point') + ' taken', 'tricks_won': lambda n: plural(n, 'trick') + ' won',
+    'face_up': 'on the table: {}', 'covering': 'on face-down cards: {}', 'face_down': lambda n: f"{plural(n, 'card')} face down"}
+
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #5c0afe00
 @patch
 def start_problem(self:BeggarsAndThieves, st:dict) -> str|None:

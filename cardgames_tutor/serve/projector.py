@@ -73,7 +73,7 @@ def projector_parts(lesson:Lesson, lines:int=5) -> dict:
         said = _said(lesson, s)
         return {'head': _head(lesson, labels, m, s),
                 'banner': f'<div class="cgt-proj-whatif" role="status">{WHAT_IF}</div>' if lesson.mode == 'what-if' else '',
-                'table': named(table_html(view, view['players'], direction_of(game), game.title, game.pack), labels),
+                'table': named(table_html(view, view['players'], direction_of(game), game.title, game), labels),
                 'log': f'<ul class="cgt-proj-log">{"".join(rows)}</ul>',
                 'said': named(cards_text_html(said, game.pack), labels) if said else ''}
 

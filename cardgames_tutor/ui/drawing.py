@@ -139,7 +139,7 @@ def _draw_all(self:PanelDrawing, view:dict, controls, viewer):
     s, shown, chosen = self.session, self._moment(), tuple(self.session.selected)
     at = shown + self._progress()
     if self._fresh('status', at, view): self._draw_status()
-    if self._fresh('table', at, view): self.table.value = table_html(view, self.seat, direction_of(self.game), self.game.title, self.game.pack)
+    if self._fresh('table', at, view): self.table.value = table_html(view, self.seat, direction_of(self.game), self.game.title, self.game)
     if self._fresh('message', s.generation, s.message): self.message.value = _message_html(s.message, self.game.pack)
     if self._fresh('hand', shown, s.shown_hand(), controls, chosen): self._draw_hand(controls)  # only the cards and what is lit
     if self._fresh('moves', shown, s.match.over, controls, chosen, at if controls.plain else None, _paused(s)):  # the notes: the match's words

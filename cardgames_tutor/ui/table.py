@@ -107,15 +107,18 @@ def _says_itself(value) -> bool:
     return isinstance(value, tuple) and hasattr(value, '_fields') and type(value).__str__ is not tuple.__str__
 
 # %% ../../nbs/ui/20_table.ipynb #41fd984a
-def _fact(key, value, pack=None) -> str:
-    "One fact as words: `picker: Seat 3`, `alone`, `blind: [cards]`, `target: 20`."
-    if value is True: return f"<b>{_label(key)}</b>"
+def _fact(key, value, pack=None) -> str: # pack: the game's, or the game itself, whose words say its facts (`Game.fact_words`)
+    "One fact as words: the game's ('blind of 2 cards', '' to leave it out), else `picker: Seat 3`, `alone`, `target: 20`."
+    game, pack = (pack, pack.pack) if isinstance(pack, Game) else (None, pack)
+    said = game.fact_words(key, value) if game is not None else None
+    if said == '': return ''
+    if value is True: return f"<b>{escape(said or _label(key))}</b>"
     if isinstance(value, Card): value = _small([value])
     elif _is_cards(value): value = _small(value)
     elif key in _SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool): value = f"Seat {value}"
     elif _says_itself(value): value = escape(str(value))
     else: value = cards_text_html(str(value), pack)  # a sentence may name cards too
-    return f"{_label(key)}: {value}"
+    return f"{_label(key)}: {value}" if said is None else escape(said).replace('{}', value)
 
 # %% ../../nbs/ui/20_table.ipynb #e178042f
 def _per_seat(view, n) -> dict:
@@ -137,7 +140,7 @@ def _seat_box(view, seat, me, extras, pack) -> str:
     if sizes is not None: lines.append(plural(sizes[seat], 'card'))
     if hands is not None and hands[seat] is not None and seat != me: lines.append(_small(hands[seat]))
     for key, values in extras.items():
-        if not _hidden_fact(key, values[seat]): lines.append(_fact(key, values[seat], pack))
+        if not _hidden_fact(key, values[seat]) and (said := _fact(key, values[seat], pack)): lines.append(said)
     ring = '#e6a100' if seat == view.get('to_act') else ink('felt-edge')
     return (f'<div class="cgt-seat" data-seat="{seat}" style="background:{ink("seat")};color:{ink("text")};border:2px solid {ring};border-radius:8px;'
             f'padding:2px 5px;font:12px/1.3 sans-serif;text-align:center;min-width:0;max-width:100%;overflow-wrap:anywhere">'
@@ -187,6 +190,7 @@ def facts_html(view:dict, skip=(), pack=None) -> str:
     "Whatever else the view holds (cards in the middle, the blind, a target), as short lines under the table."
     lines = [_fact(k, v, pack) for k, v in view.items() if k not in _KNOWN and k not in skip and not _hidden_fact(k, v)
              and (isinstance(v, (int, float, str, Card)) or _is_cards(v) or _says_itself(v))]
+    lines = [l for l in lines if l]  # a fact the game leaves out
     return (f'<div class="cgt-facts" style="font:11px/1.4 sans-serif;color:{ink("text")}">' + ' · '.join(lines) + '</div>') if lines else ''
 
 # %% ../../nbs/ui/20_table.ipynb #454694cf
@@ -198,18 +202,19 @@ def _sides(n:int, me:int, direction:str) -> dict:
     return {side: [seat for _, seat in sorted(seats)] for side, seats in sides.items()}
 
 # %% ../../nbs/ui/20_table.ipynb #a6d518ee
-def table_html(view:dict, me:int, direction:str='clockwise', title:str='', pack=None) -> str:
+def table_html(view:dict, me:int, direction:str='clockwise', title:str='', pack=None) -> str: # pack: the game's, or the game (its words for facts)
     "The table of `view`: seats on four sides in `direction` (seat `me` at the bottom), the trick in the middle."
     n, extras = view['players'], _per_seat(view, n := view['players'])
+    told, pack = pack, (pack.pack if isinstance(pack, Game) else pack)  # `told`: what says the facts
     flow = {'top': 'row', 'bottom': 'row', 'left': 'column', 'right': 'column'}
     areas = ("'top top top' 'left . right' 'mid mid mid' 'bottom bottom bottom'" if n > 4  # five cards or more: a row of their own
              else "'top top top' 'left mid right' 'bottom bottom bottom'")
     cells = ''.join(f'<div class="cgt-side-{side}" style="grid-area:{side};display:flex;flex-direction:{flow[side]};'
                     f'justify-content:space-around;align-items:center;gap:4px;flex-wrap:wrap;min-width:0">'
-                    + ''.join(_seat_box(view, seat, me, extras, pack) for seat in seats) + '</div>'
+                    + ''.join(_seat_box(view, seat, me, extras, told) for seat in seats) + '</div>'
                     for side, seats in _sides(n, me, direction).items())
     return ('<div class="cgt-table-wrap" style="width:100%;max-width:520px;box-sizing:border-box">'
             '<div class="cgt-table" style="display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.5fr) minmax(0,1fr);'
             f"grid-template-areas:{areas};gap:6px;padding:8px;"
             f'box-sizing:border-box;background:{ink("felt")};border-radius:28px;border:1px solid {ink("felt-edge")};margin:4px 0">'
-            + cells + _middle(view, me, direction, title, pack) + '</div>' + facts_html(view, extras, pack) + '</div>')
+            + cells + _middle(view, me, direction, title, pack) + '</div>' + facts_html(view, extras, told) + '</div>')
