@@ -565,6 +565,12 @@ class DehlaPakadView(DehlaPakadSeatView, total=False):
     centre_cards: list  # teaching view only
     undealt_cards: list  # teaching view only
 
+# %% ../../nbs/games/12_dehla_pakad.ipynb #8cd859c1
+DehlaPakad.FACT_WORDS = {  # the view's facts as the table says them (`Game.fact_words`)
+    'trump_maker': '{} named trumps', 'on_one': '{} is on one', 'undealt': lambda n: f"{plural(n, 'card')} still to deal" if n else '',
+    'tens_collected': 'tens taken: {}', 'in_the_centre': 'the centre holds {}', 'centre_cards': 'face down in the centre: {}',
+    'undealt_cards': 'still to come: {}'}
+
 # %% ../../nbs/games/12_dehla_pakad.ipynb #58d63875
 class DehlaPakadResult(Result):
     tens: list  # per partnership

@@ -440,6 +440,11 @@ class KockaView(TrickView):
     passed: Any  # a seat: the three cards it passed (None before); teaching view: per seat
     received: Any  # a seat: the three cards passed to it, once it may look (else None); teaching view: per seat
 
+# %% ../../nbs/games/11_kocka.ipynb #982f31d3
+Kocka.FACT_WORDS = {  # the view's facts as the table says them (`Game.fact_words`)
+    'hejma': '{} took the Hejma', 'passed': 'cards passed: {}', 'received': 'cards received: {}',
+    'has_passed': {True: 'has passed three cards'}, 'points': lambda n: plural(n, 'penalty point')}
+
 # %% ../../nbs/games/11_kocka.ipynb #824ec8b6
 class KockaResult(Result):
     loser: int|None  # None: a tie the Hejma does not settle (the hand is replayed)

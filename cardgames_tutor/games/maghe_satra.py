@@ -468,6 +468,13 @@ class MagheSatraView(View):
     odds: dict|None  # for the seat to act: total, unseen, exact, under, bust
     advice: str|None
 
+# %% ../../nbs/games/13_maghe_satra.ipynb #3d734efb
+_NTH = {1: 'first', 2: 'second', 3: 'third', 4: 'fourth', 5: 'fifth', 6: 'sixth', 7: 'seventh'}
+MagheSatra.FACT_WORDS = {  # the view's facts as the table says them (`Game.fact_words`)
+    'advice': 'the odds say: {}', 'stock_left': lambda n: f"{n} card{'s' * (n != 1)} left to draw", 'face_down': 'card down: {}',
+    'face_up': 'showing: {}', 'face_up_count': lambda n: f"showing counts {n}", 'total': lambda n: f"counts {n} in all",
+    'turn': lambda n: f"plays {_NTH.get(n, n)}", 'status': {'waiting': 'waiting', 'playing': 'playing', 'passed': 'passed', 'over': 'over 17: out', 'seventeen': 'has 17'}}
+
 # %% ../../nbs/games/13_maghe_satra.ipynb #b7d3bf99
 class MagheSatraResult(Result):
     winner: int|None  # None: everyone went over 17
