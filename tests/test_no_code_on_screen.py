@@ -24,7 +24,7 @@ from cardgames_tutor.core.match import Match
 from cardgames_tutor.term import cli
 from cardgames_tutor.term.terminal import you_may
 from cardgames_tutor.ui.session import Session
-from cardgames_tutor.ui.table import move_label, cards_text_words
+from cardgames_tutor.ui.table import move_label, cards_text_words, table_html, direction_of
 from cardgames_tutor.ui.access import heard
 from cardgames_tutor.ui.coach_view import HintBox, ReviewList, hint_words
 from cardgames_tutor.coach.search import hint, hint_text, review, review_text
@@ -196,6 +196,47 @@ def test_the_panel_hint_and_review_show_no_code(name, options):
         rows.pack = pack
         found += [p for k, x in enumerate(items, 1) for p in problems(f"review row, seed {seed}", html_text(rows._row(k, x).children[0].value), pack)]
     assert not found, '\n'.join(found[:25])
+
+
+# ---------- the table's info line and seat boxes: facts in words, not the view's keys ----------
+
+def table_lines(html:str) -> list:
+    "Each fact the table shows under it (the info line, split at ' · ') and in each seat's box (a line each, its name left out)."
+    facts = [x for m in re.findall(r'class="cgt-facts"[^>]*>(.*?)</div>', html) for x in html_text(m).split(' · ')]
+    boxes = [html_text(x) for m in re.findall(r'class="cgt-seat"[^>]*>(.*?)</div>', html) for x in m.split('<br>')[1:]]
+    return [x.strip() for x in facts + boxes]
+
+def view_keys(lines, view, game) -> list:
+    "Each line that is a `key: value` of a view key: a word with an underscore, or a key of the view or its contract, as a label."
+    keys = set(view) | set(getattr(game.contract.view, '__annotations__', {})) | {k for c in game.contract.view.__mro__ for k in getattr(c, '__annotations__', {})}
+    labels = _alternatives(k.replace('_', ' ') for k in keys)
+    said = re.compile(rf"^(?:{labels}):|\b[a-z]+_[a-z_]+\b", re.I)
+    return [line for line in lines if said.search(line)]
+
+@pytest.mark.parametrize('name, options', VARIANTS, ids=IDS)
+def test_the_table_says_its_facts_in_words(name, options):
+    "A hand played through the panel's session: at every step the table (the learner's seat and the teaching view) says no view key."
+    found = set()
+    for seed in (1, 2):
+        s = Session(name, seat=0, seed=seed, **options)
+        for _ in range(300):
+            for viewer in (0, None):
+                view = s.match.view(viewer)
+                html = table_html(view, 0, direction_of(s.game), s.game.title, s.game)
+                found |= {f"{name}, seed {seed}, {'teaching view' if viewer is None else 'Seat 0'}: {line!r}" for line in view_keys(table_lines(html), view, s.game)}
+            if s.match.over or len(s.match.hands) > 2: break
+            if s.review is not None: s.next_hand()
+            elif s.bot_due: s.bot_move()
+            elif not s.play_for_me(1, bots=False): break
+    assert not found, '\n'.join(sorted(found)[:25])
+
+def test_the_view_key_search_catches_what_it_should():
+    game = get_game('beggars-and-thieves', players=5)
+    view = {'variant': 'five', 'blind_size': 2, 'blind_offer': [None] * 5}
+    caught = view_keys(['variant: five', 'blind size: 2', 'blind offer: pass', 'partner_thief', 'revealed: yes'], view, game)
+    test_eq = lambda a, b: (a == b) or pytest.fail(f"{a!r} != {b!r}")
+    test_eq(caught, ['variant: five', 'blind size: 2', 'blind offer: pass', 'partner_thief', 'revealed: yes'])
+    test_eq(view_keys(['five players', 'blind of 2 cards', 'passed', 'partner card: the 7 Thief', 'Seat 2 picked up the blind'], view, game), [])
 
 
 def test_dehla_pakad_says_deal_between_deals_in_the_panel():

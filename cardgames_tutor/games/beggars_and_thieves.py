@@ -770,7 +770,7 @@ BeggarsAndThieves.FACT_WORDS = {
     'partner_thief': lambda n: f"partner card: the {n} Thief", 'revealed': 'the partner card has been played', 'role': _SIDE,
     'leaster': 'a Leaster: everyone passed', 'blind_offer': {'pick': 'picked up the blind', 'pass': 'passed'},
     'trick_points': lambda n: plural(n, 'card point') + ' taken', 'tricks_won': lambda n: plural(n, 'trick') + ' won',
-    'face_up': 'on the table: {}', 'covering': 'on face-down cards: {}', 'face_down': lambda n: f"{plural(n, 'card')} face down"}
+    'face_up': 'on the table: {}', 'face_down_cards': 'face down under them: {}', 'covering': 'on face-down cards: {}', 'face_down': lambda n: f"{plural(n, 'card')} face down"}
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #5c0afe00
 @patch
