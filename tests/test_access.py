@@ -53,7 +53,7 @@ def test_the_cards_say_what_the_eye_sees_and_refusals_are_heard():
         assert page.get_attribute('.cgt-live', 'aria-live') == 'polite'
         page.locator('.cgt-hand button.cgt-card.cgt-illegal').first.click()
         page.wait_for_function("() => document.querySelector('.cgt-live').textContent.includes('Not allowed')", timeout=20_000)
-        assert '(the rule: Following the led colour)' in heard(page)[-1]
+        assert '(rule: following the led colour)' in heard(page)[-1]
 
 def test_a_whole_hand_with_the_keyboard_alone():
     "Tab to a card the learner may play, Enter, and the keyboard is still in the hand for the next: to the hand's end."

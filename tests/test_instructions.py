@@ -28,7 +28,7 @@ GAMES = tuple(games())
 NB = ROOT / 'nbs'
 TUTORIALS = sorted(p.stem for p in (NB / 'tutorials').glob('*.ipynb') if p.stem != 'start')
 TIMEOUT = 120  # seconds for one command (about half a second here)
-NOTATION = '(the rule: How actions are written)'  # the rule a line is refused with when it is not written as a card or an action
+NOTATION = '(rule: how actions are written)'  # the rule a line is refused with when it is not written as a card or an action
 
 # ---------------------------------------------------------------- the texts a learner reads
 

@@ -281,7 +281,7 @@ def test_the_patterns_catch_what_they_should():
            (french, 'None'), (french, 'Move(')]
     good = [(french, 'You played Q♠.'), (beggars, 'Seat 1 plays 6 Thief.'), (beggars, 'bury 7 green and 1 red'),
             (marias, 'the Hejma (Q🍃)'), (french, 'Hint: name clubs trumps'), (marias, 'pass 9♥, A♥ and 9🍃'), (marias, 'You pass 9♥ 9🍃 K🌰 to Seat 1.'),
-            (beggars, 'call the 7 Thief as the partner card'), (french, 'Seat 2 wins trick 7 (the rule: following the led suit).'),
+            (beggars, 'call the 7 Thief as the partner card'), (french, 'Seat 2 wins trick 7 (rule: following the led suit).'),
             (french, 'AS'.lower()), (french, 'Seats 1 and 3')]
     for pack, text in bad: assert problems('x', text, pack), text
     for pack, text in good: assert not problems('x', text, pack), (text, problems('x', text, pack))

@@ -10,7 +10,7 @@ import pytest
 import ipywidgets
 from ipywidgets.widgets import widget as widget_module
 from cardgames_tutor.core.cards import Card
-from cardgames_tutor.core.engine import rule_title
+from cardgames_tutor.core.engine import rule_title, rule_name
 from cardgames_tutor.core.options import BadOption
 from cardgames_tutor.core.registry import games, get_game
 from cardgames_tutor.core.actions import Move
@@ -144,7 +144,7 @@ def test_illegal_card_is_explained(name):
             verdict = t.match.hand.explain(card, t.seat)
             assert not verdict.legal
             shown = html.unescape(re.sub(r'<[^>]+>', '', t.message.value))  # what the page shows
-            assert f"(the rule: {rule_title(verdict.rule, t.game)})" in shown and verdict.rule not in shown and 'cgt-refused' in t.message.value
+            assert f"(rule: {rule_name(verdict.rule, t.game)})" in shown and verdict.rule not in shown and 'cgt-refused' in t.message.value
             assert (len(t.match.actions), t.match.to_act, t.match.hand.phase) == before
             return
         press_one(t, step)

@@ -1,6 +1,6 @@
 """Hand records and the command line, as a user runs them: exit codes, one-line errors, no tracebacks."""
 import json, os, subprocess, sys, pytest
-from cardgames_tutor.core.engine import rule_title
+from cardgames_tutor.core.engine import rule_title, rule_name
 from cardgames_tutor.core.registry import games
 from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.core.records import to_record, load, save, summary, RecordError
@@ -53,7 +53,7 @@ def test_illegal_action_line_names_index_seat_card_and_rule(tmp_path, record):
     bad = tmp_path / 'bad.json'; bad.write_text(json.dumps(data))
     err = run('replay', str(bad)).stderr
     card = data['hands'][0]['actions'][0]
-    assert 'action 1' in err and 'Seat ' in err and repr(card) in err and f"(the rule: {rule_title('begga-kaat/hold')})" in err
+    assert 'action 1' in err and 'Seat ' in err and repr(card) in err and f"(rule: {rule_name('begga-kaat/hold')})" in err
     assert 'begga-kaat/' not in err  # the rule in words, never its id
 
 @pytest.mark.parametrize('text', ['', '{', '[]', 'null', '{"format": "cardgames-tutor-record", "version": 1, "game": "begga-kaat", "hands": []}'])

@@ -18,7 +18,7 @@ from .registry import games
 
 # %% auto #0
 __all__ = ['ENGINE_RULES', 'Verdict', 'IllegalAction', 'Event', 'Goal', 'Game', 'house_bot', 'deal_cards', 'check_deal',
-           'HandState', 'fresh', 'rule_title', 'refusal_text']
+           'HandState', 'fresh', 'rule_title', 'rule_name', 'refusal_text']
 
 # %% ../../nbs/core/01_engine.ipynb #0dc748c0
 class Verdict(NamedTuple):
@@ -420,7 +420,12 @@ def rule_title(rule:str, game=None) -> str:
         titles = info.cls.RULES if info else ENGINE_RULES
     return titles.get(rule) or ENGINE_RULES.get(rule) or rule.split('/')[-1].replace('-', ' ')
 
+def rule_name(rule:str, game=None) -> str:
+    "A rule as a sentence's words name it, after 'rule: ' ('rule: burying cards'): its title, the first letter small."
+    title = rule_title(rule, game)
+    return title[:1].lower() + title[1:] if title[1:2].islower() else title
+
 def refusal_text(verdict:Verdict, game=None) -> str:
     "A refusal as a learner reads it: the verdict's sentence, then its rule named in words, never by its id."
-    return f"{verdict.text} (the rule: {rule_title(verdict.rule, game)})"
+    return f"{verdict.text} (rule: {rule_name(verdict.rule, game)})"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json, os, pathlib, re, sys
 from itertools import accumulate
 from .contracts import start_standing
-from .engine import IllegalAction, check_deal, rule_title
+from .engine import IllegalAction, check_deal, rule_title, rule_name
 from .words import one_line, cut
 from .options import BadOption
 from .registry import game_class, games
@@ -280,7 +280,7 @@ def _replay(match:Match, hands:list) -> Match:
             seat = match.to_act
             try: match.apply(action)
             except IllegalAction as e:
-                raise RecordError(f"hand {i}, action {k}: Seat {seat} {short_json(action)} is illegal: {e.verdict.text} (the rule: {rule_title(e.verdict.rule, match.game)})") from None
+                raise RecordError(f"hand {i}, action {k}: Seat {seat} {short_json(action)} is illegal: {e.verdict.text} (rule: {rule_name(e.verdict.rule, match.game)})") from None
     return match
 
 

@@ -81,8 +81,8 @@ class Trick(NamedTuple):
 def trick_rules(prefix:str, trick:str='trick', suit:str='suit') -> dict:
     "The rule ids a `TrickHand` with rule prefix `prefix` uses, with their titles."
     return {f'{prefix}/lead': f'Leading a {trick}', f'{prefix}/follow': f'Following the led {suit}',
-            f'{prefix}/void': f'No card of the led {suit}: any card', f'{prefix}/hold': 'Play a card you hold',
-            f'{prefix}/play': f'A card to the {trick}', f'{prefix}/trick': f'Who wins the {trick}'}
+            f'{prefix}/void': f'Having no card of the led {suit}: any card', f'{prefix}/hold': 'Playing a card you hold',
+            f'{prefix}/play': f'Playing a card to the {trick}', f'{prefix}/trick': f'Who wins the {trick}'}
 
 
 # %% ../../nbs/core/02_tricks.ipynb #9ed71e35

@@ -114,13 +114,13 @@ class BeggarsAndThieves(Game):
                   'alone': Verb('play alone', 'chose to play alone', 'alone'),
                   'call': Verb('call the {card} as the partner card', 'called the {card} as the partner card', 'call 7')}
     RULES = {**ENGINE_RULES, **trick_rules('beggars-and-thieves'),
-             'beggars-and-thieves/blind': 'Pick up the blind or pass', 'beggars-and-thieves/pick-once': 'The blind is picked up once',
-             'beggars-and-thieves/bury': 'The picker buries cards', 'beggars-and-thieves/bury-thief': 'A Thief is buried only with every Beggar',
-             'beggars-and-thieves/partner': 'The picker names a partner, goes alone or calls a Thief',
-             'beggars-and-thieves/score': 'Card points decide the hand; winners score 2, 4 or 6',
-             'beggars-and-thieves/leaster': 'Leaster: the fewest points, with a trick, wins',
-             'beggars-and-thieves/snear': 'Snear: each scores the points taken', 'beggars-and-thieves/tie': 'A tie for the lead plays on',
-             'beggars-and-thieves/match': 'The single highest total at the target wins'}
+             'beggars-and-thieves/blind': 'Picking up the blind or passing', 'beggars-and-thieves/pick-once': 'Picking up the blind only once',
+             'beggars-and-thieves/bury': 'Burying cards', 'beggars-and-thieves/bury-thief': 'Burying a Thief only with every Beggar',
+             'beggars-and-thieves/partner': 'Naming a partner, going alone or calling a Thief',
+             'beggars-and-thieves/score': 'Scoring by card points: winners score 2, 4 or 6',
+             'beggars-and-thieves/leaster': 'Playing a Leaster: the fewest points, with a trick, win',
+             'beggars-and-thieves/snear': 'Scoring Snear: each scores the points taken', 'beggars-and-thieves/tie': 'Playing on after a tie for the lead',
+             'beggars-and-thieves/match': 'Winning: the single highest total at the target'}
 
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #words-exp-beggarsandthieves

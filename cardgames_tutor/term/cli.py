@@ -7,7 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/cli.html.md"""
 # %% ../../nbs/term/30_cli.ipynb #3a90d0bc
 from __future__ import annotations
 import argparse, contextlib, json, os, pathlib, random, re, signal, sys, threading, unicodedata
-from ..core.engine import IllegalAction, refusal_text, rule_title
+from ..core.engine import IllegalAction, refusal_text, rule_title, rule_name
 from ..core.words import one_line, short_repr
 from ..core.options import BadOption
 from ..core.registry import games, game_class
@@ -214,7 +214,7 @@ def _reader(read=input, output=print):
             problem = (f"the line has {len(line):,} characters, and an action has at most {MAX_LINE}" if len(line) > MAX_LINE
                        else bad_action_text(line) and f"{one_line(repr(line), 40, tail=13)} {bad_action_text(line)}")
             if not problem: return line
-            output(f"Refused: {problem} (the rule: {rule_title('notation')})")
+            output(f"Refused: {problem} (rule: {rule_name('notation')})")
     return read_line
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import anywidget, traitlets
 from fastcore.basics import patch
 from .table import cards_text_words
-from ..core.engine import rule_title
+from ..core.engine import rule_title, rule_name
 
 # %% auto #0
 __all__ = ['LIVE_JS', 'KEEP_JS', 'ACCESS_JS', 'MAX_HEARD', 'Access', 'heard', 'attach']
@@ -71,7 +71,7 @@ MAX_HEARD = 8  # log lines read out after one drawing; more are in the log
 
 def heard(message, log:list, before:int, pack=None) -> tuple: # pack: the game's, to say its cards in words
     "(what to read out, the log's length now): the new `message` (a session `Message`, or None), then the `log` rows after the first `before`."
-    said = [f"Not allowed: {message.text} (the rule: {rule_title(message.rule)})" if message and message.kind == 'refused' else message.text] if message and message.text else []
+    said = [f"Not allowed: {message.text} (rule: {rule_name(message.rule)})" if message and message.kind == 'refused' else message.text] if message and message.text else []
     new = log[before:]
     if new: said += [e.text for h, e, _ in new if h == new[-1][0]][-MAX_HEARD:]  # of the newest hand: an earlier one's deal is gone
     return cards_text_words(' '.join(said), pack), len(log)

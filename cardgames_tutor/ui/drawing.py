@@ -15,6 +15,7 @@ from ..core.cards import Card, card_html, SUIT_COLOURS
 from .charts import chart_html
 from .table import direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
 from .session_data import Message
+from ..core.engine import rule_name
 from .looks import whole_button, running_loop, widget_tree
 from ..core.words import and_list
 
@@ -77,7 +78,7 @@ def _message_html(message:Message, pack) -> str:
     "The session's message as HTML: cards drawn, the rule named in words (never its id), one style per kind."
     if not message.text: return ''
     text = cards_text_html(message.text, pack)
-    if message.kind == 'refused': text = f'✗ {text}' + (message.rule and f' <span class="cgt-rule" data-rule="{escape(message.rule)}" style="color:{ink("muted")}">(the rule: {escape(message.rule_words)})</span>')  # the id for programs only
+    if message.kind == 'refused': text = f'✗ {text}' + (message.rule and f' <span class="cgt-rule" data-rule="{escape(message.rule)}" style="color:{ink("muted")}">(rule: {escape(rule_name(message.rule))})</span>')  # the id for programs only
     if message.kind == 'error': text = f'⚠ {text}'
     kind = escape(message.kind)
     return (f'<div class="cgt-message cgt-{kind}{" cgt-refused" if kind == "refused" else ""}" '
