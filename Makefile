@@ -29,10 +29,11 @@ tutor: install
 # notebook error; tests/test_docs.py then checks that site (stamped in _docs/.built.json) instead of building its own.
 # `nbdev-test` is still there to run the notebooks alone. `make quick`: the checks a developer runs between edits
 # (no notebooks, no browser or server tests, none marked slow in tests/conftest.py); `make test` runs everything.
-# The tests run in two processes side by side (tests/shards.py: whole files, balanced by weight; conftest.py).
+# The tests run in four processes side by side, more than the cores, as much of the suite waits on browsers and servers
+# (tests/shards.py: whole files, balanced by measured weight; conftest.py); the docs build runs beside them (`--site`)
+# and the site tests wait for it.
 test: install in-step
-	$(BIN)/python tools/docs.py --renderer smalldocs --out _docs
-	$(BIN)/python tests/shards.py 2 -q --durations=25
+	$(BIN)/python tests/shards.py 4 --site -q --durations=25
 
 quick: install in-step
 	$(BIN)/python tests/shards.py 2 -q -m 'not browser and not slow' --durations=10

@@ -34,14 +34,24 @@ WEIGHTS = {'test_engine_rules.py': 165, 'test_classroom.py': 110, 'test_drills.p
            'test_instructions.py': 30, 'test_coach_numbers.py': 75, 'test_tutor_links.py': 150,
            'test_learner_pages.py': 15, 'test_no_code_on_screen.py': 60, 'test_teacher_browser.py': 90}
 
+# the files that read the built site (tests/helpers.py): `tests/shards.py --site` runs them last in their share
+SITE_FILES = ('test_docs.py', 'test_site_says.py', 'test_learner_pages.py', 'test_tutorials.py')
+
 def pytest_addoption(parser):
     parser.addoption('--shard', default=None, metavar='K/N', help='run only the K-th of N shares of the test files (1-based)')
 
+# files that go into one share together: the hubs' tests make one Python for students' accounts (a lock: a second
+# share would wait for the first to make it) and start a hub each, one at a time rather than side by side
+TOGETHER = [('test_hub.py', 'test_hub_service.py', 'test_hub_lti.py', 'test_hub_classes.py')]
+
 def shares(files, n) -> list:
-    "The files in `n` shares of about equal weight: the heaviest first, each into the lightest share so far."
+    "The files in `n` shares of about equal weight: the heaviest first (a `TOGETHER` group as one), each into the lightest share so far."
+    units = [[f for f in group if f in files] for group in TOGETHER]
+    units = [u for u in units if u] + [[f] for f in files if not any(f in group for group in TOGETHER)]
+    weight = lambda fs: sum(WEIGHTS.get(f, 10) for f in fs)
     out = [[] for _ in range(n)]
-    for f in sorted(files, key=lambda f: (-WEIGHTS.get(f, 10), f)):
-        min(out, key=lambda s: sum(WEIGHTS.get(x, 10) for x in s)).append(f)
+    for unit in sorted(units, key=lambda u: (-weight(u), u)):
+        min(out, key=weight).extend(unit)
     return out
 
 def pytest_collection_modifyitems(config, items):

@@ -1,12 +1,28 @@
-"""Run the test suite as N pytest processes side by side, each on its share of the test files (`--shard K/N`, see
-conftest.py), and fail if any share fails. `make test` runs it with N=2: the suite's tests run one at a time in a
-process, so a second process uses the second core (and gets a fairer part of a machine shared with other work).
+"""Run the test suite as N pytest processes side by side, each on its share of the test files (whole files, balanced by
+measured weight: `shares` in conftest.py), and fail if any share fails. `make test` runs it with N=4 on a 2-core
+machine: much of the suite waits (browsers, servers, hubs starting), so more shares than cores keep both cores busy,
+and on a machine shared with other work N shares get about N/(N+others) of it.
 
-    python tests/shards.py N [pytest arguments...]
+    python tests/shards.py N [--site] [pytest arguments...]
+    python tests/shards.py --weights LOG...
 
-Each share's output is printed whole when it ends (not interleaved), with how long it took.
+Each share is given its own files (so it imports only those); pytest arguments naming files or tests instead fall
+back to `--shard K/N` (each share collects everything and keeps its part). Each share's output is printed whole when it
+ends (not interleaved), with how long it took.
+
+`--site`: build the documentation site (`tools/docs.py`, which runs every notebook and fails on any error) beside the
+shares instead of before them, holding the lock the site tests take (tests/helpers.py), so they wait for this build
+and check it; the files that read the site run last in their share. The build's failure fails the run.
+
+`--weights LOG...`: the seconds per test file in the `--durations=0` output of a run (its shares' logs), summed over
+setup, call and teardown, as `WEIGHTS` in conftest.py wants them.
 """
-import os, re, subprocess, sys, tempfile, time
+import fcntl, os, pathlib, re, subprocess, sys, tempfile, time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+from conftest import shares, SITE_FILES  # noqa: E402
 
 def counts(output:str) -> dict:
     "The counts in pytest's closing line of `output` ('12 passed, 1 skipped in 3.4s'): {'passed': 12, 'skipped': 1}."
@@ -14,23 +30,64 @@ def counts(output:str) -> dict:
     found = re.findall(r'(\d+) (passed|failed|errors?|skipped)', closing[-1]) if closing else []
     return {('error' if word.startswith('error') else word): int(k) for k, word in found}
 
+def weights(text:str) -> dict:
+    "Seconds per test file in `--durations=0` output `text` (setup, call and teardown summed), heaviest first."
+    out = {}
+    for secs, path in re.findall(r'^\s*([\d.]+)s (?:setup|call|teardown)\s+(?:\S*/)?(test_\w+\.py)::', text, re.M):
+        out[path] = out.get(path, 0) + float(secs)
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+def names_tests(args) -> bool:
+    "Whether pytest arguments `args` name files, folders or tests (then each share collects them and keeps its part)."
+    options_with_value = {'-m', '-k', '-p', '-c', '-o', '--durations', '--maxfail', '--deselect', '--ignore', '--rootdir', '--tb'}
+    after = [a for prev, a in zip([None, *args], args) if not a.startswith('-') and prev not in options_with_value]
+    return bool(after)
+
+def share_files(n:int) -> list:
+    "The test files of each of the `n` shares, the ones that read the built site last in theirs."
+    files = sorted(p.name for p in HERE.glob('test_*.py'))
+    return [sorted(s, key=lambda f: f in SITE_FILES) for s in shares(files, n)]
+
 def main(argv):
-    if not argv or not argv[0].isdigit() or int(argv[0]) < 1: sys.exit("usage: python tests/shards.py N [pytest arguments...]")
+    if argv and argv[0] == '--weights':
+        found = {}
+        for log in argv[1:]:
+            for f, s in weights(pathlib.Path(log).read_text(errors='replace')).items(): found[f] = found.get(f, 0) + s
+        print('{' + ', '.join(f"'{f}': {round(s)}" for f, s in sorted(found.items(), key=lambda kv: -kv[1])) + '}')
+        return
+    if not argv or not argv[0].isdigit() or int(argv[0]) < 1:
+        sys.exit("usage: python tests/shards.py N [--site] [pytest arguments...]  or  python tests/shards.py --weights LOG...")
     n, args = int(argv[0]), argv[1:]
-    start, runs = time.time(), []
-    with tempfile.TemporaryDirectory() as tmp:
+    site = '--site' in args
+    args = [a for a in args if a != '--site']
+    start, runs, failed, total = time.time(), [], [], {}
+    with tempfile.TemporaryDirectory() as tmp, open(ROOT/'.docs-build.lock', 'w') as lock:
+        build = None
+        if site:  # taken before any share starts: a site test waits for this build, then finds it stamped
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            build_out = open(os.path.join(tmp, 'site.txt'), 'w+')
+            build = subprocess.Popen([sys.executable, str(ROOT/'tools'/'docs.py'), '--renderer', 'smalldocs', '--out', str(ROOT/'_docs')],
+                                     cwd=ROOT, stdout=build_out, stderr=subprocess.STDOUT)
+        own = [] if names_tests(args) else share_files(n)
         for k in range(1, n + 1):
             out = open(os.path.join(tmp, f'shard{k}.txt'), 'w+')
-            cmd = [sys.executable, '-m', 'pytest', f'--shard={k}/{n}', '-p', 'no:cacheprovider', *args]
-            runs.append((k, subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT), out))
-        failed, total = [], {}
+            chosen = [str(HERE/f) for f in own[k - 1]] if own else [f'--shard={k}/{n}']
+            if own and not chosen: continue  # more shares than files
+            cmd = [sys.executable, '-m', 'pytest', '-p', 'no:cacheprovider', *args, *chosen]
+            runs.append((k, subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT), out))
+        if build:
+            code = build.wait()
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            build_out.seek(0); text = build_out.read(); build_out.close()
+            print(f"---------------- the site (tools/docs.py): exit {code}, {time.time() - start:.0f} s since the start\n{text}", flush=True)
+            if code: failed.append('the site build')
         for k, proc, out in runs:
             code = proc.wait()
             out.seek(0); text = out.read(); out.close()
             print(f"---------------- share {k} of {n}: exit {code}, {time.time() - start:.0f} s since the start\n{text}", flush=True)
-            if code not in (0, 5) or (code == 0 and not counts(text)): failed.append(k)  # 5: pytest collected nothing there
+            if code not in (0, 5) or (code == 0 and not counts(text)): failed.append(f'share {k}')  # 5: pytest collected nothing there
             for word, m in counts(text).items(): total[word] = total.get(word, 0) + m
-    print(f"{n} shares in {time.time() - start:.0f} s" + (f"; FAILED: share {', '.join(map(str, failed))}" if failed else ': all passed'))
+    print(f"{n} shares in {time.time() - start:.0f} s" + (f"; FAILED: {', '.join(failed)}" if failed else ': all passed'))
     # one closing line for the whole suite, in pytest's words
     print(f"total: {total.get('passed', 0)} passed, {total.get('failed', 0) + total.get('error', 0)} failed, "
           f"{total.get('skipped', 0)} skipped")
