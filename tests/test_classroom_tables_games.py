@@ -192,7 +192,7 @@ def play_hand(students, mirror:Match, seed) -> dict:
             for t in students: scan(t, hidden(ahead, t.seat))
     for s in students:  # the hand is over on every page, with its result
         s.page.wait_for_selector('.cgt-message.cgt-result', timeout=WAIT)
-        assert 'Hand 1 is over' in s.page.inner_text('.cgt-message')
+        assert re.search(r'(Hand|Deal) 1 is over', s.page.inner_text('.cgt-message'))  # Dehla Pakad says deal
     return made
 
 
