@@ -1,12 +1,13 @@
 """The wheel is complete: every file the package reads at run time ships in it, and an installed wheel, outside the
 checkout, serves the classroom with its full start page.
 
-The wheel is built from the checkout (`pip wheel`) and installed with the `classroom` extra into a fresh venv in a
-temporary folder; where it cannot be built or installed (no build backend, no package index), the tests say why and skip,
+The wheel is built from the checkout (`pip wheel`) and installed (`--no-deps`) into a fresh venv in a temporary folder that
+takes its dependencies, the `classroom` extra's too, from this venv (tools/wheel_matrix.py installs them from the index);
+where it cannot be built or installed (no build backend), the tests say why and skip,
 except in CI (the environment sets CI=true), where a wheel that cannot be built or installed fails the test.
 The start page ships as package data (`cardgames_tutor/serve/start_page.json`, made by `tools/start_page.py`).
 """
-import importlib.util, json, os, pathlib, subprocess, sys, time, urllib.request, uuid, zipfile
+import importlib.util, json, os, pathlib, subprocess, sys, sysconfig, time, urllib.request, uuid, zipfile
 import pytest
 from helpers import ROOT, free_port, served
 
@@ -37,15 +38,39 @@ def test_every_file_of_the_package_ships_in_the_wheel(wheel):
     assert 'cardgames_tutor/serve/start_page.json' in files
     assert sorted(files - shipped) == []
 
+REQUIRES = """import importlib.metadata as md, sys
+from packaging.requirements import Requirement
+d = md.distribution('cardgames_tutor')  # the first on the path: the wheel's
+bad = []
+for r in map(Requirement, d.requires or []):
+    if r.marker and not r.marker.evaluate({'extra': 'classroom'}): continue
+    try: v = md.version(r.name)
+    except md.PackageNotFoundError: bad.append(f'{r} (missing)'); continue
+    if not r.specifier.contains(v, prereleases=True): bad.append(f'{r} ({v} installed)')
+print(d.locate_file(''), *bad, sep='\\n')"""
+
 @pytest.fixture(scope='module')
 def venv(wheel, tmp_path_factory) -> pathlib.Path:
-    "A fresh venv outside the checkout with the wheel and its `classroom` extra installed: its folder."
+    """A fresh venv outside the checkout with the wheel installed in it (`--no-deps`): its folder. Its dependencies, the
+    `classroom` extra's too, are this venv's, on its path by a path line in a .pth (a path line runs no .pth of this venv,
+    so not the editable hook that would import the checkout); the test checks that every one the wheel requires with
+    that extra is there, in a version it allows. What they install beside their modules under the prefix (etc/jupyter,
+    share/jupyter: the widgets' front end the page loads) is linked to this venv's. Installing them from the index is tools/wheel_matrix.py's job (CI runs
+    it after `make test`, on each Python)."""
     where = tmp_path_factory.mktemp('venv') / 'venv'
-    subprocess.run([sys.executable, '-m', 'venv', str(where)], check=True)
-    done = subprocess.run([str(where / 'bin' / 'python'), '-m', 'pip', 'install', '-q', '--disable-pip-version-check', f'{wheel}[classroom]'],
-                          capture_output=True, text=True)
-    if done.returncode: cannot(f"pip could not install the wheel (no package index reachable for its dependencies): "
-                               f"{done.stderr.strip().splitlines()[-1:] or done.returncode}")
+    subprocess.run([sys.executable, '-m', 'venv', '--without-pip', str(where)], check=True)
+    here = pathlib.Path(sysconfig.get_path('purelib'))
+    (where / here.relative_to(sys.prefix) / 'deps_of_the_test_venv.pth').write_text(f'{here}\n')
+    for data in ('etc/jupyter', 'share/jupyter'):  # what they install beside their modules (the widgets' front end, its config)
+        (where / data).parent.mkdir(exist_ok=True); (where / data).symlink_to(pathlib.Path(sys.prefix) / data)
+    done = subprocess.run([sys.executable, '-m', 'pip', '--python', str(where / 'bin' / 'python'), 'install', '-q', '--no-deps',
+                           '--ignore-installed', '--disable-pip-version-check', str(wheel)], capture_output=True, text=True)
+    if done.returncode: cannot(f"pip could not install the wheel: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
+    found = subprocess.run([str(where / 'bin' / 'python'), '-c', REQUIRES], cwd=where.parent, capture_output=True, text=True,
+                           env={k: v for k, v in os.environ.items() if k != 'PYTHONPATH'})
+    assert found.returncode == 0, found.stderr
+    home, *bad = found.stdout.splitlines()
+    assert home.startswith(str(where)) and not bad, f"the wheel (at {home}) lacks what it requires with its classroom extra: {bad}"
     return where
 
 def run_app(addr:str) -> list:
