@@ -201,3 +201,33 @@ def fresh_site_or_fail(renderer:str='smalldocs'):
     out, r = built_site(renderer)
     if r.returncode: pytest.fail(f"the site in _docs/ was stale and building it failed:\n{r.stderr[-3000:]}")
     return out
+
+class Browsers:
+    """One playwright and one headless Chromium per set of launch options, shared by a test module's pages (a module
+    fixture); each page gets a browser context of its own (its own cookies, as a browser of its own had). Launching
+    Chromium again for each page cost its start for nothing. `close()` on the way out."""
+    def __init__(self): self._pw, self._launched = None, {}
+
+    def browser(self, **launch):
+        "The Chromium launched with `launch` (more of Chromium's options), started the first time it is asked for."
+        if self._pw is None:
+            from playwright.sync_api import sync_playwright
+            self._manager = sync_playwright()
+            self._pw = self._manager.__enter__()
+        key = repr(sorted(launch.items()))
+        if key not in self._launched:
+            self._launched[key] = self._pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS, **launch)
+        return self._launched[key]
+
+    @contextlib.contextmanager
+    def page(self, viewport=(1100, 1000), launch=None, **context):
+        "A page in a new context (`context`: more of its options) of the Chromium launched with `launch`, closed (with its context) on the way out."
+        context = self.browser(**(launch or {})).new_context(viewport={'width': viewport[0], 'height': viewport[1]}, **context)
+        try: yield context.new_page()
+        finally: context.close()
+
+    def close(self):
+        for b in self._launched.values():
+            with contextlib.suppress(Exception): b.close()
+        if self._pw is not None: self._manager.__exit__(None, None, None)
+        self._pw, self._launched = None, {}

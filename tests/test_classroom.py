@@ -8,7 +8,7 @@ import contextlib, importlib.util, json, os, pathlib, platform, shutil, signal, 
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, CHROMIUM, FLAGS, no_chromium, free_port, port_open, served
+from helpers import ROOT, Browsers, no_chromium, free_port, port_open, served
 
 def _missing() -> str:
     for mod, what in (('solara', "Solara (pip install -e '.[classroom]')"), ('websockets', 'websockets'),
@@ -20,7 +20,6 @@ def _missing() -> str:
 
 if _missing(): pytest.skip(_missing(), allow_module_level=True)
 import psutil
-from playwright.sync_api import sync_playwright
 from websockets.sync.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -36,6 +35,13 @@ def classroom(*args):
 @pytest.fixture(scope='module')
 def server():
     with classroom() as (addr, proc): yield addr, proc
+
+@pytest.fixture(scope='module')
+def browsers():
+    "One Chromium for the module's pages, each page in a context of its own."
+    shared = Browsers()
+    try: yield shared
+    finally: shared.close()
 
 def get(url, cookie=None, method='GET', data=None, timeout=20):
     "(status, body, headers) of a plain HTTP request, redirects not followed."
@@ -63,18 +69,16 @@ def kernel_socket(addr, kernel_id=None, cookie=None, **kw):
     return connect(url, additional_headers={'Cookie': cookie} if cookie else None, proxy=None, open_timeout=20, **kw)
 
 @contextlib.contextmanager
-def student(addr, query='?seed=3&pace=0', **launch):
-    "A student's page in its own browser (its own cookies; `launch`: more of Chromium's options), open and working; yields (page, kernel id)."
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS, **launch)
-        try:
-            page, sockets = browser.new_page(viewport={'width': 1100, 'height': 1000}), []
-            page.on('websocket', lambda ws: sockets.append(ws.url))
-            page.goto(f'http://{addr}/{query}', timeout=60_000)
-            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
-            kernel = next(u.split('/kernels/')[1].split('/')[0] for u in sockets if '/kernels/' in u)
-            yield page, kernel
-        finally: browser.close()
+def student(browsers, addr, query='?seed=3&pace=0', **launch):
+    """A student's page in a browser context of its own (its own cookies) of the module's Chromium (`launch`: more of
+    Chromium's options, a Chromium of their own), open and working; yields (page, kernel id)."""
+    with browsers.page(launch=launch) as page:
+        sockets = []
+        page.on('websocket', lambda ws: sockets.append(ws.url))
+        page.goto(f'http://{addr}/{query}', timeout=60_000)
+        page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
+        kernel = next(u.split('/kernels/')[1].split('/')[0] for u in sockets if '/kernels/' in u)
+        yield page, kernel
 
 def click_answered(page, timeout=60_000) -> float:
     """Click the first lit card; seconds until that card has left the hand (the server answered). The timeout is for
@@ -135,32 +139,37 @@ def test_a_kernel_message_runs_no_code(server, tmp_path):
     assert not target.exists(), "code sent by a visitor ran on the server"
     assert proc.poll() is None and get(f'http://{addr}/')[0] == 200
 
-def test_the_page_writes_and_reads_no_server_path(server, tmp_path):
+def test_the_page_writes_and_reads_no_server_path(server, browsers, tmp_path):
     "Type a server path into every text box of the page and press every button: no file appears, none is read."
     addr, _ = server
     target = tmp_path / 'written.json'
     secret = tmp_path / 'secret.json'
     secret.write_text('{"this": "is on the server"}')
-    with student(addr) as (page, _):
+    usable = lambda e: e.is_visible() and e.is_enabled()  # a hidden or disabled one cannot be used (Playwright waited 2 s on each to say so)
+    with student(browsers, addr) as (page, _):
         for i in range(page.locator('summary, .p-Collapse-header, .jupyter-widget-Collapse-header').count()):
-            with contextlib.suppress(Exception): page.locator('summary, .p-Collapse-header, .jupyter-widget-Collapse-header').nth(i).click(timeout=2000)
+            header = page.locator('summary, .p-Collapse-header, .jupyter-widget-Collapse-header').nth(i)
+            with contextlib.suppress(Exception):
+                if usable(header): header.click(timeout=2000)
         for path in (str(target), str(secret)):
             boxes = page.locator('input[type=text], textarea')
             for i in range(boxes.count()):
-                with contextlib.suppress(Exception): boxes.nth(i).fill(path, timeout=2000); boxes.nth(i).press('Enter')
+                with contextlib.suppress(Exception):
+                    if usable(boxes.nth(i)): boxes.nth(i).fill(path, timeout=2000); boxes.nth(i).press('Enter')
             buttons = page.locator('button:not(.cgt-card)')
             for i in range(buttons.count()):
-                with contextlib.suppress(Exception): buttons.nth(i).click(timeout=2000)
+                with contextlib.suppress(Exception):
+                    if usable(buttons.nth(i)): buttons.nth(i).click(timeout=2000)
             page.wait_for_timeout(1500)
             assert 'is on the server' not in page.content()
     assert not target.exists(), "the page wrote a file on the server"
 
 # ------------------------------------------------------------------ one visitor cannot reach another's session
 
-def test_a_visitor_cannot_attach_to_another_students_kernel(server):
+def test_a_visitor_cannot_attach_to_another_students_kernel(server, browsers):
     "Knowing a student's kernel id (say, read off their screen) is not enough to attach to their session and drive it."
     addr, _ = server
-    with student(addr) as (page, kernel):
+    with student(browsers, addr) as (page, kernel):
         before = page.inner_text('.cgt-status')
         for cookie in (session_cookie(addr), None):
             got = []
@@ -186,12 +195,12 @@ def rgb(hex_colour) -> str:
     if len(h) == 3: h = ''.join(2 * x for x in h)
     return 'rgb({}, {}, {})'.format(*(int(h[i:i + 2], 16) for i in (0, 2, 4)))
 
-def test_cards_look_as_their_state_says(server):
+def test_cards_look_as_their_state_says(server, browsers):
     """The card buttons' look comes from the panel's stylesheet: a lit card has a green edge, a faded one grey text,
     every other card its suit's colour; the page loads no diagram library (Solara's Markdown would)."""
     from cardgames_tutor.core.cards import SUIT_COLOURS
     addr, _ = server
-    with student(addr) as (page, _):
+    with student(browsers, addr) as (page, _):
         scripts = page.evaluate("() => performance.getEntriesByType('resource').map(r => r.name)")
         assert not [u for u in scripts if 'mermaid' in u], "the page loaded mermaid"
         seen = set()
@@ -211,11 +220,11 @@ BROKEN = """() => [...document.querySelectorAll('img')].filter(i => i.getClientR
   .map(i => i.outerHTML.slice(0, 90))"""
 DRAWN = "() => [...document.querySelectorAll('img')].filter(i => i.getClientRects().length && i.naturalWidth).length"
 
-def test_no_picture_is_drawn_broken(server):
+def test_no_picture_is_drawn_broken(server, browsers):
     """Every picture on the page has loaded or is hidden: the hint's chart before a hint, and again after the move that
     clears it, is hidden, not an empty picture drawn as a broken-image icon."""
     addr, _ = server
-    with student(addr) as (page, _):
+    with student(browsers, addr) as (page, _):
         assert page.evaluate(BROKEN) == []
         page.get_by_role('button', name='Hint', exact=True).click()
         page.wait_for_function(DRAWN, timeout=30_000)  # the chart of the compared cards
@@ -274,13 +283,12 @@ def handed_over(page, steps, js=None):
     page.goto('about:blank')  # a fresh page each time: nothing of the last run's script or clock is left
     return page.evaluate(HOLD, [page_js() if js is None else js, steps])
 
-def test_an_update_is_handed_over_whole():
+def test_an_update_is_handed_over_whole(browsers):
     """`PAGE_JS` hands each update to the widgets in one piece, so the page draws it in one frame: the answer to a click
     (from "busy" to "idle", however far apart its messages come), and a paced bot's move (messages less than 30 ms
     apart); a server that never says "idle" holds the page 250 ms at most. Without it each message was drawn alone and
     9 frames of 6 clicks showed cards lit while the status said someone else's turn (`bench/bench_frames.py` counts them)."""
-    from helpers import browser_page
-    with browser_page() as page:
+    with browsers.page() as page:
         batches, seen = handed_over(page, CLICK)
         assert batches == [['busy', 'u1', 'u2', 'u3', 'idle']] and seen[:-1] == [0] * 6  # nothing before the "idle"
         batches, seen = handed_over(page, PUSH)
@@ -290,11 +298,11 @@ def test_an_update_is_handed_over_whole():
         batches, _ = handed_over(page, CLICK, js='')
         assert len(batches) == 5  # the check can fail: the plain page hands each message over alone
 
-def test_the_page_holds_its_updates_and_agrees_with_itself(server):
+def test_the_page_holds_its_updates_and_agrees_with_itself(server, browsers):
     """The classroom page runs `PAGE_JS`, and after each click, once play is back with the learner, the cards lit and the
     status agree (a paced game: the bots' moves came as updates of their own)."""
     addr, _ = server
-    with student(addr, '?seed=3&pace=0.2') as (page, _):
+    with student(browsers, addr, '?seed=3&pace=0.2') as (page, _):
         assert page.evaluate("() => String(Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage').set)"
                              ".includes('_cgtHandler')")
         for _ in range(4):
@@ -307,14 +315,14 @@ def test_the_page_holds_its_updates_and_agrees_with_itself(server):
 # trace categories that say why Chromium laid a box out again (among the reasons: its scrollbar came or went)
 SCROLLBARS = ['devtools.timeline', 'disabled-by-default-devtools.timeline.invalidationTracking']
 
-def test_the_page_keeps_its_scrollbar(server):
+def test_the_page_keeps_its_scrollbar(server, browsers):
     """The page's scroller keeps its scrollbar through every update (`PAGE_CSS`), in a browser that draws scrollbars as
     a desktop's does. Without it, the scrollbar of Solara's scroller went and came back within each update of a page just
     taller than the window, and Chromium laid out the whole page again each time (16 times over 2 clicks)."""
     addr, _ = server
-    with student(addr, '', ignore_default_args=['--hide-scrollbars']) as (page, _):  # seed 1: a page 1,027 px tall in this window
-        assert page.evaluate("() => { const s = document.querySelector('main.solara-content-main > div');"
-                             " return s.scrollHeight > s.clientHeight; }")  # the page needs its scrollbar
+    with student(browsers, addr, '', ignore_default_args=['--hide-scrollbars']) as (page, _):  # seed 1: a page 1,027 px tall in this window
+        page.wait_for_function("() => { const s = document.querySelector('main.solara-content-main > div');"
+                               " return s.scrollHeight > s.clientHeight; }", timeout=30_000)  # the page, drawn whole, needs its scrollbar
         browser = page.context.browser
         browser.start_tracing(page=page, categories=SCROLLBARS)
         for _ in range(2):
@@ -335,12 +343,12 @@ LOG_ADDED = """() => { window.__added = 0; new MutationObserver(ms => { for (con
   if (n.nodeType === 1) window.__added += n.matches('.cgt-event') + n.querySelectorAll('.cgt-event').length; })
   .observe(document.body, {childList: true, subtree: true}); }"""
 
-def test_the_log_shows_its_newest_row_and_redraws_only_its_latest_rows(server):
+def test_the_log_shows_its_newest_row_and_redraws_only_its_latest_rows(server, browsers):
     """The log's box scrolls to its newest row, and a click redraws only the log's latest part (`LOG_CHUNK` rows at
     most), except when that part is full and moves up. Drawn as one piece, every click drew the whole log again."""
     from cardgames_tutor.ui.drawing import LOG_CHUNK
     addr, _ = server
-    with student(addr) as (page, _):
+    with student(browsers, addr) as (page, _):
         added = []
         for i in range(12):  # of the 13 cards of the first hand
             page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
@@ -424,7 +432,7 @@ def test_the_server_runs_on_the_c_allocator(server):
         r = subprocess.run([sys.executable, '-c', script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0 and ' '.join(r.stdout.split()) == said, (r.stdout, r.stderr[-400:])
 
-def test_the_code_is_required(tmp_path):
+def test_the_code_is_required(tmp_path, browsers):
     "With a code, nothing of the app is served without it: pages ask for it, websockets are refused; the link works."
     with classroom('--code', 'kq7m-x2pd') as (addr, proc):
         status, body, _ = get(f'http://{addr}/?seed=3')
@@ -435,31 +443,27 @@ def test_the_code_is_required(tmp_path):
         assert get(f'http://{addr}/?code=wrong-code')[0] == 401
         with pytest.raises(InvalidStatus):
             with kernel_socket(addr, cookie=session_cookie_or_none(addr)) as ws: ws.recv(timeout=5)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-            try:
-                page = browser.new_page()
-                page.goto(f'http://{addr}/?seed=3&pace=0', timeout=60_000)
-                assert 'class code' in page.inner_text('body')
-                page.fill('input[name=code]', 'KQ7M-X2PD')
-                page.click('button')
-                page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
-                assert 'code=' not in page.url and 'seed=3' in page.url
-                click_answered(page)
-            finally: browser.close()
+        with browsers.page(viewport=(1280, 720)) as page:  # (a new page's own size)
+            page.goto(f'http://{addr}/?seed=3&pace=0', timeout=60_000)
+            assert 'class code' in page.inner_text('body')
+            page.fill('input[name=code]', 'KQ7M-X2PD')
+            page.click('button')
+            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
+            assert 'code=' not in page.url and 'seed=3' in page.url
+            click_answered(page)
 
 def session_cookie_or_none(addr):
     with contextlib.suppress(Exception): return session_cookie(addr)
 
 # ------------------------------------------------------------------ no single visitor can stall the server
 
-def test_a_malformed_frame_does_not_stall_the_server(server):
+def test_a_malformed_frame_does_not_stall_the_server(server, browsers):
     """The Voilà freeze, tried on Solara: a kernel websocket opened without the browser's subprotocol, then binary
     widget messages whose header claims two billion parts (Solara would build a 2 GB format string), a flood of
     junk, and oversized messages. Another student's clicks are still answered, and the page (a stalled server never
     answers: the timeouts are a minute, for a loaded machine), and the server's memory does not grow by more than 150 MB."""
     addr, proc = server
-    with student(addr) as (page, _):
+    with student(browsers, addr) as (page, _):
         before = rss_mb(proc)
         good = json.dumps({'header': {'msg_type': 'comm_msg'}}).encode()
         freeze = struct.pack('!iI', 2**31 - 1, 8) + good
@@ -507,10 +511,10 @@ AXE = ROOT / 'tests' / 'node_modules' / 'axe-core' / 'axe.min.js'
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd tests && npm install --no-save axe-core)")
 @pytest.mark.parametrize('viewport', [(1366, 768), (390, 844)])
-def test_the_classroom_page_has_no_serious_accessibility_problem(server, viewport):
+def test_the_classroom_page_has_no_serious_accessibility_problem(server, browsers, viewport):
     "axe-core over a student's page (the start page's words and the panel), on a laptop and a phone: nothing serious."
     addr, _ = server
-    with student(addr, query='?seed=1&pace=0') as (page, _):
+    with student(browsers, addr, query='?seed=1&pace=0') as (page, _):
         page.set_viewport_size({'width': viewport[0], 'height': viewport[1]})
         page.locator('button.cgt-card.cgt-illegal').first.click()  # a refusal on the screen too
         page.wait_for_selector('.cgt-refused', timeout=20_000)
