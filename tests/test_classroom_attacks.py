@@ -11,20 +11,30 @@ import concurrent.futures, contextlib, http.client, http.server, os, socket, str
 import pytest
 
 pytestmark = pytest.mark.browser
-from test_classroom import (classroom, get, session_cookie, kernel_msg, click_answered, closed_soon, CHROMIUM, FLAGS,
-                            ConnectionClosed, InvalidStatus, sync_playwright, connect, psutil)
-from helpers import ROOT, free_port
+from test_classroom import (classroom, get, session_cookie, kernel_msg, click_answered, closed_soon,
+                            ConnectionClosed, InvalidStatus, connect, psutil)
+from helpers import ROOT, Browsers, free_port
 
 CODE = 'kq7m-x2pd'
 ATTACKER = '127.0.0.2'  # another address on the loopback network: the attacker, apart from the student at 127.0.0.1
 
 @pytest.fixture(scope='module')
 def server():
-    with classroom() as (addr, proc): yield addr, proc
+    # a class of 300 may start its sessions at once here (`--new-session-burst`: 30 by default, then one a second), so
+    # that what refuses the 300 idle websockets below is the cap they test, not the new sessions' turns (60 s of waiting)
+    with classroom('--new-session-burst', '300') as (addr, proc): yield addr, proc
+
+@pytest.fixture(scope='module')
+def browsers():
+    shared = Browsers()
+    try: yield shared
+    finally: shared.close()
 
 @pytest.fixture(scope='module')
 def coded():
-    with classroom('--code', CODE) as (addr, proc): yield addr, proc
+    # the class with a code; its websockets' message rate set low for the flood below (the other tests here ask pages
+    # and codes of it, which that rate does not touch): one server, not another for the flood
+    with classroom('--code', CODE, '--messages-per-second', '1', '--max-wait', '3') as (addr, proc): yield addr, proc
 
 def ask(addr, path, headers=(), method='GET', source=ATTACKER, timeout=30):
     "(status, body, headers) of one raw HTTP request from `source`, the path sent exactly as given (no redirect followed)."
@@ -44,26 +54,23 @@ def admitted_cookie(addr) -> str:
     assert status == 303
     return headers['Set-Cookie'].split(';')[0]
 
-def attacker_socket(addr, browser=None, kernel=None, **kw):
-    "A kernel websocket opened by a script from the attacker's address, with a session cookie it made up."
+def attacker_socket(addr, browser=None, kernel=None, cookie=None, **kw):
+    "A kernel websocket opened by a script from the attacker's address, with a session cookie it made up (and `cookie`, the class's, if given)."
     url = f'ws://{addr}/jupyter/api/kernels/{kernel or uuid.uuid4()}/channels?session_id={uuid.uuid4()}'
-    return connect(url, additional_headers={'Cookie': f'solara-session-id={browser or uuid.uuid4()}'}, proxy=None,
-                   open_timeout=30, source_address=(ATTACKER, 0), **kw)
+    cookies = f'solara-session-id={browser or uuid.uuid4()}' + (f'; {cookie}' if cookie else '')
+    return connect(url, additional_headers={'Cookie': cookies}, proxy=None, open_timeout=30, source_address=(ATTACKER, 0), **kw)
 
 @contextlib.contextmanager
-def student_page(addr, query='?seed=3&pace=0', code=None):
-    "A student's page in its own Chromium (from 127.0.0.1), working; yields (page, kernel id, page id, scripts' addresses)."
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            page, sockets, scripts = browser.new_page(viewport={'width': 1100, 'height': 1000}), [], []
-            page.on('websocket', lambda ws: sockets.append(ws.url))
-            page.on('request', lambda r: scripts.append(r.url) if r.resource_type == 'script' else None)
-            page.goto(f'http://{addr}/{query}' + (f'&code={code}' if code else ''), timeout=60_000)
-            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
-            url = next(u for u in sockets if '/kernels/' in u)
-            yield page, url.split('/kernels/')[1].split('/')[0], url.split('session_id=')[1].split('&')[0], scripts
-        finally: browser.close()
+def student_page(browsers, addr, query='?seed=3&pace=0', code=None):
+    "A student's page in a browser context of its own (its own cookies; from 127.0.0.1), working; yields (page, kernel id, page id, scripts' addresses)."
+    with browsers.page() as page:
+        sockets, scripts = [], []
+        page.on('websocket', lambda ws: sockets.append(ws.url))
+        page.on('request', lambda r: scripts.append(r.url) if r.resource_type == 'script' else None)
+        page.goto(f'http://{addr}/{query}' + (f'&code={code}' if code else ''), timeout=60_000)
+        page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
+        url = next(u for u in sockets if '/kernels/' in u)
+        yield page, url.split('/kernels/')[1].split('/')[0], url.split('session_id=')[1].split('&')[0], scripts
 
 # ------------------------------------------------------------------ High: script injection through X-Script-Name
 
@@ -78,7 +85,7 @@ class Hostile(http.server.BaseHTTPRequestHandler):
         self.end_headers(); self.wfile.write(body)
     def log_message(self, *a): pass
 
-def test_the_first_visitors_headers_do_not_choose_where_pages_load_scripts_from():
+def test_the_first_visitors_headers_do_not_choose_where_pages_load_scripts_from(browsers):
     """The first page request after the server starts comes with X-Script-Name (and the other proxy headers) pointing at
     another server: a second student's page, in Chromium, loads every script from the classroom server itself and runs
     none of the other server's (before the fix, Solara took its root path from that first request)."""
@@ -91,7 +98,7 @@ def test_the_first_visitors_headers_do_not_choose_where_pages_load_scripts_from(
                        ('X-Forwarded-Host', f'127.0.0.1:{hostile.server_address[1]}'), ('X-Forwarded-Proto', 'http')]
             status, body, _ = ask(addr, '/', headers)  # the first page request of this server's life
             assert status == 200 and evil.encode() not in body
-            with student_page(addr) as (page, _, _, scripts):
+            with student_page(browsers, addr) as (page, _, _, scripts):
                 here = (f'http://{addr}/', f'blob:http://{addr}/')  # (a blob: a script the page made itself)
                 assert scripts and all(s.startswith(here) for s in scripts), [s for s in scripts if not s.startswith(here)][:3]
                 assert page.evaluate('window.__cgtInjected') is None
@@ -115,7 +122,7 @@ def test_under_a_root_path_files_load_and_the_gates_checks_hold_whether_the_prox
 
 # ------------------------------------------------------------------ Medium: one visitor slows the whole class
 
-def test_one_visitors_idle_websockets_are_capped(server):
+def test_one_visitors_idle_websockets_are_capped(server, browsers):
     """300 idle websockets from one address (each with a session cookie of its own, as a script makes them up): at most
     `--sockets-per-address` (90) are let in, the server does not start a thread for each (300 made 307 threads), and a
     student from another address still joins and plays."""
@@ -129,7 +136,7 @@ def test_one_visitors_idle_websockets_are_capped(server):
         threads = psutil.Process(proc.pid).num_threads()
         assert len(opened) <= 90 and refused >= 210, (len(opened), refused)
         assert threads < 150, f"{threads} server threads with {len(opened)} websockets open"
-        with student_page(addr) as (page, _, _, _):
+        with student_page(browsers, addr) as (page, _, _, _):
             click_answered(page)
 
 def test_one_browsers_websockets_and_sessions_are_capped(server):
@@ -142,15 +149,15 @@ def test_one_browsers_websockets_and_sessions_are_capped(server):
                 stack.enter_context(attacker_socket(addr, browser)); opened += 1
     assert opened == 6, opened
 
-def test_a_flood_of_messages_is_cut_off_and_the_class_goes_on():
+def test_a_flood_of_messages_is_cut_off_and_the_class_goes_on(coded, browsers):
     """1,000 messages sent as fast as a script can down one websocket: the server holds them back to the websocket's rate
     and, held back for --max-wait seconds on end, closes it (nothing closed it before); a student on another address is
     still answered. The rate is set low here (1 a second after a page's burst of 200, closed after 3 s held back), so that even a loaded
     machine, which handles messages slowly, holds this flood back: the default (20 a second after 200, 30 s) is the
-    same rule, slower to show."""
-    with classroom('--messages-per-second', '1', '--max-wait', '3') as (addr, _), \
-            student_page(addr) as (page, _, _, _):
-        with attacker_socket(addr) as ws:
+    same rule, slower to show. (The class has a code: both come in with it.)"""
+    addr, _ = coded
+    with student_page(browsers, addr, code=CODE) as (page, _, _, _):
+        with attacker_socket(addr, cookie=admitted_cookie(addr)) as ws:
             with contextlib.suppress(ConnectionClosed):
                 for _ in range(1000): ws.send(kernel_msg('comm_msg', {'comm_id': 'nope', 'data': {'method': 'custom', 'content': {'event': 'click'}}}))
             assert closed_soon(ws, 90), "the flooding websocket was never closed"
@@ -234,11 +241,11 @@ def test_a_path_outside_latin_1_gets_no_error(coded):
     assert status == 303 and headers['Location'] == '/%D0%91%D1%83', (status, headers['Location'])
     assert ask(addr, '/%D0%91%D1%83', [('Host', addr), ('Cookie', cookie)], source='127.0.0.1')[0] in (200, 404)
 
-def test_another_visitor_cannot_close_a_students_session(server):
+def test_another_visitor_cannot_close_a_students_session(server, browsers):
     """Holding a student's kernel id and page id (read off their screen or guessed), another visitor posts Solara's close
     of that session: refused (403), with or without a session cookie of its own; the student plays on."""
     addr, _ = server
-    with student_page(addr) as (page, kernel, page_id, _):
+    with student_page(browsers, addr) as (page, kernel, page_id, _):
         for cookie in ([], [('Cookie', session_cookie(addr))]):
             status, _, _ = ask(addr, f'/_solara/api/close/{kernel}?session_id={page_id}', [('Host', addr), *cookie], 'POST')
             assert status == 403, status
