@@ -15,7 +15,7 @@ text before the terminal prints it) and in the `help` table of every card (first
 search. The terminal itself prints no backquote, and names the learner's seat only in its first line ("You are
 Seat 0"): everywhere else it says "you".
 """
-import random, re
+import functools, random, re
 import pytest
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.registry import games, get_game, game_class
@@ -48,6 +48,7 @@ GENERIC = [
 
 def _alternatives(words) -> str: return '|'.join(map(re.escape, sorted(set(words), key=len, reverse=True)))
 
+@functools.lru_cache(maxsize=None)  # by pack (one object per pack): made once, not again for every line searched
 def patterns(pack) -> list:
     "The code patterns for a game's pack: its card codes as whole tokens, a move's cards written as typed, then the generic ones."
     codes = _alternatives(c.code for c in pack)
