@@ -5,11 +5,11 @@ with the keyboard only, listens to the live region, reads the card buttons' name
 `npm install axe-core` in tests/, as .ci/run does) over the panel in the light and the dark theme. Skipped with a
 message without playwright, Chromium, Voilà or axe-core.
 """
-import os, pathlib, sys
+import contextlib, os, pathlib, sys
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, no_chromium, free_port, served, browser_page
+from helpers import ROOT, Browsers, no_chromium, free_port, served
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 VOILA = pathlib.Path(sys.executable).parent / 'voila'
 AXE = ROOT / 'tests' / 'node_modules' / 'axe-core' / 'axe.min.js'
@@ -33,6 +33,19 @@ def voila(theme='light'):
     return port, served([str(VOILA), str(START), '--no-browser', f'--port={port}', '--Voila.ip=127.0.0.1', f'--theme={theme}'],
                         port, 'voila', env={**os.environ, 'PYTHONPATH': os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')])})
 
+@pytest.fixture(scope='module')
+def light():
+    "One Voilà in the light theme for the module's tests: each page still gets a kernel (a panel) of its own, as each visitor does."
+    port, server = voila()
+    with server: yield port
+
+@pytest.fixture(scope='module')
+def browsers():
+    "One Chromium for the module's pages, each in a context of its own."
+    shared = Browsers()
+    try: yield shared
+    finally: shared.close()
+
 def heard(page) -> list:
     "The lines the live region has said so far (a screen reader reads each as it is added)."
     return page.eval_on_selector('.cgt-live', "e => [...e.children].map(c => c.textContent)")
@@ -42,9 +55,9 @@ def focused(page) -> dict:
         return {card: !!(e && e.matches('.cgt-hand button.cgt-card')), lit: !!(e && e.matches('button.cgt-legal')),
                 label: e && e.getAttribute('aria-label'), inHand: !!(e && e.closest('.cgt-hand, .cgt-moves'))}; }""")
 
-def test_the_cards_say_what_the_eye_sees_and_refusals_are_heard():
-    port, server = voila()
-    with server, browser_page() as page:
+def test_the_cards_say_what_the_eye_sees_and_refusals_are_heard(light, browsers):
+    port = light
+    with browsers.page() as page:
         opened(page, port)
         names = page.eval_on_selector_all('.cgt-hand button.cgt-card', "bs => bs.map(b => [b.className.includes('cgt-illegal'), b.getAttribute('aria-label')])")
         assert names and all(label.endswith(', not playable now') == dim for dim, label in names), names
@@ -55,10 +68,10 @@ def test_the_cards_say_what_the_eye_sees_and_refusals_are_heard():
         page.wait_for_function("() => document.querySelector('.cgt-live').textContent.includes('Not allowed')", timeout=20_000)
         assert '(rule: following the led colour)' in heard(page)[-1]
 
-def test_a_whole_hand_with_the_keyboard_alone():
+def test_a_whole_hand_with_the_keyboard_alone(light, browsers):
     "Tab to a card the learner may play, Enter, and the keyboard is still in the hand for the next: to the hand's end."
-    port, server = voila()
-    with server, browser_page() as page:
+    port = light
+    with browsers.page() as page:
         opened(page, port)
         page.locator('.cgt-status').click()  # a learner's first Tab starts from the page, not from a card
         played = 0
@@ -92,9 +105,9 @@ def test_a_whole_hand_with_the_keyboard_alone():
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd tests && npm install --no-save axe-core)")
 @pytest.mark.parametrize('theme', ['light', 'dark'])
-def test_axe_finds_no_serious_problem_in_the_panel(theme):
-    port, server = voila(theme)
-    with server, browser_page() as page:
+def test_axe_finds_no_serious_problem_in_the_panel(theme, browsers, request):
+    port, server = (request.getfixturevalue('light'), contextlib.nullcontext()) if theme == 'light' else voila(theme)
+    with server, browsers.page() as page:
         opened(page, port)
         page.locator('.cgt-hand button.cgt-card.cgt-illegal').first.click()  # a refusal on the screen too
         page.wait_for_selector('.cgt-refused', timeout=15_000)

@@ -8,7 +8,7 @@ import contextlib, os, pathlib, shutil, signal, socket, subprocess, sys, time
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, CHROMIUM, FLAGS, no_chromium, free_port, port_open, served, browser_page
+from helpers import ROOT, Browsers, no_chromium, free_port, port_open, served
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 ARTIFACTS = ROOT / 'tests' / 'artifacts'
 VOILA = pathlib.Path(sys.executable).parent / 'voila'
@@ -21,7 +21,6 @@ def _missing() -> str:
     return ''
 
 if _missing(): pytest.skip(_missing(), allow_module_level=True)
-from playwright.sync_api import sync_playwright
 
 @contextlib.contextmanager
 def voila_server(notebook=START, theme='light'):
@@ -31,13 +30,26 @@ def voila_server(notebook=START, theme='light'):
                 env={**os.environ, 'PYTHONPATH': os.pathsep.join([str(ROOT), os.environ.get('PYTHONPATH', '')])}) as proc:  # this tree's package
         yield port, proc
 
+@pytest.fixture(scope='module')
+def light():
+    "One Voilà (light theme) for the module's tests that need no server of their own: each page still gets its own kernel."
+    with voila_server() as (port, proc): yield port, proc
+    assert proc.poll() is not None, "the Voilà server is still running"
+
+@pytest.fixture(scope='module')
+def browsers():
+    "One Chromium for the module's pages, each in a context of its own."
+    shared = Browsers()
+    try: yield shared
+    finally: shared.close()
+
 def played_titles(page) -> list:
     "The names of the cards on the table now (the trick, or the one just finished)."
     return page.eval_on_selector_all('.cgt-table .cgt-played .cgt-card', 'els => els.map(e => e.title)')
 
-def test_click_a_card_in_voila():
-    with voila_server() as (port, proc):
-        with browser_page() as page:
+def test_click_a_card_in_voila(browsers):
+    with voila_server() as (port, proc):  # a server of its own: the test sees it stop
+        with browsers.page() as page:
             page.goto(f'http://127.0.0.1:{port}/?seed=3&pace=0.5', timeout=60_000)  # paced: the card stays on the table a while
             page.wait_for_selector('.cgt-card.cgt-legal', timeout=90_000)  # the widgets arrive over a websocket
             assert 'your turn' in page.inner_text('.cgt-status')
@@ -63,19 +75,18 @@ def test_click_a_card_in_voila():
     assert proc.poll() is not None, "the Voilà server is still running"
     assert not port_open(port), "something still listens on the test port"
 
-def test_link_sets_game_and_seed():
+def test_link_sets_game_and_seed(light, browsers):
     "A teacher's link (?game=...&seed=...) opens that game with that deal for everyone."
     from cardgames_tutor.ui.panel import Tutor
     expected = Tutor('kocka', seed=12).hand_box.children
     names = [b.tooltip for b in expected]
-    with voila_server() as (port, proc):
-        with browser_page() as page:
-            page.goto(f'http://127.0.0.1:{port}/?game=kocka&seed=12&pace=0', timeout=60_000)
-            page.wait_for_selector('.cgt-card', timeout=90_000)
-            assert 'Kočka' in page.inner_text('.cgt-status') and 'seed 12' in page.inner_text('.cgt-status')
-            shown = page.eval_on_selector_all('.cgt-card', 'els => els.filter(e => e.tagName === "BUTTON").map(e => e.title)')
-            assert shown == names
-    assert proc.poll() is not None
+    port, proc = light
+    with browsers.page() as page:
+        page.goto(f'http://127.0.0.1:{port}/?game=kocka&seed=12&pace=0', timeout=60_000)
+        page.wait_for_selector('.cgt-card', timeout=90_000)
+        assert 'Kočka' in page.inner_text('.cgt-status') and 'seed 12' in page.inner_text('.cgt-status')
+        shown = page.eval_on_selector_all('.cgt-card', 'els => els.filter(e => e.tagName === "BUTTON").map(e => e.title)')
+        assert shown == names
 
 CLIPPED = """() => {
   const out = [];
@@ -86,37 +97,32 @@ CLIPPED = """() => {
   return out;
 }"""
 
-def test_phone_screen_fits():
+def test_phone_screen_fits(light, browsers):
     "At 390x844 the table, hand, controls and the hint's chart fit without sideways scrolling, the table and the hand on one screen, and no button's text is clipped."
-    with voila_server() as (port, proc):
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-            try:
-                page = browser.new_page(viewport={'width': 390, 'height': 844}, device_scale_factor=1, is_mobile=True)
-                page.goto(f'http://127.0.0.1:{port}/?game=beggars-and-thieves&players=5&seed=4&pace=0', timeout=60_000)
-                page.wait_for_selector('.cgt-card', timeout=90_000)
-                page.locator('.jupyter-widget-Collapse-header, .lm-Collapse-header, .p-Collapse-header').first.click()  # open the setup rows too
-                page.wait_for_timeout(500)
-                width = page.evaluate('document.documentElement.scrollWidth')
-                ARTIFACTS.mkdir(exist_ok=True)
-                assert width <= 390, f"the page is {width} px wide on a 390 px screen"
-                assert page.evaluate(CLIPPED) == []
-                for sel in ('.cgt-table', '.cgt-card.cgt-legal, button.cgt-card', '.cgt-status'):
-                    box = page.locator(sel).first.bounding_box()
-                    assert box and box['x'] >= 0 and box['x'] + box['width'] <= 390, (sel, box)
-                table, last = page.locator('.cgt-table').first.bounding_box(), page.locator('button.cgt-card').last.bounding_box()
-                assert last['y'] + last['height'] - table['y'] <= 844, (table, last)  # one screen holds the table and the whole hand
-                page.locator('button', has_text='Hint').first.click()  # the hint's chart is drawn 5 inches wide: it fits the phone
-                page.wait_for_selector('img.cgt-chart', timeout=90_000)
-                page.wait_for_timeout(300)
-                assert page.evaluate('document.documentElement.scrollWidth') <= 390, "the hint made the page wider than the phone"
-                chart = page.locator('img.cgt-chart').first.bounding_box()
-                assert chart['x'] >= 0 and chart['x'] + chart['width'] <= 390, chart
-                page.set_viewport_size({'width': 390, 'height': 2600})  # as tall as the panel, for one picture of it all
-                page.wait_for_timeout(300)
-                page.locator('.cgt-tutor').screenshot(path=str(ARTIFACTS / 'voila_phone.png'))
-            finally: browser.close()
-    assert proc.poll() is not None
+    port, _ = light
+    with browsers.page(viewport=(390, 844), device_scale_factor=1, is_mobile=True) as page:
+        page.goto(f'http://127.0.0.1:{port}/?game=beggars-and-thieves&players=5&seed=4&pace=0', timeout=60_000)
+        page.wait_for_selector('.cgt-card', timeout=90_000)
+        page.locator('.jupyter-widget-Collapse-header, .lm-Collapse-header, .p-Collapse-header').first.click()  # open the setup rows too
+        page.wait_for_timeout(500)
+        width = page.evaluate('document.documentElement.scrollWidth')
+        ARTIFACTS.mkdir(exist_ok=True)
+        assert width <= 390, f"the page is {width} px wide on a 390 px screen"
+        assert page.evaluate(CLIPPED) == []
+        for sel in ('.cgt-table', '.cgt-card.cgt-legal, button.cgt-card', '.cgt-status'):
+            box = page.locator(sel).first.bounding_box()
+            assert box and box['x'] >= 0 and box['x'] + box['width'] <= 390, (sel, box)
+        table, last = page.locator('.cgt-table').first.bounding_box(), page.locator('button.cgt-card').last.bounding_box()
+        assert last['y'] + last['height'] - table['y'] <= 844, (table, last)  # one screen holds the table and the whole hand
+        page.locator('button', has_text='Hint').first.click()  # the hint's chart is drawn 5 inches wide: it fits the phone
+        page.wait_for_selector('img.cgt-chart', timeout=90_000)
+        page.wait_for_timeout(300)
+        assert page.evaluate('document.documentElement.scrollWidth') <= 390, "the hint made the page wider than the phone"
+        chart = page.locator('img.cgt-chart').first.bounding_box()
+        assert chart['x'] >= 0 and chart['x'] + chart['width'] <= 390, chart
+        page.set_viewport_size({'width': 390, 'height': 2600})  # as tall as the panel, for one picture of it all
+        page.wait_for_timeout(300)
+        page.locator('.cgt-tutor').screenshot(path=str(ARTIFACTS / 'voila_phone.png'))
 
 
 CONTRAST = r"""() => {  // WCAG contrast of every piece of text in the panel against what is drawn behind it
@@ -143,10 +149,10 @@ CONTRAST = r"""() => {  // WCAG contrast of every piece of text in the panel aga
 }"""
 
 @pytest.mark.parametrize('theme', ['light', 'dark'])
-def test_the_panel_reads_in_light_and_dark_themes(theme):
+def test_the_panel_reads_in_light_and_dark_themes(theme, browsers, request):
     "In JupyterLab's light and dark themes (Voilà uses the same), every text of the panel stands out from what is behind it."
-    with voila_server(theme=theme) as (port, proc):
-        with browser_page() as page:
+    with (contextlib.nullcontext(request.getfixturevalue('light')) if theme == 'light' else voila_server(theme=theme)) as (port, proc):
+        with browsers.page() as page:
             page.goto(f'http://127.0.0.1:{port}/?seed=1&pace=0', timeout=60_000)  # seed 1: Seat 0 must follow, some cards dimmed
             page.wait_for_selector('.cgt-card.cgt-legal', timeout=90_000)
             assert page.evaluate('document.body.dataset.jpThemeLight') == ('true' if theme == 'light' else 'false')
@@ -185,11 +191,11 @@ def _five_card_tricks():
         else: s.bot_move()
     raise AssertionError("no trick of five in 400 moves")
 
-def test_a_five_player_trick_never_wraps_under_a_seat_box():
+def test_a_five_player_trick_never_wraps_under_a_seat_box(browsers):
     "At 1366x768 (the table at its 520 px and at its narrowest 300 px) and on a 390 px phone, a trick of four or five cards lies on one row and no card overlaps a seat box."
     from cardgames_tutor.ui.table import table_html, direction_of
     tricks, s = _five_card_tricks()
-    with browser_page() as page:
+    with browsers.page() as page:
         for width, height, box in ((1366, 768, 520), (1366, 768, 300), (390, 844, 374)):
             page.set_viewport_size({'width': width, 'height': height})
             for k, views in tricks.items():
