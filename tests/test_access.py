@@ -9,7 +9,7 @@ import contextlib, os, pathlib, sys
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, Browsers, no_chromium, free_port, served
+from helpers import ROOT, POLL, Browsers, no_chromium, free_port, served
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 VOILA = pathlib.Path(sys.executable).parent / 'voila'
 AXE = ROOT / 'tests' / 'node_modules' / 'axe-core' / 'axe.min.js'
@@ -26,7 +26,7 @@ def opened(page, port, query='?seed=1&pace=0'):
     "The start page's panel, working (seed 1: Seat 0 must follow the spades led, so some cards are dimmed)."
     page.goto(f'http://127.0.0.1:{port}/{query}', timeout=60_000)
     page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
-    page.wait_for_function("() => [...document.querySelectorAll('button.cgt-card')].every(b => b.getAttribute('aria-label'))", timeout=30_000)
+    page.wait_for_function("() => [...document.querySelectorAll('button.cgt-card')].every(b => b.getAttribute('aria-label'))", polling=POLL, timeout=30_000)
 
 def voila(theme='light'):
     port = free_port()
@@ -65,7 +65,7 @@ def test_the_cards_say_what_the_eye_sees_and_refusals_are_heard(light, browsers)
         assert names[0][1].startswith('2♠, two of spades')  # what is written on it first, then its name
         assert page.get_attribute('.cgt-live', 'aria-live') == 'polite'
         page.locator('.cgt-hand button.cgt-card.cgt-illegal').first.click()
-        page.wait_for_function("() => document.querySelector('.cgt-live').textContent.includes('Not allowed')", timeout=20_000)
+        page.wait_for_function("() => document.querySelector('.cgt-live').textContent.includes('Not allowed')", polling=POLL, timeout=20_000)
         assert '(rule: following the led colour)' in heard(page)[-1]
 
 def test_a_whole_hand_with_the_keyboard_alone(light, browsers):
@@ -92,16 +92,16 @@ def test_a_whole_hand_with_the_keyboard_alone(light, browsers):
             before = page.eval_on_selector_all('.cgt-hand button.cgt-card', 'bs => bs.filter(b => b.offsetParent).length')
             page.keyboard.press('Enter')
             try: page.wait_for_function("n => [...document.querySelectorAll('.cgt-hand button.cgt-card')].filter(b => b.offsetParent).length < n",
-                                        arg=before, timeout=30_000)
+                                        arg=before, polling=POLL, timeout=30_000)
             except Exception:
                 lost += 1; continue
             played += 1
             if played == 13: break
-            page.wait_for_function("() => document.querySelector('.cgt-status').textContent.includes('your turn')", timeout=120_000)
+            page.wait_for_function("() => document.querySelector('.cgt-status').textContent.includes('your turn')", polling=POLL, timeout=120_000)
             # the focus did not fall back to the page: the next card is a Tab or two away, not the whole page
-            page.wait_for_function("() => document.activeElement && document.activeElement.closest('.cgt-hand, .cgt-moves')", timeout=60_000)
+            page.wait_for_function("() => document.activeElement && document.activeElement.closest('.cgt-hand, .cgt-moves')", polling=POLL, timeout=60_000)
         assert played == 13, f"{played} cards played with the keyboard, {lost} looks or presses lost (a playable card not reached with Tab, or Enter not taken)"
-        page.wait_for_function("() => document.querySelector('.cgt-live').textContent.match(/penalty points|Hand 1 is over|hand over/i)", timeout=60_000)
+        page.wait_for_function("() => document.querySelector('.cgt-live').textContent.match(/penalty points|Hand 1 is over|hand over/i)", polling=POLL, timeout=60_000)
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd tests && npm install --no-save axe-core)")
 @pytest.mark.parametrize('theme', ['light', 'dark'])

@@ -8,7 +8,7 @@ import contextlib, os, pathlib, shutil, signal, socket, subprocess, sys, time
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, Browsers, no_chromium, free_port, port_open, served
+from helpers import ROOT, POLL, Browsers, no_chromium, free_port, port_open, served
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 ARTIFACTS = ROOT / 'tests' / 'artifacts'
 VOILA = pathlib.Path(sys.executable).parent / 'voila'
@@ -59,7 +59,7 @@ def test_click_a_card_in_voila(browsers):
             card.click()
             page.wait_for_function(
                 "name => [...document.querySelectorAll('.cgt-table .cgt-played .cgt-card')].some(e => e.title === name)",
-                arg=name, timeout=15_000)
+                arg=name, polling=POLL, timeout=15_000)
             after = played_titles(page)
             assert name in after and after != before
             assert 'You played' in page.inner_text('.cgt-message')

@@ -8,7 +8,7 @@ import contextlib, importlib.util, json, os, pathlib, platform, shutil, signal, 
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, Browsers, no_chromium, free_port, port_open, served
+from helpers import ROOT, POLL, Browsers, no_chromium, free_port, port_open, served
 
 def _missing() -> str:
     for mod, what in (('solara', "Solara (pip install -e '.[classroom]')"), ('websockets', 'websockets'),
@@ -87,7 +87,7 @@ def click_answered(page, timeout=60_000) -> float:
     name, start = card.get_attribute('title'), time.perf_counter()
     card.click()
     page.wait_for_function("name => ![...document.querySelectorAll('button.cgt-card')].some(b => b.title === name)",
-                           arg=name, timeout=timeout)
+                           arg=name, polling=POLL, timeout=timeout)
     return time.perf_counter() - start
 
 def closed_soon(ws, seconds=30) -> bool:
@@ -227,10 +227,10 @@ def test_no_picture_is_drawn_broken(server, browsers):
     with student(browsers, addr) as (page, _):
         assert page.evaluate(BROKEN) == []
         page.get_by_role('button', name='Hint', exact=True).click()
-        page.wait_for_function(DRAWN, timeout=30_000)  # the chart of the compared cards
+        page.wait_for_function(DRAWN, polling=POLL, timeout=30_000)  # the chart of the compared cards
         assert page.evaluate(BROKEN) == []
         click_answered(page)
-        page.wait_for_function(f"() => !({DRAWN})()", timeout=15_000)  # the move cleared the hint
+        page.wait_for_function(f"() => !({DRAWN})()", polling=POLL, timeout=15_000)  # the move cleared the hint
         assert page.evaluate(BROKEN) == []
 
 def page_js() -> str:
@@ -308,7 +308,7 @@ def test_the_page_holds_its_updates_and_agrees_with_itself(server, browsers):
         for _ in range(4):
             click_answered(page, timeout=60_000)
             page.wait_for_function("() => (document.querySelector('.cgt-status')?.textContent || '').includes('your turn')",
-                                   timeout=60_000)
+                                   polling=POLL, timeout=60_000)
             page.wait_for_selector('button.cgt-card.cgt-legal', timeout=60_000)
             assert 'your turn' in page.inner_text('.cgt-status')
 
@@ -322,7 +322,7 @@ def test_the_page_keeps_its_scrollbar(server, browsers):
     addr, _ = server
     with student(browsers, addr, '', ignore_default_args=['--hide-scrollbars']) as (page, _):  # seed 1: a page 1,027 px tall in this window
         page.wait_for_function("() => { const s = document.querySelector('main.solara-content-main > div');"
-                               " return s.scrollHeight > s.clientHeight; }", timeout=30_000)  # the page, drawn whole, needs its scrollbar
+                               " return s.scrollHeight > s.clientHeight; }", polling=POLL, timeout=30_000)  # the page, drawn whole, needs its scrollbar
         browser = page.context.browser
         browser.start_tracing(page=page, categories=SCROLLBARS)
         for _ in range(2):

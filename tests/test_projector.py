@@ -249,6 +249,7 @@ def test_the_classroom_routes_teacher_show_to_the_projector_page():
 
 # ---------------------------------------------------------------- in a browser
 
+from helpers import POLL
 from test_classroom_tables import WAIT, browser_test, cards_named, chromium, classroom, join_pages, open_table, _public
 
 TEACHER = 'kq7m-x2pd-9hte'
@@ -294,14 +295,14 @@ def test_the_projector_page_follows_the_table_without_a_reload_and_is_the_teache
         host.page.click('.cgt-start')
         host.wait_waiting('Your turn.')
         n = host.moves()
-        projector.wait_for_function("n => +document.querySelector('.cgt-proj-head')?.dataset.moves === n", arg=n, timeout=WAIT)
+        projector.wait_for_function("n => +document.querySelector('.cgt-proj-head')?.dataset.moves === n", arg=n, polling=POLL, timeout=WAIT)
         card = host.page.locator('button.cgt-card.cgt-legal').first
         name = card.get_attribute('title')
         card.click()
-        projector.wait_for_function("n => +document.querySelector('.cgt-proj-head')?.dataset.moves === n", arg=n + 1, timeout=WAIT)
+        projector.wait_for_function("n => +document.querySelector('.cgt-proj-head')?.dataset.moves === n", arg=n + 1, polling=POLL, timeout=WAIT)
         played = next(c for c in deck if c.name == name)
         projector.wait_for_function("([who, card]) => { const li = [...document.querySelectorAll('.cgt-proj-log li')].pop();"
                                     " return !!li && li.innerText.includes(who) && !!li.querySelector(`[data-card='${card}']`); }",
-                                    arg=['Asha (Seat 0)', played.code], timeout=WAIT)  # its log's last line: Asha's card
+                                    arg=['Asha (Seat 0)', played.code], polling=POLL, timeout=WAIT)  # its log's last line: Asha's card
         assert projector.evaluate("() => window.cgtSamePage === true")  # no reload
         assert projector.get_attribute('.cgt-proj-head', 'data-mode') == 'live'

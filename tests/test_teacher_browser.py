@@ -14,6 +14,7 @@ from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.practice.exercises import EXERCISES
 from cardgames_tutor.games.kocka import Kocka
+from helpers import POLL
 from test_classroom_tables import (WAIT, Student, browser_test, cards_named, chromium, classroom, hidden_from, join_pages,
                                    leaks, open_table, _public)
 
@@ -33,11 +34,11 @@ def teacher_page(browser, addr):
 
 def glance_has(page, *texts):
     page.wait_for_function("ts => { const e = document.querySelector('.cgt-glance-box'); return e && ts.every(t => e.innerText.includes(t)); }",
-                           arg=list(texts), timeout=WAIT)
+                           arg=list(texts), polling=POLL, timeout=WAIT)
 
 def titled(page, title):
     "Wait until the page's title (the browser's tab, a screen reader's first words) is `title`."
-    page.wait_for_function("t => document.title === t", arg=title, timeout=WAIT)
+    page.wait_for_function("t => document.title === t", arg=title, polling=POLL, timeout=WAIT)
 
 def cut_buttons(page) -> list:
     "The teacher's buttons shown now whose label is cut (its text wider than the button)."
@@ -57,7 +58,7 @@ def play_moves(students, mirror, n, shown=None):
         mirror.apply(played, to)
         for t in students: t.wait_moves(len(mirror.actions))
         if shown is not None:  # the projector follows the table move by move
-            shown.wait_for_function("n => document.querySelector('.cgt-proj-head')?.dataset.moves == n", arg=len(mirror.actions), timeout=WAIT)
+            shown.wait_for_function("n => document.querySelector('.cgt-proj-head')?.dataset.moves == n", arg=len(mirror.actions), polling=POLL, timeout=WAIT)
 
 BOT = 'button:has-text("bot plays my move")'
 
@@ -71,7 +72,7 @@ def play_out_hand(students, shown) -> str:
         n = turn.moves()
         turn.page.locator(BOT).click()
         turn.wait_moves(n + 1, at_least=True)
-        shown.wait_for_function("n => +document.querySelector('.cgt-proj-head')?.dataset.moves >= n", arg=n + 1, timeout=WAIT)
+        shown.wait_for_function("n => +document.querySelector('.cgt-proj-head')?.dataset.moves >= n", arg=n + 1, polling=POLL, timeout=WAIT)
     raise AssertionError('the hand did not end in 200 presses')
 
 def csv_rows(page, kind) -> list:
@@ -118,14 +119,14 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
 
         # the teacher sees every hand; no student page holds another seat's cards
         teacher.wait_for_function("c => document.querySelector('.cgt-table-choice select')?.selectedOptions[0]?.text.startsWith(c)",
-                                  arg=host.code, timeout=WAIT)  # the only table: chosen already
+                                  arg=host.code, polling=POLL, timeout=WAIT)  # the only table: chosen already
         teacher.click('.cgt-show')
         teacher.wait_for_selector('.cgt-projector-link', timeout=WAIT)
         shown = teacher.context.new_page()  # the projector page (`/teacher/show`), beside the console: the teacher's cookie
         shown.goto(f'http://{addr}/teacher/show', timeout=WAIT)
         titled(shown, 'Projector · Card games tutor')
         deck = set(mirror.game.deck())
-        shown.wait_for_function("n => document.querySelectorAll('.cgt-proj-table [data-card]').length >= n", arg=len(deck), timeout=WAIT)
+        shown.wait_for_function("n => document.querySelectorAll('.cgt-proj-table [data-card]').length >= n", arg=len(deck), polling=POLL, timeout=WAIT)
         assert cards_named(_public(shown.content()), deck) == deck  # every card of every hand
         on_table = shown.inner_text('.cgt-proj-table')
         assert all(f"{s.name} (Seat {s.seat})" in on_table for s in students), on_table  # every student by name, on their seat
@@ -144,7 +145,7 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         p = phone.page
         p.wait_for_selector('.cgt-pause-banner[role=alert]', timeout=WAIT)
         p.evaluate("() => { for (const e of [document.scrollingElement, ...document.querySelectorAll('main.solara-content-main > div')]) e.scrollTop = e.scrollHeight; }")
-        p.wait_for_function("() => document.querySelector('.cgt-table-info').getBoundingClientRect().bottom < 0", timeout=WAIT)  # scrolled past the bar
+        p.wait_for_function("() => document.querySelector('.cgt-table-info').getBoundingClientRect().bottom < 0", polling=POLL, timeout=WAIT)  # scrolled past the bar
         box = p.locator('.cgt-pause-banner').bounding_box()
         assert box and box['y'] >= 0 and box['y'] + box['height'] <= 844 and box['width'] >= 380, box  # in view, across the phone
         assert said in p.inner_text('.cgt-pause-banner') and p.is_visible('.cgt-pause-banner')
@@ -152,17 +153,17 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         assert turn.page.locator('button.cgt-card.cgt-legal').count() == 0  # nothing lit
         for s in students: assert s.page.locator(BOT).is_disabled(), s.name  # no page may have the bot move for it
         turn.page.locator('button.cgt-card').first.click()
-        turn.page.wait_for_function("t => document.querySelector('.cgt-message.cgt-info')?.innerText.includes(t)", arg=said, timeout=WAIT)
+        turn.page.wait_for_function("t => document.querySelector('.cgt-message.cgt-info')?.innerText.includes(t)", arg=said, polling=POLL, timeout=WAIT)
         assert 'rule' not in turn.page.inner_text('.cgt-message') and turn.moves() == 2
         shown.click('.cgt-proj-back')  # the projector held one move back (from the table's moment)
-        shown.wait_for_function("() => document.querySelector('.cgt-proj-head')?.innerText.includes('Held at move 1 of 2')", timeout=WAIT)
+        shown.wait_for_function("() => document.querySelector('.cgt-proj-head')?.innerText.includes('Held at move 1 of 2')", polling=POLL, timeout=WAIT)
         teacher.click('.cgt-resume')
-        for s in students: s.page.wait_for_function("() => !document.querySelector('.cgt-waiting')?.innerText.includes('paused')", timeout=WAIT)
+        for s in students: s.page.wait_for_function("() => !document.querySelector('.cgt-waiting')?.innerText.includes('paused')", polling=POLL, timeout=WAIT)
         p.wait_for_selector('.cgt-pause-banner', state='detached', timeout=WAIT)  # gone with the resume
         play_moves(students, mirror, 1)  # the projector held where it was
         assert 'Held at move 1 of 3' in shown.inner_text('.cgt-proj-head')
         shown.click('.cgt-proj-live')
-        shown.wait_for_function("() => document.querySelector('.cgt-proj-head')?.dataset.moves == '3'", timeout=WAIT)
+        shown.wait_for_function("() => document.querySelector('.cgt-proj-head')?.dataset.moves == '3'", polling=POLL, timeout=WAIT)
 
         # set an exercise for everyone: a match is under way, so the console asks beside the button first
         teacher.select_option('.cgt-kind select', label='a prepared exercise')
@@ -176,9 +177,9 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         assert 0 <= line['y'] and line['y'] + line['height'] <= 768 and abs(line['y'] - button['y']) < 80, (line, button)  # in view, beside the button
         assert cut_buttons(teacher) == []  # “Yes, end those matches now” whole too
         teacher.click('.cgt-confirm-work')
-        teacher.wait_for_function("() => document.querySelector('.cgt-work-line')?.innerText.startsWith('Set the exercise')", timeout=WAIT)
+        teacher.wait_for_function("() => document.querySelector('.cgt-work-line')?.innerText.startsWith('Set the exercise')", polling=POLL, timeout=WAIT)
         for s in students: s.wait_moves(0)
-        solo.page.wait_for_function("() => document.querySelector('.cgt-message')?.innerText.includes('Your teacher set this work')", timeout=WAIT)
+        solo.page.wait_for_function("() => document.querySelector('.cgt-message')?.innerText.includes('Your teacher set this work')", polling=POLL, timeout=WAIT)
         glance_has(teacher, 'work: the exercise')
         teacher.select_option('.cgt-kind select', label='an uploaded hand record')
         teacher.wait_for_selector('.cgt-record', state='visible', timeout=WAIT)
@@ -187,7 +188,7 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         # a drill answered appears in the teacher's results, by the name the student typed, right and wrong counted
         drill.page.wait_for_selector('.cgt-drill button', timeout=WAIT)
         drill.page.locator('.cgt-drill .widget-hbox button').first.click()
-        teacher.wait_for_function("() => /Fay: .* \\(Kočka\\): \\d right, \\d wrong/.test(document.querySelector('.cgt-results')?.innerText)", timeout=WAIT)
+        teacher.wait_for_function("() => /Fay: .* \\(Kočka\\): \\d right, \\d wrong/.test(document.querySelector('.cgt-results')?.innerText)", polling=POLL, timeout=WAIT)
         head, *rows = csv_rows(teacher, 'answers')
         assert head == ['student', 'at', 'game', 'rule', 'right', 'wrong', 'student_key'], head
         assert any(r[0] == 'Fay' and r[2] == 'kocka' and r[3] in KOCKA_RULES and '/' not in r[3] and ISO.fullmatch(r[1]) and r[-1] for r in rows), rows
@@ -200,9 +201,9 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         teacher.fill('.cgt-players input', '4'); teacher.fill('.cgt-seed input', '5')
         teacher.select_option('.cgt-target select', label='every table')
         teacher.click('.cgt-set-work')
-        teacher.wait_for_function("() => document.querySelector('.cgt-work-line')?.innerText.startsWith('Set Maghe Satra, seed 5')", timeout=WAIT)
+        teacher.wait_for_function("() => document.querySelector('.cgt-work-line')?.innerText.startsWith('Set Maghe Satra, seed 5')", polling=POLL, timeout=WAIT)
         for s in students:
-            s.wait_moves(0); s.page.wait_for_function("() => document.querySelector('.cgt-message')?.innerText.includes('Maghe Satra, seed 5')", timeout=WAIT)
+            s.wait_moves(0); s.page.wait_for_function("() => document.querySelector('.cgt-message')?.innerText.includes('Maghe Satra, seed 5')", polling=POLL, timeout=WAIT)
         result = play_out_hand(students, shown)
         for _ in range(100):  # the server records a finished hand at its next beat (about a second)
             hands = [dict(zip(h, r)) for h, *rows in [csv_rows(teacher, 'hands')] for r in rows]
@@ -219,5 +220,5 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         # a solo page closed (no goodbye sent: its websocket simply gone) is away within seconds, not after --cull (60 s)
         solo.close()
         closed = time.monotonic()
-        teacher.wait_for_function("() => document.querySelector('.cgt-glance-box')?.innerText.includes('solo: Eli (away)')", timeout=AWAY_WAIT)
+        teacher.wait_for_function("() => document.querySelector('.cgt-glance-box')?.innerText.includes('solo: Eli (away)')", polling=POLL, timeout=AWAY_WAIT)
         assert time.monotonic() - closed < AWAY_WAIT / 1000
