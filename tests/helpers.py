@@ -235,3 +235,11 @@ class Browsers:
 POLL = 100  # ms between looks of a page's `wait_for_function` (`polling=POLL`): Playwright's default looks at every frame
             # the page draws, which kept headless Chromium drawing 60 frames a second for as long as a test waited
             # (1.2 CPU-s over 8 s of waiting, against 0.05 s looking every 100 ms); the thing waited for is the same
+
+SHOWN = """sel => { const e = document.querySelector(sel), r = e && e.getBoundingClientRect();
+  return !!e && r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; }"""
+
+def wait_shown(page, selector:str, timeout:float):
+    """Wait until the first element `selector` finds is shown (a box of its own, not hidden), as `page.wait_for_selector`
+    does, looking every POLL ms: Playwright's own looks at every frame, which kept Chromium drawing while a page loaded."""
+    page.wait_for_function(SHOWN, arg=selector, polling=POLL, timeout=timeout)

@@ -9,7 +9,7 @@ import contextlib, os, pathlib, sys
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, POLL, Browsers, no_chromium, free_port, served
+from helpers import ROOT, POLL, Browsers, wait_shown, no_chromium, free_port, served
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 VOILA = pathlib.Path(sys.executable).parent / 'voila'
 AXE = ROOT / 'tests' / 'node_modules' / 'axe-core' / 'axe.min.js'
@@ -25,7 +25,7 @@ if _missing(): pytest.skip(_missing(), allow_module_level=True)
 def opened(page, port, query='?seed=1&pace=0'):
     "The start page's panel, working (seed 1: Seat 0 must follow the spades led, so some cards are dimmed)."
     page.goto(f'http://127.0.0.1:{port}/{query}', timeout=60_000)
-    page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
+    wait_shown(page, 'button.cgt-card.cgt-legal', 90_000)
     page.wait_for_function("() => [...document.querySelectorAll('button.cgt-card')].every(b => b.getAttribute('aria-label'))", polling=POLL, timeout=30_000)
 
 def voila(theme='light'):
@@ -110,7 +110,7 @@ def test_axe_finds_no_serious_problem_in_the_panel(theme, browsers, request):
     with server, browsers.page() as page:
         opened(page, port)
         page.locator('.cgt-hand button.cgt-card.cgt-illegal').first.click()  # a refusal on the screen too
-        page.wait_for_selector('.cgt-refused', timeout=15_000)
+        wait_shown(page, '.cgt-refused', 15_000)
         page.add_script_tag(path=str(AXE))
         found = page.evaluate("""async () => (await axe.run('.cgt-tutor')).violations
             .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")

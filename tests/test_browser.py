@@ -8,7 +8,7 @@ import contextlib, os, pathlib, shutil, signal, socket, subprocess, sys, time
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, POLL, Browsers, no_chromium, free_port, port_open, served
+from helpers import ROOT, POLL, Browsers, wait_shown, no_chromium, free_port, port_open, served
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 ARTIFACTS = ROOT / 'tests' / 'artifacts'
 VOILA = pathlib.Path(sys.executable).parent / 'voila'
@@ -51,7 +51,7 @@ def test_click_a_card_in_voila(browsers):
     with voila_server() as (port, proc):  # a server of its own: the test sees it stop
         with browsers.page() as page:
             page.goto(f'http://127.0.0.1:{port}/?seed=3&pace=0.5', timeout=60_000)  # paced: the card stays on the table a while
-            page.wait_for_selector('.cgt-card.cgt-legal', timeout=90_000)  # the widgets arrive over a websocket
+            wait_shown(page, '.cgt-card.cgt-legal', 90_000)  # the widgets arrive over a websocket
             assert 'your turn' in page.inner_text('.cgt-status')
             before = played_titles(page)
             card = page.locator('.cgt-card.cgt-legal').first
@@ -67,7 +67,7 @@ def test_click_a_card_in_voila(browsers):
             dimmed = page.locator('.cgt-card.cgt-illegal')
             if dimmed.count():
                 dimmed.first.click()
-                page.wait_for_selector('.cgt-refused', timeout=15_000)
+                wait_shown(page, '.cgt-refused', 15_000)
                 assert 'begga-kaat/' in page.inner_text('.cgt-refused')
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / 'voila_panel.png'), full_page=True)
@@ -83,7 +83,7 @@ def test_link_sets_game_and_seed(light, browsers):
     port, proc = light
     with browsers.page() as page:
         page.goto(f'http://127.0.0.1:{port}/?game=kocka&seed=12&pace=0', timeout=60_000)
-        page.wait_for_selector('.cgt-card', timeout=90_000)
+        wait_shown(page, '.cgt-card', 90_000)
         assert 'Kočka' in page.inner_text('.cgt-status') and 'seed 12' in page.inner_text('.cgt-status')
         shown = page.eval_on_selector_all('.cgt-card', 'els => els.filter(e => e.tagName === "BUTTON").map(e => e.title)')
         assert shown == names
@@ -102,7 +102,7 @@ def test_phone_screen_fits(light, browsers):
     port, _ = light
     with browsers.page(viewport=(390, 844), device_scale_factor=1, is_mobile=True) as page:
         page.goto(f'http://127.0.0.1:{port}/?game=beggars-and-thieves&players=5&seed=4&pace=0', timeout=60_000)
-        page.wait_for_selector('.cgt-card', timeout=90_000)
+        wait_shown(page, '.cgt-card', 90_000)
         page.locator('.jupyter-widget-Collapse-header, .lm-Collapse-header, .p-Collapse-header').first.click()  # open the setup rows too
         page.wait_for_timeout(500)
         width = page.evaluate('document.documentElement.scrollWidth')
@@ -115,7 +115,7 @@ def test_phone_screen_fits(light, browsers):
         table, last = page.locator('.cgt-table').first.bounding_box(), page.locator('button.cgt-card').last.bounding_box()
         assert last['y'] + last['height'] - table['y'] <= 844, (table, last)  # one screen holds the table and the whole hand
         page.locator('button', has_text='Hint').first.click()  # the hint's chart is drawn 5 inches wide: it fits the phone
-        page.wait_for_selector('img.cgt-chart', timeout=90_000)
+        wait_shown(page, 'img.cgt-chart', 90_000)
         page.wait_for_timeout(300)
         assert page.evaluate('document.documentElement.scrollWidth') <= 390, "the hint made the page wider than the phone"
         chart = page.locator('img.cgt-chart').first.bounding_box()
@@ -154,10 +154,10 @@ def test_the_panel_reads_in_light_and_dark_themes(theme, browsers, request):
     with (contextlib.nullcontext(request.getfixturevalue('light')) if theme == 'light' else voila_server(theme=theme)) as (port, proc):
         with browsers.page() as page:
             page.goto(f'http://127.0.0.1:{port}/?seed=1&pace=0', timeout=60_000)  # seed 1: Seat 0 must follow, some cards dimmed
-            page.wait_for_selector('.cgt-card.cgt-legal', timeout=90_000)
+            wait_shown(page, '.cgt-card.cgt-legal', 90_000)
             assert page.evaluate('document.body.dataset.jpThemeLight') == ('true' if theme == 'light' else 'false')
             page.locator('.cgt-card.cgt-illegal').first.click()  # a refusal, with its rule, is on the screen too
-            page.wait_for_selector('.cgt-refused', timeout=15_000)
+            wait_shown(page, '.cgt-refused', 15_000)
             ARTIFACTS.mkdir(exist_ok=True)
             page.locator('.cgt-tutor').first.screenshot(path=str(ARTIFACTS / f'panel-{theme}.png'))
             texts = page.evaluate(CONTRAST)

@@ -8,7 +8,7 @@ import contextlib, importlib.util, json, os, pathlib, platform, shutil, signal, 
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, POLL, Browsers, no_chromium, free_port, port_open, served
+from helpers import ROOT, POLL, Browsers, wait_shown, no_chromium, free_port, port_open, served
 
 def _missing() -> str:
     for mod, what in (('solara', "Solara (pip install -e '.[classroom]')"), ('websockets', 'websockets'),
@@ -76,7 +76,7 @@ def student(browsers, addr, query='?seed=3&pace=0', **launch):
         sockets = []
         page.on('websocket', lambda ws: sockets.append(ws.url))
         page.goto(f'http://{addr}/{query}', timeout=60_000)
-        page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
+        wait_shown(page, 'button.cgt-card.cgt-legal', 90_000)
         kernel = next(u.split('/kernels/')[1].split('/')[0] for u in sockets if '/kernels/' in u)
         yield page, kernel
 
@@ -309,7 +309,7 @@ def test_the_page_holds_its_updates_and_agrees_with_itself(server, browsers):
             click_answered(page, timeout=60_000)
             page.wait_for_function("() => (document.querySelector('.cgt-status')?.textContent || '').includes('your turn')",
                                    polling=POLL, timeout=60_000)
-            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=60_000)
+            wait_shown(page, 'button.cgt-card.cgt-legal', 60_000)
             assert 'your turn' in page.inner_text('.cgt-status')
 
 # trace categories that say why Chromium laid a box out again (among the reasons: its scrollbar came or went)
@@ -326,9 +326,9 @@ def test_the_page_keeps_its_scrollbar(server, browsers):
         browser = page.context.browser
         browser.start_tracing(page=page, categories=SCROLLBARS)
         for _ in range(2):
-            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
+            wait_shown(page, 'button.cgt-card.cgt-legal', 30_000)
             click_answered(page)
-        page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
+        wait_shown(page, 'button.cgt-card.cgt-legal', 30_000)
         events = json.loads(browser.stop_tracing())['traceEvents']
     layouts = [e for e in events if e.get('name') == 'Layout']
     changed = [e['args']['data'].get('nodeName', '') for e in events if e.get('name') == 'LayoutInvalidationTracking'
@@ -351,7 +351,7 @@ def test_the_log_shows_its_newest_row_and_redraws_only_its_latest_rows(server, b
     with student(browsers, addr) as (page, _):
         added = []
         for i in range(12):  # of the 13 cards of the first hand
-            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=30_000)
+            wait_shown(page, 'button.cgt-card.cgt-legal', 30_000)
             if i == 8: page.evaluate(LOG_ADDED)
             click_answered(page)
             if i >= 8: added.append(page.evaluate('window.__added')); page.evaluate('window.__added = 0')
@@ -448,7 +448,7 @@ def test_the_code_is_required(tmp_path, browsers):
             assert 'class code' in page.inner_text('body')
             page.fill('input[name=code]', 'KQ7M-X2PD')
             page.click('button')
-            page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
+            wait_shown(page, 'button.cgt-card.cgt-legal', 90_000)
             assert 'code=' not in page.url and 'seed=3' in page.url
             click_answered(page)
 
@@ -517,7 +517,7 @@ def test_the_classroom_page_has_no_serious_accessibility_problem(server, browser
     with student(browsers, addr, query='?seed=1&pace=0') as (page, _):
         page.set_viewport_size({'width': viewport[0], 'height': viewport[1]})
         page.locator('button.cgt-card.cgt-illegal').first.click()  # a refusal on the screen too
-        page.wait_for_selector('.cgt-refused', timeout=20_000)
+        wait_shown(page, '.cgt-refused', 20_000)
         page.add_script_tag(path=str(AXE))
         found = page.evaluate("""async () => (await axe.run('.cgt-start, .cgt-tutor')).violations
             .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")

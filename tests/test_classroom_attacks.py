@@ -13,7 +13,7 @@ import pytest
 pytestmark = pytest.mark.browser
 from test_classroom import (classroom, get, session_cookie, kernel_msg, click_answered, closed_soon,
                             ConnectionClosed, InvalidStatus, connect, psutil)
-from helpers import ROOT, Browsers, free_port
+from helpers import ROOT, Browsers, free_port, wait_shown
 
 CODE = 'kq7m-x2pd'
 ATTACKER = '127.0.0.2'  # another address on the loopback network: the attacker, apart from the student at 127.0.0.1
@@ -68,7 +68,7 @@ def student_page(browsers, addr, query='?seed=3&pace=0', code=None):
         page.on('websocket', lambda ws: sockets.append(ws.url))
         page.on('request', lambda r: scripts.append(r.url) if r.resource_type == 'script' else None)
         page.goto(f'http://{addr}/{query}' + (f'&code={code}' if code else ''), timeout=60_000)
-        page.wait_for_selector('button.cgt-card.cgt-legal', timeout=90_000)
+        wait_shown(page, 'button.cgt-card.cgt-legal', 90_000)
         url = next(u for u in sockets if '/kernels/' in u)
         yield page, url.split('/kernels/')[1].split('/')[0], url.split('session_id=')[1].split('&')[0], scripts
 
