@@ -9,6 +9,9 @@ START  ?= tutorials/start.ipynb
 LEARN  ?= learn
 # Headless knobs: `make tutor NO_BROWSER=1 PORT=9000`; `make classroom PORT=8866`.
 NO_BROWSER ?=
+# Python writes its compiled modules (`__pycache__`, which git ignores): with PYTHONDONTWRITEBYTECODE set, as some shells
+# and CI images set it, every server, kernel and command the tests start compiled the package again from source.
+unexport PYTHONDONTWRITEBYTECODE
 ROOT_FLAG = $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: install tutor test quick in-step classroom docs bench clean
