@@ -244,7 +244,28 @@ def chromium():
         try: yield browser
         finally: browser.close()
 
+@pytest.fixture(scope='module')
+def one_chromium():
+    "One Chromium for the file's real pages: each student is a browser context of their own (contexts are cheap, browsers are not)."
+    if _missing(): pytest.skip(_missing())
+    with chromium() as b: yield b
+
+@pytest.fixture
+def browser(one_chromium):
+    "The file's Chromium for one test: the contexts (students) it leaves open are closed after it."
+    yield one_chromium
+    for context in list(one_chromium.contexts):
+        with contextlib.suppress(Exception): context.close()
+
+@pytest.fixture(scope='module')
+def tables_server():
+    """One classroom server for the tests that need no option of their own (quick bots; at most 6 joins from one
+    browser: the flood of joins is one browser's, every other student joins once); yields its address."""
+    if _missing(): pytest.skip(_missing())
+    with classroom('--bot-pace', '0.3', '--max-joins', '6') as addr: yield addr
+
 WAIT = 90_000  # ms: a loaded machine's page may take a while; a server that never answers fails here
+POLL = 50  # ms: how often a wait checks the page (not at every frame: frames drawn only to be checked are Chromium's work for nothing)
 
 class Student:
     """One student: a browser context of their own (their own cookies), one page, and every websocket text frame the
@@ -252,13 +273,13 @@ class Student:
     def __init__(self, browser, addr, query='', name=None, viewport=(1100, 1000)):
         self.addr, self.name, self.seat, self.code = addr, name, None, None
         self.context = browser.new_context(viewport={'width': viewport[0], 'height': viewport[1]})
-        self.page, self.frames, self.dialogs = self.context.new_page(), [], []
+        self.page, self.frames, self.dialogs, self.scanned = self.context.new_page(), [], [], 0
         self.page.on('websocket', lambda ws: ws.on('framereceived', lambda data: self.frames.append(data) if isinstance(data, str) else None))
         self.page.on('dialog', lambda d: (self.dialogs.append(d.message), d.dismiss()))
         self.page.goto(f'http://{addr}/{query}', timeout=WAIT)
         self.page.wait_for_selector('.cgt-modes, .cgt-table-info', state='attached', timeout=WAIT)
 
-    def mark(self): self.frames.clear()
+    def mark(self): self.frames.clear(); self.scanned = 0
 
     def said(self) -> str:
         "The page's one-line refusal, once there is one."
@@ -279,13 +300,13 @@ class Student:
         "Wait until the page's table bar counts `n` moves (or more, `at_least`)."
         test = '>=' if at_least else '=='
         self.page.wait_for_function(f"n => {{ const e = document.querySelector('.cgt-table-info'); return e && +e.dataset.moves {test} n; }}",
-                                    arg=n, timeout=WAIT)
+                                    arg=n, timeout=WAIT, polling=POLL)
 
     def waiting(self) -> str: return self.page.inner_text('.cgt-waiting')
 
     def wait_waiting(self, text:str):
         self.page.wait_for_function("t => { const e = document.querySelector('.cgt-waiting'); return e && e.innerText.includes(t); }",
-                                    arg=text, timeout=WAIT)
+                                    arg=text, timeout=WAIT, polling=POLL)
 
     def hand(self) -> list:
         "The titles (card names) of the cards in the page's hand."
@@ -342,10 +363,15 @@ def cards_named(text:str, cards) -> set:
     words = set(_WORD.findall(text))
     return {c for c in cards if c.code in words or c.symbol in words or c.name in text}
 
-def leaks(student:Student, hidden) -> dict:
-    "The cards of `hidden` in the page's DOM and in the widget state it was sent since `mark()`: {'dom': ..., 'state': ...}."
+def leaks(student:Student, hidden, new=False) -> dict:
+    """The cards of `hidden` in the page's DOM and in the widget state it was sent since `mark()`: {'dom': ..., 'state': ...}.
+    `new`: the widget state sent since the last such scan only (each message read once: as a hand goes on the hidden
+    cards only ever shrink, so a message read for more cards need not be read again for fewer)."""
     dom = _public(student.page.content())
-    return {'dom': cards_named(dom, hidden), 'state': cards_named('\n'.join(map(_plain, student.frames)), hidden)}
+    start = student.scanned if new else 0
+    frames = student.frames[start:]
+    if new: student.scanned = start + len(frames)
+    return {'dom': cards_named(dom, hidden), 'state': cards_named('\n'.join(map(_plain, frames)), hidden)}
 
 def hidden_from(mirror:Match, seat:int) -> set:
     "The cards still in the other seats' hands (a trick game's hands), which `seat` may not see."
@@ -374,35 +400,35 @@ def play_hand(students, mirror:Match, scan=True):
         for t in students: t.wait_moves(len(mirror.actions))
         if scan and not mirror.hands[0].is_over:
             for t in students:
-                found = leaks(t, hidden_from(mirror, t.seat))
+                found = leaks(t, hidden_from(mirror, t.seat), new=True)
                 assert not found['dom'] and not found['state'], f"Seat {t.seat}'s page holds another seat's cards: {found}"
     return mirror
 
 
 @browser_test
-def test_four_students_play_a_whole_hand_each_page_holding_only_its_own_seat():
-    with classroom('--bot-pace', '0.3') as addr, chromium() as browser:
-        host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=12, query='?table=')  # no solo game first (see the games file)
-        assert host.seat == 0 and 'Start the match' in host.waiting()
-        assert host.page.is_visible('.cgt-start')  # the host may start with bots in the empty seats
-        others = join_pages(browser, addr, host.code, ['Bo', 'Chidi', 'Dana'])
-        assert [s.seat for s in others] == [1, 2, 3]
-        students = [host] + others
-        host.page.wait_for_selector('.cgt-start', state='hidden', timeout=WAIT)
-        assert 'Start the match' not in host.waiting()  # every seat taken: it started by itself
-        for s in students:
-            seats = s.page.inner_text('.cgt-seats')
-            assert all(f"{n} (Seat {i}" in seats for i, n in enumerate(['Asha', 'Bo', 'Chidi', 'Dana']))
-        mirror = play_hand(students, Match(get_game('begga-kaat', players=4), seed=12))
-        assert len(mirror.hands[0].history) == 52
-        for s in students:  # the hand is over on every page, with its result and the student's own review
-            s.page.wait_for_selector('.cgt-message.cgt-result', timeout=WAIT)
-            assert 'Hand 1 is over' in s.page.inner_text('.cgt-message')
+def test_four_students_play_a_whole_hand_each_page_holding_only_its_own_seat(browser, tables_server):
+    addr = tables_server
+    host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=12, query='?table=')  # no solo game first (see the games file)
+    assert host.seat == 0 and 'Start the match' in host.waiting()
+    assert host.page.is_visible('.cgt-start')  # the host may start with bots in the empty seats
+    others = join_pages(browser, addr, host.code, ['Bo', 'Chidi', 'Dana'])
+    assert [s.seat for s in others] == [1, 2, 3]
+    students = [host] + others
+    host.page.wait_for_selector('.cgt-start', state='hidden', timeout=WAIT)
+    assert 'Start the match' not in host.waiting()  # every seat taken: it started by itself
+    for s in students:
+        seats = s.page.inner_text('.cgt-seats')
+        assert all(f"{n} (Seat {i}" in seats for i, n in enumerate(['Asha', 'Bo', 'Chidi', 'Dana']))
+    mirror = play_hand(students, Match(get_game('begga-kaat', players=4), seed=12))
+    assert len(mirror.hands[0].history) == 52
+    for s in students:  # the hand is over on every page, with its result and the student's own review
+        s.page.wait_for_selector('.cgt-message.cgt-result', timeout=WAIT)
+        assert 'Hand 1 is over' in s.page.inner_text('.cgt-message')
 
 
 @browser_test
-def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays():
-    with classroom('--seat-hold', '8', '--cull', '2s', '--bot-pace', '0.2') as addr, chromium() as browser:
+def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays(browser):
+    with classroom('--seat-hold', '8', '--cull', '2s', '--bot-pace', '0.2') as addr:
         host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=5)
         (bo,) = join_pages(browser, addr, host.code, ['Bo'])
         host.wait_waiting('Start the match')
@@ -429,37 +455,37 @@ def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays():
         assert host.moves() == n and len(host.hand()) == len(hand) - 1
         # Bo's page closes while it is his turn: away for the others, then a bot plays his seat
         bo.close()
-        host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Bo (Seat 1, away)')", timeout=WAIT)
+        host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Bo (Seat 1, away)')", timeout=WAIT, polling=POLL)
         assert 'Waiting for Bo (Seat 1' in host.waiting()
-        host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Seat 1 (bot)')", timeout=WAIT)
+        host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Seat 1 (bot)')", timeout=WAIT, polling=POLL)
         host.wait_moves(n + 1, at_least=True)  # the bot played for Bo
         assert host.page.url.endswith(f'?table={host.code}')
 
 
 @browser_test
-def test_hostile_names_full_tables_wrong_codes_and_a_flood_of_joins():
-    with classroom('--max-joins', '6') as addr, chromium() as browser:
-        host = open_table(browser, addr, '<script>f()</script>', game='Begga Kaat', players=3)
-        script, img = '<script>f()</script>', '<img src=x onerror=f()>'
-        (second,) = join_pages(browser, addr, host.code, [img])
-        for s in (host, second):  # a name is shown as its characters: no element made of it, nothing run
-            s.page.wait_for_function("n => document.querySelector('.cgt-seats').innerText.includes(n)", arg=img, timeout=WAIT)
-            seats = s.page.inner_text('.cgt-seats')
-            assert script in seats and img in seats
-            assert s.page.eval_on_selector_all('.cgt-lobby img, .cgt-lobby script, .cgt-tutor img[src=x]', 'es => es.length') == 0
-            assert s.dialogs == []
-        (third,) = join_pages(browser, addr, host.code, ['Cy'])  # three players: the table is full, and started
-        late = Student(browser, addr, f'?table={host.code}', 'Dee')
-        late.page.fill('.cgt-name input', 'Dee'); late.page.click('.cgt-join')
-        said = late.said()
-        assert f'table {host.code} is full' in said and '\n' not in said
-        late.page.fill('.cgt-code input', 'zz zz zz' if host.code != 'zzzzzz' else 'yyyyyy'); late.page.click('.cgt-join')
-        late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('no open table has the code')", timeout=WAIT)
-        for _ in range(6):  # a flood of joins from one browser: held back after --max-joins
-            late.page.click('.cgt-join')
-        late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('too many joins from your device')", timeout=WAIT)
-        assert '\n' not in late.page.inner_text('.cgt-said-line')
-        assert not late.page.is_visible('.cgt-table-info')
+def test_hostile_names_full_tables_wrong_codes_and_a_flood_of_joins(browser, tables_server):
+    addr = tables_server
+    host = open_table(browser, addr, '<script>f()</script>', game='Begga Kaat', players=3)
+    script, img = '<script>f()</script>', '<img src=x onerror=f()>'
+    (second,) = join_pages(browser, addr, host.code, [img])
+    for s in (host, second):  # a name is shown as its characters: no element made of it, nothing run
+        s.page.wait_for_function("n => document.querySelector('.cgt-seats').innerText.includes(n)", arg=img, timeout=WAIT, polling=POLL)
+        seats = s.page.inner_text('.cgt-seats')
+        assert script in seats and img in seats
+        assert s.page.eval_on_selector_all('.cgt-lobby img, .cgt-lobby script, .cgt-tutor img[src=x]', 'es => es.length') == 0
+        assert s.dialogs == []
+    (third,) = join_pages(browser, addr, host.code, ['Cy'])  # three players: the table is full, and started
+    late = Student(browser, addr, f'?table={host.code}', 'Dee')
+    late.page.fill('.cgt-name input', 'Dee'); late.page.click('.cgt-join')
+    said = late.said()
+    assert f'table {host.code} is full' in said and '\n' not in said
+    late.page.fill('.cgt-code input', 'zz zz zz' if host.code != 'zzzzzz' else 'yyyyyy'); late.page.click('.cgt-join')
+    late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('no open table has the code')", timeout=WAIT, polling=POLL)
+    for _ in range(6):  # a flood of joins from one browser: held back after --max-joins
+        late.page.click('.cgt-join')
+    late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('too many joins from your device')", timeout=WAIT, polling=POLL)
+    assert '\n' not in late.page.inner_text('.cgt-said-line')
+    assert not late.page.is_visible('.cgt-table-info')
 
 
 @browser_test
@@ -473,9 +499,9 @@ def test_the_class_code_covers_a_table_link():
 
 
 @browser_test
-def test_a_class_served_for_tables_opens_on_the_join_form_with_playing_alone_one_click_away():
+def test_a_class_served_for_tables_opens_on_the_join_form_with_playing_alone_one_click_away(browser):
     "`--start tables`: a page without a link opens on the form to join a table (no game made); a code typed seats the student; Play alone is one click."
-    with classroom('--start', 'tables', '--bot-pace', '0.3') as addr, chromium() as browser:
+    with classroom('--start', 'tables', '--bot-pace', '0.3') as addr:
         host = open_table(browser, addr, 'Asha', game='Kočka', seed=3)  # from the tables' start page: Open a table is one click
         phone = Student(browser, addr, '', 'Bo', viewport=(390, 844))  # a phone-size screen, no link
         p = phone.page
