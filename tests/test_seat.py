@@ -49,19 +49,22 @@ def assert_session_clean(s:SeatSession):
     assert view['seat'] == seat
     rest = {k: v for k, v in view.items() if k not in ('table', 'events')}
     rest['events'] = [e.text for e in hand.events if e.seen_by(seat) and e.kind != 'dealer']  # the lot: a public shuffle
-    leaked = cards_in(rest, pack) - allowed(hand, seat) - called(view, pack)
+    calls, seen = called(view, pack), allowed(hand, seat)  # worked out once for the whole scan: nothing changes during it
+    leaked = cards_in(rest, pack) - seen - calls
     assert not leaked, f"Seat {seat}'s session view leaks {sorted(map(str, leaked))} ({hand.phase})"
     controls = s.controls()
-    leaked = cards_in(list(controls), pack) - allowed(hand, seat) - called(view, pack)
+    leaked = cards_in(list(controls), pack) - seen - calls
     assert not leaked, f"Seat {seat}'s controls leak {sorted(map(str, leaked))}"
+    seen_in = {}  # what the seat may see in each hand of the table's match, by hand number (once for all its log rows)
     for h, e, _ in s.log(None):
         assert e.seen_by(seat), f"Seat {seat}'s log holds an event it may not see: {e.text}"
         if e.kind == 'dealer': continue
-        leaked = cards_in([e.text, e.data], pack) - allowed(match.hands[h - 1], seat) - called(view, pack)
+        if h not in seen_in: seen_in[h] = allowed(match.hands[h - 1], seat)
+        leaked = cards_in([e.text, e.data], pack) - seen_in[h] - calls
         assert not leaked, f"Seat {seat}'s log row {e.text!r} leaks {sorted(map(str, leaked))}"
     names = cards_in(NAMES, pack)  # a name may read as a card: it names none of the deal
     recent = [match.hands[-1]] + ([match.hands[-2]] if len(match.hands) > 1 else [])  # the message: this hand or the one just over
-    mine = set().union(*(allowed(h, seat) for h in recent)) | called(view, pack) | names
+    mine = set().union(*(allowed(h, seat) for h in recent)) | calls | names
     words = [re.sub(r'\bas\b', '', x) for x in (s.message.text, s.status().text)]  # the word 'as' ("as you left it"), not the ace of spades
     leaked = cards_in(words, pack) - mine
     assert not leaked, f"Seat {seat}'s message or status leaks {sorted(map(str, leaked))}: {s.message.text!r}"
