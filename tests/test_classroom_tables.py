@@ -259,10 +259,12 @@ def browser(one_chromium):
 
 @pytest.fixture(scope='module')
 def tables_server():
-    """One classroom server for the tests that need no option of their own (quick bots; at most 6 joins from one
-    browser: the flood of joins is one browser's, every other student joins once); yields its address."""
+    """One classroom server for the file's tables (yields its address): quick bots; a closed page's seat held 8 s and
+    its session kept 2 s (the reload test's; every other page stays open until its test ends); at most 6 joins from one
+    browser (the flood of joins is one browser's: every other student joins once). A test whose server must open on
+    another page or ask a class code starts its own."""
     if _missing(): pytest.skip(_missing())
-    with classroom('--bot-pace', '0.3', '--max-joins', '6') as addr: yield addr
+    with classroom('--seat-hold', '8', '--cull', '2s', '--bot-pace', '0.2', '--max-joins', '6') as addr: yield addr
 
 WAIT = 90_000  # ms: a loaded machine's page may take a while; a server that never answers fails here
 POLL = 50  # ms: how often a wait checks the page (not at every frame: frames drawn only to be checked are Chromium's work for nothing)
@@ -427,39 +429,39 @@ def test_four_students_play_a_whole_hand_each_page_holding_only_its_own_seat(bro
 
 
 @browser_test
-def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays(browser):
-    with classroom('--seat-hold', '8', '--cull', '2s', '--bot-pace', '0.2') as addr:
-        host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=5)
-        (bo,) = join_pages(browser, addr, host.code, ['Bo'])
-        host.wait_waiting('Start the match')
-        host.page.click('.cgt-start')
-        host.wait_waiting('Your turn.')
-        assert f'?table={host.code}' in host.page.url  # the page's link is the table's now
-        hand, moves = host.hand(), host.moves()
-        host.page.reload()
-        host.page.wait_for_selector('.cgt-table-code', timeout=WAIT)
-        host.wait_waiting('Your turn.')
-        assert (host.hand(), host.moves(), host.page.inner_text('.cgt-table-code')) == (hand, moves, bo.code)
-        assert 'Asha (Seat 0, you)' in host.page.inner_text('.cgt-seats')
-        # a double click plays one card
-        host.page.locator('button.cgt-card.cgt-legal').first.dblclick()
-        host.wait_moves(moves + 1, at_least=True)
-        bo.wait_waiting('Your turn.')  # the bots have played on to Bo
-        assert len(host.hand()) == len(hand) - 1
-        # a click from a page whose turn it is not: refused in one line, nothing played
-        n = host.moves()
-        host.page.locator('button.cgt-card').first.click()
-        host.page.wait_for_selector('.cgt-message.cgt-refused', timeout=WAIT)
-        said = host.page.inner_text('.cgt-message')
-        assert 'Not your turn' in said and 'Bo (Seat 1)' in said and '\n' not in said.strip()
-        assert host.moves() == n and len(host.hand()) == len(hand) - 1
-        # Bo's page closes while it is his turn: away for the others, then a bot plays his seat
-        bo.close()
-        host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Bo (Seat 1, away)')", timeout=WAIT, polling=POLL)
-        assert 'Waiting for Bo (Seat 1' in host.waiting()
-        host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Seat 1 (bot)')", timeout=WAIT, polling=POLL)
-        host.wait_moves(n + 1, at_least=True)  # the bot played for Bo
-        assert host.page.url.endswith(f'?table={host.code}')
+def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays(browser, tables_server):
+    addr = tables_server
+    host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=5)
+    (bo,) = join_pages(browser, addr, host.code, ['Bo'])
+    host.wait_waiting('Start the match')
+    host.page.click('.cgt-start')
+    host.wait_waiting('Your turn.')
+    assert f'?table={host.code}' in host.page.url  # the page's link is the table's now
+    hand, moves = host.hand(), host.moves()
+    host.page.reload()
+    host.page.wait_for_selector('.cgt-table-code', timeout=WAIT)
+    host.wait_waiting('Your turn.')
+    assert (host.hand(), host.moves(), host.page.inner_text('.cgt-table-code')) == (hand, moves, bo.code)
+    assert 'Asha (Seat 0, you)' in host.page.inner_text('.cgt-seats')
+    # a double click plays one card
+    host.page.locator('button.cgt-card.cgt-legal').first.dblclick()
+    host.wait_moves(moves + 1, at_least=True)
+    bo.wait_waiting('Your turn.')  # the bots have played on to Bo
+    assert len(host.hand()) == len(hand) - 1
+    # a click from a page whose turn it is not: refused in one line, nothing played
+    n = host.moves()
+    host.page.locator('button.cgt-card').first.click()
+    host.page.wait_for_selector('.cgt-message.cgt-refused', timeout=WAIT)
+    said = host.page.inner_text('.cgt-message')
+    assert 'Not your turn' in said and 'Bo (Seat 1)' in said and '\n' not in said.strip()
+    assert host.moves() == n and len(host.hand()) == len(hand) - 1
+    # Bo's page closes while it is his turn: away for the others, then a bot plays his seat
+    bo.close()
+    host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Bo (Seat 1, away)')", timeout=WAIT, polling=POLL)
+    assert 'Waiting for Bo (Seat 1' in host.waiting()
+    host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Seat 1 (bot)')", timeout=WAIT, polling=POLL)
+    host.wait_moves(n + 1, at_least=True)  # the bot played for Bo
+    assert host.page.url.endswith(f'?table={host.code}')
 
 
 @browser_test
