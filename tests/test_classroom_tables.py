@@ -267,7 +267,6 @@ def tables_server():
     with classroom('--seat-hold', '8', '--cull', '2s', '--bot-pace', '0.2', '--max-joins', '6') as addr: yield addr
 
 WAIT = 90_000  # ms: a loaded machine's page may take a while; a server that never answers fails here
-POLL = 50  # ms: how often a wait checks the page (not at every frame: frames drawn only to be checked are Chromium's work for nothing)
 
 class Student:
     """One student: a browser context of their own (their own cookies), one page, and every websocket text frame the
@@ -302,13 +301,13 @@ class Student:
         "Wait until the page's table bar counts `n` moves (or more, `at_least`)."
         test = '>=' if at_least else '=='
         self.page.wait_for_function(f"n => {{ const e = document.querySelector('.cgt-table-info'); return e && +e.dataset.moves {test} n; }}",
-                                    arg=n, timeout=WAIT, polling=POLL)
+                                    arg=n, timeout=WAIT)
 
     def waiting(self) -> str: return self.page.inner_text('.cgt-waiting')
 
     def wait_waiting(self, text:str):
         self.page.wait_for_function("t => { const e = document.querySelector('.cgt-waiting'); return e && e.innerText.includes(t); }",
-                                    arg=text, timeout=WAIT, polling=POLL)
+                                    arg=text, timeout=WAIT)
 
     def hand(self) -> list:
         "The titles (card names) of the cards in the page's hand."
@@ -457,9 +456,9 @@ def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays(bro
     assert host.moves() == n and len(host.hand()) == len(hand) - 1
     # Bo's page closes while it is his turn: away for the others, then a bot plays his seat
     bo.close()
-    host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Bo (Seat 1, away)')", timeout=WAIT, polling=POLL)
+    host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Bo (Seat 1, away)')", timeout=WAIT)
     assert 'Waiting for Bo (Seat 1' in host.waiting()
-    host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Seat 1 (bot)')", timeout=WAIT, polling=POLL)
+    host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Seat 1 (bot)')", timeout=WAIT)
     host.wait_moves(n + 1, at_least=True)  # the bot played for Bo
     assert host.page.url.endswith(f'?table={host.code}')
 
@@ -471,7 +470,7 @@ def test_hostile_names_full_tables_wrong_codes_and_a_flood_of_joins(browser, tab
     script, img = '<script>f()</script>', '<img src=x onerror=f()>'
     (second,) = join_pages(browser, addr, host.code, [img])
     for s in (host, second):  # a name is shown as its characters: no element made of it, nothing run
-        s.page.wait_for_function("n => document.querySelector('.cgt-seats').innerText.includes(n)", arg=img, timeout=WAIT, polling=POLL)
+        s.page.wait_for_function("n => document.querySelector('.cgt-seats').innerText.includes(n)", arg=img, timeout=WAIT)
         seats = s.page.inner_text('.cgt-seats')
         assert script in seats and img in seats
         assert s.page.eval_on_selector_all('.cgt-lobby img, .cgt-lobby script, .cgt-tutor img[src=x]', 'es => es.length') == 0
@@ -482,10 +481,10 @@ def test_hostile_names_full_tables_wrong_codes_and_a_flood_of_joins(browser, tab
     said = late.said()
     assert f'table {host.code} is full' in said and '\n' not in said
     late.page.fill('.cgt-code input', 'zz zz zz' if host.code != 'zzzzzz' else 'yyyyyy'); late.page.click('.cgt-join')
-    late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('no open table has the code')", timeout=WAIT, polling=POLL)
+    late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('no open table has the code')", timeout=WAIT)
     for _ in range(6):  # a flood of joins from one browser: held back after --max-joins
         late.page.click('.cgt-join')
-    late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('too many joins from your device')", timeout=WAIT, polling=POLL)
+    late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('too many joins from your device')", timeout=WAIT)
     assert '\n' not in late.page.inner_text('.cgt-said-line')
     assert not late.page.is_visible('.cgt-table-info')
 

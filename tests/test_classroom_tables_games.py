@@ -21,7 +21,7 @@ from cardgames_tutor.core.match import Match
 from cardgames_tutor.ui.session_data import sort_actions
 from cardgames_tutor.ui.table import move_label
 from helpers import cards_in, may_see, named_only
-from test_classroom_tables import (POLL, WAIT, Student, _WORD, _missing, _plain, _public, browser_test, chromium,
+from test_classroom_tables import (WAIT, Student, _WORD, _missing, _plain, _public, browser_test, chromium,
                                    classroom, join_pages, open_table)
 
 # (game, players (None: the game has one size), seed, which joiner is on the phone (0, 1 or 2: Seat 1, 2 or 3))
@@ -125,7 +125,7 @@ def wait_controls(s:Student, lit, buttons):
     js = """([lit, buttons]) => { const now = (%s)();
       return JSON.stringify(now.lit) === JSON.stringify(lit) && now.moves.length === buttons.length
              && buttons.every((b, i) => now.moves[i] === b || (b.endsWith(': choose') && now.moves[i].startsWith(b))); }""" % _SHOWN
-    try: s.page.wait_for_function(js, arg=[lit, buttons], timeout=WAIT, polling=POLL)
+    try: s.page.wait_for_function(js, arg=[lit, buttons], timeout=WAIT)
     except Exception:
         raise AssertionError(f"Seat {s.seat}'s page does not show the moves the engine allows: it shows "
                              f"{s.page.evaluate(_SHOWN)}, the engine allows lit {lit}, buttons {buttons}") from None
