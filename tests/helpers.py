@@ -104,8 +104,13 @@ def assert_no_leak(match: Match, seat: int):
     assert not hidden, f"Seat {seat}'s view shows {sorted(map(str, hidden))}, hidden by the game's own rule, in phase {hand.phase}"
 
 def random_match(game, seed, chooser=random_choice) -> Match:
-    "A whole match of `game` from `seed`, every seat choosing with `chooser`."
-    return play_out(Match(game, seed=seed), chooser, random.Random(seed))
+    """A whole match of `game` from `seed`, every seat choosing with `chooser`. `random_choice` reads only the legal
+    list, so its views leave out the event sentences (the same actions, the same match); every event's sentence is then
+    read once at the end, so each is still written (not once per view: a hand's events were read again at every move)."""
+    m = play_out(Match(game, seed=seed), chooser, random.Random(seed), text=chooser is not random_choice)
+    for h in m.hands:
+        for e in h.events: assert type(e.text) is str, e
+    return m
 
 # Servers and browsers for the browser tests (Voilà, the classroom, JupyterLab): one copy of the plumbing.
 import contextlib, os, pathlib, shutil, signal, socket, subprocess, time
