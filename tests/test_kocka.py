@@ -231,16 +231,25 @@ def test_bad_options():
 
 
 def _cards_and_text(x, cards, texts):
-    if isinstance(x, Card): cards.add(x)
-    elif isinstance(x, str): texts.append(x)
-    elif isinstance(x, dict):
-        for k, v in x.items(): _cards_and_text(k, cards, texts); _cards_and_text(v, cards, texts)
-    elif isinstance(x, (list, tuple, set, frozenset)):
-        for v in x: _cards_and_text(v, cards, texts)
+    "Every Card in `x` into `cards`, every text into `texts`: a loop over a stack (it runs for every seat at every move)."
+    todo = [x]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, Card): cards.add(x)
+        elif isinstance(x, str): texts.append(x)
+        elif isinstance(x, dict): todo += x.keys(); todo += x.values()
+        elif isinstance(x, (list, tuple, set, frozenset)): todo += x
 
 _BY_WORD = {w.upper(): c for c in MARIAS for w in (c.code, c.symbol)}
 _CARD_WORD = re.compile(r'(?<![\w])(' + '|'.join(re.escape(w) for w in sorted(_BY_WORD, key=len, reverse=True)) + r')(?![\w])',
                         re.IGNORECASE)
+
+_WORDS_IN = {}  # by text: a view repeats every earlier event's sentence, so each sentence is read once
+
+def _words_in(text) -> frozenset:
+    "The cards `text` writes as notation or signs (what `_CARD_WORD` finds), cached by text."
+    if text not in _WORDS_IN: _WORDS_IN[text] = frozenset(_BY_WORD[w.upper()] for w in _CARD_WORD.findall(text))
+    return _WORDS_IN[text]
 
 def leaked(m, seat, thorough=False):
     "Hidden cards of `seat` that its view mentions: as Card objects, as notation (QL), or as drawn signs (Q🍃)."
@@ -249,7 +258,7 @@ def leaked(m, seat, thorough=False):
     cards, texts = set(), []
     _cards_and_text(v, cards, texts)
     found = cards & hidden
-    for w in _CARD_WORD.findall('\n'.join(texts)): found.add(_BY_WORD[w.upper()])
+    for t in texts: found |= _words_in(t)
     found &= hidden
     if thorough: found |= cards_in(v, MARIAS) & hidden  # the shared helper too
     return found
