@@ -94,13 +94,15 @@ def parse(self:Pack, text) -> Card:
 # %% ../../nbs/core/00_cards.ipynb #2b357779
 @patch
 def notation_help(self:Pack) -> str:
-    "One line saying how this pack's cards are written."
+    "One line saying how this pack's cards are written (worked out once per pack: every unknown card's error says it)."
+    if '_notation_help' in self.__dict__: return self._notation_help
     suits = ' '.join(f"{s} ({v[0]})" for s, v in self.suits.items())
     ranks = ' '.join(dict.fromkeys(w for _, (w, _n) in sorted(self.ranks.items(), reverse=not self.suit_first)))
     card = self.cards[-1] if not self.suit_first else self.cards[5]
     example = f"e.g. `{card.code}` for {card.symbol}"  # in backquotes: what is typed (a learner reads the card as its symbol)
-    if self.suit_first: return f"the {self.title} is written suit then number: {suits}; numbers {ranks}, {example}"
-    return f"the {self.title} is written rank then suit: ranks {ranks}; suits {suits}, {example}"
+    if self.suit_first: self._notation_help = f"the {self.title} is written suit then number: {suits}; numbers {ranks}, {example}"
+    else: self._notation_help = f"the {self.title} is written rank then suit: ranks {ranks}; suits {suits}, {example}"
+    return self._notation_help
 
 
 # %% ../../nbs/core/00_cards.ipynb #7006c2cc
