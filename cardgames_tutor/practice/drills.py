@@ -115,8 +115,8 @@ def positions(game:Game, rng):
     while True:
         yield hand
         if hand.is_over: return
-        view = hand.view(hand.to_act)
-        hand.apply(game.bot(view, rng) if rng.random() < 0.8 else rng.choice(view['legal']))
+        # the bot reads its `bot_view` (the same choice, the same random numbers as from the view: tests/test_engine_bot_view.py)
+        hand.apply(game.bot(hand.bot_view(hand.to_act), rng) if rng.random() < 0.8 else rng.choice(hand.legal_actions()))
 
 # %% ../../nbs/practice/41_drills.ipynb #58e6eef4
 def asked(d:Drill, seed:int) -> tuple:
@@ -226,7 +226,7 @@ def verdict_drill(game:str, rule:str, options:tuple=({},)):
 # %% ../../nbs/practice/41_drills.ipynb #115587c9
 def after(hand, action) -> tuple:
     "A copy of `hand` with `action` taken, and the events that action made (the hand itself is left as it is)."
-    h = copy.deepcopy(hand, {id(hand.game): hand.game})
+    h = copy.deepcopy(hand, {id(hand.game): hand.game, id(hand.events): list(hand.events)})  # past events shared: made once, never changed
     n = len(h.events)
     h.apply(action)
     return h, h.events[n:]
