@@ -27,6 +27,8 @@ class Card:
     def __repr__(self): return self.code
     __str__ = __repr__
     def __reduce__(self): return (card_of, (self.pack.name, self.code))  # copies stay the one card
+    def __deepcopy__(self, memo): return self  # the one card, as `__reduce__` gives, without looking it up (hands are copied often)
+    __copy__ = lambda self: self
     def _repr_html_(self): return card_html(self)
 
 # %% ../../nbs/core/00_cards.ipynb #fba8f148
