@@ -79,6 +79,10 @@ from roster import RosterAuthenticator, read_classes, read_roster, roster_secret
 PROJECT = HERE.parent
 BIN = pathlib.Path(sys.executable).parent
 SERVER = BIN / 'jupyterhub-singleuser'  # what deploy/student_server.py becomes, as the student
+# the hub's own PYTHONPATH, if it has one (the tests' hub: a checkout its Python imports the project from), passed on to
+# the services and servers it starts; a hub installed as above has none, and then this adds nothing
+PYTHONPATH = [os.environ['PYTHONPATH']] if os.environ.get('PYTHONPATH') else []
+KEPT = {'PYTHONPATH': os.pathsep.join(PYTHONPATH)} if PYTHONPATH else {}
 c = get_config()  # noqa: F821 (JupyterHub provides it)
 
 TRUSTED = os.environ.get('HUB_TRUSTED_LAB', '') == '1'
@@ -182,7 +186,7 @@ c.Spawner.mem_limit, c.Spawner.cpu_limit = MEM_LIMIT, CPU_LIMIT  # enforced by s
 c.Spawner.cmd = [sys.executable, str(HERE / 'student_server.py')]
 c.Spawner.notebook_dir = '~'
 c.Spawner.default_url = '/voila/render/nbs/tutorials/start.ipynb'
-c.Spawner.environment = {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin", 'PYTHONPATH': str(HERE),  # student_kernels
+c.Spawner.environment = {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin", 'PYTHONPATH': os.pathsep.join([str(HERE), *PYTHONPATH]),  # student_kernels
                          'CARDGAMES_MEM_LIMIT': MEM_LIMIT}  # each process's limit (deploy/student_server.py)
 c.Spawner.disable_user_config = True
 c.Spawner.args = [
@@ -198,7 +202,7 @@ if not SERVER.exists(): sys.exit(f"{SERVER} is missing: install the hub extra (p
 # access that ends at once: a student taken off the class list, or given a new code, is deleted from the hub within
 # seconds (their server stopped, every session and token ended; their account and files stay): deploy/roster.py --watch
 c.JupyterHub.services = [] if LTI else [{'name': 'roster-watch', 'command': [sys.executable, str(HERE / 'roster.py'), '--watch', c.RosterAuthenticator.roster_file],
-                          'environment': {'HUB_STATE': str(STATE), 'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"}}]
+                          'environment': {'HUB_STATE': str(STATE), 'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin", **KEPT}}]
 # the coach's hints in every student's own server: searched in one pool of processes for the whole machine, the hub's
 # service `hint-pool` (cardgames_tutor.serve.hint_pool, as its own account), asked on a Unix socket only this machine's
 # processes reach; HUB_HINT_WORKERS its size (default: one per core, 8 at most). Each student's server is told where it
@@ -212,11 +216,11 @@ if not TRUSTED and not os.environ.get('HUB_HINT_SOCKET'):  # its folder: the poo
     os.chown(HINT_SOCKET.parent, hints.pw_uid, hints.pw_gid); HINT_SOCKET.parent.chmod(0o755)
 c.JupyterHub.services.append({'name': 'hint-pool', 'command': [sys.executable, '-m', 'cardgames_tutor.serve.hint_pool', '--socket', str(HINT_SOCKET)]
                               + (['--workers', os.environ['HUB_HINT_WORKERS']] if os.environ.get('HUB_HINT_WORKERS') else []),
-                              'environment': {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"},
+                              'environment': {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin", **KEPT},
                               **({} if TRUSTED else {'user': HINT_ACCOUNT, 'cwd': pwd.getpwnam(HINT_ACCOUNT).pw_dir})})
 c.Spawner.environment['CARDGAMES_HINT_POOL'] = str(HINT_SOCKET)
 # a server nobody used for IDLE_SERVER s is stopped (memory back; the student's files stay): jupyterhub-idle-culler
-c.JupyterHub.services.append({'name': 'idle-culler', 'command': [sys.executable, '-m', 'jupyterhub_idle_culler', f'--timeout={IDLE_SERVER}', '--cull-every=60']})
+c.JupyterHub.services.append({'name': 'idle-culler', 'command': [sys.executable, '-m', 'jupyterhub_idle_culler', f'--timeout={IDLE_SERVER}', '--cull-every=60'], 'environment': KEPT})
 c.JupyterHub.load_roles = [] if LTI else [{'name': 'roster-watch', 'services': ['roster-watch'], 'scopes': ['list:users', 'admin:users', 'admin:servers']}]
 c.JupyterHub.load_roles += [{'name': 'idle-culler', 'services': ['idle-culler'], 'scopes': ['list:users', 'read:users:activity', 'read:servers', 'delete:servers']}]
 
@@ -245,7 +249,7 @@ if CLASSROOM:
             'command': [sys.executable, '-m', 'cardgames_tutor.serve.hub_service', '--teachers-group', group, '--start', start]
                        + (['--results', str(results)] if results else [])
                        + (['--hint-workers', os.environ['HUB_HINT_WORKERS']] if os.environ.get('HUB_HINT_WORKERS') else []),
-            'environment': {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin"},
+            'environment': {'PATH': f"{BIN}:/usr/local/bin:/usr/bin:/bin", **KEPT},
             'oauth_no_confirm': True,  # the school's own service: no "allow this service?" page at each login
             'oauth_client_allowed_scopes': ['read:users:groups!user'],  # so the classroom sees who is in its teachers' group
             'display': True, 'info': {'description': description},

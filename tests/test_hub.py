@@ -13,9 +13,10 @@ Needs root (the hub makes each student's account; CI runs as root), the `hub` ex
 (`pip install -e '.[dev,hub]'`, `npm install -g configurable-http-proxy`), Python `playwright` and Debian's Chromium:
 skipped with a message naming what is missing. Students' accounts must be able to run the hub's Python: when the
 project's .venv is closed to them (a Python under /root), a venv of a system Python with the hub extra is made once in
-/var/tmp (pip) and the hub runs from it, as a teacher would install it. The students' accounts are removed at the end.
+/var/tmp (pip: the versions the project's .venv has, for every checkout alike) and the hub runs from it, the checkout on
+its PYTHONPATH. The students' accounts, and the processes the hubs started, are removed at the end.
 """
-import asyncio, contextlib, fcntl, grp, hashlib, os, pathlib, pwd, re, secrets, shutil, subprocess, sys, tempfile, time
+import asyncio, contextlib, fcntl, functools, grp, hashlib, os, pathlib, pwd, re, secrets, shutil, subprocess, sys, tempfile, time
 import pytest
 
 from helpers import ROOT, no_chromium, free_port, served, browser_page
@@ -102,7 +103,8 @@ def test_the_class_list_names_each_students_classes_and_a_login_gets_their_group
 # --- a real hub --------------------------------------------------------------------------------------------------------
 
 def _nobody_runs(python) -> bool:
-    return bool(python) and os.path.exists(python) and not roster.students_cannot_run(python)
+    if not (python and os.path.exists(python)): return False
+    with _checkout_on_path(): return not roster.students_cannot_run(python)
 
 def _deps() -> list:
     "The core dependencies and the hub extra's, the project's own extras it names (`cardgames_tutor[classroom]`) spelled out."
@@ -115,21 +117,65 @@ def _deps() -> list:
             elif req not in deps: deps.append(req)
     return deps
 
+def checkout_env(env=None) -> dict:
+    "`env` (default: this process's) with the checkout on PYTHONPATH: the hub, its services and the students' servers import the project from it."
+    env = dict(os.environ if env is None else env)
+    env['PYTHONPATH'] = os.pathsep.join([str(ROOT), *filter(None, [env.get('PYTHONPATH')])])
+    return env
+
+@contextlib.contextmanager
+def _checkout_on_path():
+    "While the checkout is on this process's PYTHONPATH (a probe run as nobody imports the project from it)."
+    before = os.environ.get('PYTHONPATH')
+    os.environ['PYTHONPATH'] = checkout_env()['PYTHONPATH']
+    try: yield
+    finally:
+        if before is None: os.environ.pop('PYTHONPATH', None)
+        else: os.environ['PYTHONPATH'] = before
+
+@functools.cache
 def student_python() -> str:
-    """A Python with the project and the hub extra that an account with no rights can run: this one, or a venv of a
-    system Python in /var/tmp (made once per set of dependencies, with pip; the project from the checkout by a .pth).
-    The tests' two shares may both ask at once: one makes it while the other waits (a lock file), then finds it made."""
+    """A Python with the hub extra that an account with no rights can run: this one, or a venv of a system Python in
+    /var/tmp (made once per base Python and set of dependencies, with pip; the checkout is not in it: the hub gets it on
+    PYTHONPATH, `checkout_env`, so every checkout's tests share it). Asked once per test process.
+    The tests' shares may both ask at once: one makes it while the other waits (a lock file), then finds it made."""
     if _nobody_runs(sys.executable): return sys.executable
     with open('/var/tmp/cardgames_tutor-hub-venv.lock', 'a') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try: return _student_venv()
         finally: fcntl.flock(lock, fcntl.LOCK_UN)
 
+def _pins(base_version:str):
+    """Each distribution the hub's Python needs (`_deps()` and what they require, markers read here), as `name==version`
+    at the version this project's Python has (just `name` where that version does not run on `base_version`), so pip
+    installs them without resolving anything; None when one of them is not installed here (then pip resolves)."""
+    from packaging.requirements import Requirement
+    from packaging.specifiers import SpecifierSet
+    from packaging.utils import canonicalize_name
+    from importlib import metadata
+    todo, found = [(Requirement(r), '') for r in _deps()], {}
+    while todo:
+        req, extra = todo.pop()
+        if req.marker and not req.marker.evaluate({'extra': extra}): continue
+        try: dist = metadata.distribution(req.name)
+        except metadata.PackageNotFoundError: return None
+        name = canonicalize_name(req.name)
+        extras = set(req.extras) - found.get(name, (None, set()))[1]
+        if name in found and not extras: continue
+        found.setdefault(name, (dist, set()))[1].update(req.extras)
+        for r in map(Requirement, dist.requires or []):
+            wanted = [e for e in ('', *sorted(extras)) if r.marker is None or r.marker.evaluate({'extra': e})]
+            if wanted: todo.append((r, wanted[0]))
+    runs = lambda dist: SpecifierSet(dist.metadata.get('Requires-Python') or '').contains(base_version, prereleases=True)
+    return sorted(f"{dist.metadata['Name']}=={dist.version}" if runs(dist) else dist.metadata['Name'] for dist, _ in found.values())
+
 def _student_venv() -> str:
     base = next((p for p in ('/usr/bin/python3', '/usr/local/bin/python3', shutil.which('python3') or '')
                  if p and os.path.exists(p) and not roster.closed_folder(p)), None)
     if not base: pytest.skip("no Python that students' accounts can run (the project's is closed to them; no /usr/bin/python3)")
-    digest = hashlib.sha256(f"{base}\n{ROOT}\n{sorted(_deps())}".encode()).hexdigest()[:12]
+    base_version = subprocess.run([base, '-c', 'import platform; print(platform.python_version())'], capture_output=True, text=True).stdout.strip()
+    pins = _pins(base_version)
+    digest = hashlib.sha256(f"{base}\n{base_version}\n{pins or sorted(_deps())}".encode()).hexdigest()[:12]
     venv = pathlib.Path('/var/tmp') / f'cardgames_tutor-hubenv-{digest}'
     safe = lambda p: p.stat().st_uid == 0 and not p.stat().st_mode & 0o022  # /var/tmp is everyone's: only root's own will do
     if venv.exists() and safe(venv) and (venv / '.complete').exists() and _nobody_runs(str(venv / 'bin' / 'python')):
@@ -145,11 +191,12 @@ def _student_venv() -> str:
     python = str(venv / 'bin' / 'python')
     made = subprocess.run([base, '-m', 'venv', '--clear', str(venv)], capture_output=True, text=True)
     if made.returncode: pytest.skip(f"cannot make a venv with {base}: {made.stderr.strip()[-200:]}")
-    pip = subprocess.run([python, '-m', 'pip', 'install', '-q', '--disable-pip-version-check', *_deps()], capture_output=True, text=True)
-    if pip.returncode: pytest.skip(f"pip could not install the hub extra for students' accounts: {pip.stderr.strip()[-200:]}")
-    site = subprocess.run([python, '-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], capture_output=True, text=True).stdout.strip()
-    pathlib.Path(site, 'cardgames_tutor_checkout.pth').write_text(f'{ROOT}\n')
-    why = roster.students_cannot_run(python)
+    pip = lambda *args: subprocess.run([python, '-m', 'pip', 'install', '-q', '--disable-pip-version-check', *args], capture_output=True, text=True)
+    done = pip('--no-deps', *pins) if pins else None  # the versions this project runs, nothing to resolve
+    if not done or done.returncode or subprocess.run([python, '-m', 'pip', 'check'], capture_output=True).returncode:
+        done = pip(*_deps())  # else pip resolves what is missing or does not fit
+    if done.returncode: pytest.skip(f"pip could not install the hub extra for students' accounts: {done.stderr.strip()[-200:]}")
+    with _checkout_on_path(): why = roster.students_cannot_run(python)
     if why: pytest.skip(f"students' accounts cannot run {python}: {why}")
     (venv / '.complete').write_text('')
     return python
@@ -254,16 +301,41 @@ def service_account(name='cardgames-classroom'):
             except BlockingIOError: return  # in use by another hub of the tests
             if not had: subprocess.run(['userdel', '--remove', name], capture_output=True)
 
+def _descendants(pid) -> list:
+    "(process id, command line) of each process under `pid`: the hub's services and the students' servers it started."
+    children = {}
+    for p in filter(str.isdigit, os.listdir('/proc')): children.setdefault(_ppid(p), []).append(int(p))
+    found, todo = [], list(children.get(int(pid), []))
+    while todo:
+        p = todo.pop()
+        found.append((p, _cmdline(p))); todo += children.get(p, [])
+    return found
+
 @contextlib.contextmanager
-def running_hub(work:pathlib.Path, first_names=('asha', 'bram'), **settings):
+def hub_served(argv, port, **popen):
+    """`served` for a hub: on the way out the processes it started (its services run in sessions of their own: the
+    idle culler, roster.py --watch, the hint pool) are stopped too, should the hub not have stopped them."""
+    started = []
+    try:
+        with served(argv, port, 'jupyterhub', wait=90, **popen) as proc:
+            try: yield proc
+            finally: started = _descendants(proc.pid)
+    finally:
+        for pid, cmd in started:
+            if cmd and _cmdline(pid) == cmd:  # the same process still (not a new one with its number)
+                with contextlib.suppress(ProcessLookupError): os.kill(pid, 9)
+
+@contextlib.contextmanager
+def running_hub(work:pathlib.Path, first_names=('asha', 'bram'), later_names=(), **settings):
     """A real hub (`deploy/jupyterhub_config.py`, as root) on a free loopback port, its state in `work`, the students
-    `first_names` (each with a tag of this run) on its class list; `settings`: more of its environment (HUB_CLASSROOM...).
-    The students' accounts (and their group, if this made it) are removed on the way out."""
+    `first_names` (`hub.names`) and `later_names` (`hub.later`), each with a tag of this run, on its class list;
+    `settings`: more of its environment (HUB_CLASSROOM...). The students' accounts (and their group, if this made it)
+    are removed on the way out."""
     python = student_python()
     tag = secrets.token_hex(2)
-    names = [f'{n}{tag}' for n in first_names]
+    names = [f'{n}{tag}' for n in (*first_names, *later_names)]
     (work / 'class.txt').write_text('\n'.join(names) + '\n')
-    env = {**os.environ, 'HUB_ROSTER': str(work / 'class.txt'), 'HUB_STATE': str(work / 'state'), 'CLASS_CODE': CLASS_CODE,
+    env = {**checkout_env(), 'HUB_ROSTER': str(work / 'class.txt'), 'HUB_STATE': str(work / 'state'), 'CLASS_CODE': CLASS_CODE,
            **{k: v.format(*names) for k, v in settings.items()}}
     printed = subprocess.run([python, str(ROOT / 'deploy' / 'roster.py'), str(work / 'class.txt')], env=env, capture_output=True, text=True, timeout=60)
     codes = dict(line.split('\t') for line in printed.stdout.splitlines())
@@ -271,9 +343,11 @@ def running_hub(work:pathlib.Path, first_names=('asha', 'bram'), **settings):
     port = free_port()
     log = open(work / 'hub.log', 'w')  # the hub's own account of a failure
     try:
-        with log, served(hub_argv(python, port), port, 'jupyterhub', wait=90, env=env, stdout=log, stderr=subprocess.STDOUT):
+        with log, hub_served(hub_argv(python, port), port, env=env, stdout=log, stderr=subprocess.STDOUT):
             wait_for_login_page(port)
-            yield Hub(python, port, names, codes, work / 'state')
+            hub = Hub(python, port, names[:len(first_names)], codes, work / 'state')
+            hub.later = names[len(first_names):]
+            yield hub
     finally:
         for name in names:
             _kill_account_processes(name)  # anything of the test's own students still running
@@ -285,7 +359,7 @@ def running_hub(work:pathlib.Path, first_names=('asha', 'bram'), **settings):
 @pytest.fixture(scope='module')
 def hub(tmp_path_factory):
     if _hub_missing(): pytest.skip(_hub_missing())
-    with running_hub(tmp_path_factory.mktemp('hub')) as hub: yield hub
+    with running_hub(tmp_path_factory.mktemp('hub'), later_names=('cy', 'dee')) as hub: yield hub  # Cy and Dee: the access test's
 
 @pytest.fixture(scope='module')
 def servers(hub):
@@ -374,7 +448,7 @@ def test_the_hub_refuses_to_run_as_another_user_than_root_and_says_what_to_use()
     try:
         os.chown(work, nobody.pw_uid, nobody.pw_gid)
         (work / 'class.txt').write_text('asha\n')
-        env = {'PATH': os.environ['PATH'], 'HOME': str(work), 'HUB_ROSTER': str(work / 'class.txt'), 'HUB_STATE': str(work / 'hub'),
+        env = {'PATH': os.environ['PATH'], 'PYTHONPATH': str(ROOT), 'HOME': str(work), 'HUB_ROSTER': str(work / 'class.txt'), 'HUB_STATE': str(work / 'hub'),
                'CLASS_CODE': CLASS_CODE}
         as_nobody = dict(user=nobody.pw_uid, group=nobody.pw_gid, extra_groups=[])
         done = subprocess.run(hub_argv(python, free_port()), capture_output=True, text=True, timeout=90, cwd=ROOT, env=env, **as_nobody)
@@ -383,7 +457,7 @@ def test_the_hub_refuses_to_run_as_another_user_than_root_and_says_what_to_use()
         assert all(word in said for word in ('sudospawner', 'DockerSpawner', 'Kubernetes'))
         assert not (work / 'hub').exists()  # refused before it made anything
         port = free_port()  # a lab of trusted machines says so: the hub starts, as nobody
-        with served(hub_argv(python, port), port, 'jupyterhub as nobody', wait=90, env={**env, 'HUB_TRUSTED_LAB': '1'}, **as_nobody):
+        with hub_served(hub_argv(python, port), port, env={**env, 'HUB_TRUSTED_LAB': '1'}, **as_nobody):
             wait_for_login_page(port)
         assert (work / 'hub').stat().st_uid == nobody.pw_uid and (work / 'hub').stat().st_mode & 0o777 == 0o700
     finally: shutil.rmtree(work, ignore_errors=True)
@@ -392,7 +466,7 @@ def test_the_hub_refuses_to_run_as_another_user_than_root_and_says_what_to_use()
 def test_the_hub_will_not_start_without_a_class_list(tmp_path):
     if _hub_missing(): pytest.skip(_hub_missing())
     python = student_python()
-    base = {k: v for k, v in os.environ.items() if k not in ('CLASS_CODE', 'HUB_ROSTER')} | {'HUB_STATE': str(tmp_path / 'state')}
+    base = {k: v for k, v in checkout_env().items() if k not in ('CLASS_CODE', 'HUB_ROSTER')} | {'HUB_STATE': str(tmp_path / 'state')}
     (tmp_path / 'bad.txt').write_text('asha\nroot\n')
     for env, said in [(base, 'Set HUB_ROSTER'), (base | {'CLASS_CODE': CLASS_CODE}, 'CLASS_CODE is no longer used'),
                       (base | {'HUB_ROSTER': str(tmp_path / 'bad.txt')}, "HUB_ROSTER: line 2: 'root' is an account")]:
@@ -405,25 +479,25 @@ def _wait(what, test, wait=60):
         if time.time() > deadline: raise AssertionError(f"{what} within {wait} s")
         time.sleep(0.5)
 
-def test_access_ends_at_once_for_a_student_taken_off_the_list_or_given_a_new_code(tmp_path):
-    "The class list changed under a running hub: the student taken off it and the student given a new code lose their sessions, tokens and server within seconds."
-    if _hub_missing(): pytest.skip(_hub_missing())
-    with running_hub(tmp_path, ('cy', 'dee')) as hub:
-        cy, dee = hub.names
-        old_cy, cy_pid = hub.server(cy)  # logged in, her own server running
-        old_dee, r = hub.login(dee, hub.codes[dee]); assert r.status_code == 302
-        home = lambda s: s.get(f'{hub.url}/hub/home', allow_redirects=False, timeout=30).status_code
-        assert home(old_cy) == home(old_dee) == 200
-        (tmp_path / 'class.txt').write_text(f'{dee} 2\n')  # Cy taken off the list; Dee given a new code
-        _wait("Cy's server stopped", lambda: not pathlib.Path(f'/proc/{cy_pid}').exists())
-        _wait("the old sessions ended", lambda: home(old_cy) == home(old_dee) == 302)
-        assert old_cy.get(f'{hub.url}/user/{cy}/files/nbs/tutorials/start.ipynb', timeout=30).url.startswith(f'{hub.url}/hub/login')
-        assert hub.login(cy, hub.codes[cy])[1].status_code != 302 and hub.login(dee, hub.codes[dee])[1].status_code != 302
-        new = roster.code_for(roster.roster_secret(hub.state), dee, 2)
-        assert hub.login(dee, new)[1].status_code == 302  # her new code logs her in (her files are where she left them)
-        log = (tmp_path / 'hub.log').read_text()
-        assert f'roster-watch: {cy} is no longer on the class list' in log and f'roster-watch: {dee} has a new code' in log, log[-2000:]
-        assert 'Traceback' not in log, log[log.index('Traceback') - 500:][:3000]
+def test_access_ends_at_once_for_a_student_taken_off_the_list_or_given_a_new_code(hub):
+    """The class list changed under a running hub: the student taken off it and the student given a new code lose their
+    sessions, tokens and server within seconds. (The module's hub: Cy and Dee on its list from the start;
+    Asha and Bram stay on it, for the tests after this one.)"""
+    cy, dee = hub.later
+    old_cy, cy_pid = hub.server(cy)  # logged in, her own server running
+    old_dee, r = hub.login(dee, hub.codes[dee]); assert r.status_code == 302
+    home = lambda s: s.get(f'{hub.url}/hub/home', allow_redirects=False, timeout=30).status_code
+    assert home(old_cy) == home(old_dee) == 200
+    (hub.state.parent / 'class.txt').write_text(''.join(f'{n}\n' for n in hub.names) + f'{dee} 2\n')  # Cy taken off the list; Dee given a new code
+    _wait("Cy's server stopped", lambda: not pathlib.Path(f'/proc/{cy_pid}').exists())
+    _wait("the old sessions ended", lambda: home(old_cy) == home(old_dee) == 302)
+    assert old_cy.get(f'{hub.url}/user/{cy}/files/nbs/tutorials/start.ipynb', timeout=30).url.startswith(f'{hub.url}/hub/login')
+    assert hub.login(cy, hub.codes[cy])[1].status_code != 302 and hub.login(dee, hub.codes[dee])[1].status_code != 302
+    new = roster.code_for(roster.roster_secret(hub.state), dee, 2)
+    assert hub.login(dee, new)[1].status_code == 302  # her new code logs her in (her files are where she left them)
+    log = (hub.state.parent / 'hub.log').read_text()
+    assert f'roster-watch: {cy} is no longer on the class list' in log and f'roster-watch: {dee} has a new code' in log, log[-2000:]
+    assert 'Traceback' not in log, log[log.index('Traceback') - 500:][:3000]
 
 def test_a_students_server_has_limits_and_a_page_too_many_is_refused(hub, servers):
     "Memory and kernels per student (no systemd here: each process's data memory, inherited by its kernels); the hub says which."

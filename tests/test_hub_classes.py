@@ -11,7 +11,7 @@ Needs root, the hub extra and the proxy: skipped with a message naming what is m
 import os, pathlib, secrets, subprocess, urllib.parse
 import pytest
 
-from helpers import ROOT, free_port, port_open, served
+from helpers import ROOT, free_port, port_open
 import test_hub as th
 import test_hub_service as ts
 
@@ -31,7 +31,7 @@ def hub(tmp_path_factory):
     asha, bram, cy, dee = (f'{n}{tag}' for n in ('asha', 'bram', 'cy', 'dee'))
     (work / 'class.txt').write_text(f"# two classes\n{asha} @4a\n{bram} @4a\n{cy} @4b\n{dee} @4b\n")
     port, first = free_port(), two_free_ports()
-    env = {**os.environ, 'HUB_ROSTER': str(work / 'class.txt'), 'HUB_STATE': str(work / 'state'), 'HUB_CLASSROOM': '1',
+    env = {**th.checkout_env(), 'HUB_ROSTER': str(work / 'class.txt'), 'HUB_STATE': str(work / 'state'), 'HUB_CLASSROOM': '1',
            'HUB_CLASSROOM_PORT': str(first), 'HUB_TEACHERS': f'{bram},{dee}'}
     env.pop('CLASS_CODE', None)
     printed = subprocess.run([python, str(ROOT / 'deploy' / 'roster.py'), str(work / 'class.txt')], env=env, capture_output=True, text=True, timeout=60)
@@ -40,7 +40,7 @@ def hub(tmp_path_factory):
     log = open(work / 'hub.log', 'w')
     with th.service_account(ts.ACCOUNT):  # removed at the end if this made it and no other hub of the tests uses it
         try:
-            with log, served(th.hub_argv(python, port), port, 'jupyterhub', wait=90, env=env, stdout=log, stderr=subprocess.STDOUT):
+            with log, th.hub_served(th.hub_argv(python, port), port, env=env, stdout=log, stderr=subprocess.STDOUT):
                 th.wait_for_login_page(port)
                 ts.wait_for_service(first, '/services/classroom-4a/'); ts.wait_for_service(first + 1, '/services/classroom-4b/')
                 hub = th.Hub(python, port, [asha, bram, cy, dee], codes, work / 'state')

@@ -15,7 +15,7 @@ import json, os, subprocess, threading, time, urllib.parse
 import http.server
 import pytest
 
-from helpers import free_port, served
+from helpers import free_port
 import test_hub as th
 import test_hub_service as ts
 import requests
@@ -80,14 +80,14 @@ def hub(tmp_path_factory):
     work = tmp_path_factory.mktemp('lti')
     platform, python = Platform(), th.student_python()
     port, service_port = free_port(), free_port()
-    env = {**os.environ, 'HUB_AUTH': 'lti13', 'HUB_STATE': str(work / 'state'), 'HUB_CLASSROOM': '1', 'HUB_CLASSROOM_PORT': str(service_port),
+    env = {**th.checkout_env(), 'HUB_AUTH': 'lti13', 'HUB_STATE': str(work / 'state'), 'HUB_CLASSROOM': '1', 'HUB_CLASSROOM_PORT': str(service_port),
            'HUB_LTI_ISSUER': ISS, 'HUB_LTI_CLIENT_ID': CLIENT, 'HUB_LTI_AUTHORIZE_URL': f'http://127.0.0.1:{platform.port}/auth',
            'HUB_LTI_JWKS_URL': f'http://127.0.0.1:{platform.port}/jwks'}
     for k in ('HUB_ROSTER', 'CLASS_CODE', 'HUB_TEACHERS'): env.pop(k, None)
     log = open(work / 'hub.log', 'w')
     with th.service_account(ts.ACCOUNT):  # removed at the end if this made it and no other hub of the tests uses it
         try:
-            with log, served(th.hub_argv(python, port), port, 'jupyterhub', wait=90, env=env, stdout=log, stderr=subprocess.STDOUT):
+            with log, th.hub_served(th.hub_argv(python, port), port, env=env, stdout=log, stderr=subprocess.STDOUT):
                 wait_for_hub(port)
                 ts.wait_for_service(service_port)
                 platform.hub_url, platform.log = f'http://127.0.0.1:{port}', work / 'hub.log'
