@@ -36,7 +36,7 @@ tutor: install
 # (tests/shards.py: whole files, balanced by measured weight; conftest.py); the docs build runs beside them (`--site`)
 # and the site tests wait for it.
 test: install in-step
-	$(BIN)/python tests/shards.py 4 --site -q --durations=25
+	$(BIN)/python tests/shards.py 6 --site -q --durations=25
 
 quick: install in-step
 	$(BIN)/python tests/shards.py 2 -q -m 'not browser and not slow' --durations=10
