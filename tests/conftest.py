@@ -5,9 +5,9 @@
   The list is here, by name, so that the test files stay as they are; `--durations` in `make test` shows when it
   needs changing.
 - `--shard K/N`: run only the K-th of N shares of the test files (whole files: a module's server or browser is
-  started once). `tests/shards.py` runs the N shares side by side; the shares are balanced by `WEIGHTS`.
+  started once). `tests/shards.py` runs the N shares side by side; the shares are balanced by `WEIGHTS` (tests/weights.json).
 """
-import sys, pathlib
+import json, sys, pathlib
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import pytest
 
@@ -19,21 +19,10 @@ SLOW = ('test_2000_', 'random_games', 'random_hands', 'random_deals', 'views_nev
         'test_hint_text_and_chart_show_no_hidden_card', 'test_any_json_anywhere', 'damaged_records',
         'wheel', 'test_commands_import_no', 'test_the_live_panel_comes_first', 'test_a_tutorial_fits')
 
-# seconds per file under `make test` on a loaded 2-core machine (from `--durations=0`: `python tests/shards.py --weights LOG`);
-# a file not listed weighs 10. The property tests' files rescaled from a run on a machine loaded by other work (6 Dec)
-WEIGHTS = {'test_engine_rules.py': 150, 'test_classroom.py': 70, 'test_drills.py': 95, 'test_panel.py': 200,
-           'test_begga_kaat.py': 25, 'test_maghe_satra.py': 35, 'test_browser.py': 22, 'test_kocka.py': 18,
-           'test_engine_contracts.py': 24, 'test_docs.py': 20, 'test_coach.py': 15, 'test_records_cli.py': 9,
-           'test_fuzz_cli.py': 11, 'test_session.py': 9, 'test_exercises.py': 9, 'test_fuzz_records.py': 9,
-           'test_beggars_and_thieves.py': 8, 'test_dehla_pakad.py': 7, 'test_fuzz_continuation.py': 7,
-           'test_wheel.py': 15, 'test_light_core.py': 15, 'test_record_schema.py': 15,
-           'test_hub.py': 100, 'test_drill_truth.py': 90, 'test_drill_truth_more.py': 55, 'test_access.py': 40,
-           'test_seat.py': 30, 'test_tutorials.py': 40, 'test_drill_sentences.py': 75, 'test_tables.py': 30,
-           'test_coach_truth.py': 20, 'test_classroom_attacks.py': 70, 'test_hub_service.py': 80, 'test_hub_lti.py': 60, 'test_hub_classes.py': 60,
-           'test_classroom_tables.py': 100, 'test_classroom_tables_games.py': 120, 'test_engine_bot_view.py': 8,
-           'test_coach_alike.py': 5, 'test_coach_race.py': 15, 'test_hostile_student.py': 100,
-           'test_instructions.py': 30, 'test_coach_numbers.py': 75, 'test_tutor_links.py': 150,
-           'test_learner_pages.py': 15, 'test_no_code_on_screen.py': 60, 'test_teacher_browser.py': 90}
+# seconds per file, and per test of the `SPLIT` files, under `make test` with two CPU hogs beside it (tests/weights.json,
+# written by `python tests/shards.py --weights LOG...` from the `--durations=0` output of a run); a file not there weighs 10
+_MEASURED = json.loads((pathlib.Path(__file__).parent / 'weights.json').read_text())
+WEIGHTS, TEST_WEIGHTS = _MEASURED['files'], _MEASURED['tests']
 
 # the files that read the built site (tests/helpers.py): `tests/shards.py --site` runs them last in their share
 SITE_FILES = ('test_docs.py', 'test_site_says.py', 'test_learner_pages.py', 'test_tutorials.py')
@@ -45,11 +34,26 @@ def pytest_addoption(parser):
 # share would wait for the first to make it) and start a hub each, one at a time rather than side by side
 TOGETHER = [('test_hub.py', 'test_hub_service.py', 'test_hub_lti.py', 'test_hub_classes.py')]
 
-def shares(files, n) -> list:
-    "The files in `n` shares of about equal weight: the heaviest first (a `TOGETHER` group as one), each into the lightest share so far."
+# files whose tests share nothing (no module fixture, no cache one test fills for another): `tests/shards.py` deals
+# their tests out one by one, so that one heavy file does not hold the whole run up (a test weighs its file's weight
+# or its own, measured: TEST_WEIGHTS)
+SPLIT = ('test_engine_rules.py', 'test_panel.py', 'test_begga_kaat.py', 'test_maghe_satra.py', 'test_drills.py',
+         'test_coach_race.py', 'test_coach_numbers.py', 'test_engine_contracts.py', 'test_panel_coach.py')
+
+def shares(files, n, tests=None) -> list:
+    """The files in `n` shares of about equal weight: the heaviest first (a `TOGETHER` group as one), each into the
+    lightest share so far. `tests`: {file: its test ids} for files of `SPLIT` dealt out test by test ('file::id')."""
+    tests = tests or {}
     units = [[f for f in group if f in files] for group in TOGETHER]
-    units = [u for u in units if u] + [[f] for f in files if not any(f in group for group in TOGETHER)]
-    weight = lambda fs: sum(WEIGHTS.get(f, 10) for f in fs)
+    units = [u for u in units if u] + [[f] for f in files if not any(f in group for group in TOGETHER) and f not in tests]
+    units += [[f'{f}::{t}'] for f in files if f in tests for t in tests[f]]
+    def one(item):  # a test of a split file: its own measured seconds, else an equal part of what its file's measured tests leave
+        f = item.split('::')[0]
+        if '::' not in item: return WEIGHTS.get(f, 10)
+        if item in TEST_WEIGHTS: return TEST_WEIGHTS[item]
+        known = [TEST_WEIGHTS[f'{f}::{t}'] for t in tests[f] if f'{f}::{t}' in TEST_WEIGHTS]
+        return max(0.1, (WEIGHTS.get(f, 10) - sum(known)) / max(1, len(tests[f]) - len(known)))
+    weight = lambda items: sum(map(one, items))
     out = [[] for _ in range(n)]
     for unit in sorted(units, key=lambda u: (-weight(u), u)):
         min(out, key=weight).extend(unit)

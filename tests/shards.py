@@ -1,5 +1,6 @@
 """Run the test suite as N pytest processes side by side, each on its share of the test files (whole files, balanced by
-measured weight: `shares` in conftest.py), and fail if any share fails. `make test` runs it with N=4 on a 2-core
+measured weight: `shares` in conftest.py; the tests of a file that shares nothing between them, `SPLIT`, dealt out
+one by one), and fail if any share fails. `make test` runs it with N=4 on a 2-core
 machine: much of the suite waits (browsers, servers, hubs starting), so more shares than cores keep both cores busy,
 and on a machine shared with other work N shares get about N/(N+others) of it.
 
@@ -14,15 +15,15 @@ ends (not interleaved), with how long it took.
 shares instead of before them, holding the lock the site tests take (tests/helpers.py), so they wait for this build
 and check it; the files that read the site run last in their share. The build's failure fails the run.
 
-`--weights LOG...`: the seconds per test file in the `--durations=0` output of a run (its shares' logs), summed over
-setup, call and teardown, as `WEIGHTS` in conftest.py wants them.
+`--weights LOG...`: the seconds per test file (and per test of the files whose tests are dealt out one by one, `SPLIT`)
+in the `--durations=0` output of a run (its shares' logs), summed over setup, call and teardown: tests/weights.json.
 """
-import fcntl, os, pathlib, re, subprocess, sys, tempfile, time
+import fcntl, json, os, pathlib, re, subprocess, sys, tempfile, time
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-from conftest import shares, SITE_FILES  # noqa: E402
+from conftest import shares, SITE_FILES, SPLIT  # noqa: E402
 
 def counts(output:str) -> dict:
     "The counts in pytest's closing line of `output` ('12 passed, 1 skipped in 3.4s'): {'passed': 12, 'skipped': 1}."
@@ -30,12 +31,15 @@ def counts(output:str) -> dict:
     found = re.findall(r'(\d+) (passed|failed|errors?|skipped)', closing[-1]) if closing else []
     return {('error' if word.startswith('error') else word): int(k) for k, word in found}
 
-def weights(text:str) -> dict:
-    "Seconds per test file in `--durations=0` output `text` (setup, call and teardown summed), heaviest first."
-    out = {}
-    for secs, path in re.findall(r'^\s*([\d.]+)s (?:setup|call|teardown)\s+(?:\S*/)?(test_\w+\.py)::', text, re.M):
-        out[path] = out.get(path, 0) + float(secs)
-    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+def weights(text:str) -> tuple:
+    """Seconds per test file in `--durations=0` output `text` (setup, call and teardown summed), heaviest first, and per
+    test of the `SPLIT` files ('file::id', the ones of a second or more)."""
+    files, tests = {}, {}
+    for secs, path, test in re.findall(r'^\s*([\d.]+)s (?:setup|call|teardown)\s+(?:\S*/)?(test_\w+\.py)::(.+?)\s*$', text, re.M):
+        files[path] = files.get(path, 0) + float(secs)
+        if path in SPLIT: tests[f'{path}::{test}'] = tests.get(f'{path}::{test}', 0) + float(secs)
+    heaviest = lambda d: dict(sorted(d.items(), key=lambda kv: -kv[1]))
+    return heaviest(files), heaviest({t: s for t, s in tests.items() if s >= 1})
 
 def names_tests(args) -> bool:
     "Whether pytest arguments `args` name files, folders or tests (then each share collects them and keeps its part)."
@@ -43,17 +47,28 @@ def names_tests(args) -> bool:
     after = [a for prev, a in zip([None, *args], args) if not a.startswith('-') and prev not in options_with_value]
     return bool(after)
 
+def split_tests(files) -> dict:
+    "The test ids of the `SPLIT` files among `files`, by file, from one pytest collection (a file it cannot collect stays whole)."
+    split = [f for f in files if f in SPLIT]
+    found = subprocess.run([sys.executable, '-m', 'pytest', '-p', 'no:cacheprovider', '--collect-only', '-q', *(str(HERE/f) for f in split)],
+                           cwd=ROOT, capture_output=True, text=True).stdout if split else ''
+    ids = {}
+    for line in found.splitlines():
+        if '::' in line: ids.setdefault(line.split('::')[0].rsplit('/', 1)[-1], []).append(line.split('::', 1)[1])
+    return ids
+
 def share_files(n:int) -> list:
-    "The test files of each of the `n` shares, the ones that read the built site last in theirs."
+    "What each of the `n` shares runs (files, and tests of `SPLIT` files as 'file::id'), the files that read the built site last."
     files = sorted(p.name for p in HERE.glob('test_*.py'))
-    return [sorted(s, key=lambda f: f in SITE_FILES) for s in shares(files, n)]
+    return [sorted(s, key=lambda f: f in SITE_FILES) for s in shares(files, n, split_tests(files))]
 
 def main(argv):
-    if argv and argv[0] == '--weights':
-        found = {}
+    if argv and argv[0] == '--weights':  # summed over the logs given (a run's shares), as tests/weights.json holds them
+        found = {'files': {}, 'tests': {}}
         for log in argv[1:]:
-            for f, s in weights(pathlib.Path(log).read_text(errors='replace')).items(): found[f] = found.get(f, 0) + s
-        print('{' + ', '.join(f"'{f}': {round(s)}" for f, s in sorted(found.items(), key=lambda kv: -kv[1])) + '}')
+            for part, measured in zip(found.values(), weights(pathlib.Path(log).read_text(errors='replace'))):
+                for k, s in measured.items(): part[k] = part.get(k, 0) + s
+        print(json.dumps({part: {k: round(s, 1) for k, s in sorted(d.items(), key=lambda kv: -kv[1])} for part, d in found.items()}, indent=0, ensure_ascii=False))
         return
     if not argv or not argv[0].isdigit() or int(argv[0]) < 1:
         sys.exit("usage: python tests/shards.py N [--site] [pytest arguments...]  or  python tests/shards.py --weights LOG...")
