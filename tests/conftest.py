@@ -53,10 +53,11 @@ def shares(files, n, tests=None) -> list:
         if item in TEST_WEIGHTS: return TEST_WEIGHTS[item]
         known = [TEST_WEIGHTS[f'{f}::{t}'] for t in tests[f] if f'{f}::{t}' in TEST_WEIGHTS]
         return max(0.1, (WEIGHTS.get(f, 10) - sum(known)) / max(1, len(tests[f]) - len(known)))
-    weight = lambda items: sum(map(one, items))
-    out = [[] for _ in range(n)]
-    for unit in sorted(units, key=lambda u: (-weight(u), u)):
-        min(out, key=weight).extend(unit)
+    weighed = sorted(((sum(map(one, u)), u) for u in units), key=lambda wu: (-wu[0], wu[1]))
+    out, load = [[] for _ in range(n)], [0.0] * n
+    for w, unit in weighed:
+        k = load.index(min(load))
+        out[k].extend(unit); load[k] += w
     return out
 
 def pytest_collection_modifyitems(config, items):
