@@ -29,6 +29,7 @@ def right(q): return q.choices[q.answers[0]]
 # ---------------------------------------------------------------- coverage
 
 GAME_NAMES = list(games())
+drills_for(GAME_NAMES[0])  # every game's drills registered now (they are on first use): a test that reads DRILLS may run first
 
 def emitted_rules(name, hands=60):
     "The rule ids the game's own verdicts give, over seeded hands: every card, legal action, word and out-of-turn try."
