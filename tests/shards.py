@@ -1,6 +1,6 @@
 """Run the test suite as N pytest processes side by side, each on its share of the test files (whole files, balanced by
 measured weight: `shares` in conftest.py; the tests of a file that shares nothing between them, `SPLIT`, dealt out
-one by one), and fail if any share fails. `make test` runs it with N=6 on a 2-core
+one by one), and fail if any share fails. `make test` runs it with N=4 on a 2-core
 machine: much of the suite waits (browsers, servers, hubs starting), so more shares than cores keep both cores busy,
 and on a machine shared with other work N shares get about N/(N+others) of it.
 
