@@ -71,3 +71,11 @@ def pytest_collection_modifyitems(config, items):
     keep = [item for item in items if item.path.name in mine]
     config.hook.pytest_deselected(items=[item for item in items if item.path.name not in mine])
     items[:] = keep
+
+@pytest.fixture(scope='module')
+def browsers():
+    "One Chromium for a test module's pages, each page in a browser context of its own (`helpers.Browsers`)."
+    from helpers import Browsers
+    shared = Browsers()
+    try: yield shared
+    finally: shared.close()

@@ -9,7 +9,7 @@ import contextlib, os, pathlib, sys
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, POLL, Browsers, wait_shown, no_chromium, free_port, served
+from helpers import ROOT, POLL, wait_shown, no_chromium, free_port, served
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 VOILA = pathlib.Path(sys.executable).parent / 'voila'
 AXE = ROOT / 'tests' / 'node_modules' / 'axe-core' / 'axe.min.js'
@@ -38,13 +38,6 @@ def light():
     "One Voilà in the light theme for the module's tests: each page still gets a kernel (a panel) of its own, as each visitor does."
     port, server = voila()
     with server: yield port
-
-@pytest.fixture(scope='module')
-def browsers():
-    "One Chromium for the module's pages, each in a context of its own."
-    shared = Browsers()
-    try: yield shared
-    finally: shared.close()
 
 def heard(page) -> list:
     "The lines the live region has said so far (a screen reader reads each as it is added)."

@@ -8,7 +8,7 @@ import contextlib, os, pathlib, shutil, signal, socket, subprocess, sys, time
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, POLL, Browsers, wait_shown, no_chromium, free_port, port_open, served
+from helpers import ROOT, POLL, wait_shown, no_chromium, free_port, port_open, served
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 ARTIFACTS = ROOT / 'tests' / 'artifacts'
 VOILA = pathlib.Path(sys.executable).parent / 'voila'
@@ -35,13 +35,6 @@ def light():
     "One Voilà (light theme) for the module's tests that need no server of their own: each page still gets its own kernel."
     with voila_server() as (port, proc): yield port, proc
     assert proc.poll() is not None, "the Voilà server is still running"
-
-@pytest.fixture(scope='module')
-def browsers():
-    "One Chromium for the module's pages, each in a context of its own."
-    shared = Browsers()
-    try: yield shared
-    finally: shared.close()
 
 def played_titles(page) -> list:
     "The names of the cards on the table now (the trick, or the one just finished)."

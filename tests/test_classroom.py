@@ -8,7 +8,7 @@ import contextlib, importlib.util, json, os, pathlib, platform, shutil, signal, 
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, POLL, Browsers, wait_shown, no_chromium, free_port, port_open, served
+from helpers import ROOT, POLL, wait_shown, no_chromium, free_port, port_open, served
 
 def _missing() -> str:
     for mod, what in (('solara', "Solara (pip install -e '.[classroom]')"), ('websockets', 'websockets'),
@@ -35,13 +35,6 @@ def classroom(*args):
 @pytest.fixture(scope='module')
 def server():
     with classroom() as (addr, proc): yield addr, proc
-
-@pytest.fixture(scope='module')
-def browsers():
-    "One Chromium for the module's pages, each page in a context of its own."
-    shared = Browsers()
-    try: yield shared
-    finally: shared.close()
 
 def get(url, cookie=None, method='GET', data=None, timeout=20):
     "(status, body, headers) of a plain HTTP request, redirects not followed."

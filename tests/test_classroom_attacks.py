@@ -13,7 +13,7 @@ import pytest
 pytestmark = pytest.mark.browser
 from test_classroom import (classroom, get, session_cookie, kernel_msg, click_answered, closed_soon,
                             ConnectionClosed, InvalidStatus, connect, psutil)
-from helpers import ROOT, Browsers, free_port, wait_shown
+from helpers import ROOT, free_port, wait_shown
 
 CODE = 'kq7m-x2pd'
 ATTACKER = '127.0.0.2'  # another address on the loopback network: the attacker, apart from the student at 127.0.0.1
@@ -23,12 +23,6 @@ def server():
     # a class of 300 may start its sessions at once here (`--new-session-burst`: 30 by default, then one a second), so
     # that what refuses the 300 idle websockets below is the cap they test, not the new sessions' turns (60 s of waiting)
     with classroom('--new-session-burst', '300') as (addr, proc): yield addr, proc
-
-@pytest.fixture(scope='module')
-def browsers():
-    shared = Browsers()
-    try: yield shared
-    finally: shared.close()
 
 @pytest.fixture(scope='module')
 def coded():
