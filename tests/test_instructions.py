@@ -2,11 +2,13 @@
 learner part, of the start page and of each tutorial's "what to do" is run exactly as printed, and every word the
 terminal's `help` tells the learner to type is accepted.
 
-- `cardgames-tutor ...`: the console script installed beside this Python, with `quit` typed (stdin), a timeout, in a
-  folder of its own; exit status 0 and no traceback. Placeholders are filled in: `GAME` with every game, `FILE` with a
-  hand record that a printed `--save FILE` makes (those commands run first). A lone game name after a command
-  (`cardgames-tutor play begga-kaat` (or `kocka`, ...)) is that command with the game changed; a lone `--option` is
-  added to the command before it.
+- `cardgames-tutor ...`: the console script's own `main` (what the script installed beside this Python calls), with
+  `quit` typed (stdin), in a folder of its own, in this process (a start of Python per command cost half a CPU-second
+  each, and the check is the command's output, not its start); exit status 0 and no traceback. The console script
+  itself is started as a learner starts it by the checks of the terminal's `help` below, in every game. Placeholders
+  are filled in: `GAME` with every game, `FILE` with a hand record that a printed `--save FILE` makes (those commands
+  run first). A lone game name after a command (`cardgames-tutor play begga-kaat` (or `kocka`, ...)) is that command
+  with the game changed; a lone `--option` is added to the command before it.
 - `make TARGET ...`: never run (the tutor and the classroom are servers, the tests take 20 minutes); `make -n` must
   know the target and its variables.
 - A Python line: run with `exec` in a fresh namespace per page (its import lines first), as a learner's cell would;
@@ -15,7 +17,7 @@ terminal's `help` tells the learner to type is accepted.
 In the README's learner part, on the start page and in the "what to do" paragraphs every code span must be one of
 these (a span the test cannot run fails it); elsewhere in the tutorials only the commands and code lines are run.
 """
-import ast, builtins, json, os, re, shlex, subprocess, sys
+import ast, builtins, io, json, os, re, shlex, subprocess, sys, traceback
 from pathlib import Path
 import pytest
 from helpers import ROOT
@@ -124,12 +126,26 @@ def expand(command:str, record:Path) -> list:
     games_ = GAMES if 'GAME' in args else (None,)
     return [[{'GAME': g, 'FILE': str(record)}.get(a, a) for a in args] for g in games_]
 
-def run_commands(commands:list, folder:Path) -> list:
-    "Run every `cardgames-tutor` command (those that save FILE first); the problems found, as lines."
+def tutor_main(args:list, monkeypatch, capsys, stdin:str='quit\n') -> subprocess.CompletedProcess:
+    """`cardgames-tutor ARGS` run through the console script's own `main`, in this process, as the script runs it (`stdin`
+    typed in, exit status what `main` returns or exits with, a traceback printed to stderr with status 1, as Python's
+    own): the data folder and the folder it runs in are the test's (`folder`)."""
+    monkeypatch.setattr(sys, 'stdin', io.StringIO(stdin))
+    monkeypatch.setattr(sys, 'argv', [str(TUTOR), *args])
+    capsys.readouterr()
+    try: status = cli.main(list(args))
+    except SystemExit as e: status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except Exception: traceback.print_exc(); status = 1
+    out = capsys.readouterr()
+    return subprocess.CompletedProcess([str(TUTOR), *args], status or 0, out.out, out.err)
+
+def run_commands(commands:list, folder:Path, monkeypatch, capsys) -> list:
+    "Run every `cardgames-tutor` command (those that save FILE first) through `main`; the problems found, as lines."
     record, problems = folder / 'record.json', []
+    assert Path.cwd() == folder.resolve() and os.environ['CARDGAMES_TUTOR_DATA'] == str(folder / 'data'), "run in the learner's folder (`folder`)"
     for command in sorted(dict.fromkeys(commands), key=lambda c: '--save' not in c):
         for args in expand(command, record):
-            r = tutor(args, folder)
+            r = tutor_main(args, monkeypatch, capsys)
             said = r.stdout + r.stderr
             if r.returncode != 0 or 'Traceback' in said:
                 problems.append(f"`{command}` (run as cardgames-tutor {shlex.join(args)}): exit status {r.returncode}\n{said[-1500:]}")
@@ -178,9 +194,17 @@ def check_words(words:list, monkeypatch, capsys) -> list:
 def check(pairs:list, where:str, folder:Path, monkeypatch, capsys):
     "Run every instruction of `pairs` (kind, text); fail with every problem found."
     by = lambda k: [t for kk, t in pairs if kk == k]
-    problems = (run_make(by('make')) + run_commands(by('command'), folder) + run_python(by('python'), where)
+    problems = (run_make(by('make')) + run_commands(by('command'), folder, monkeypatch, capsys) + run_python(by('python'), where)
                 + check_words(list(dict.fromkeys(by('word'))), monkeypatch, capsys))
     assert not problems, f"{where}: instructions that do not work as printed:\n" + '\n'.join(problems)
+
+def test_a_command_that_does_not_work_is_a_problem(folder, monkeypatch, capsys):
+    "Run in this process, a command that exits 2 or ends in a traceback is still found (and one that works is not)."
+    bad = run_commands(['cardgames-tutor play whist', 'cardgames-tutor replay FILE', 'cardgames-tutor play kocka'], folder, monkeypatch, capsys)
+    assert len(bad) == 2 and all('exit status 2' in b for b in bad) and "unknown game 'whist'" in bad[0] + bad[1], bad
+    monkeypatch.setattr(cli, '_show_record', lambda *a: 1 / 0)  # a command that breaks: its traceback, status 1
+    crash = tutor_main(['replay', 'x.json'], monkeypatch, capsys)
+    assert crash.returncode == 1 and 'Traceback' in crash.stderr and 'ZeroDivisionError' in crash.stderr
 
 # ---------------------------------------------------------------- the README, the start page, the tutorials
 
