@@ -1,5 +1,12 @@
-"""Hand records and the command line, as a user runs them: exit codes, one-line errors, no tracebacks."""
-import json, os, subprocess, sys, pytest
+"""Hand records and the command line, as a user runs them: exit codes, one-line errors, no tracebacks.
+
+Most commands run through the command line's `main` in this process, as `python -m cardgames_tutor.term.cli` runs it
+(`sys.exit(main())`: its exit status, its standard input, output and error, a traceback as Python prints one): the checks
+are the commands' outputs, and a start of Python per command cost half a CPU-second. Python is started for real where the
+start is what is checked: `--version`, records on a real standard input (bytes, not UTF-8 text), and no widget imported.
+"""
+import contextlib, io, json, os, subprocess, sys, traceback, pytest
+from cardgames_tutor.term import cli
 from cardgames_tutor.core.engine import rule_title, rule_name
 from cardgames_tutor.core.registry import games
 from cardgames_tutor.core.match import Match, play_out
@@ -8,8 +15,23 @@ from cardgames_tutor.games.begga_kaat import BeggaKaat
 
 CLI = [sys.executable, '-m', 'cardgames_tutor.term.cli']
 
-def run(*args, stdin=''):
+def run_started(*args, stdin=''):
+    "`python -m cardgames_tutor.term.cli ARGS`, started as a user starts it."
     return subprocess.run(CLI + list(args), input=stdin, capture_output=True, text=True, timeout=120)
+
+def run(*args, stdin=''):
+    "`python -m cardgames_tutor.term.cli ARGS` as its `__main__` runs it (`sys.exit(main())`), in this process: what it says and its exit status."
+    out, err, saved = io.StringIO(), io.StringIO(), (sys.stdin, sys.argv)
+    sys.stdin, sys.argv = io.TextIOWrapper(io.BytesIO(stdin.encode('utf-8')), encoding='utf-8'), [cli.__file__, *args]
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try: code = cli.main(list(args))
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) or e.code is None else 1
+                if not isinstance(e.code, int) and e.code is not None: print(e.code, file=sys.stderr)
+            except Exception: traceback.print_exc(); code = 1
+    finally: sys.stdin, sys.argv = saved
+    return subprocess.CompletedProcess(CLI + list(args), code or 0, out.getvalue(), err.getvalue())
 
 def available_games(): return list(games())
 
@@ -105,7 +127,7 @@ def test_drills_and_links_need_no_widget(tmp_path):
 
 def test_version_prints_the_version_and_exits_0():
     from cardgames_tutor import __version__
-    r = run('--version')
+    r = run_started('--version')
     assert (r.returncode, r.stdout, r.stderr) == (0, f"cardgames-tutor {__version__}\n", '')
 
 @pytest.mark.parametrize('args', [['replay'], ['replay', '--json'], ['review', '--seat', '1']])
