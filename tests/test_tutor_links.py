@@ -22,7 +22,7 @@ def _missing() -> str:
     return ''
 
 if _missing(): pytest.skip(_missing(), allow_module_level=True)
-from playwright.sync_api import sync_playwright, TimeoutError as PlaywrightTimeout
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 def relative_links(nb: pathlib.Path) -> list:
     "The relative link targets (no scheme, no bare anchor) in a notebook's markdown cells."
@@ -31,6 +31,12 @@ def relative_links(nb: pathlib.Path) -> list:
     return [l.split('#')[0] for l in links if not re.match(r'[a-z]+:', l) and not l.startswith('#')]
 
 SERVED = {}  # 'copy': the learner's copy the lab below serves
+
+# Options for the test's server that change nothing a test checks (the pages, the notebooks, their kernels): no check for
+# a newer JupyterLab and no news feed (both ask the internet, which a test machine has not), no language-server scan at
+# start (jupyter-lsp looks for a dozen language servers; no test edits code), no terminals.
+QUIET_LAB = ['--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate', '--LabApp.news_url=None',
+             "--ServerApp.jpserver_extensions={'jupyter_lsp': False}", '--ServerApp.terminals_enabled=False']
 
 @pytest.fixture(scope='module')
 def lab(tmp_path_factory):
@@ -43,7 +49,7 @@ def lab(tmp_path_factory):
     copying = next(l for l in made.splitlines() if 'learner_copy' in l)
     subprocess.run(shlex.split(copying), cwd=ROOT, check=True, capture_output=True)
     command = shlex.split(next(l for l in made.splitlines() if ' lab' in l))
-    proc = subprocess.Popen(command + ['--ServerApp.token=', '--ServerApp.password=', '--allow-root'],
+    proc = subprocess.Popen(command + ['--ServerApp.token=', '--ServerApp.password=', '--allow-root', *QUIET_LAB],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.time() + 90
@@ -56,6 +62,41 @@ def lab(tmp_path_factory):
     finally:
         with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(20)
+
+def _api(lab:str, path:str, method:str='GET', body:bytes|None=None):
+    "A call to the lab's REST API (`/api/...`); a call that changes something sends the `_xsrf` cookie back, as JupyterLab's page does."
+    headers = {}
+    if method != 'GET':
+        if 'xsrf' not in SERVED:
+            with urllib.request.urlopen(f'{lab}/lab', timeout=30) as r:  # JupyterLab's page sets the cookie
+                SERVED['xsrf'] = next(c.split(';')[0].split('=', 1)[1] for c in r.headers.get_all('Set-Cookie') if c.startswith('_xsrf='))
+        headers = {'Content-Type': 'application/json', 'X-XSRFToken': SERVED['xsrf'], 'Cookie': f"_xsrf={SERVED['xsrf']}"}
+    req = urllib.request.Request(f'{lab}{path}', data=body, method=method, headers=headers)
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return r.status, (json.load(r) if r.status != 204 else None)
+
+@pytest.fixture(autouse=True)
+def kernels_shut(lab):
+    """After each test, every kernel it started is shut (its page is closed by then): a kernel left running idles on
+    beside the next tests' for the rest of the module."""
+    yield
+    with contextlib.suppress(OSError):
+        for s in _api(lab, '/api/sessions')[1]: _api(lab, f"/api/sessions/{s['id']}", 'DELETE')
+        for k in _api(lab, '/api/kernels')[1]: _api(lab, f"/api/kernels/{k['id']}", 'DELETE')
+
+@pytest.fixture(scope='module')
+def lab_pages(browsers):
+    """Pages for JupyterLab, one at a time, all in one browser context of the module's Chromium: JupyterLab's scripts
+    (megabytes) come from the context's cache and its compiled code after the first page, as in a learner's browser."""
+    context = browsers.browser().new_context()
+    @contextlib.contextmanager
+    def page(width:int, height:int):
+        p = context.new_page()
+        p.set_viewport_size({'width': width, 'height': height})
+        try: yield p
+        finally: p.close()
+    try: yield page
+    finally: context.close()
 
 def test_every_tutorial_link_resolves_in_jupyterlab(lab):
     pages = sorted((ROOT / 'nbs' / 'tutorials').glob('*.ipynb')) + sorted((ROOT / 'nbs' / 'quickref').glob('*.ipynb'))
@@ -70,24 +111,20 @@ def test_every_tutorial_link_resolves_in_jupyterlab(lab):
     rulebooks = [t for nb in pages for t in relative_links(nb) if re.match(r'\.\./games/1\d_', t)]
     assert checked and len({t for t in rulebooks}) >= 5, "every game's tutorial links its rulebook"
 
-def test_clicking_a_rulebook_link_opens_it(lab):
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            page = browser.new_page(viewport={'width': 1300, 'height': 4000})  # tall: JupyterLab draws only the cells in view
-            page.goto(f'{lab}/lab/tree/tutorials/begga_kaat.ipynb', timeout=90_000)
-            link = page.locator('.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]:visible').first  # the start page, open behind, links it too
-            link.wait_for(timeout=180_000)
-            deadline = time.time() + 180
-            while True:  # a loaded machine may still be laying the page out, or bring the tutorial's tab forward over the
-                try:     # start page's after the link was found there: each try finds the visible link again
-                    link.click(timeout=15_000); break
-                except PlaywrightTimeout:
-                    if time.time() > deadline: raise
-            page.wait_for_selector('.lm-TabBar-tab:has-text("10_begga_kaat.ipynb")', timeout=180_000)  # JupyterLab is slow on a loaded machine
-            # the rulebook's title (the tutorial's is another): in the page, though JupyterLab may hide cells scrolled out of view
-            page.wait_for_selector('.jp-RenderedMarkdown h1[data-jupyter-id="Begga-Kaat"]', state='attached', timeout=180_000)
-        finally: browser.close()
+def test_clicking_a_rulebook_link_opens_it(lab, lab_pages):
+    with lab_pages(1300, 4000) as page:  # tall: JupyterLab draws only the cells in view
+        page.goto(f'{lab}/lab/tree/tutorials/begga_kaat.ipynb', timeout=90_000)
+        link = page.locator('.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]:visible').first  # the start page, open behind, links it too
+        link.wait_for(timeout=180_000)
+        deadline = time.time() + 180
+        while True:  # a loaded machine may still be laying the page out, or bring the tutorial's tab forward over the
+            try:     # start page's after the link was found there: each try finds the visible link again
+                link.click(timeout=15_000); break
+            except PlaywrightTimeout:
+                if time.time() > deadline: raise
+        page.wait_for_selector('.lm-TabBar-tab:has-text("10_begga_kaat.ipynb")', timeout=180_000)  # JupyterLab is slow on a loaded machine
+        # the rulebook's title (the tutorial's is another): in the page, though JupyterLab may hide cells scrolled out of view
+        page.wait_for_selector('.jp-RenderedMarkdown h1[data-jupyter-id="Begga-Kaat"]', state='attached', timeout=180_000)
 
 QUIET = 6_000      # ms a page must stay unmodified once its kernel is idle (JupyterLab marked it within a second)
 SLOW_LAB = 180_000  # ms for anything JupyterLab does on a loaded machine
@@ -107,35 +144,31 @@ def _written(path) -> bool:
     except ValueError: return False
 
 
-def test_the_learner_pages_open_clean_and_run_to_the_panel(lab):
+def test_the_learner_pages_open_clean_and_run_to_the_panel(lab, lab_pages):
     """Opened in JupyterLab, the start page and a tutorial are not marked modified (`jp-mod-dirty` on their tab) while
     the kernel is idle, and saved as they are, their files do not change: nothing for autosave to rewrite. Their code is
     collapsed, and Run All Cells, as the page says, brings up the live panel."""
     copy = SERVED['copy']
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            page = browser.new_page(viewport={'width': 1300, 'height': 4000})
-            for rel in ('tutorials/kocka.ipynb', 'tutorials/start.ipynb'):
-                before, stamp = (copy / rel).read_bytes(), (copy / rel).stat().st_mtime_ns
-                name = _open_clean(page, lab, rel)
-                dirty = f'.lm-TabBar-tab.jp-mod-dirty:has-text("{name}")'
-                try: page.wait_for_selector(dirty, state='attached', timeout=QUIET)  # the page must stay clean all this while
-                except PlaywrightTimeout: pass
-                else: pytest.fail(f"{rel}: JupyterLab marked it modified as it opened, before any click (autosave would rewrite it)")
-                page.wait_for_function("() => document.querySelectorAll('.jp-Notebook .jp-InputPlaceholder').length >= 2",
-                                       timeout=SLOW_LAB)  # its code cells collapsed (JupyterLab's `source_hidden`)
-                page.locator('.jp-Notebook .jp-MarkdownCell').first.click()  # a cell in command mode: Ctrl+S saves the notebook
-                page.keyboard.press('Control+s')
-                deadline = time.time() + SLOW_LAB / 1000
-                while (copy / rel).stat().st_mtime_ns == stamp or not _written(copy / rel):  # saved, and the write finished
-                    assert time.time() < deadline, f"{rel}: JupyterLab did not save it"
-                    time.sleep(0.2)
-                assert (copy / rel).read_bytes() == before, f"{rel}: JupyterLab saved it changed, unmodified by the learner"
-            page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()  # the start page, as its first words say
-            page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
-            page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal:visible', timeout=SLOW_LAB)
-        finally: browser.close()
+    with lab_pages(1300, 4000) as page:
+        for rel in ('tutorials/kocka.ipynb', 'tutorials/start.ipynb'):
+            before, stamp = (copy / rel).read_bytes(), (copy / rel).stat().st_mtime_ns
+            name = _open_clean(page, lab, rel)
+            dirty = f'.lm-TabBar-tab.jp-mod-dirty:has-text("{name}")'
+            try: page.wait_for_selector(dirty, state='attached', timeout=QUIET)  # the page must stay clean all this while
+            except PlaywrightTimeout: pass
+            else: pytest.fail(f"{rel}: JupyterLab marked it modified as it opened, before any click (autosave would rewrite it)")
+            page.wait_for_function("() => document.querySelectorAll('.jp-Notebook .jp-InputPlaceholder').length >= 2",
+                                   timeout=SLOW_LAB)  # its code cells collapsed (JupyterLab's `source_hidden`)
+            page.locator('.jp-Notebook .jp-MarkdownCell').first.click()  # a cell in command mode: Ctrl+S saves the notebook
+            page.keyboard.press('Control+s')
+            deadline = time.time() + SLOW_LAB / 1000
+            while (copy / rel).stat().st_mtime_ns == stamp or not _written(copy / rel):  # saved, and the write finished
+                assert time.time() < deadline, f"{rel}: JupyterLab did not save it"
+                time.sleep(0.2)
+            assert (copy / rel).read_bytes() == before, f"{rel}: JupyterLab saved it changed, unmodified by the learner"
+        page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()  # the start page, as its first words say
+        page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
+        page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal:visible', timeout=SLOW_LAB)
 
 def test_saving_in_jupyterlab_changes_the_copy_not_the_project(lab):
     "What JupyterLab saves as a learner plays (here: a save through its contents API, as autosave does) lands in the copy."
@@ -144,11 +177,7 @@ def test_saving_in_jupyterlab_changes_the_copy_not_the_project(lab):
     with urllib.request.urlopen(f'{lab}/api/contents/tutorials/kocka.ipynb', timeout=30) as r: model = json.load(r)
     model['content']['cells'].append({'cell_type': 'markdown', 'metadata': {}, 'source': 'my own note', 'id': 'mine'})
     body = json.dumps({'type': 'notebook', 'format': 'json', 'content': model['content']}).encode()
-    with urllib.request.urlopen(f'{lab}/lab', timeout=30) as r:  # JupyterLab's page sets the _xsrf cookie a save sends back
-        xsrf = next(c.split(';')[0].split('=', 1)[1] for c in r.headers.get_all('Set-Cookie') if c.startswith('_xsrf='))
-    req = urllib.request.Request(f'{lab}/api/contents/tutorials/kocka.ipynb', data=body, method='PUT', headers={
-        'Content-Type': 'application/json', 'X-XSRFToken': xsrf, 'Cookie': f'_xsrf={xsrf}'})
-    with urllib.request.urlopen(req, timeout=30) as r: assert r.status == 200
+    assert _api(lab, '/api/contents/tutorials/kocka.ipynb', 'PUT', body)[0] == 200  # with the _xsrf cookie JupyterLab's page sets
     with urllib.request.urlopen(f'{lab}/api/contents/tutorials/kocka.ipynb', timeout=30) as r:
         assert 'my own note' in json.dumps(json.load(r)['content'])  # saved where JupyterLab serves it from
     assert project.read_bytes() == before  # the project's notebook is untouched
@@ -156,24 +185,20 @@ def test_saving_in_jupyterlab_changes_the_copy_not_the_project(lab):
 AXE = ROOT / 'tests' / 'node_modules' / 'axe-core' / 'axe.min.js'
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd tests && npm install --no-save axe-core)")
-def test_the_panel_in_jupyterlab_has_no_serious_accessibility_problem(lab):
+def test_the_panel_in_jupyterlab_has_no_serious_accessibility_problem(lab, lab_pages):
     "The start page run in JupyterLab as a learner runs it (Run > Run All Cells): axe-core finds nothing serious in its panel."
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            page = browser.new_page(viewport={'width': 1366, 'height': 900})
-            page.goto(f'{lab}/lab/tree/tutorials/start.ipynb', timeout=90_000)
-            page.wait_for_selector('.jp-Notebook .jp-Cell:visible', timeout=180_000)  # the tab in view (others may be open behind)
-            page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"], .jp-Toolbar-kernelStatus', state='attached', timeout=180_000)
-            page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
-            page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
-            page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal:visible', timeout=180_000)
-            page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor button.cgt-card')].every(b => b.getAttribute('aria-label'))", timeout=60_000)
-            page.add_script_tag(path=str(AXE))
-            found = page.evaluate("""async () => (await axe.run('.cgt-tutor')).violations
-                .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")
-            assert not found, found
-        finally: browser.close()
+    with lab_pages(1366, 900) as page:
+        page.goto(f'{lab}/lab/tree/tutorials/start.ipynb', timeout=90_000)
+        page.wait_for_selector('.jp-Notebook .jp-Cell:visible', timeout=180_000)  # the tab in view (others may be open behind)
+        page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"], .jp-Toolbar-kernelStatus', state='attached', timeout=180_000)
+        page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
+        page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
+        page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal:visible', timeout=180_000)
+        page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor button.cgt-card')].every(b => b.getAttribute('aria-label'))", timeout=60_000)
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate("""async () => (await axe.run('.cgt-tutor')).violations
+            .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")
+        assert not found, found
 
 CODE_ON_SCREEN = [('a traceback', re.compile(r'Traceback \(most recent call last\)|\b[A-Z][a-zA-Z]+Error\b')),
                   ('a tag', re.compile(r'\[[a-z][a-z0-9]*(?:-[a-z0-9]+)+\]|\[(?:duck|compare|forced|notation)\]')),
@@ -183,43 +208,39 @@ TUTORIALS = ('begga_kaat', 'kocka', 'dehla_pakad', 'maghe_satra', 'beggars_and_t
 
 @pytest.mark.slow
 @pytest.mark.parametrize('game', TUTORIALS)
-def test_walkthrough_a_tutorial_as_a_learner_does(lab, game):
+def test_walkthrough_a_tutorial_as_a_learner_does(lab, lab_pages, game):
     """A learner's walk through one tutorial in JupyterLab (issue 56, item 6): it opens unmodified, its code collapsed (no
     test or helper code in view); Run All Cells, as the page says, brings up the live panel; Hint answers; the bot plays
     the learner's moves to the end of the hand; the review is shown. Nothing on the page is a traceback, a tag, a rule id
     or a Python value, and no output holds a button that is not a live control (a picture's button would do nothing)."""
     rel = f'tutorials/{game}.ipynb'
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            page = browser.new_page(viewport={'width': 1366, 'height': 4000})
-            name = _open_clean(page, lab, rel)
-            page.wait_for_timeout(1500)
-            assert page.locator(f'.lm-TabBar-tab.jp-mod-dirty:has-text("{name}")').count() == 0, f"{rel} opened modified"
-            shown_code = page.evaluate("""() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea .cm-content')]
-                                          .filter(e => e.offsetParent !== null).map(e => e.innerText)""")
-            helpers = [c for c in shown_code if re.search(r'\bassert\b|\btest_\w+\(|^\s*def |^\s*import |\bre\.compile', c, re.M)]
-            assert not helpers, f"{rel} shows code a learner need not read: {helpers[0][:200]!r}"
-            page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
-            page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
-            panel = page.locator('.cgt-tutor').last
-            panel.locator('button:has-text("bot plays my move")').wait_for(timeout=SLOW_LAB)
-            panel.locator('button:text-is("Hint")').click()
-            page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor')].pop().innerText.includes('Hint:')", timeout=SLOW_LAB)
-            review = panel.locator('button:has-text("review this hand")')
-            deadline = time.time() + SLOW_LAB / 1000
-            while not (review.count() and review.first.is_enabled() and 'is over' in panel.inner_text()):
-                assert time.time() < deadline, f"{rel}: the hand did not end with the bot playing the learner's moves"
-                bot = panel.locator('button:has-text("bot plays my move")')
-                if bot.is_enabled(): bot.click()
-                page.wait_for_timeout(300)
-            review.first.click()
-            page.wait_for_function("() => !/reviewing/i.test([...document.querySelectorAll('.cgt-tutor')].pop().innerText)", timeout=SLOW_LAB)
-            text = page.inner_text('.jp-Notebook')
-            for what, pattern in CODE_ON_SCREEN:
-                m = pattern.search(text)
-                assert not m, f"{rel}: {what} on the learner's screen: {text[max(0, m.start() - 80):m.end() + 80]!r}"
-            dead = page.evaluate("""() => [...document.querySelectorAll('.jp-OutputArea-output button')]
-                                    .filter(b => !b.closest('.jupyter-widgets')).map(b => b.innerText)""")
-            assert not dead, f"{rel}: an output holds buttons that are no live control: {dead[:3]}"
-        finally: browser.close()
+    with lab_pages(1366, 4000) as page:
+        name = _open_clean(page, lab, rel)
+        page.wait_for_timeout(1500)
+        assert page.locator(f'.lm-TabBar-tab.jp-mod-dirty:has-text("{name}")').count() == 0, f"{rel} opened modified"
+        shown_code = page.evaluate("""() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea .cm-content')]
+                                      .filter(e => e.offsetParent !== null).map(e => e.innerText)""")
+        helpers = [c for c in shown_code if re.search(r'\bassert\b|\btest_\w+\(|^\s*def |^\s*import |\bre\.compile', c, re.M)]
+        assert not helpers, f"{rel} shows code a learner need not read: {helpers[0][:200]!r}"
+        page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
+        page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
+        panel = page.locator('.cgt-tutor').last
+        panel.locator('button:has-text("bot plays my move")').wait_for(timeout=SLOW_LAB)
+        panel.locator('button:text-is("Hint")').click()
+        page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor')].pop().innerText.includes('Hint:')", timeout=SLOW_LAB)
+        review = panel.locator('button:has-text("review this hand")')
+        deadline = time.time() + SLOW_LAB / 1000
+        while not (review.count() and review.first.is_enabled() and 'is over' in panel.inner_text()):
+            assert time.time() < deadline, f"{rel}: the hand did not end with the bot playing the learner's moves"
+            bot = panel.locator('button:has-text("bot plays my move")')
+            if bot.is_enabled(): bot.click()
+            page.wait_for_timeout(300)
+        review.first.click()
+        page.wait_for_function("() => !/reviewing/i.test([...document.querySelectorAll('.cgt-tutor')].pop().innerText)", timeout=SLOW_LAB)
+        text = page.inner_text('.jp-Notebook')
+        for what, pattern in CODE_ON_SCREEN:
+            m = pattern.search(text)
+            assert not m, f"{rel}: {what} on the learner's screen: {text[max(0, m.start() - 80):m.end() + 80]!r}"
+        dead = page.evaluate("""() => [...document.querySelectorAll('.jp-OutputArea-output button')]
+                                .filter(b => !b.closest('.jupyter-widgets')).map(b => b.innerText)""")
+        assert not dead, f"{rel}: an output holds buttons that are no live control: {dead[:3]}"
