@@ -43,6 +43,23 @@ class DocsError(Exception):
     "The site could not be built or failed a check; the message says where and why."
 
 
+def read_settings_once():
+    """nbdev reads `pyproject.toml` afresh each time it asks for its settings (`get_config`): several times for every
+    cell it processes, and each `[source]` link asks again; parsing it again and again was a third of a page's build.
+    Here a settings file is parsed once while it is unchanged (same size and time of change) and each caller gets a
+    copy of what it says: the same settings, read once."""
+    import pickle, nbdev.config as config
+    if getattr(config._load_toml, 'once', False): return
+    parse, parsed = config._load_toml, {}
+    def load(p):
+        st = os.stat(p)
+        key = (str(Path(p).resolve()), st.st_mtime_ns, st.st_size)
+        if key not in parsed: parsed[key] = pickle.dumps(parse(p), pickle.HIGHEST_PROTOCOL)
+        return pickle.loads(parsed[key])  # a copy of its own, made far faster than copy.deepcopy
+    load.once = True
+    config._load_toml = load
+
+
 def notebooks(nbs:Path=NBS) -> list[Path]:
     "The notebooks that become pages, relative to `nbs`: nbdev's rule (no `_` or `.` files or folders)."
     return sorted(p.relative_to(nbs) for p in nbs.rglob('*.ipynb')
@@ -386,6 +403,7 @@ _SEP = '\n@@docs-error@@\n'
 def build_share(pairs:list[str]) -> int:
     "Build pages for `pairs` (source, destination, source, destination...) in this process; print each error after `_SEP`."
     import warnings; warnings.simplefilter('ignore')
+    read_settings_once()
     failed = 0
     for src, dest in zip(pairs[::2], pairs[1::2]):
         try: build_page(Path(src), Path(dest))
@@ -655,6 +673,7 @@ def build(out:Path=ROOT/'_docs', renderer:str='auto', workers:int=2) -> list[str
     "Build the site into `out`; return the pages the sidebar left out. Raises `DocsError` on any failure."
     import json
     os.chdir(ROOT)
+    read_settings_once()
     if renderer == 'auto': renderer = 'quarto' if shutil.which('quarto') else 'smalldocs'
     (out/STAMP).unlink(missing_ok=True)  # an old stamp must not vouch for a build that fails
     digest = inputs_digest()  # the tree as it was when the notebooks ran
