@@ -9,7 +9,7 @@ import contextlib, json, os, pathlib, posixpath, re, shlex, shutil, signal, sock
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, CHROMIUM, FLAGS, no_chromium, free_port
+from helpers import ROOT, CHROMIUM, FLAGS, POLL, no_chromium, free_port
 JUPYTER = pathlib.Path(sys.executable).parent / 'jupyter'
 LINK = re.compile(r'\]\(([^)\s]+)\)')
 
@@ -36,7 +36,8 @@ SERVED = {}  # 'copy': the learner's copy the lab below serves
 # a newer JupyterLab and no news feed (both ask the internet, which a test machine has not), no language-server scan at
 # start (jupyter-lsp looks for a dozen language servers; no test edits code), no terminals.
 QUIET_LAB = ['--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate', '--LabApp.news_url=None',
-             "--ServerApp.jpserver_extensions={'jupyter_lsp': False}", '--ServerApp.terminals_enabled=False']
+             "--ServerApp.jpserver_extensions={'jupyter_lsp': False}", '--ServerApp.terminals_enabled=False',
+             '--LabApp.expose_app_in_browser=True']  # `window.jupyterapp`: the walkthroughs open notebook after notebook in one page
 
 @pytest.fixture(scope='module')
 def lab(tmp_path_factory):
@@ -138,6 +139,48 @@ def _open_clean(page, lab, rel):
     page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', state='attached', timeout=SLOW_LAB)
     return name
 
+class OnePage:
+    """One JupyterLab page for the walkthroughs, loaded once: each walkthrough closes what the last one left open and
+    opens its tutorial in the same JupyterLab, as a learner opens the next one from the file browser (JupyterLab's
+    `docmanager:open`), instead of loading JupyterLab again (its scripts parsed and run again: about 6 CPU-seconds each).
+    A walkthrough that fails drops the page: the next one starts from a fresh page."""
+    def __init__(self, lab, lab_pages): self.lab, self.lab_pages, self.held = lab, lab_pages, None
+
+    def open(self, rel:str):
+        "The page, with only `rel` open in it and its kernel idle; its tab's name."
+        if self.held is None:
+            held = self.lab_pages(1366, 4000)
+            page = held.__enter__()
+            self.held = (held, page)
+            page.goto(f'{self.lab}/lab/workspaces/walkthroughs?reset', timeout=90_000)  # a fresh workspace: nothing open
+            page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell && document.querySelector('.lm-MenuBar-itemLabel')",
+                                   polling=POLL, timeout=SLOW_LAB)
+        page = self.held[1]
+        self.close()
+        page.evaluate("rel => window.jupyterapp.commands.execute('docmanager:open', {path: rel}).then(() => null)", rel)
+        name = rel.rsplit('/', 1)[-1]
+        page.wait_for_selector(f'.lm-TabBar-tab.jp-mod-current:has-text("{name}")', timeout=SLOW_LAB)
+        page.wait_for_selector('.jp-Notebook .jp-Cell:visible', timeout=SLOW_LAB)
+        page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', state='attached', timeout=SLOW_LAB)
+        return page, name
+
+    def close(self):
+        "Close every tab of the page as it is (a walkthrough ran its notebook: no save, no dialog), before its kernel is shut."
+        if self.held is not None:
+            self.held[1].evaluate("""() => { for (const w of Array.from(window.jupyterapp.shell.widgets('main'))) {
+                                       if (w.context) w.context.model.dirty = false; w.dispose(); } }""")
+
+    def drop(self):
+        if self.held is not None:
+            held, self.held = self.held[0], None
+            with contextlib.suppress(Exception): held.__exit__(None, None, None)
+
+@pytest.fixture(scope='module')
+def one_page(lab, lab_pages):
+    pages = OnePage(lab, lab_pages)
+    try: yield pages
+    finally: pages.drop()
+
 def _written(path) -> bool:
     "Whether `path` holds a whole notebook (a save caught half-way, on a loaded machine, is empty or cut off)."
     try: json.loads(path.read_bytes()); return True
@@ -208,39 +251,42 @@ TUTORIALS = ('begga_kaat', 'kocka', 'dehla_pakad', 'maghe_satra', 'beggars_and_t
 
 @pytest.mark.slow
 @pytest.mark.parametrize('game', TUTORIALS)
-def test_walkthrough_a_tutorial_as_a_learner_does(lab, lab_pages, game):
+def test_walkthrough_a_tutorial_as_a_learner_does(one_page, game):
     """A learner's walk through one tutorial in JupyterLab (issue 56, item 6): it opens unmodified, its code collapsed (no
     test or helper code in view); Run All Cells, as the page says, brings up the live panel; Hint answers; the bot plays
     the learner's moves to the end of the hand; the review is shown. Nothing on the page is a traceback, a tag, a rule id
     or a Python value, and no output holds a button that is not a live control (a picture's button would do nothing)."""
     rel = f'tutorials/{game}.ipynb'
-    with lab_pages(1366, 4000) as page:
-        name = _open_clean(page, lab, rel)
-        page.wait_for_timeout(1500)
-        assert page.locator(f'.lm-TabBar-tab.jp-mod-dirty:has-text("{name}")').count() == 0, f"{rel} opened modified"
-        shown_code = page.evaluate("""() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea .cm-content')]
-                                      .filter(e => e.offsetParent !== null).map(e => e.innerText)""")
-        helpers = [c for c in shown_code if re.search(r'\bassert\b|\btest_\w+\(|^\s*def |^\s*import |\bre\.compile', c, re.M)]
-        assert not helpers, f"{rel} shows code a learner need not read: {helpers[0][:200]!r}"
-        page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
-        page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
-        panel = page.locator('.cgt-tutor').last
-        panel.locator('button:has-text("bot plays my move")').wait_for(timeout=SLOW_LAB)
-        panel.locator('button:text-is("Hint")').click()
-        page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor')].pop().innerText.includes('Hint:')", timeout=SLOW_LAB)
-        review = panel.locator('button:has-text("review this hand")')
-        deadline = time.time() + SLOW_LAB / 1000
-        while not (review.count() and review.first.is_enabled() and 'is over' in panel.inner_text()):
-            assert time.time() < deadline, f"{rel}: the hand did not end with the bot playing the learner's moves"
-            bot = panel.locator('button:has-text("bot plays my move")')
-            if bot.is_enabled(): bot.click()
-            page.wait_for_timeout(300)
-        review.first.click()
-        page.wait_for_function("() => !/reviewing/i.test([...document.querySelectorAll('.cgt-tutor')].pop().innerText)", timeout=SLOW_LAB)
-        text = page.inner_text('.jp-Notebook')
-        for what, pattern in CODE_ON_SCREEN:
-            m = pattern.search(text)
-            assert not m, f"{rel}: {what} on the learner's screen: {text[max(0, m.start() - 80):m.end() + 80]!r}"
-        dead = page.evaluate("""() => [...document.querySelectorAll('.jp-OutputArea-output button')]
-                                .filter(b => !b.closest('.jupyter-widgets')).map(b => b.innerText)""")
-        assert not dead, f"{rel}: an output holds buttons that are no live control: {dead[:3]}"
+    try: walk(*one_page.open(rel), rel); one_page.close()
+    except BaseException: one_page.drop(); raise
+
+def walk(page, name, rel):
+    "The walkthrough of `rel` (its tab `name`), open alone on `page` with its kernel idle."
+    page.wait_for_timeout(1500)
+    assert page.locator(f'.lm-TabBar-tab.jp-mod-dirty:has-text("{name}")').count() == 0, f"{rel} opened modified"
+    shown_code = page.evaluate("""() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea .cm-content')]
+                                  .filter(e => e.offsetParent !== null).map(e => e.innerText)""")
+    helpers = [c for c in shown_code if re.search(r'\bassert\b|\btest_\w+\(|^\s*def |^\s*import |\bre\.compile', c, re.M)]
+    assert not helpers, f"{rel} shows code a learner need not read: {helpers[0][:200]!r}"
+    page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
+    page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
+    panel = page.locator('.cgt-tutor').last
+    panel.locator('button:has-text("bot plays my move")').wait_for(timeout=SLOW_LAB)
+    panel.locator('button:text-is("Hint")').click()
+    page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor')].pop().innerText.includes('Hint:')", timeout=SLOW_LAB)
+    review = panel.locator('button:has-text("review this hand")')
+    deadline = time.time() + SLOW_LAB / 1000
+    while not (review.count() and review.first.is_enabled() and 'is over' in panel.inner_text()):
+        assert time.time() < deadline, f"{rel}: the hand did not end with the bot playing the learner's moves"
+        bot = panel.locator('button:has-text("bot plays my move")')
+        if bot.is_enabled(): bot.click()
+        page.wait_for_timeout(300)
+    review.first.click()
+    page.wait_for_function("() => !/reviewing/i.test([...document.querySelectorAll('.cgt-tutor')].pop().innerText)", timeout=SLOW_LAB)
+    text = page.inner_text('.jp-Notebook')
+    for what, pattern in CODE_ON_SCREEN:
+        m = pattern.search(text)
+        assert not m, f"{rel}: {what} on the learner's screen: {text[max(0, m.start() - 80):m.end() + 80]!r}"
+    dead = page.evaluate("""() => [...document.querySelectorAll('.jp-OutputArea-output button')]
+                            .filter(b => !b.closest('.jupyter-widgets')).map(b => b.innerText)""")
+    assert not dead, f"{rel}: an output holds buttons that are no live control: {dead[:3]}"
