@@ -4,7 +4,7 @@ and headless Chromium shows the start page and the Begga Kaat page."""
 import importlib.util, json, re, shutil, subprocess, sys, time
 from pathlib import Path
 import pytest
-from helpers import built_site
+from helpers import built_site, no_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 NBS, PROC, ARTIFACTS = ROOT/'nbs', ROOT/'_proc', ROOT/'tests'/'artifacts'
@@ -260,36 +260,28 @@ def test_a_quick_reference_per_game():
 
 # ---------------------------------------------------------------- headless Chromium
 
-FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync']
-
 @pytest.mark.browser
-def test_pages_in_headless_chromium(site):
-    chromium = shutil.which('chromium') or '/usr/bin/chromium'
-    if not Path(chromium).exists(): pytest.skip("headless Chromium not found (/usr/bin/chromium): `apt-get install chromium` to run this test")
-    try: from playwright.sync_api import sync_playwright
+def test_pages_in_headless_chromium(site, browsers):
+    if no_chromium(): pytest.skip(f"headless Chromium not found: {no_chromium()}")  # the one the `browsers` fixture launches
+    try: import playwright.sync_api  # noqa: F401
     except ImportError: pytest.skip("Python playwright is not installed")
     out, _ = site
     if not (out/'games'/'begga_kaat.html').exists(): pytest.fail("the site has no games/begga_kaat.html (see test_build_passes)")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
-        try:
-            page = browser.new_page(viewport={'width': 1280, 'height': 900})
-            page.goto((out/'index.html').as_uri()); page.wait_for_load_state('load')
-            page.screenshot(path=str(ARTIFACTS/'docs_start.png'), full_page=True)
-            assert page.locator('h1').first.inner_text().strip() == 'cardgames_tutor'
-            assert page.locator('.cgt-card').first.is_visible() and page.locator('.cgt-card').count() == 13
-            assert page.get_by_text('Begga Kaat (3-4)').first.is_visible()  # the sidebar, with the players
-            page.goto((out/'games'/'begga_kaat.html').as_uri()); page.wait_for_load_state('load')
-            page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat.png'))
-            assert page.locator('h1').first.inner_text().strip() == 'Begga Kaat'
-            assert page.get_by_role('cell', name='chaal', exact=True).first.is_visible()  # the table of local words
-            assert page.locator('.cell-output').count() >= 5  # the examples' outputs, saved in the page (signatures: its code page)
-            page.goto((out/'quickref'/'begga_kaat.html').as_uri()); page.wait_for_load_state('load')
-            page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat_quickref.png'))
-            assert page.locator('.cgt-card[data-card="QH"]').first.is_visible()
-        finally: browser.close()
+    with browsers.page(viewport=(1280, 900)) as page:  # the module's Chromium (one for both browser tests), a context of its own
+        page.goto((out/'index.html').as_uri()); page.wait_for_load_state('load')
+        page.screenshot(path=str(ARTIFACTS/'docs_start.png'), full_page=True)
+        assert page.locator('h1').first.inner_text().strip() == 'cardgames_tutor'
+        assert page.locator('.cgt-card').first.is_visible() and page.locator('.cgt-card').count() == 13
+        assert page.get_by_text('Begga Kaat (3-4)').first.is_visible()  # the sidebar, with the players
+        page.goto((out/'games'/'begga_kaat.html').as_uri()); page.wait_for_load_state('load')
+        page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat.png'))
+        assert page.locator('h1').first.inner_text().strip() == 'Begga Kaat'
+        assert page.get_by_role('cell', name='chaal', exact=True).first.is_visible()  # the table of local words
+        assert page.locator('.cell-output').count() >= 5  # the examples' outputs, saved in the page (signatures: its code page)
+        page.goto((out/'quickref'/'begga_kaat.html').as_uri()); page.wait_for_load_state('load')
+        page.screenshot(path=str(ARTIFACTS/'docs_begga_kaat_quickref.png'))
+        assert page.locator('.cgt-card[data-card="QH"]').first.is_visible()
 
 SIDEWAYS = """() => { const out = [], doc = document.documentElement;
   if (doc.scrollWidth > doc.clientWidth + 1) out.push(`the page is ${doc.scrollWidth}px wide`);
@@ -300,27 +292,22 @@ SIDEWAYS = """() => { const out = [], doc = document.documentElement;
   return out; }"""
 
 @pytest.mark.browser
-def test_learner_pages_fit_a_phone(site):
+def test_learner_pages_fit_a_phone(site, browsers):
     "Issue 55: at 390x844 no learner's page scrolls sideways, as a whole or in a box of its own (a table, a trick, a code block)."
-    chromium = shutil.which('chromium') or '/usr/bin/chromium'
-    if not Path(chromium).exists(): pytest.skip("headless Chromium not found (/usr/bin/chromium): `apt-get install chromium` to run this test")
-    try: from playwright.sync_api import sync_playwright
+    if no_chromium(): pytest.skip(f"headless Chromium not found: {no_chromium()}")  # the one the `browsers` fixture launches
+    try: import playwright.sync_api  # noqa: F401
     except ImportError: pytest.skip("Python playwright is not installed")
     sys.path.insert(0, str(ROOT/'tests'))
     from test_learner_pages import learner_pages
     out, _ = site
     pages, bad = learner_pages(out), []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, headless=True, args=FLAGS)
-        try:
-            page = browser.new_page(viewport={'width': 390, 'height': 844})
-            for f in pages:
-                page.goto(f.as_uri()); page.wait_for_load_state('load', timeout=60_000)
-                bad += [f"{f.relative_to(out)}: {b}" for b in page.evaluate(SIDEWAYS)]
-            page.set_content('<main><div style="overflow-x:auto;width:100px"><table><tr><td style="white-space:nowrap">'
-                             + 'wide ' * 60 + '</td></tr></table></div></main>')
-            assert page.evaluate(SIDEWAYS), "the check misses a box that scrolls sideways"
-        finally: browser.close()
+    with browsers.page(viewport=(390, 844)) as page:
+        for f in pages:
+            page.goto(f.as_uri()); page.wait_for_load_state('load', timeout=60_000)
+            bad += [f"{f.relative_to(out)}: {b}" for b in page.evaluate(SIDEWAYS)]
+        page.set_content('<main><div style="overflow-x:auto;width:100px"><table><tr><td style="white-space:nowrap">'
+                         + 'wide ' * 60 + '</td></tr></table></div></main>')
+        assert page.evaluate(SIDEWAYS), "the check misses a box that scrolls sideways"
     assert len(pages) >= 20 and not bad, "learner's pages that scroll sideways on a phone (390 px):\n" + '\n'.join(bad)
 
 
