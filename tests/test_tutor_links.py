@@ -37,7 +37,7 @@ SERVED = {}  # 'copy': the learner's copy the lab below serves
 # start (jupyter-lsp looks for a dozen language servers; no test edits code), no terminals.
 QUIET_LAB = ['--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate', '--LabApp.news_url=None',
              "--ServerApp.jpserver_extensions={'jupyter_lsp': False}", '--ServerApp.terminals_enabled=False',
-             '--LabApp.expose_app_in_browser=True']  # `window.jupyterapp`: the walkthroughs open notebook after notebook in one page
+             '--LabApp.expose_app_in_browser=True']  # `window.jupyterapp`: the tests open notebook after notebook in one page
 
 @pytest.fixture(scope='module')
 def lab(tmp_path_factory):
@@ -130,20 +130,12 @@ def test_clicking_a_rulebook_link_opens_it(lab, lab_pages):
 QUIET = 6_000      # ms a page must stay unmodified once its kernel is idle (JupyterLab marked it within a second)
 SLOW_LAB = 180_000  # ms for anything JupyterLab does on a loaded machine
 
-def _open_clean(page, lab, rel):
-    "Open `rel` of the copy alone (a fresh workspace) and wait for its kernel to be idle."
-    page.goto(f'{lab}/lab/workspaces/clean-{re.sub(r"[^a-z]+", "-", rel)}/tree/{rel}?reset', timeout=90_000)  # only this page open
-    name = rel.rsplit('/', 1)[-1]
-    page.wait_for_selector(f'.lm-TabBar-tab.jp-mod-current:has-text("{name}")', timeout=SLOW_LAB)
-    page.wait_for_selector('.jp-Notebook .jp-Cell:visible', timeout=SLOW_LAB)
-    page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', state='attached', timeout=SLOW_LAB)
-    return name
-
 class OnePage:
-    """One JupyterLab page for the walkthroughs, loaded once: each walkthrough closes what the last one left open and
-    opens its tutorial in the same JupyterLab, as a learner opens the next one from the file browser (JupyterLab's
-    `docmanager:open`), instead of loading JupyterLab again (its scripts parsed and run again: about 6 CPU-seconds each).
-    A walkthrough that fails drops the page: the next one starts from a fresh page."""
+    """One JupyterLab page (1366x4000: tall, as JupyterLab draws only the cells in view) for the tests that open the
+    learner's pages, loaded once in a fresh workspace: each test opens its notebook alone in the same JupyterLab, as a
+    learner opens the next one from the file browser (JupyterLab's `docmanager:open`), and closes it when done, instead
+    of loading JupyterLab again (its scripts parsed and run again: about 6 CPU-seconds each). A test that fails drops the
+    page: the next one starts from a fresh page."""
     def __init__(self, lab, lab_pages): self.lab, self.lab_pages, self.held = lab, lab_pages, None
 
     def open(self, rel:str):
@@ -152,7 +144,7 @@ class OnePage:
             held = self.lab_pages(1366, 4000)
             page = held.__enter__()
             self.held = (held, page)
-            page.goto(f'{self.lab}/lab/workspaces/walkthroughs?reset', timeout=90_000)  # a fresh workspace: nothing open
+            page.goto(f'{self.lab}/lab/workspaces/learner-pages?reset', timeout=90_000)  # a fresh workspace: nothing open
             page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell && document.querySelector('.lm-MenuBar-itemLabel')",
                                    polling=POLL, timeout=SLOW_LAB)
         page = self.held[1]
@@ -187,31 +179,35 @@ def _written(path) -> bool:
     except ValueError: return False
 
 
-def test_the_learner_pages_open_clean_and_run_to_the_panel(lab, lab_pages):
+def test_the_learner_pages_open_clean_and_run_to_the_panel(one_page):
     """Opened in JupyterLab, the start page and a tutorial are not marked modified (`jp-mod-dirty` on their tab) while
     the kernel is idle, and saved as they are, their files do not change: nothing for autosave to rewrite. Their code is
     collapsed, and Run All Cells, as the page says, brings up the live panel."""
+    try: open_clean_and_run(one_page); one_page.close()
+    except BaseException: one_page.drop(); raise
+
+def open_clean_and_run(one_page):
+    "The checks of the test above, each page opened alone in the one JupyterLab page."
     copy = SERVED['copy']
-    with lab_pages(1300, 4000) as page:
-        for rel in ('tutorials/kocka.ipynb', 'tutorials/start.ipynb'):
-            before, stamp = (copy / rel).read_bytes(), (copy / rel).stat().st_mtime_ns
-            name = _open_clean(page, lab, rel)
-            dirty = f'.lm-TabBar-tab.jp-mod-dirty:has-text("{name}")'
-            try: page.wait_for_selector(dirty, state='attached', timeout=QUIET)  # the page must stay clean all this while
-            except PlaywrightTimeout: pass
-            else: pytest.fail(f"{rel}: JupyterLab marked it modified as it opened, before any click (autosave would rewrite it)")
-            page.wait_for_function("() => document.querySelectorAll('.jp-Notebook .jp-InputPlaceholder').length >= 2",
-                                   timeout=SLOW_LAB)  # its code cells collapsed (JupyterLab's `source_hidden`)
-            page.locator('.jp-Notebook .jp-MarkdownCell').first.click()  # a cell in command mode: Ctrl+S saves the notebook
-            page.keyboard.press('Control+s')
-            deadline = time.time() + SLOW_LAB / 1000
-            while (copy / rel).stat().st_mtime_ns == stamp or not _written(copy / rel):  # saved, and the write finished
-                assert time.time() < deadline, f"{rel}: JupyterLab did not save it"
-                time.sleep(0.2)
-            assert (copy / rel).read_bytes() == before, f"{rel}: JupyterLab saved it changed, unmodified by the learner"
-        page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()  # the start page, as its first words say
-        page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
-        page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal:visible', timeout=SLOW_LAB)
+    for rel in ('tutorials/kocka.ipynb', 'tutorials/start.ipynb'):
+        before, stamp = (copy / rel).read_bytes(), (copy / rel).stat().st_mtime_ns
+        page, name = one_page.open(rel)
+        dirty = f'.lm-TabBar-tab.jp-mod-dirty:has-text("{name}")'
+        try: page.wait_for_selector(dirty, state='attached', timeout=QUIET)  # the page must stay clean all this while
+        except PlaywrightTimeout: pass
+        else: pytest.fail(f"{rel}: JupyterLab marked it modified as it opened, before any click (autosave would rewrite it)")
+        page.wait_for_function("() => document.querySelectorAll('.jp-Notebook .jp-InputPlaceholder').length >= 2",
+                               timeout=SLOW_LAB)  # its code cells collapsed (JupyterLab's `source_hidden`)
+        page.locator('.jp-Notebook .jp-MarkdownCell').first.click()  # a cell in command mode: Ctrl+S saves the notebook
+        page.keyboard.press('Control+s')
+        deadline = time.time() + SLOW_LAB / 1000
+        while (copy / rel).stat().st_mtime_ns == stamp or not _written(copy / rel):  # saved, and the write finished
+            assert time.time() < deadline, f"{rel}: JupyterLab did not save it"
+            time.sleep(0.2)
+        assert (copy / rel).read_bytes() == before, f"{rel}: JupyterLab saved it changed, unmodified by the learner"
+    page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()  # the start page, as its first words say
+    page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
+    page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal:visible', timeout=SLOW_LAB)
 
 def test_saving_in_jupyterlab_changes_the_copy_not_the_project(lab):
     "What JupyterLab saves as a learner plays (here: a save through its contents API, as autosave does) lands in the copy."
