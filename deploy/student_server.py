@@ -7,6 +7,10 @@ untouched notebooks come from the project, the student's changed ones are kept),
 Where the hub cannot give a student's server a memory limit of its own (no systemd: `deploy/jupyterhub_config.py`),
 `CARDGAMES_MEM_LIMIT` (e.g. `1G`) is each of its processes' limit of data memory (`RLIMIT_DATA`: the heap and private
 mappings), which the kernels it starts inherit: a kernel that asks for more gets a `MemoryError`, the rest go on.
+
+The server loads only the extensions a student's server uses (Voilà; JupyterLab, if installed): `student_jupyter/`, first on
+its JUPYTER_CONFIG_PATH, turns off Solara's (the hub extra brings it for the classroom, the hub's service: in a student's
+server it cost seconds of every start and served pages nobody opens) and the terminals' (terminals are off).
 """
 import os, pathlib, re, resource, sys
 
@@ -31,6 +35,7 @@ def main(argv=None):
     copy = home / 'nbs'
     print(learner_copy.report(learner_copy.sync(PROJECT / 'nbs', copy), copy), file=sys.stderr)
     os.chdir(home)
+    os.environ['JUPYTER_CONFIG_PATH'] = os.pathsep.join([str(PROJECT / 'deploy' / 'student_jupyter'), *filter(None, [os.environ.get('JUPYTER_CONFIG_PATH')])])
     server = pathlib.Path(sys.executable).parent / 'jupyterhub-singleuser'
     os.execv(server, [str(server), *argv])
 

@@ -399,6 +399,8 @@ def test_a_student_cannot_open_another_students_server(hub, servers):
     a_token, b_token = _environ(a_pid)['JUPYTERHUB_API_TOKEN'], _environ(b_pid)['JUPYTERHUB_API_TOKEN']
     assert b_session.get(f'{hub.url}/user/{bram}/api/contents', timeout=30).status_code == 200
     assert requests.get(f'{hub.url}/user/{bram}/api/contents', headers={'Authorization': f'token {b_token}'}, timeout=30).status_code == 200
+    # his server runs what a student's uses, no more: neither Solara's server extension (the classroom's) nor terminals
+    assert [b_session.get(f'{hub.url}/user/{bram}/{path}', timeout=30).status_code for path in ('solara/readyz', 'api/terminals')] == [404, 404]
     # asha's browser session and her server's token do not open bram's server
     for path in ('files/nbs/tutorials/start.ipynb', 'api/contents', 'voila/render/nbs/tutorials/start.ipynb'):
         r = a_session.get(f'{hub.url}/user/{bram}/{path}', timeout=30)
