@@ -20,8 +20,6 @@ the hub's API to stop their server and delete them from the hub: every session a
 account and home folder stay, with their work in them; given a new code, they log in again with it).
 """
 import asyncio, grp, hashlib, hmac, json, os, pathlib, pwd, re, secrets, subprocess, sys, time, urllib.error, urllib.request
-from jupyterhub.auth import LocalAuthenticator
-from traitlets import Bool, Set, Unicode
 
 PROJECT = pathlib.Path(__file__).resolve().parent.parent
 GROUP = 'cardgames-students'  # every student's account is in this group; an account outside it is never a student's
@@ -176,72 +174,86 @@ def main(argv=None):
     except OSError as e: sys.exit(f"roster.py: cannot write {out}: {(e.strerror or 'unwritable').lower()}")
     print(f"roster.py: {len(rows)} codes written to {out} (readable by you only: keep it so, and hand each student theirs)", file=sys.stderr)
 
-class RosterAuthenticator(LocalAuthenticator):
-    """Log in with a name on the class list and that name's own code (`deploy/roster.py` prints them).
+def __getattr__(name):
+    """`RosterAuthenticator`, made the first time it is asked for (`from roster import RosterAuthenticator`): JupyterHub's
+    authenticator takes a second to import, which the class list tool and `--watch` (the hub's service) never need."""
+    if name != 'RosterAuthenticator': raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()['RosterAuthenticator'] = made = _roster_authenticator()
+    return made
 
-    The name is also the student's own account on the machine: made on their first login (home folder 0700, in the
-    group `cardgames-students`), never an account that was there before for someone or something else."""
-    roster_file = Unicode(help="The class list: one student's name a line").tag(config=True)
-    state_folder = Unicode(help="The hub's state folder, holding the roster secret").tag(config=True)
-    class_groups = Bool(False, help="Put each login in the hub groups of its classes on the list ('@4b': class-4b) and, for "
-                        "`teachers`, teachers-4b (the authenticator then manages the hub's groups)").tag(config=True)
-    teachers = Set(Unicode(), help="The names on the list who teach their classes").tag(config=True)
+def _roster_authenticator():
+    from jupyterhub.auth import LocalAuthenticator
+    from traitlets import Bool, Set, Unicode
 
-    def roster(self) -> dict:
-        try: return read_roster(self.roster_file)
-        except ValueError as e: self.log.error("The class list is not usable: %s", e); return {}
+    class RosterAuthenticator(LocalAuthenticator):
+        """Log in with a name on the class list and that name's own code (`deploy/roster.py` prints them).
 
-    async def authenticate(self, handler, data):
-        name = self.normalize_username((data or {}).get('username', '').strip())
-        gen = self.roster().get(name)
-        if gen and same_code((data or {}).get('password', ''), code_for(roster_secret(pathlib.Path(self.state_folder)), name, gen)):
-            self._remember(name, gen)
-            return {'name': name, 'groups': self.groups_of(name)} if self.class_groups else name
-        self.log.warning("Refused a login as %r: %s", name[:40], 'wrong code' if gen else 'not on the class list')
-        await asyncio.sleep(FAILED_LOGIN_WAIT)  # the refused request waits; other students' requests do not
-        return None
+        The name is also the student's own account on the machine: made on their first login (home folder 0700, in the
+        group `cardgames-students`), never an account that was there before for someone or something else."""
+        roster_file = Unicode(help="The class list: one student's name a line").tag(config=True)
+        state_folder = Unicode(help="The hub's state folder, holding the roster secret").tag(config=True)
+        class_groups = Bool(False, help="Put each login in the hub groups of its classes on the list ('@4b': class-4b) and, for "
+                            "`teachers`, teachers-4b (the authenticator then manages the hub's groups)").tag(config=True)
+        teachers = Set(Unicode(), help="The names on the list who teach their classes").tag(config=True)
 
-    def check_allowed(self, username, authentication=None): return username in self.roster()
+        def roster(self) -> dict:
+            try: return read_roster(self.roster_file)
+            except ValueError as e: self.log.error("The class list is not usable: %s", e); return {}
 
-    def groups_of(self, name:str) -> list:
-        "The hub groups of `name`: class-C for each of their classes C, and teachers-C too for a teacher."
-        try: classes = read_classes(self.roster_file).get(name, ())
-        except ValueError: classes = ()
-        return [f'class-{c}' for c in classes] + [f'teachers-{c}' for c in classes if name in self.teachers]
+        async def authenticate(self, handler, data):
+            name = self.normalize_username((data or {}).get('username', '').strip())
+            gen = self.roster().get(name)
+            if gen and same_code((data or {}).get('password', ''), code_for(roster_secret(pathlib.Path(self.state_folder)), name, gen)):
+                self._remember(name, gen)
+                return {'name': name, 'groups': self.groups_of(name)} if self.class_groups else name
+            self.log.warning("Refused a login as %r: %s", name[:40], 'wrong code' if gen else 'not on the class list')
+            await asyncio.sleep(FAILED_LOGIN_WAIT)  # the refused request waits; other students' requests do not
+            return None
 
-    def _logins(self) -> pathlib.Path: return pathlib.Path(self.state_folder) / 'login_codes.json'
+        def check_allowed(self, username, authentication=None): return username in self.roster()
 
-    def _remember(self, name:str, gen:int):
-        "Which of `name`'s codes their session was opened with (`state/login_codes.json`, mode 0600)."
-        try: known = json.loads(self._logins().read_text())
-        except (OSError, ValueError): known = {}
-        known[name] = gen
-        new = self._logins().with_suffix('.new')
-        fd = os.open(new, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, 'w') as f: json.dump(known, f)
-        os.replace(new, self._logins())
+        def groups_of(self, name:str) -> list:
+            "The hub groups of `name`: class-C for each of their classes C, and teachers-C too for a teacher."
+            try: classes = read_classes(self.roster_file).get(name, ())
+            except ValueError: classes = ()
+            return [f'class-{c}' for c in classes] + [f'teachers-{c}' for c in classes if name in self.teachers]
 
-    async def refresh_user(self, user, handler=None):
-        """A student taken off the list, or given a new code number since they logged in, must log in again. A request
-        made with a token is left to `roster-watch` (which deletes the user, and their tokens with them, within seconds):
-        JupyterHub's token path cannot take a refusal here (it logs a traceback)."""
-        if handler is not None and (handler.request.headers.get('Authorization') or handler.get_argument('token', '')): return True
-        known = logins(pathlib.Path(self.state_folder))
-        return self.roster().get(user.name, 0) == known.get(user.name, -1)
+        def _logins(self) -> pathlib.Path: return pathlib.Path(self.state_folder) / 'login_codes.json'
 
-    def system_user_exists(self, user):
-        if foreign_account(user.name): raise ValueError(f"{user.name!r} is an account on this machine, not a student's")
-        return super().system_user_exists(user)
+        def _remember(self, name:str, gen:int):
+            "Which of `name`'s codes their session was opened with (`state/login_codes.json`, mode 0600)."
+            try: known = json.loads(self._logins().read_text())
+            except (OSError, ValueError): known = {}
+            known[name] = gen
+            new = self._logins().with_suffix('.new')
+            fd = os.open(new, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, 'w') as f: json.dump(known, f)
+            os.replace(new, self._logins())
 
-    def add_system_user(self, user):
-        "The student's own account: no password, no login shell, in `GROUP`, a home folder only they can open."
-        if subprocess.run(['getent', 'group', GROUP], capture_output=True).returncode:
-            subprocess.run(['groupadd', '--system', GROUP], check=True, capture_output=True)
-        done = subprocess.run(['useradd', '--create-home', '--user-group', '--groups', GROUP, '--shell', '/usr/sbin/nologin',
-                               '--comment', 'cardgames_tutor student', '--key', 'HOME_MODE=0700', user.name],
-                              capture_output=True, text=True)
-        if done.returncode: raise RuntimeError(f"could not make the account {user.name!r}: {done.stderr.strip()[:200]}")
-        os.chmod(pwd.getpwnam(user.name).pw_dir, 0o700)
+        async def refresh_user(self, user, handler=None):
+            """A student taken off the list, or given a new code number since they logged in, must log in again. A request
+            made with a token is left to `roster-watch` (which deletes the user, and their tokens with them, within seconds):
+            JupyterHub's token path cannot take a refusal here (it logs a traceback)."""
+            if handler is not None and (handler.request.headers.get('Authorization') or handler.get_argument('token', '')): return True
+            known = logins(pathlib.Path(self.state_folder))
+            return self.roster().get(user.name, 0) == known.get(user.name, -1)
+
+        def system_user_exists(self, user):
+            if foreign_account(user.name): raise ValueError(f"{user.name!r} is an account on this machine, not a student's")
+            return super().system_user_exists(user)
+
+        def add_system_user(self, user):
+            "The student's own account: no password, no login shell, in `GROUP`, a home folder only they can open."
+            if subprocess.run(['getent', 'group', GROUP], capture_output=True).returncode:
+                subprocess.run(['groupadd', '--system', GROUP], check=True, capture_output=True)
+            done = subprocess.run(['useradd', '--create-home', '--user-group', '--groups', GROUP, '--shell', '/usr/sbin/nologin',
+                                   '--comment', 'cardgames_tutor student', '--key', 'HOME_MODE=0700', user.name],
+                                  capture_output=True, text=True)
+            if done.returncode: raise RuntimeError(f"could not make the account {user.name!r}: {done.stderr.strip()[:200]}")
+            os.chmod(pwd.getpwnam(user.name).pw_dir, 0o700)
+
+    RosterAuthenticator.__qualname__ = 'RosterAuthenticator'
+    return RosterAuthenticator
 
 def student_account(name:str) -> pwd.struct_passwd:
     "The account a student's server runs as; a `ValueError` when `name` is not a student's account (root, a service)."

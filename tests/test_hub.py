@@ -25,7 +25,7 @@ except ImportError: import tomli as tomllib  # Python 3.10
 CONFIG, CLASS_CODE = ROOT / 'deploy' / 'jupyterhub_config.py', 'kq7m-x2pd'
 try:
     sys.path.insert(0, str(ROOT / 'deploy'))
-    import roster, requests
+    import roster, requests, jupyterhub  # (roster.py imports JupyterHub's authenticator only when it is used)
 except ImportError as e: pytest.skip(f"the hub extra is not installed ({e.name}): pip install -e '.[dev,hub]'", allow_module_level=True)
 
 # --- the class list, without a hub -----------------------------------------------------------------------------------
