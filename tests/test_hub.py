@@ -19,7 +19,7 @@ its PYTHONPATH. The students' accounts, and the processes the hubs started, are 
 import asyncio, contextlib, fcntl, functools, grp, hashlib, os, pathlib, pwd, re, secrets, shutil, subprocess, sys, tempfile, time
 import pytest
 
-from helpers import ROOT, no_chromium, free_port, served, browser_page
+from helpers import ROOT, no_chromium, free_port, served, browser_page, wait_shown
 try: import tomllib
 except ImportError: import tomli as tomllib  # Python 3.10
 CONFIG, CLASS_CODE = ROOT / 'deploy' / 'jupyterhub_config.py', 'kq7m-x2pd'
@@ -374,10 +374,10 @@ def test_a_student_logs_in_with_their_own_code_and_lands_on_the_tutor(hub):
     with browser_page() as page:
         page.goto(f'{hub.url}/hub/login')
         page.fill('#username_input', asha); page.fill('#password_input', hub.codes[hub.names[1]]); page.click('#login_submit')
-        page.wait_for_selector('.login_error', timeout=20_000)
+        wait_shown(page, '.login_error', timeout=20_000)
         assert '/hub/login' in page.url  # another student's code is refused
         page.fill('#username_input', asha); page.fill('#password_input', hub.codes[asha]); page.click('#login_submit')
-        page.wait_for_selector('button.cgt-card.cgt-legal', timeout=150_000)  # her server spawned, Voilà ran the tutor
+        wait_shown(page, 'button.cgt-card.cgt-legal', timeout=150_000)  # her server spawned, Voilà ran the tutor
         assert f'/user/{asha}/voila/render/nbs/tutorials/start.ipynb' in page.url
         assert 'Begga Kaat' in page.inner_text('.cgt-status')
     assert (hub.state / 'jupyterhub.sqlite').exists()  # the hub's state where HUB_STATE says

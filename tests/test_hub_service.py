@@ -14,7 +14,7 @@ as in test_hub.py; the browser test also needs Python playwright and Debian's Ch
 import os, pathlib, pwd, secrets, time, urllib.parse, uuid
 import pytest
 
-from helpers import no_chromium, free_port, browser_page
+from helpers import no_chromium, free_port, wait_shown, POLL
 import test_hub as th  # its set-up (skips this module too, saying why, when the hub extra is missing)
 import requests
 
@@ -66,27 +66,27 @@ def kernel_socket_refused(url, cookie=None) -> bool:
     except (InvalidStatus, InvalidHandshake, ConnectionError): return True
 
 @pytest.mark.skipif(bool(no_chromium()), reason=no_chromium() or 'x')
-def test_a_student_is_sent_to_the_hubs_login_and_back_and_plays_in_the_classroom(hub):
+def test_a_student_is_sent_to_the_hubs_login_and_back_and_plays_in_the_classroom(hub, browsers):
     pytest.importorskip('playwright.sync_api', reason="Python playwright is not installed (pip install playwright; do not run `playwright install`)")
     asha = hub.names[0]
-    with browser_page() as page:
+    with browsers.page() as page:
         sockets, failed, scripts = [], [], []
         page.on('websocket', lambda ws: sockets.append(ws.url))
         page.on('response', lambda r: failed.append(f'{r.status} {r.url}') if r.status >= 400 else None)
         page.on('request', lambda r: scripts.append(r.url) if r.resource_type == 'script' else None)
         page.goto(f'{hub.url}{PREFIX}?seed=3&pace=0')
-        page.wait_for_selector('#username_input', timeout=30_000)  # not the classroom: the hub's login
+        wait_shown(page, '#username_input', timeout=30_000)  # not the classroom: the hub's login
         assert urllib.parse.urlsplit(page.url).path == '/hub/login' and not sockets and page.locator('.cgt-card').count() == 0
         scripts.clear(); failed.clear()  # the hub's login page's own
         page.fill('#username_input', asha); page.fill('#password_input', hub.codes[asha]); page.click('#login_submit')
-        page.wait_for_selector('button.cgt-card.cgt-legal', timeout=120_000)
+        wait_shown(page, 'button.cgt-card.cgt-legal', timeout=120_000)
         assert page.url == f'{hub.url}{PREFIX}?seed=3&pace=0'  # back at the page she asked for, its settings kept
         assert page.locator('.cgt-hub-links a[href="/hub/logout"]').inner_text() == 'Log out'  # on a shared lab PC
         assert page.locator('.cgt-hub-links a[href="/hub/home"]').count() == 1  # her own server, one click away
         card = page.locator('button.cgt-card.cgt-legal').first
         name = card.get_attribute('title')
         card.click()  # the tutor answers: the card leaves her hand
-        page.wait_for_function("name => ![...document.querySelectorAll('button.cgt-card')].some(b => b.title === name)", arg=name, timeout=60_000)
+        page.wait_for_function("name => ![...document.querySelectorAll('button.cgt-card')].some(b => b.title === name)", arg=name, polling=POLL, timeout=60_000)
     here = (f'{hub.url}{PREFIX}', f'blob:{hub.url}/')
     assert scripts and all(s.startswith(here) for s in scripts), [s for s in scripts if not s.startswith(here)][:3]
     assert sockets and all(s.startswith(f'ws://127.0.0.1:{hub.port}{PREFIX}') for s in sockets), sockets
@@ -168,29 +168,29 @@ def test_the_hubs_teachers_get_the_teachers_page_and_students_never_reach_it(hub
     assert 'Traceback' not in (hub.state.parent / 'hub.log').read_text()
 
 @pytest.mark.skipif(bool(no_chromium()), reason=no_chromium() or 'x')
-def test_a_teacher_logs_in_at_the_hub_and_sees_the_console_and_the_projector_page(hub):
+def test_a_teacher_logs_in_at_the_hub_and_sees_the_console_and_the_projector_page(hub, browsers):
     pytest.importorskip('playwright.sync_api', reason="Python playwright is not installed (pip install playwright; do not run `playwright install`)")
     bram = hub.names[1]
-    with browser_page() as page:
+    with browsers.page() as page:
         page.goto(f'{hub.url}{PREFIX}')
-        page.wait_for_selector('#username_input', timeout=30_000)
+        wait_shown(page, '#username_input', timeout=30_000)
         page.fill('#username_input', bram); page.fill('#password_input', hub.codes[bram]); page.click('#login_submit')
-        page.wait_for_selector('.cgt-glance-box table', timeout=120_000)  # the console, drawn for the hub's teacher
+        wait_shown(page, '.cgt-glance-box table', timeout=120_000)  # the console, drawn for the hub's teacher
         assert page.url == f'{hub.url}{PREFIX}teacher'
         page.goto(f'{hub.url}{PREFIX}teacher/show')
-        page.wait_for_function("() => document.body.innerText.includes('No table is on the projector yet')", timeout=120_000)
+        page.wait_for_function("() => document.body.innerText.includes('No table is on the projector yet')", polling=POLL, timeout=120_000)
 
 @pytest.mark.skipif(bool(no_chromium()), reason=no_chromium() or 'x')
-def test_a_students_results_are_kept_under_their_hub_login_not_a_typed_name(hub):
+def test_a_students_results_are_kept_under_their_hub_login_not_a_typed_name(hub, browsers):
     "Behind the hub the classroom keeps a student's drill answers under their login: the teacher's CSV names the login, whatever she typed."
     pytest.importorskip('playwright.sync_api', reason="Python playwright is not installed (pip install playwright; do not run `playwright install`)")
     asha, bram = hub.names
-    with browser_page() as page:
+    with browsers.page() as page:
         page.goto(f'{hub.url}/hub/login')
         page.fill('#username_input', asha); page.fill('#password_input', hub.codes[asha]); page.click('#login_submit')
         page.wait_for_load_state()
         page.goto(f'{hub.url}{PREFIX}?drill=kocka&seed=2')
-        page.wait_for_selector('.cgt-drill button', timeout=120_000)
+        wait_shown(page, '.cgt-drill button', timeout=120_000)
         page.fill('.cgt-name input', 'Captain Hearts')  # a name typed on the page: not what her results are kept by
         page.locator('.cgt-drill .widget-hbox button').first.click()
         s, r = hub.login(bram, hub.codes[bram])
