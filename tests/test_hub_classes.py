@@ -32,7 +32,8 @@ def hub(tmp_path_factory):
     (work / 'class.txt').write_text(f"# two classes\n{asha} @4a\n{bram} @4a\n{cy} @4b\n{dee} @4b\n")
     port, first = free_port(), two_free_ports()
     env = {**th.checkout_env(), 'HUB_ROSTER': str(work / 'class.txt'), 'HUB_STATE': str(work / 'state'), 'HUB_CLASSROOM': '1',
-           'HUB_CLASSROOM_PORT': str(first), 'HUB_TEACHERS': f'{bram},{dee}'}
+           'HUB_CLASSROOM_PORT': str(first), 'HUB_TEACHERS': f'{bram},{dee}',
+           'HUB_HINT_WORKERS': '1'}  # one process for the hints (HUB_HINT_WORKERS): this hub's tests search none; test_hub.py's hub checks the pool's size
     env.pop('CLASS_CODE', None)
     printed = subprocess.run([python, str(ROOT / 'deploy' / 'roster.py'), str(work / 'class.txt')], env=env, capture_output=True, text=True, timeout=60)
     codes = dict(line.split('\t') for line in printed.stdout.splitlines())

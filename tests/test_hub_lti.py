@@ -82,7 +82,8 @@ def hub(tmp_path_factory):
     port, service_port = free_port(), free_port()
     env = {**th.checkout_env(), 'HUB_AUTH': 'lti13', 'HUB_STATE': str(work / 'state'), 'HUB_CLASSROOM': '1', 'HUB_CLASSROOM_PORT': str(service_port),
            'HUB_LTI_ISSUER': ISS, 'HUB_LTI_CLIENT_ID': CLIENT, 'HUB_LTI_AUTHORIZE_URL': f'http://127.0.0.1:{platform.port}/auth',
-           'HUB_LTI_JWKS_URL': f'http://127.0.0.1:{platform.port}/jwks'}
+           'HUB_LTI_JWKS_URL': f'http://127.0.0.1:{platform.port}/jwks',
+           'HUB_HINT_WORKERS': '1'}  # one process for the hints (HUB_HINT_WORKERS): this hub's tests search none; test_hub.py's hub checks the pool's size
     for k in ('HUB_ROSTER', 'CLASS_CODE', 'HUB_TEACHERS'): env.pop(k, None)
     log = open(work / 'hub.log', 'w')
     with th.service_account(ts.ACCOUNT):  # removed at the end if this made it and no other hub of the tests uses it

@@ -39,7 +39,9 @@ def hub(tmp_path_factory):
     port = free_port()
     with th.service_account(ACCOUNT):  # removed at the end if this made it and no other hub of the tests uses it
         try:
-            with th.running_hub(tmp_path_factory.mktemp('hub'), HUB_CLASSROOM='1', HUB_CLASSROOM_PORT=str(port), HUB_TEACHERS='{1}') as hub:
+            # one process for the hints (HUB_HINT_WORKERS): this hub's tests search none; test_hub.py's hub checks the pool's size
+            with th.running_hub(tmp_path_factory.mktemp('hub'), HUB_CLASSROOM='1', HUB_CLASSROOM_PORT=str(port), HUB_TEACHERS='{1}',
+                                HUB_HINT_WORKERS='1') as hub:
                 hub.service_port = port
                 wait_for_service(port)
                 yield hub
