@@ -115,8 +115,9 @@ def positions(game:Game, rng):
     while True:
         yield hand
         if hand.is_over: return
-        # the bot reads its `bot_view` (the same choice, the same random numbers as from the view: tests/test_engine_bot_view.py)
-        hand.apply(game.bot(hand.bot_view(hand.to_act), rng) if rng.random() < 0.8 else rng.choice(hand.legal_actions()))
+        # the bot's `bot_move` (the same choice, the same random numbers as from the view: tests/test_engine_bot_view.py);
+        # both take an action as listed, so it is taken without the check `apply` makes
+        hand.take(hand.bot_move(rng) if rng.random() < 0.8 else rng.choice(hand.legal_actions()))
 
 # %% ../../nbs/practice/41_drills.ipynb #58e6eef4
 def asked(d:Drill, seed:int) -> tuple:
