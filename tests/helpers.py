@@ -105,9 +105,16 @@ def assert_no_leak(match: Match, seat: int):
 
 def random_match(game, seed, chooser=random_choice) -> Match:
     """A whole match of `game` from `seed`, every seat choosing with `chooser`. `random_choice` reads only the legal
-    list, so its views leave out the event sentences (the same actions, the same match); every event's sentence is then
-    read once at the end, so each is still written (not once per view: a hand's events were read again at every move)."""
-    m = play_out(Match(game, seed=seed), chooser, random.Random(seed), text=chooser is not random_choice)
+    list, so no view is made for it: the same choice from the match's legal actions (the same actions, the same match,
+    without a copy of the standing and the hand's table at every move); every event's sentence is then read once at the
+    end, so each is still written (not once per view: a hand's events were read again at every move)."""
+    if chooser is not random_choice: m = play_out(Match(game, seed=seed), chooser, random.Random(seed))
+    else:
+        m, rng = Match(game, seed=seed), random.Random(seed)
+        for _ in range(100_000):  # play_out's bound
+            if m.over: break
+            m.apply(rng.choice(m.legal_actions()))
+        assert m.over, f"the match did not end within 100000 actions"
     for h in m.hands:
         for e in h.events: assert type(e.text) is str, e
     return m

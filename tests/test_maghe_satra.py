@@ -117,12 +117,12 @@ def test_odds_against_a_brute_force_count():
         rng = random.Random(seed)
         for _ in range(40):
             if m.over: break
-            seat, v = m.to_act, m.view(m.to_act)
+            seat, v = m.to_act, m.view(m.to_act, text=False)  # the odds, advice and legal list (no event sentences: not checked here)
             mine = [m.hand.down[seat], *m.hand.up[seat]]
             seen = mine + [c for u in m.hand.up for c in u]
             o = odds_for(v)
             assert (o.unseen, o.exact, o.under, o.bust) == brute_force(count(mine), seen)
-            assert o._asdict() == v['odds'] == m.view(None)['odds'] and o.total == count(mine)
+            assert o._asdict() == v['odds'] == m.view(None, text=False)['odds'] and o.total == count(mine)
             assert v['advice'] == advice(o)
             assert o.chance('exact') + o.chance('under') + o.chance('bust') == 1
             assert o.chance('bust') == Fraction(o.bust, 52 - len(set(seen)))
@@ -206,9 +206,11 @@ def test_2000_random_hands(players):
     game = MagheSatra(players=players, target=1000)
     rng, m, start = random.Random(players), Match(game, seed=players), time.perf_counter()
     while len(m.hands) <= 2000:
-        v = m.view(m.to_act)
+        v = m.hand.view(m.to_act, text=False)  # what the bot and random_choice read (not the match's standing, copied each time)
         m.apply(bot(v, rng) if rng.random() < 0.5 else random_choice(v, rng))
     hands = m.hands[:2000]
+    for h in hands:  # every event's sentence written, once
+        for e in h.events: assert type(e.text) is str, e
     for k, h in enumerate(hands):
         check_hand(h, players)
         if k: assert h.dealer == (hands[k - 1].dealer + 1) % players  # the deal passes to the dealer's right
