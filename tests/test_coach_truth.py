@@ -33,7 +33,7 @@ def positions(name, opts, seeds, per_seed=60, random_seat0=True):
         n = 0
         while not m.over and len(m.hands) <= 2 and n < per_seed:
             seat = m.to_act
-            v = m.view(seat)
+            v = m.view(seat, text=False)  # no event sentences: neither the coach nor these tests read them (a hint's key leaves them out)
             if len(v['legal']) > 1:
                 n += 1
                 yield game, m, v
