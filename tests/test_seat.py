@@ -31,16 +31,6 @@ def at_end(hand) -> set:
 
 def allowed(hand, seat) -> set: return may_see(hand, seat) | at_end(hand)
 
-_ROW_CARDS = {}  # by id of a log row's event: (the event, its data, the pack, the cards in them), the event kept alive with its entry
-
-def row_cards(e, pack) -> set:
-    """The cards of `pack` in the log row `e` (its sentence and its data), read once per row: a row is written once and
-    never changes, and every scan reads the whole log again (at every step, for every seat: most of the file's time)."""
-    hit = _ROW_CARDS.get(id(e))
-    if hit is None or hit[0] is not e or hit[1] is not e.data or hit[2] is not pack:
-        hit = _ROW_CARDS[id(e)] = (e, e.data, pack, cards_in([e.text, e.data], pack))
-    return hit[3]
-
 def called(view, pack) -> set: return cards_in([m for m in view.get('legal') or () if isinstance(m, Move) and m.verb == 'call'], pack)
 
 def one_line(text):
@@ -70,7 +60,7 @@ def assert_session_clean(s:SeatSession):
         assert e.seen_by(seat), f"Seat {seat}'s log holds an event it may not see: {e.text}"
         if e.kind == 'dealer': continue
         if h not in seen_in: seen_in[h] = allowed(match.hands[h - 1], seat)
-        leaked = row_cards(e, pack) - seen_in[h] - calls
+        leaked = cards_in([e.text, e.data], pack) - seen_in[h] - calls
         assert not leaked, f"Seat {seat}'s log row {e.text!r} leaks {sorted(map(str, leaked))}"
     names = cards_in(NAMES, pack)  # a name may read as a card: it names none of the deal
     recent = [match.hands[-1]] + ([match.hands[-2]] if len(match.hands) > 1 else [])  # the message: this hand or the one just over
