@@ -10,7 +10,7 @@ from itertools import repeat
 from typing import NamedTuple
 from .cards import Card, Pack
 from .words import short_repr, and_list
-from .registry import games
+from .registry import games, registry_changes
 
 # %% auto #0
 __all__ = ['new_tuple', 'Move', 'moves', 'Verb', 'action_text', 'quoted', 'parse_move']
@@ -46,17 +46,30 @@ class Verb(NamedTuple):
 # %% ../../nbs/core/00d_actions.ipynb #55ff6a21
 def _verb(move, where) -> tuple:
     "(the `Verb` that says `move`, the pack it names cards in): `where`'s (a game or its class), else the one registered game with that verb (and pack)."
-    if hasattr(where, 'VERB_WORDS'): return where.VERB_WORDS.get(move.verb), where.pack  # a game, or its class
+    if where is not None and hasattr(where, 'VERB_WORDS'): return where.VERB_WORDS.get(move.verb), where.pack  # a game, or its class
     pack = where if isinstance(where, Pack) else next((c.pack for c in move.cards if isinstance(c, Card)), None)
-    found = {(info.cls.VERB_WORDS[move.verb], info.cls.pack) for info in games().values()
-             if move.verb in info.cls.VERB_WORDS and (pack is None or info.cls.pack.name == pack.name)}  # by name: a pack sent to a worker process is a copy
-    return found.pop() if len(found) == 1 else (None, pack)
+    return _registered_verb(move.verb, None if pack is None else pack.name) or (None, pack)
 
 def _arg_words(arg, pack) -> tuple:
     "(the suit, the card) a move's word names, in words ('clubs', '7 Thief'); the word itself where it names neither."
     if pack is not None and arg in pack.suits: return pack.suits[arg][0], arg
     try: return arg, pack.parse(arg).symbol if pack is not None and arg else arg
     except ValueError: return arg, arg
+
+# %% ../../nbs/core/00d_actions.ipynb #78002927
+_VERBS = {}  # (verb, pack name) -> (its `Verb`, its pack) or None, as found in the registry after `_VERBS['at']` changes
+
+def _registered_verb(verb, pack_name) -> tuple|None:
+    "(`Verb`, pack) of the one registered game with `verb` (and that pack; by name: a pack sent to a worker process is a copy); else None."
+    if _VERBS.get('at') != registry_changes(): _VERBS.clear(); _VERBS['at'] = registry_changes()  # the registry changed: look again
+    key = (verb, pack_name)
+    got = _VERBS.get(key, _VERBS)  # (`_VERBS` itself: not looked for yet)
+    if got is _VERBS:
+        found = {(info.cls.VERB_WORDS[verb], info.cls.pack) for info in games().values()
+                 if verb in info.cls.VERB_WORDS and (pack_name is None or info.cls.pack.name == pack_name)}
+        got = found.pop() if len(found) == 1 else None
+        if len(_VERBS) < 500: _VERBS[key] = got  # bounded: odd verbs cannot fill it
+    return got
 
 # %% ../../nbs/core/00d_actions.ipynb #a58cc37e
 def action_text(action, where=None, # the action's game (or its class, or its pack): its words for its moves
@@ -66,22 +79,40 @@ def action_text(action, where=None, # the action's game (or its class, or its pa
         return action.symbol if form == 'label' else f"{'played' if form == 'done' else 'play'} {action.symbol}"
     if not isinstance(action, Move): return str(action)
     verb, pack = _verb(action, where)
-    cards = and_list(getattr(c, 'symbol', c) for c in action.cards)
+    cards = and_list(getattr(c, 'symbol', c) for c in action.cards) if action.cards else ''
     suit, card = _arg_words(action.arg, pack) if action.arg else ('', '')
     words = verb and (verb.done if form == 'done' else verb.do)
-    fits = words and ('{cards}' in words) == bool(action.cards) and any(f'{{{k}}}' in words for k in ('suit', 'card', 'arg')) == bool(action.arg)
+    fits = words and _shape(words) == (bool(action.cards), bool(action.arg))
     if not fits: return ' '.join(w for w in (action.verb, cards, card) if w)  # a verb no game words, or a move not of its shape: as it is, read
     return words.format(cards=cards, suit=suit, card=card, arg=action.arg)
+
+_SHAPES = {}  # a verb's words -> `_shape`'s answer (the words are the games' own: a few dozen)
+def _shape(words:str) -> tuple:
+    "(whether `words` name the move's cards, whether they name its word): the move they fit."
+    got = _SHAPES.get(words)
+    if got is None: got = _SHAPES[words] = ('{cards}' in words, any(f'{{{k}}}' in words for k in ('suit', 'card', 'arg')))
+    return got
 
 # %% ../../nbs/core/00d_actions.ipynb #bb612be1
 def quoted(action) -> str:
     "An action as a refusal quotes it: a card as a card, a move or text in quotes (cut short), anything else as 'that'."
-    if isinstance(action, Move) and not all(isinstance(x, (str, Card)) for x in (action.verb, *action.cards, action.arg)):
-        return 'that'
+    if isinstance(action, Move) and not _quotable((action.verb, *action.cards, action.arg)): return 'that'
     if isinstance(action, Card): return action.symbol
-    if isinstance(action, Move): return short_repr(action_text(action), 60)  # a move as the game says it: its cards read, not typed
+    if isinstance(action, Move): return _quoted_move(action)  # a move as the game says it: its cards read, not typed
     if isinstance(action, str): return short_repr(action, 60)  # what was typed, as typed
     return 'that'
+
+_PLAIN = {str, Card}
+def _quotable(parts) -> bool: return set(map(type, parts)) <= _PLAIN or all(isinstance(x, (str, Card)) for x in parts)  # types looked at in C
+
+_QUOTED = {}  # a move -> how `quoted` says it, in the registry's words after `_QUOTED['at']` changes (the same moves are refused again and again)
+def _quoted_move(move:Move) -> str:
+    if _QUOTED.get('at') != registry_changes(): _QUOTED.clear(); _QUOTED['at'] = registry_changes()
+    said = _QUOTED.get(move) if type(move) is Move and type(move.cards) is tuple else None  # (cards in a list: no key)
+    if said is None:
+        said = short_repr(action_text(move), 60)
+        if len(_QUOTED) < 2000 and type(move) is Move and type(move.cards) is tuple: _QUOTED[move] = said  # bounded
+    return said
 
 
 # %% ../../nbs/core/00d_actions.ipynb #3a8190e0

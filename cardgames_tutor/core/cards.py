@@ -14,7 +14,7 @@ from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['FRENCH', 'MARIAS', 'BEGGARS', 'PACKS', 'SUIT_COLOURS', 'Card', 'UnknownCard', 'Pack', 'card_of', 'shuffled',
-           'card_html', 'cards_html', 'in_order', 'symbols_text', 'Hand']
+           'card_html', 'cards_html', 'in_order', 'symbols_text', 'Hand', 'all_cards']
 
 # %% ../../nbs/core/00_cards.ipynb #62e890ad
 class Card:
@@ -58,6 +58,7 @@ class Pack:
         self.cards = tuple(cards)
         self._by_code = {c.code: c for c in cards}
         self._by_words = {c.symbol.upper(): c for c in cards if ' ' in c.symbol}  # `6 THIEF`: a symbol in words reads back too
+        self._parsed = {}  # text -> its card, or its error's message: what `parse` read (the same few hundred texts come again and again)
 
     def __repr__(self): return f"Pack({self.name!r}, {len(self.cards)} cards)"
     def __len__(self): return len(self.cards)
@@ -75,23 +76,34 @@ def make_card(self:Pack, suit:str, rank:int, order:int) -> Card:
     return Card(self, suit, rank, code, order, symbol, f"{rank_name} of {suit_name}")
 
 
-# %% ../../nbs/core/00_cards.ipynb #8d089881
+# %% ../../nbs/core/00_cards.ipynb #23ae84af
 @patch
-def parse(self:Pack, text) -> Card:
-    "The card of this pack written as `text` (a `Card` of this pack is returned as it is)."
-    if isinstance(text, Card):
-        if text.pack is self: return text
-        raise UnknownCard(f"{text} is a card of the {text.pack.title}, not of the {self.title}")
-    raw = str(text).strip()
+def read_text(self:Pack, text:str):
+    "The card `text` names, else the message saying it names none (`parse` remembers either)."
+    raw = text.strip()
     key = raw.upper()
     for sym, letter in self.symbols.items(): key = key.replace(sym, letter)
     key = self.aliases.get(key, key)
     if not self.suit_first and len(key) >= 2:  # rank aliases: T=10, U/O for mariáš jacks
         key = self.aliases.get(key[:-1], key[:-1]) + key[-1]
     card = self._by_code.get(key) or self._by_words.get(' '.join(raw.upper().split()))
-    if card is None: raise UnknownCard(f"unknown card {raw if len(raw) <= 20 else raw[:17] + '...'!r}: {self.notation_help()}")
-    return card
+    return card or f"unknown card {raw if len(raw) <= 20 else raw[:17] + '...'!r}: {self.notation_help()}"
 
+# %% ../../nbs/core/00_cards.ipynb #8d089881
+@patch
+def parse(self:Pack, text) -> Card:
+    "The card of this pack written as `text` (a `Card` of this pack is returned as it is); a text is read once (`read_text`)."
+    if type(text) is str:
+        got = self._parsed.get(text)
+        if got is None:
+            got = self.read_text(text)
+            if len(text) <= 40 and len(self._parsed) < 2000: self._parsed[text] = got  # bounded: odd input cannot fill it
+    elif isinstance(text, Card):
+        if text.pack is self: return text
+        raise UnknownCard(f"{text} is a card of the {text.pack.title}, not of the {self.title}")
+    else: got = self.read_text(str(text))
+    if type(got) is str: raise UnknownCard(got)
+    return got
 
 # %% ../../nbs/core/00_cards.ipynb #2b357779
 @patch
@@ -225,3 +237,10 @@ class Hand(list):
     def __repr__(self): return ' '.join(c.code for c in self)
     def __str__(self): return symbols_text(self)  # what a learner reads: `9♥ A♥ 9🍃`, `14 Thief, 6 Thief`; never `9H AH 9L`, `T14 T6`
 
+
+# %% ../../nbs/core/00_cards.ipynb #178fade0
+_CARD_TYPE = {Card}
+
+def all_cards(items) -> bool:
+    "Whether every item of `items` (a sequence) is a `Card`: their types looked at in C (a move's cards are checked at every verdict)."
+    return set(map(type, items)) <= _CARD_TYPE or all(isinstance(c, Card) for c in items)

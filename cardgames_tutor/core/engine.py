@@ -10,10 +10,10 @@ import json, sys
 from dataclasses import dataclass
 from typing import NamedTuple, Any, TypedDict
 from fastcore.basics import patch
-from .cards import Card, Pack, shuffled, in_order
+from .cards import Card, Pack, shuffled, in_order, all_cards
 from .words import short_repr
 from .options import checked_options
-from .actions import Move
+from .actions import Move, new_tuple
 from .registry import games
 
 # %% auto #0
@@ -282,8 +282,9 @@ def parse_action(self:HandState, action):
 def read(self:HandState, action):
     "`action` in its one written form: text parsed (`parse_action`), a move's cards in pack order."
     action = self.parse_action(action)
-    if type(action) is Move and len(action.cards) > 1 and all(isinstance(c, Card) for c in action.cards):
-        action = Move(action.verb, tuple(in_order(action.cards)), action.arg)
+    if type(action) is Move and len(action.cards) > 1 and all_cards(action.cards):
+        cards = tuple(in_order(action.cards))
+        if cards != action.cards: action = new_tuple(Move, (action.verb, cards, action.arg))  # (a move in order already is kept)
     return action
 
 
@@ -301,11 +302,14 @@ def explain(self:HandState, action, seat:int|None=None) -> Verdict:
 
 
 # %% ../../nbs/core/01_engine.ipynb #d9f73a9c
+_EXPLAIN, _OVER = {}, Verdict(False, 'hand-over', 'The hand is over: no more actions.')  # phase -> its `_explain_` method's name
+
 @patch
 def _verdict(self:HandState, action, seat) -> Verdict:
-    if self.phase == 'over': return Verdict(False, 'hand-over', 'The hand is over: no more actions.')
+    if self.is_over: return _OVER
     if seat is not None and seat != self.to_act: return self._explain_turn(seat)
-    return getattr(self, '_explain_' + self.phase)(action)
+    phase = self._phase
+    return getattr(self, _EXPLAIN.get(phase) or _EXPLAIN.setdefault(phase, '_explain_' + phase))(action)
 
 @patch
 def _explain_turn(self:HandState, seat) -> Verdict:

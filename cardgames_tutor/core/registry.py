@@ -12,10 +12,19 @@ from .words import short_repr
 from .options import BadOption
 
 # %% auto #0
-__all__ = ['GameInfo', 'register_game', 'games', 'game_class', 'get_game', 'default_game', 'import_every']
+__all__ = ['GameInfo', 'register_game', 'games', 'registry_changes', 'game_class', 'get_game', 'default_game', 'import_every']
 
 # %% ../../nbs/core/00c_registry.ipynb #7e2bd9e2
-_REGISTRY: dict = {}  # game name -> `GameInfo`, filled by `register_game` (below)
+class _Counted(dict):
+    "A dict that counts its changes (`changes`): what is worked out from the registry is worked out again only after one."
+    changes = 0
+def _counting(name:str):
+    change = getattr(dict, name)
+    def changed(self, *args, **kw): self.changes += 1; return change(self, *args, **kw)
+    return changed
+for _name in ('__setitem__', '__delitem__', 'pop', 'popitem', 'clear', 'update', 'setdefault', '__ior__'):
+    setattr(_Counted, _name, _counting(_name))
+_REGISTRY: dict = _Counted()  # game name -> `GameInfo`, filled by `register_game` (below)
 
 # %% ../../nbs/core/00c_registry.ipynb #bee16c5d
 @dataclass(frozen=True)
@@ -42,13 +51,25 @@ def register_game(cls:type) -> type:
 
 
 # %% ../../nbs/core/00c_registry.ipynb #2b3b2e4e
+_SORTED = [-1, {}]  # (the registry's count of changes, its games in name order then)
+
+def _in_name_order() -> dict:
+    "The registered games in name order (kept: not to be changed), sorted again only after the registry changed."
+    if _SORTED[0] != _REGISTRY.changes: _SORTED[:] = _REGISTRY.changes, dict(sorted(_REGISTRY.items()))
+    return _SORTED[1]
+
 def games() -> dict:
-    "Every registered game, name -> `GameInfo`, in name order."
-    return dict(sorted(_REGISTRY.items()))
+    "Every registered game, name -> `GameInfo`, in name order (a new dict)."
+    return dict(_in_name_order())
+
+# %% ../../nbs/core/00c_registry.ipynb #7dfe53c4
+def registry_changes() -> int:
+    "How many times the registry has changed: what is worked out from the games (as `action_text`'s words) is good while this stays."
+    return _REGISTRY.changes
 
 def game_class(name:str) -> type:
     "The `Game` class of the game called `name`."
-    found = games()
+    found = _in_name_order()
     if not isinstance(name, str) or name not in found:
         raise BadOption(f"unknown game {short_repr(name)}: the games are {', '.join(found)}")
     return found[name].cls
