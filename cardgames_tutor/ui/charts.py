@@ -6,14 +6,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/charts.html.md"""
 
 # %% ../../nbs/ui/21_charts.ipynb #9f8c9ad5
 from __future__ import annotations
-import base64, io
+import base64, collections, io, threading
 from html import escape
 from matplotlib.figure import Figure
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from .session_data import tally_number
 
 # %% auto #0
-__all__ = ['tally_table', 'tally_chart', 'chart_png', 'tally_words', 'png_html', 'chart_html']
+__all__ = ['FRAMES', 'tally_table', 'tally_chart', 'chart_png', 'tally_words', 'png_html', 'chart_html']
 
 # %% ../../nbs/ui/21_charts.ipynb #539e62cb
 def tally_table(match) -> tuple:
@@ -21,34 +21,81 @@ def tally_table(match) -> tuple:
     label, _ = match.game.tally(match.standing)
     return label, [[tally_number(v) for v in row] for row in match.tallies]
 
-# %% ../../nbs/ui/21_charts.ipynb #51ac780d
-def tally_chart(match, width:float=5.5, height:float=2.8) -> Figure:
-    "A line chart of each seat's tally after every finished hand of `match`."
-    label, rows = tally_table(match)
-    n = match.game.n_seats()
+# %% ../../nbs/ui/21_charts.ipynb #21d79a73
+def _goal_line(ax, goal):
+    "The match's goal on the chart `ax`: a dashed line saying whether reaching it wins or loses."
+    ax.axhline(goal.value, linestyle='--', color='grey', linewidth=1, label=f"{goal.outcome} at {goal.value}")
+
+def _chart_frame(game, label:str, width:float=5.5, height:float=2.8) -> Figure:
+    "The tally chart of `game` without its numbers: a line per seat, the goal, the axes' labels, the title and the legend."
     fig = Figure(figsize=(width, height), dpi=90)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
-    hands = list(range(len(rows) + 1))
-    for seat in range(n):
-        ax.plot(hands, [0] + [row[seat] for row in rows], marker='o', markersize=3, label=f"Seat {seat}")
-    goal, note = match.game.goal, ''
-    if goal is not None and goal.on_tally:
-        ax.axhline(goal.value, linestyle='--', color='grey', linewidth=1, label=f"{goal.outcome} at {goal.value}")
+    for seat in range(game.n_seats()): ax.plot([0], [0], marker='o', markersize=3, label=f"Seat {seat}")
+    goal, note = game.goal, ''
+    if goal is not None and goal.on_tally: _goal_line(ax, goal)
     elif goal is not None: note = f"\nto win: {goal.value} {goal.measure}"  # not on this scale: said, not drawn
     ax.set_xlabel('hands played'); ax.set_ylabel(label)
-    ax.set_title(f"{match.game.title}: {label} after each hand{note}", fontsize=10)
-    ax.set_xlim(0, max(1, len(rows)))
+    ax.set_title(f"{game.title}: {label} after each hand{note}", fontsize=10)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(fontsize=7, loc='upper left', ncol=2, frameon=False)
-    fig.tight_layout()
+    fig.goal, fig.margins = goal, {None: {k: getattr(fig.subplotpars, k) for k in ('left', 'right', 'bottom', 'top')}}
     return fig
 
-# %% ../../nbs/ui/21_charts.ipynb #64e214b2
-def chart_png(match, **kwargs) -> bytes:
-    "The tally chart as PNG bytes (for an `ipywidgets.Image` or a file)."
-    buf = io.BytesIO()
-    tally_chart(match, **kwargs).savefig(buf, format='png')
+# %% ../../nbs/ui/21_charts.ipynb #d6984fcc
+def _fill(fig:Figure, rows:list) -> Figure:
+    "Put `rows` (each seat's tally after each finished hand) on the chart `fig`: a point per hand and seat, from 0 before the first."
+    ax, hands, goal = fig.axes[0], list(range(len(rows) + 1)), fig.goal
+    if goal is not None and goal.on_tally: ax.lines[-1].remove()  # drawn again below, after the seats, as when first made
+    for seat, line in enumerate(ax.lines): line.set_data(hands, [0] + [row[seat] for row in rows])
+    ax.relim(); ax.autoscale_view()
+    if goal is not None and goal.on_tally: _goal_line(ax, goal)
+    ax.set_xlim(0, max(1, len(rows)))
+    return fig
+
+# %% ../../nbs/ui/21_charts.ipynb #8868eb68
+def _ticks(axis, lo:float, hi:float) -> tuple:
+    "The values and texts of `axis`'s major ticks between `lo` and `hi`, as the axis would write them."
+    locs = [v for v in axis.get_major_locator()() if lo - 1e-9 * abs(hi - lo) <= v <= hi + 1e-9 * abs(hi - lo)]
+    return locs, list(axis.get_major_formatter().format_ticks(locs))
+
+def _margin_key(ax) -> tuple:
+    "What of the tick labels moves `tight_layout`'s margins: the y labels, and the length of an x label at the right end (digits are as wide as each other)."
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    (ylocs, ys), (xlocs, xs) = _ticks(ax.yaxis, y0, y1), _ticks(ax.xaxis, x0, x1)
+    return tuple(ys), ylocs[:1] == [y0], ylocs[-1:] == [y1], len(xs[-1]) if xlocs and xlocs[-1] == x1 else 0
+
+# %% ../../nbs/ui/21_charts.ipynb #7c7bf830
+def _laid_out(fig:Figure) -> Figure:
+    "`fig.tight_layout()`, measured once for each `_margin_key` of the frame `fig` and remembered."
+    fig.subplots_adjust(**fig.margins[None])  # measured from where a new figure's axes stand, as in a new figure
+    key = _margin_key(fig.axes[0])
+    if key not in fig.margins:
+        fig.tight_layout()
+        fig.margins[key] = {k: getattr(fig.subplotpars, k) for k in ('left', 'right', 'bottom', 'top')}
+    else: fig.subplots_adjust(**fig.margins[key])
+    return fig
+
+# %% ../../nbs/ui/21_charts.ipynb #2a06d296
+def tally_chart(match, width:float=5.5, height:float=2.8) -> Figure:
+    "A line chart of each seat's tally after every finished hand of `match`."
+    label, rows = tally_table(match)
+    return _laid_out(_fill(_chart_frame(match.game, label, width, height), rows))
+
+# %% ../../nbs/ui/21_charts.ipynb #480dad14
+FRAMES = 8  # chart frames kept, one per game and size
+_frames, _frames_lock = collections.OrderedDict(), threading.Lock()
+
+def chart_png(match, width:float=5.5, height:float=2.8) -> bytes:
+    "The tally chart as PNG bytes (for an `ipywidgets.Image` or a file), drawn on a kept frame of the same game and size."
+    label, rows = tally_table(match)
+    key = (match.game.title, label, match.game.n_seats(), repr(match.game.goal), width, height)
+    with _frames_lock:  # a frame draws one chart at a time (the classroom draws charts from several threads)
+        fig = _frames.pop(key, None) or _chart_frame(match.game, label, width, height)
+        _frames[key] = fig
+        while len(_frames) > FRAMES: _frames.popitem(last=False)
+        buf = io.BytesIO()
+        _laid_out(_fill(fig, rows)).savefig(buf, format='png')
     return buf.getvalue()
 
 # %% ../../nbs/ui/21_charts.ipynb #8ead6912
