@@ -366,21 +366,36 @@ def _all_state(ids_before, hand_no=None, record_from=None) -> str:
     Log lines and results of hands before `hand_no` are left out: their cards were played in the open
     then, and a new deal may have given them to another seat since. So is the first-dealer lot (kind
     'dealer'), whose cards come from a separate, public shuffle (as in tests/helpers.py). So are a downloaded
-    record's hands before `record_from` (0-based; by default the hand `hand_no`)."""
+    record's hands before `record_from` (0-based; by default the hand `hand_no`). A widget is read again only when
+    one of its traits has changed since it was last read (traitlets tells every change: it is what is synced)."""
     parts, skip = [], record_from if record_from is not None else max((hand_no or 1) - 1, 0)
-    for mid, w in list(widget_module._instances.items()):
+    alive = dict(widget_module._instances)
+    for mid in [m for m, (w, _) in _SCANNED.items() if alive.get(m) is not w]: del _SCANNED[mid]  # closed since
+    for mid, w in alive.items():
         if mid in ids_before: continue
-        state = w.get_state()
-        for k, v in state.items():
-            if isinstance(v, (bytes, memoryview)): continue  # a picture's pixels (public tallies)
-            if isinstance(v, str):
-                v = _PICTURE.sub('data:image/png', v)
-                parts += [f"record={json.dumps(json.loads(base64.b64decode(d))['hands'][skip:], ensure_ascii=False)}" for d in _DATA.findall(v)]
-                v = _DATA.sub('data:', v)
-            if isinstance(v, str) and hand_no:
-                v = _PAST.sub(lambda m: '' if int(m.group(2)) < hand_no or m.group(3) == 'dealer' else m.group(0), v)
-            parts.append(f"{k}={v!r}" if not isinstance(v, str) else f"{k}={v}")
+        if mid not in _SCANNED:  # a widget seen for the first time: watch every trait of it from now on
+            _SCANNED[mid] = (w, {})
+            w.observe(lambda _change, mid=mid, w=w: _SCANNED.__setitem__(mid, (w, {})))
+        kept = _SCANNED[mid][1]
+        if (hand_no, skip) not in kept: kept[(hand_no, skip)] = _state_parts(w, hand_no, skip)
+        parts += kept[(hand_no, skip)]
     return '\n'.join(parts)
+
+_SCANNED = {}  # model id -> (widget, {(hand_no, skip): its parts}), emptied whenever a trait of the widget changes
+
+def _state_parts(w, hand_no, skip) -> list:
+    "One widget's part of `_all_state`: each synced trait as `name=value`."
+    parts = []
+    for k, v in w.get_state().items():
+        if isinstance(v, (bytes, memoryview)): continue  # a picture's pixels (public tallies)
+        if isinstance(v, str):
+            v = _PICTURE.sub('data:image/png', v)
+            parts += [f"record={json.dumps(json.loads(base64.b64decode(d))['hands'][skip:], ensure_ascii=False)}" for d in _DATA.findall(v)]
+            v = _DATA.sub('data:', v)
+        if isinstance(v, str) and hand_no:
+            v = _PAST.sub(lambda m: '' if int(m.group(2)) < hand_no or m.group(3) == 'dealer' else m.group(0), v)
+        parts.append(f"{k}={v!r}" if not isinstance(v, str) else f"{k}={v}")
+    return parts
 
 
 @pytest.mark.parametrize('name,players', _setups(every_size=True))
