@@ -60,10 +60,10 @@ def _ticks(axis, lo:float, hi:float) -> tuple:
     return locs, list(axis.get_major_formatter().format_ticks(locs))
 
 def _margin_key(ax) -> tuple:
-    "What of the tick labels moves `tight_layout`'s margins: the y labels, and the length of an x label at the right end (digits are as wide as each other)."
+    "What of the tick labels moves `tight_layout`'s margins: the y labels, and an x label at the right end."
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     (ylocs, ys), (xlocs, xs) = _ticks(ax.yaxis, y0, y1), _ticks(ax.xaxis, x0, x1)
-    return tuple(ys), ylocs[:1] == [y0], ylocs[-1:] == [y1], len(xs[-1]) if xlocs and xlocs[-1] == x1 else 0
+    return tuple(ys), ylocs[:1] == [y0], ylocs[-1:] == [y1], xs[-1] if xlocs and xlocs[-1] == x1 else ''
 
 # %% ../../nbs/ui/21_charts.ipynb #7c7bf830
 def _laid_out(fig:Figure) -> Figure:
