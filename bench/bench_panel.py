@@ -39,10 +39,10 @@ def one_click(t, seed) -> float:
         elif t.session.review is not None: t.next_hand()
         else: break
     cards = t.lit_cards()
-    if cards and not t._choosing: button = t.card_button(cards[0])
+    if cards and not t.choosing: button = t.card_button(cards[0])
     else:
         move = t.match.legal_actions()[0]
-        if t._choosing:
+        if t.choosing:
             for c in move.cards: t.card_button(c).click()
             button = t.move_button(move.verb)
         else: button = t.move_button(str(move))
