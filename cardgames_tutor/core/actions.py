@@ -10,7 +10,7 @@ from itertools import repeat
 from typing import NamedTuple
 from .cards import Card, Pack
 from .words import short_repr, and_list
-from .registry import games, registry_changes
+from .registry import games, registry_memo
 
 # %% auto #0
 __all__ = ['new_tuple', 'Move', 'moves', 'Verb', 'action_text', 'quoted', 'parse_move']
@@ -57,18 +57,16 @@ def _arg_words(arg, pack) -> tuple:
     except ValueError: return arg, arg
 
 # %% ../../nbs/core/00d_actions.ipynb #78002927
-_VERBS = {}  # (verb, pack name) -> (its `Verb`, its pack) or None, as found in the registry after `_VERBS['at']` changes
+_VERBS = registry_memo()  # (verb, pack name) -> (its `Verb`, its pack) or None, as found in the registry
 
 def _registered_verb(verb, pack_name) -> tuple|None:
     "(`Verb`, pack) of the one registered game with `verb` (and that pack; by name: a pack sent to a worker process is a copy); else None."
-    if _VERBS.get('at') != registry_changes(): _VERBS.clear(); _VERBS['at'] = registry_changes()  # the registry changed: look again
     key = (verb, pack_name)
-    got = _VERBS.get(key, _VERBS)  # (`_VERBS` itself: not looked for yet)
-    if got is _VERBS:
-        found = {(info.cls.VERB_WORDS[verb], info.cls.pack) for info in games().values()
-                 if verb in info.cls.VERB_WORDS and (pack_name is None or info.cls.pack.name == pack_name)}
-        got = found.pop() if len(found) == 1 else None
-        if len(_VERBS) < 500: _VERBS[key] = got  # bounded: odd verbs cannot fill it
+    if key in _VERBS: return _VERBS[key]
+    found = {(info.cls.VERB_WORDS[verb], info.cls.pack) for info in games().values()
+             if verb in info.cls.VERB_WORDS and (pack_name is None or info.cls.pack.name == pack_name)}
+    got = found.pop() if len(found) == 1 else None
+    if len(_VERBS) < 500: _VERBS[key] = got  # bounded: odd verbs cannot fill it
     return got
 
 # %% ../../nbs/core/00d_actions.ipynb #a58cc37e
@@ -105,9 +103,8 @@ def quoted(action) -> str:
 _PLAIN = {str, Card}
 def _quotable(parts) -> bool: return set(map(type, parts)) <= _PLAIN or all(isinstance(x, (str, Card)) for x in parts)  # types looked at in C
 
-_QUOTED = {}  # a move -> how `quoted` says it, in the registry's words after `_QUOTED['at']` changes (the same moves are refused again and again)
+_QUOTED = registry_memo()  # a move -> how `quoted` says it, in the registered games' words (the same moves are refused again and again)
 def _quoted_move(move:Move) -> str:
-    if _QUOTED.get('at') != registry_changes(): _QUOTED.clear(); _QUOTED['at'] = registry_changes()
     said = _QUOTED.get(move) if type(move) is Move and type(move.cards) is tuple else None  # (cards in a list: no key)
     if said is None:
         said = short_repr(action_text(move), 60)

@@ -12,19 +12,21 @@ from .words import short_repr
 from .options import BadOption
 
 # %% auto #0
-__all__ = ['GameInfo', 'register_game', 'games', 'registry_changes', 'game_class', 'get_game', 'default_game', 'import_every']
+__all__ = ['GameInfo', 'register_game', 'registry_memo', 'games', 'game_class', 'get_game', 'default_game', 'import_every']
 
 # %% ../../nbs/core/00c_registry.ipynb #7e2bd9e2
-class _Counted(dict):
-    "A dict that counts its changes (`changes`): what is worked out from the registry is worked out again only after one."
-    changes = 0
-def _counting(name:str):
+class _Watched(dict):
+    "A dict that empties its memos (`registry_memo`) at every change: what was worked out from the games is worked out again."
+    def __init__(self): super().__init__(); self.memos = []
+def _emptying(name:str):
     change = getattr(dict, name)
-    def changed(self, *args, **kw): self.changes += 1; return change(self, *args, **kw)
+    def changed(self, *args, **kw):
+        for memo in self.memos: memo.clear()
+        return change(self, *args, **kw)
     return changed
 for _name in ('__setitem__', '__delitem__', 'pop', 'popitem', 'clear', 'update', 'setdefault', '__ior__'):
-    setattr(_Counted, _name, _counting(_name))
-_REGISTRY: dict = _Counted()  # game name -> `GameInfo`, filled by `register_game` (below)
+    setattr(_Watched, _name, _emptying(_name))
+_REGISTRY: dict = _Watched()  # game name -> `GameInfo`, filled by `register_game` (below)
 
 # %% ../../nbs/core/00c_registry.ipynb #bee16c5d
 @dataclass(frozen=True)
@@ -51,22 +53,24 @@ def register_game(cls:type) -> type:
 
 
 # %% ../../nbs/core/00c_registry.ipynb #2b3b2e4e
-_SORTED = [-1, {}]  # (the registry's count of changes, its games in name order then)
+def registry_memo() -> dict:
+    "A new dict that the registry empties whenever it changes: for what is worked out from the registered games."
+    _REGISTRY.memos.append(memo := {})
+    return memo
+
+_SORTED = registry_memo()  # 'games': the registered games in name order
 
 def _in_name_order() -> dict:
     "The registered games in name order (kept: not to be changed), sorted again only after the registry changed."
-    if _SORTED[0] != _REGISTRY.changes: _SORTED[:] = _REGISTRY.changes, dict(sorted(_REGISTRY.items()))
-    return _SORTED[1]
+    found = _SORTED.get('games')
+    if found is None: found = _SORTED['games'] = dict(sorted(_REGISTRY.items()))
+    return found
 
 def games() -> dict:
     "Every registered game, name -> `GameInfo`, in name order (a new dict)."
     return dict(_in_name_order())
 
 # %% ../../nbs/core/00c_registry.ipynb #7dfe53c4
-def registry_changes() -> int:
-    "How many times the registry has changed: what is worked out from the games (as `action_text`'s words) is good while this stays."
-    return _REGISTRY.changes
-
 def game_class(name:str) -> type:
     "The `Game` class of the game called `name`."
     found = _in_name_order()
