@@ -297,11 +297,24 @@ class Student:
 
     def moves(self) -> int: return int(self.page.get_attribute('.cgt-table-info', 'data-moves'))
 
-    def wait_moves(self, n:int, at_least=False):
-        "Wait until the page's table bar counts `n` moves (or more, `at_least`)."
-        test = '>=' if at_least else '=='
-        self.page.wait_for_function(f"n => {{ const e = document.querySelector('.cgt-table-info'); return e && +e.dataset.moves {test} n; }}",
-                                    arg=n, timeout=WAIT)
+    def wait_moves(self, n:int, at_least=False, most:int|None=None, why:str=''):
+        """Wait until the page's table bar counts `n` moves (or more: `at_least`, or up to `most`, the bots' moves due by
+        then, which the server may have played before this page is looked at); else fail saying what the page shows (its
+        count, whom it waits for) and `why` (the caller's side: e.g. its mirror's count and last moves)."""
+        top = None if at_least else n if most is None else most
+        try: self.page.wait_for_function("([n, top]) => { const e = document.querySelector('.cgt-table-info');"
+                                         " return e && +e.dataset.moves >= n && (top === null || +e.dataset.moves <= top); }",
+                                         arg=[n, top], timeout=WAIT)
+        except Exception as e:
+            count = f"at least {n}" if top is None else f"{n} to {top}" if top != n else f"{n}"
+            raise AssertionError(f"Seat {self.seat}'s page does not count {count} moves ({type(e).__name__}): "
+                                 f"it shows {self.shows()}{'; ' + why if why else ''}") from None
+
+    def shows(self) -> str:
+        "What the page's table bar says now: its move count and whom it waits for (for a failure's message)."
+        try: return repr(self.page.evaluate("""() => { const e = document.querySelector('.cgt-table-info'), w = document.querySelector('.cgt-waiting');
+                                                   return {moves: e && e.dataset.moves, waiting: w && w.innerText}; }"""))
+        except Exception as e: return f"nothing readable ({type(e).__name__})"
 
     def waiting(self) -> str: return self.page.inner_text('.cgt-waiting')
 

@@ -9,7 +9,8 @@ partner, beg). A mirror match (same game, same seed, the bots' own stream `Rando
 it) is played alongside, so the test knows what each seat may see: the leak check's `may_see` (tests/helpers.py), from
 the deal and the record, never the game's own word. Before each student's move the page's lit cards and move buttons
 must be exactly what the engine allows that seat (so the mirror follows the server); after each move every page counts
-it, and each page's DOM and every widget message it was sent hold no card that seat may not see.
+it (or, a bot being due next, up to the bots' moves due: the server plays them 0.3 s on, whether or not the test has
+looked at every page by then), and each page's DOM and every widget message it was sent hold no card that seat may not see.
 
 Every wait is on the page's state, with generous timeouts for a loaded machine; nothing is timed.
 """
@@ -18,6 +19,7 @@ import pytest
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.registry import get_game, games
 from cardgames_tutor.core.match import Match
+from cardgames_tutor.core.actions import action_text
 from cardgames_tutor.ui.session_data import sort_actions
 from cardgames_tutor.ui.table import move_label
 from helpers import cards_in, may_see, named_only
@@ -162,6 +164,13 @@ def bots_ahead(mirror:Match, rng, by_seat) -> Match:
         ahead.apply(ahead.game.bot(ahead.view(seat, text=False), peek), seat)
     return ahead
 
+def mirror_says(mirror:Match, by_seat) -> str:
+    "The mirror's side of a page that does not count its moves: its count, whom it waits for, its last moves (whose: a student or a bot)."
+    last = ', '.join(f"Seat {s} ({'student' if s in by_seat else 'bot'}) {action_text(a, mirror.game, 'done')}"
+                     for _, s, a in mirror.actions[-6:])
+    to = 'nobody (the hand is over)' if mirror.hands[0].is_over else f"Seat {mirror.to_act}"
+    return f"the mirror counts {len(mirror.actions)} moves, waits for {to}; its last moves: {last}"
+
 def play_hand(students, mirror:Match, seed) -> dict:
     """The first hand to its end, every student's move made on their page; the bots' moves as the server's bots make
     them (the same stream). Returns what was made, by kind: {'card': n, 'chosen': n, 'button': n, 'bot': n}."""
@@ -185,10 +194,13 @@ def play_hand(students, mirror:Match, seed) -> dict:
             while not mirror.hands[0].is_over and mirror.to_act not in by_seat:
                 seat = mirror.to_act
                 mirror.apply(mirror.game.bot(mirror.view(seat, text=False), rng), seat); made['bot'] += 1
-        over = mirror.hands[0].is_over  # the next hand may start at once (bots playing on): then a page counts more
-        for t in students: t.wait_moves(len(mirror.actions), at_least=over)
-        if not over:
-            ahead = bots_ahead(mirror, rng, by_seat)  # a bot due now may play while the page is scanned: its card is public then
+        # a bot due now may play before a page is looked at (0.3 s on, however slow the test): a page counts up to its
+        # moves too; the hand over (or ended by the bots), the next may start at once (bots playing on): a page counts more
+        over = mirror.hands[0].is_over
+        ahead = None if over else bots_ahead(mirror, rng, by_seat)
+        most = None if over or ahead.hands[0].is_over else len(ahead.actions)
+        for t in students: t.wait_moves(len(mirror.actions), at_least=most is None, most=most, why=mirror_says(mirror, by_seat))
+        if not over:  # a bot due now may play while the page is scanned: its card is public then
             for t in students: scan(t, hidden(ahead, t.seat))
     for s in students:  # the hand is over on every page, with its result
         s.page.wait_for_selector('.cgt-message.cgt-result', timeout=WAIT)
