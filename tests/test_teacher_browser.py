@@ -160,8 +160,8 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         teacher.click('.cgt-resume')
         for s in students: s.page.wait_for_function("() => !document.querySelector('.cgt-waiting')?.innerText.includes('paused')", polling=POLL, timeout=WAIT)
         p.wait_for_selector('.cgt-pause-banner', state='detached', timeout=WAIT)  # gone with the resume
-        play_moves(students, mirror, 1)  # the projector held where it was
-        assert 'Held at move 1 of 3' in shown.inner_text('.cgt-proj-head')
+        play_moves(students, mirror, 1)  # the projector held where it was (its page told of the new move: one more behind it)
+        shown.wait_for_function("() => document.querySelector('.cgt-proj-head')?.innerText.includes('Held at move 1 of 3')", polling=POLL, timeout=WAIT)
         shown.click('.cgt-proj-live')
         shown.wait_for_function("() => document.querySelector('.cgt-proj-head')?.dataset.moves == '3'", polling=POLL, timeout=WAIT)
 
