@@ -227,7 +227,7 @@ AXE = ROOT / 'tests' / 'node_modules' / 'axe-core' / 'axe.min.js'
 def test_the_panel_in_jupyterlab_has_no_serious_accessibility_problem(lab, lab_pages):
     "The start page run in JupyterLab as a learner runs it (Run > Run All Cells): axe-core finds nothing serious in its panel."
     with lab_pages(1366, 900) as page:
-        page.goto(f'{lab}/lab/tree/tutorials/start.ipynb', timeout=90_000)
+        page.goto(f'{lab}/lab/workspaces/accessibility/tree/tutorials/start.ipynb?reset', timeout=90_000)  # a workspace of its own: no tab restored
         page.wait_for_selector('.jp-Notebook .jp-Cell:visible', timeout=180_000)  # the tab in view (others may be open behind)
         page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"], .jp-Toolbar-kernelStatus', state='attached', timeout=180_000)
         page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
