@@ -173,6 +173,19 @@ def one_page(lab, lab_pages):
     try: yield pages
     finally: pages.drop()
 
+MODEL = """() => { const nb = window.jupyterapp.shell.currentWidget.context.model.toJSON();  // the notebook as JupyterLab holds it,
+                   for (const c of nb.cells) delete c.metadata.trusted; return nb; }"""    # less its cells' trust (never saved)
+
+def changes(saved:dict, held:dict, at:str='') -> list:
+    "Where notebook `held` (JupyterLab's model) differs from `saved` (the file), as paths: ['metadata.language_info.version', 'cells.3.metadata']."
+    if isinstance(saved, dict) and isinstance(held, dict):
+        return [c for k in sorted(set(saved) | set(held)) for c in changes(saved.get(k), held.get(k), f'{at}.{k}'.lstrip('.'))]
+    joined = lambda v: ''.join(v) if isinstance(v, list) and all(isinstance(x, str) for x in v) else v  # a file's lines
+    saved, held = joined(saved), joined(held)
+    if isinstance(saved, list) and isinstance(held, list) and len(saved) == len(held):
+        return [c for i, (a, b) in enumerate(zip(saved, held)) for c in changes(a, b, f'{at}.{i}')]
+    return [] if saved == held else [f'{at}: {saved!r:.80} -> {held!r:.80}']
+
 def _written(path) -> bool:
     "Whether `path` holds a whole notebook (a save caught half-way, on a loaded machine, is empty or cut off)."
     try: json.loads(path.read_bytes()); return True
@@ -195,7 +208,8 @@ def open_clean_and_run(one_page):
         dirty = f'.lm-TabBar-tab.jp-mod-dirty:has-text("{name}")'
         try: page.wait_for_selector(dirty, state='attached', timeout=QUIET)  # the page must stay clean all this while
         except PlaywrightTimeout: pass
-        else: pytest.fail(f"{rel}: JupyterLab marked it modified as it opened, before any click (autosave would rewrite it)")
+        else: pytest.fail(f"{rel}: JupyterLab marked it modified as it opened, before any click (autosave would rewrite it): "
+                          f"{changes(json.loads(before), page.evaluate(MODEL))}")
         page.wait_for_function("() => document.querySelectorAll('.jp-Notebook .jp-InputPlaceholder').length >= 2",
                                timeout=SLOW_LAB)  # its code cells collapsed (JupyterLab's `source_hidden`)
         page.locator('.jp-Notebook .jp-MarkdownCell').first.click()  # a cell in command mode: Ctrl+S saves the notebook
