@@ -60,7 +60,7 @@ def assert_session_clean(s:SeatSession):
         assert e.seen_by(seat), f"Seat {seat}'s log holds an event it may not see: {e.text}"
         if e.kind == 'dealer': continue
         if h not in seen_in: seen_in[h] = allowed(match.hands[h - 1], seat)
-        leaked = cards_in([e.text, e.data], pack) - seen_in[h] - calls
+        leaked = event_cards(e, pack) - seen_in[h] - calls
         assert not leaked, f"Seat {seat}'s log row {e.text!r} leaks {sorted(map(str, leaked))}"
     names = cards_in(NAMES, pack)  # a name may read as a card: it names none of the deal
     recent = [match.hands[-1]] + ([match.hands[-2]] if len(match.hands) > 1 else [])  # the message: this hand or the one just over
@@ -69,6 +69,15 @@ def assert_session_clean(s:SeatSession):
     leaked = cards_in(words, pack) - mine
     assert not leaked, f"Seat {seat}'s message or status leaks {sorted(map(str, leaked))}: {s.message.text!r}"
     assert 'seed' not in s.status().text and 'seed' not in repr(s)
+
+
+_EVENT_CARDS = {}  # id(event) -> (event, the cards of its pack its text and data name): an event is not changed once made
+
+def event_cards(e, pack) -> set:
+    "`cards_in([e.text, e.data], pack)`, worked out once for each event: every step's scan reads the whole log again."
+    got = _EVENT_CARDS.get(id(e))
+    if got is None or got[0] is not e: got = _EVENT_CARDS[id(e)] = (e, cards_in([e.text, e.data], pack))
+    return got[1]
 
 
 def assert_record_clean(s:SeatSession):
@@ -324,18 +333,33 @@ def page(tables, ticket):
     return t
 
 def page_state(t, hand_no) -> str:
-    "Every synced trait of every widget of the page `t`, past hands' log rows left out (as tests/test_panel.py does)."
-    from ipywidgets.widgets import widget as widget_module
+    """Every synced trait of every widget of the page `t`, past hands' log rows left out (as tests/test_panel.py does).
+    A widget is read again only when one of its traits has changed since it was last read (`_READ`, as test_panel's
+    `_all_state`: traitlets tells every change, and a change is what is synced); its parts are the same either way."""
     from cardgames_tutor.ui.looks import widget_tree
-    from test_panel import _DATA, _PAST, _PICTURE
     parts = []
-    for w in widget_tree([t, *t.card_slots, *t.move_slots]):
+    for w in widget_tree([t, *t.card_slots, *t.move_slots]): parts += _widget_parts(w, hand_no)
+    return '\n'.join(parts)
+
+_READ = {}  # id(widget) -> (widget, {hand_no: its parts}), emptied whenever a trait of the widget changes
+
+def _widget_parts(w, hand_no) -> list:
+    "One widget's part of `page_state`: each synced trait as `name=value`, kept until a trait of it changes."
+    from test_panel import _DATA, _PAST, _PICTURE
+    key = id(w)
+    if _READ.get(key, (None,))[0] is not w:  # a widget seen for the first time: watch every trait of it from now on
+        _READ[key] = (w, {})
+        w.observe(lambda _change, key=key, w=w: _READ.__setitem__(key, (w, {})))
+    kept = _READ[key][1]
+    if hand_no not in kept:
+        parts = []
         for k, v in w.get_state().items():
             if isinstance(v, (bytes, memoryview)): continue
             if isinstance(v, str):
                 v = _PAST.sub(lambda m: '' if int(m.group(2)) < hand_no or m.group(3) == 'dealer' else m.group(0), _DATA.sub('data:', _PICTURE.sub('data:image/png', v)))
             parts.append(f"{k}={v}")
-    return '\n'.join(parts)
+        kept[hand_no] = parts
+    return kept[hand_no]
 
 def panel_press(t, rng) -> bool:
     "The student's press through the page's widgets: next hand, a lit card, cards chosen then the verb, or a move button."
@@ -356,6 +380,7 @@ def panel_press(t, rng) -> bool:
 def test_four_pages_at_one_table_hold_only_their_own_seat(name, players):
     "Each page's widget state names no card its seat may not see, at every step of whole hands pressed through the widgets."
     from test_panel import _leaks, _hidden_beyond_view
+    _READ.clear()  # (the last test's widgets: let go)
     rng = random.Random(11)
     tables = Tables()
     host = tables.open(name, 'Asha', seed=11, **options(name, players))
