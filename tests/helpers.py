@@ -255,3 +255,23 @@ def wait_shown(page, selector:str, timeout:float):
     """Wait until the first element `selector` finds is shown (a box of its own, not hidden), as `page.wait_for_selector`
     does, looking every POLL ms: Playwright's own looks at every frame, which kept Chromium drawing while a page loaded."""
     page.wait_for_function(SHOWN, arg=selector, polling=POLL, timeout=timeout)
+
+def malloc_env(env=None) -> dict:
+    """`env` (by default this process's environment) as `cardgames-classroom` starts itself again in it
+    (`serve.housekeeping.on_system_malloc`: PYTHONMALLOC=malloc on glibc, unless PYTHONMALLOC is set). A server given it
+    from the start runs on the same allocator without starting again: without it, each server imported the classroom
+    (Solara and the package) twice. tests/test_classroom.py's module server starts without it: it checks the restart."""
+    import platform
+    env = dict(os.environ if env is None else env)
+    if not env.get('PYTHONMALLOC') and platform.libc_ver()[0] == 'glibc': env['PYTHONMALLOC'] = 'malloc'
+    return env
+
+@contextlib.contextmanager
+def classroom_server(*args, env=None):
+    """The classroom server as `make classroom` starts it (`cardgames-classroom`: its `main`), with `args`, on a free
+    loopback port, its output in a pipe; yields (address, process). `env`: its environment (`malloc_env()`)."""
+    port = free_port()
+    with served([sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()', '--host', '127.0.0.1',
+                 '--port', str(port), *args], port, 'the classroom server', wait=90, env=env,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
+        yield f'127.0.0.1:{port}', proc

@@ -8,7 +8,7 @@ import contextlib, importlib.util, json, os, pathlib, platform, shutil, signal, 
 import pytest
 
 pytestmark = pytest.mark.browser
-from helpers import ROOT, POLL, wait_shown, no_chromium, free_port, port_open, served
+from helpers import ROOT, POLL, wait_shown, no_chromium, free_port, port_open, served, classroom_server, malloc_env
 
 def _missing() -> str:
     for mod, what in (('solara', "Solara (pip install -e '.[classroom]')"), ('websockets', 'websockets'),
@@ -24,17 +24,15 @@ from websockets.sync.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 @contextlib.contextmanager
-def classroom(*args):
-    "The classroom server as `make classroom` starts it, on a free loopback port; killed (whole group) on the way out."
-    port = free_port()
-    with served([sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()', '--host', '127.0.0.1',
-                 '--port', str(port), *args], port, 'the classroom server', wait=90,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
-        yield f'127.0.0.1:{port}', proc
+def classroom(*args, restarts=False):
+    """The classroom server as `make classroom` starts it, on a free loopback port; killed (whole group) on the way out.
+    Given glibc's allocator from the start (`helpers.malloc_env`), unless `restarts`: then it starts itself again on it,
+    as `cardgames-classroom` does (the module's server: `test_the_server_runs_on_the_c_allocator` checks it)."""
+    with classroom_server(*args, env=None if restarts else malloc_env()) as (addr, proc): yield addr, proc
 
 @pytest.fixture(scope='module')
 def server():
-    with classroom() as (addr, proc): yield addr, proc
+    with classroom(restarts=True) as (addr, proc): yield addr, proc
 
 def get(url, cookie=None, method='GET', data=None, timeout=20):
     "(status, body, headers) of a plain HTTP request, redirects not followed."

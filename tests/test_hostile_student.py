@@ -31,7 +31,7 @@ import asyncio, base64, collections, contextlib, html, http.client, importlib.ut
 import urllib.request
 from typing import NamedTuple
 import pytest
-from helpers import ROOT, free_port, served
+from helpers import ROOT, free_port, served, malloc_env
 
 
 def _missing() -> str:
@@ -621,7 +621,8 @@ def server(tmp_path_factory):
     argv = [sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()', '--host', '127.0.0.1',
             '--port', str(port), *SERVER, '--results', str(tmp / 'class.sqlite')]
     with open(log, 'w') as out, contextlib.ExitStack() as stack:
-        try: proc = stack.enter_context(served(argv, port, 'the classroom server', wait=90, stdout=out, stderr=subprocess.STDOUT))
+        try: proc = stack.enter_context(served(argv, port, 'the classroom server', wait=90, stdout=out, stderr=subprocess.STDOUT,
+                                               env=malloc_env()))  # (on glibc's allocator from the start: not started twice)
         except RuntimeError as e: raise RuntimeError(f"{e}: {log.read_text(errors='replace')[-600:]}") from None
         yield port, proc, log
 

@@ -249,8 +249,8 @@ def test_the_classroom_routes_teacher_show_to_the_projector_page():
 
 # ---------------------------------------------------------------- in a browser
 
-from helpers import POLL
-from test_classroom_tables import WAIT, browser_test, cards_named, chromium, classroom, join_pages, open_table, _public
+from helpers import POLL, classroom_server, malloc_env
+from test_classroom_tables import WAIT, browser_test, cards_named, chromium, join_pages, open_table, _public
 
 TEACHER = 'kq7m-x2pd-9hte'
 
@@ -260,7 +260,7 @@ def moves(page) -> int: return int(page.get_attribute('.cgt-proj-head', 'data-mo
 def test_the_projector_page_follows_the_table_without_a_reload_and_is_the_teachers_only():
     from cardgames_tutor.core.registry import get_game
     from cardgames_tutor.core.match import Match
-    with classroom('--teacher-code', TEACHER, '--bot-pace', '0.3') as addr, chromium() as browser:
+    with classroom_server('--teacher-code', TEACHER, '--bot-pace', '0.3', env=malloc_env()) as (addr, _), chromium() as browser:
         host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=12, query='?table=')
         bo = join_pages(browser, addr, host.code, ['Bo'])[0]
 

@@ -14,8 +14,8 @@ from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.practice.exercises import EXERCISES
 from cardgames_tutor.games.kocka import Kocka
-from helpers import POLL
-from test_classroom_tables import (WAIT, Student, browser_test, cards_named, chromium, classroom, hidden_from, join_pages,
+from helpers import POLL, classroom_server, malloc_env
+from test_classroom_tables import (WAIT, Student, browser_test, cards_named, chromium, hidden_from, join_pages,
                                    leaks, open_table, _public)
 
 KOCKA_RULES = set(Kocka.RULES.values())  # a Kočka rule as the drill names it, in words (the CSV's `rule`)
@@ -90,7 +90,8 @@ ISO = re.compile(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d')
 
 @browser_test
 def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_results(tmp_path):
-    with classroom('--teacher-code', TEACHER, '--results', str(tmp_path/'class.sqlite'), '--bot-pace', '0.2') as addr, \
+    with classroom_server('--teacher-code', TEACHER, '--results', str(tmp_path/'class.sqlite'), '--bot-pace', '0.2',
+                          env=malloc_env()) as (addr, _), \
             chromium() as browser:
         # the host comes from a link with an empty table code (the join form, no solo game): a solo game's panel would go on
         # sending its own deal's cards for a while after the page switches to the open form, which the scan would count
