@@ -13,16 +13,35 @@ import pytest
 pytestmark = pytest.mark.browser
 from test_classroom import (classroom, get, session_cookie, kernel_msg, click_answered, closed_soon,
                             ConnectionClosed, InvalidStatus, connect, psutil)
-from helpers import ROOT, free_port, wait_shown
+from helpers import ROOT, free_port, wait_shown, malloc_env
 
 CODE = 'kq7m-x2pd'
 ATTACKER = '127.0.0.2'  # another address on the loopback network: the attacker, apart from the student at 127.0.0.1
 
 @pytest.fixture(scope='module')
-def server():
+def hostile_site():
+    "Another site's server (`Hostile`, below), up for the file's life: every path it is asked for is noted."
+    hostile = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Hostile)
+    threading.Thread(target=hostile.serve_forever, daemon=True).start()
+    try: yield f'//127.0.0.1:{hostile.server_address[1]}'
+    finally: hostile.shutdown()
+
+@pytest.fixture(scope='module')
+def started(hostile_site):
+    """The file's server, and its answer to the first page request of its life, made as it starts (before any test asks
+    it anything), with X-Script-Name and the other proxy headers pointing at `hostile_site` (the first visitor's test)."""
     # a class of 300 may start its sessions at once here (`--new-session-burst`: 30 by default, then one a second), so
     # that what refuses the 300 idle websockets below is the cap they test, not the new sessions' turns (60 s of waiting)
-    with classroom('--new-session-burst', '300') as (addr, proc): yield addr, proc
+    with classroom('--new-session-burst', '300') as (addr, proc):
+        evil = hostile_site
+        headers = [('X-Script-Name', evil), ('Script-Name', evil), ('X-Forwarded-Prefix', evil),
+                   ('X-Forwarded-Host', evil.lstrip('/')), ('X-Forwarded-Proto', 'http')]
+        yield addr, proc, ask(addr, '/', headers)
+
+@pytest.fixture(scope='module')
+def server(started):
+    addr, proc, _ = started
+    return addr, proc
 
 @pytest.fixture(scope='module')
 def coded():
@@ -66,6 +85,12 @@ def student_page(browsers, addr, query='?seed=3&pace=0', code=None):
         url = next(u for u in sockets if '/kernels/' in u)
         yield page, url.split('/kernels/')[1].split('/')[0], url.split('session_id=')[1].split('&')[0], scripts
 
+@pytest.fixture(scope='module')
+def a_student(server, browsers):
+    """A student's page on the file's server (`student_page`'s page, kernel id, page id, scripts' addresses), loaded once
+    for the tests that need one page working (the scripts it loaded; another visitor's attempt to close its session)."""
+    with student_page(browsers, server[0]) as opened: yield opened
+
 # ------------------------------------------------------------------ High: script injection through X-Script-Name
 
 class Hostile(http.server.BaseHTTPRequestHandler):
@@ -79,26 +104,19 @@ class Hostile(http.server.BaseHTTPRequestHandler):
         self.end_headers(); self.wfile.write(body)
     def log_message(self, *a): pass
 
-def test_the_first_visitors_headers_do_not_choose_where_pages_load_scripts_from(browsers):
+def test_the_first_visitors_headers_do_not_choose_where_pages_load_scripts_from(started, hostile_site, a_student):
     """The first page request after the server starts comes with X-Script-Name (and the other proxy headers) pointing at
-    another server: a second student's page, in Chromium, loads every script from the classroom server itself and runs
-    none of the other server's (before the fix, Solara took its root path from that first request)."""
-    hostile = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Hostile)
-    threading.Thread(target=hostile.serve_forever, daemon=True).start()
-    evil = f'//127.0.0.1:{hostile.server_address[1]}'
-    try:
-        with classroom() as (addr, _):
-            headers = [('X-Script-Name', evil), ('Script-Name', evil), ('X-Forwarded-Prefix', evil),
-                       ('X-Forwarded-Host', f'127.0.0.1:{hostile.server_address[1]}'), ('X-Forwarded-Proto', 'http')]
-            status, body, _ = ask(addr, '/', headers)  # the first page request of this server's life
-            assert status == 200 and evil.encode() not in body
-            with student_page(browsers, addr) as (page, _, _, scripts):
-                here = (f'http://{addr}/', f'blob:http://{addr}/')  # (a blob: a script the page made itself)
-                assert scripts and all(s.startswith(here) for s in scripts), [s for s in scripts if not s.startswith(here)][:3]
-                assert page.evaluate('window.__cgtInjected') is None
-                click_answered(page)
-        assert Hostile.asked == [], Hostile.asked[:3]
-    finally: hostile.shutdown()
+    another server (made by the fixture `started`, as the server starts): a later student's page, in Chromium, loads
+    every script from the classroom server itself and runs none of the other server's (before the fix, Solara took its
+    root path from that first request). The file's server: no server of its own to start."""
+    addr, _, (status, body, _) = started  # the answer to the first page request of this server's life
+    assert status == 200 and hostile_site.encode() not in body
+    page, _, _, scripts = a_student
+    here = (f'http://{addr}/', f'blob:http://{addr}/')  # (a blob: a script the page made itself)
+    assert scripts and all(s.startswith(here) for s in scripts), [s for s in scripts if not s.startswith(here)][:3]
+    assert page.evaluate('window.__cgtInjected') is None
+    click_answered(page)
+    assert Hostile.asked == [], Hostile.asked[:3]
 
 def test_under_a_root_path_files_load_and_the_gates_checks_hold_whether_the_proxy_strips_it_or_not():
     """`--root-path /class`, as behind a reverse proxy serving the class under /class: the page's scripts are under /class;
@@ -209,7 +227,7 @@ def test_wrong_codes_are_slowed_per_address(coded):
 @pytest.mark.parametrize('how', ['--code', 'CLASS_CODE'])
 def test_a_short_code_is_refused_at_start(how):
     "`--code abc-123` (or CLASS_CODE=abc-123): the server does not start, and says why in one line."
-    env = {**os.environ, 'CLASS_CODE': 'abc-123'} if how == 'CLASS_CODE' else dict(os.environ)
+    env = malloc_env({**os.environ, 'CLASS_CODE': 'abc-123'} if how == 'CLASS_CODE' else os.environ)  # (on the allocator it would start again on)
     argv = [sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()', '--port', str(free_port())]
     r = subprocess.run(argv + (['--code', 'abc-123'] if how == '--code' else []), cwd=ROOT, env=env, capture_output=True,
                        text=True, timeout=120)
@@ -235,16 +253,16 @@ def test_a_path_outside_latin_1_gets_no_error(coded):
     assert status == 303 and headers['Location'] == '/%D0%91%D1%83', (status, headers['Location'])
     assert ask(addr, '/%D0%91%D1%83', [('Host', addr), ('Cookie', cookie)], source='127.0.0.1')[0] in (200, 404)
 
-def test_another_visitor_cannot_close_a_students_session(server, browsers):
+def test_another_visitor_cannot_close_a_students_session(server, a_student):
     """Holding a student's kernel id and page id (read off their screen or guessed), another visitor posts Solara's close
     of that session: refused (403), with or without a session cookie of its own; the student plays on."""
     addr, _ = server
-    with student_page(browsers, addr) as (page, kernel, page_id, _):
-        for cookie in ([], [('Cookie', session_cookie(addr))]):
-            status, _, _ = ask(addr, f'/_solara/api/close/{kernel}?session_id={page_id}', [('Host', addr), *cookie], 'POST')
-            assert status == 403, status
-        time.sleep(2)
-        click_answered(page, timeout=30_000)
+    page, kernel, page_id, _ = a_student
+    for cookie in ([], [('Cookie', session_cookie(addr))]):
+        status, _, _ = ask(addr, f'/_solara/api/close/{kernel}?session_id={page_id}', [('Host', addr), *cookie], 'POST')
+        assert status == 403, status
+    time.sleep(2)
+    click_answered(page, timeout=30_000)
 
 def test_other_host_names_are_refused(server):
     "A request or websocket for another name (DNS rebinding: a site's name pointed at this machine) gets one line, 400."
