@@ -71,6 +71,14 @@ def student(browsers, addr, query='?seed=3&pace=0', **launch):
         kernel = next(u.split('/kernels/')[1].split('/')[0] for u in sockets if '/kernels/' in u)
         yield page, kernel
 
+@pytest.fixture(scope='module')
+def seed_3_page(server, browsers):
+    """One student's page of seed 3, (page, kernel id), for the tests that look at a working page and play a move or a
+    few on it (another visitor's attempt on its session, the cards' looks, its pictures, a malformed frame's neighbour):
+    one page load, not four. Each takes the page where the last left it, at the student's turn, within the first hand
+    (a few of its 13 moves: the cards' looks stop as soon as both looks are seen)."""
+    with student(browsers, server[0]) as (page, kernel): yield page, kernel
+
 def click_answered(page, timeout=60_000) -> float:
     """Click the first lit card; seconds until that card has left the hand (the server answered). The timeout is for
     a server that never answers: a loaded machine's slow answer is not a failure here (bench/ has the figures)."""
@@ -157,24 +165,25 @@ def test_the_page_writes_and_reads_no_server_path(server, browsers, tmp_path):
 
 # ------------------------------------------------------------------ one visitor cannot reach another's session
 
-def test_a_visitor_cannot_attach_to_another_students_kernel(server, browsers):
+def test_a_visitor_cannot_attach_to_another_students_kernel(server, seed_3_page):
     "Knowing a student's kernel id (say, read off their screen) is not enough to attach to their session and drive it."
     addr, _ = server
-    with student(browsers, addr) as (page, kernel):
-        before = page.inner_text('.cgt-status')
-        for cookie in (session_cookie(addr), None):
-            got = []
-            try:
-                with kernel_socket(addr, kernel, cookie=cookie) as ws:
-                    ws.send(kernel_msg('comm_info_request', {'target_name': 'jupyter.widget'}))
-                    with contextlib.suppress(ConnectionClosed, TimeoutError):
-                        for _ in range(20): got.append(ws.recv(timeout=3))
-            except InvalidStatus: pass  # refused before it opened (the gate: another browser's session, or no session cookie)
-            assert not any('comm_info_reply' in str(m) or 'cgt-' in str(m) for m in got), got[:3]
-        assert page.inner_text('.cgt-status') == before
-        click_answered(page)  # the student's own session goes on
-        status, body, _ = get(f'http://{addr}/resourcez')
-        assert kernel.encode() not in body, "the server lists a student's kernel id to anyone"
+    page, kernel = seed_3_page
+    wait_shown(page, 'button.cgt-card.cgt-legal', 30_000)  # the student's turn: the page still
+    before = page.inner_text('.cgt-status')
+    for cookie in (session_cookie(addr), None):
+        got = []
+        try:
+            with kernel_socket(addr, kernel, cookie=cookie) as ws:
+                ws.send(kernel_msg('comm_info_request', {'target_name': 'jupyter.widget'}))
+                with contextlib.suppress(ConnectionClosed, TimeoutError):
+                    for _ in range(20): got.append(ws.recv(timeout=3))
+        except InvalidStatus: pass  # refused before it opened (the gate: another browser's session, or no session cookie)
+        assert not any('comm_info_reply' in str(m) or 'cgt-' in str(m) for m in got), got[:3]
+    assert page.inner_text('.cgt-status') == before
+    click_answered(page)  # the student's own session goes on
+    status, body, _ = get(f'http://{addr}/resourcez')
+    assert kernel.encode() not in body, "the server lists a student's kernel id to anyone"
 
 # ------------------------------------------------------------------ what the page looks like, and what it loads
 
@@ -186,43 +195,43 @@ def rgb(hex_colour) -> str:
     if len(h) == 3: h = ''.join(2 * x for x in h)
     return 'rgb({}, {}, {})'.format(*(int(h[i:i + 2], 16) for i in (0, 2, 4)))
 
-def test_cards_look_as_their_state_says(server, browsers):
+def test_cards_look_as_their_state_says(seed_3_page):
     """The card buttons' look comes from the panel's stylesheet: a lit card has a green edge, a faded one grey text,
     every other card its suit's colour; the page loads no diagram library (Solara's Markdown would)."""
     from cardgames_tutor.core.cards import SUIT_COLOURS
-    addr, _ = server
-    with student(browsers, addr) as (page, _):
-        scripts = page.evaluate("() => performance.getEntriesByType('resource').map(r => r.name)")
-        assert not [u for u in scripts if 'mermaid' in u], "the page loaded mermaid"
-        seen = set()
-        for _ in range(8):
-            for classes, edge, width, colour in page.evaluate(LOOKS):
-                state = next(c for c in classes.split() if c in ('cgt-legal', 'cgt-illegal', 'cgt-idle', 'cgt-chosen'))
-                suit = next(c[4:] for c in classes.split() if c[4:] in SUIT_COLOURS)
-                seen.add(state)
-                if state == 'cgt-legal': assert (edge, width) == (rgb('#2e7d32'), '2px'), (classes, edge, width)
-                assert colour == (rgb('#5f5f5f') if state == 'cgt-illegal' else rgb(SUIT_COLOURS[suit])), (classes, colour)
-            if {'cgt-legal', 'cgt-illegal'} <= seen: break
-            click_answered(page)
-        assert {'cgt-legal', 'cgt-illegal'} <= seen, seen
+    page, _ = seed_3_page
+    wait_shown(page, 'button.cgt-card.cgt-legal', 30_000)  # the student's turn
+    scripts = page.evaluate("() => performance.getEntriesByType('resource').map(r => r.name)")
+    assert not [u for u in scripts if 'mermaid' in u], "the page loaded mermaid"
+    seen = set()
+    for _ in range(8):
+        for classes, edge, width, colour in page.evaluate(LOOKS):
+            state = next(c for c in classes.split() if c in ('cgt-legal', 'cgt-illegal', 'cgt-idle', 'cgt-chosen'))
+            suit = next(c[4:] for c in classes.split() if c[4:] in SUIT_COLOURS)
+            seen.add(state)
+            if state == 'cgt-legal': assert (edge, width) == (rgb('#2e7d32'), '2px'), (classes, edge, width)
+            assert colour == (rgb('#5f5f5f') if state == 'cgt-illegal' else rgb(SUIT_COLOURS[suit])), (classes, colour)
+        if {'cgt-legal', 'cgt-illegal'} <= seen: break
+        click_answered(page)
+    assert {'cgt-legal', 'cgt-illegal'} <= seen, seen
 
 # pictures shown on the page that did not load (a browser draws an empty one as a broken-image icon)
 BROKEN = """() => [...document.querySelectorAll('img')].filter(i => i.getClientRects().length && !(i.complete && i.naturalWidth))
   .map(i => i.outerHTML.slice(0, 90))"""
 DRAWN = "() => [...document.querySelectorAll('img')].filter(i => i.getClientRects().length && i.naturalWidth).length"
 
-def test_no_picture_is_drawn_broken(server, browsers):
-    """Every picture on the page has loaded or is hidden: the hint's chart before a hint, and again after the move that
-    clears it, is hidden, not an empty picture drawn as a broken-image icon."""
-    addr, _ = server
-    with student(browsers, addr) as (page, _):
-        assert page.evaluate(BROKEN) == []
-        page.get_by_role('button', name='Hint', exact=True).click()
-        page.wait_for_function(DRAWN, polling=POLL, timeout=30_000)  # the chart of the compared cards
-        assert page.evaluate(BROKEN) == []
-        click_answered(page)
-        page.wait_for_function(f"() => !({DRAWN})()", polling=POLL, timeout=15_000)  # the move cleared the hint
-        assert page.evaluate(BROKEN) == []
+def test_no_picture_is_drawn_broken(seed_3_page):
+    """Every picture on the page has loaded or is hidden: the hint's chart before a hint (no test asks for one before
+    this), and again after the move that clears it, is hidden, not an empty picture drawn as a broken-image icon."""
+    page, _ = seed_3_page
+    wait_shown(page, 'button.cgt-card.cgt-legal', 30_000)  # the student's turn: a hint to ask for
+    assert page.evaluate(BROKEN) == []
+    page.get_by_role('button', name='Hint', exact=True).click()
+    page.wait_for_function(DRAWN, polling=POLL, timeout=30_000)  # the chart of the compared cards
+    assert page.evaluate(BROKEN) == []
+    click_answered(page)
+    page.wait_for_function(f"() => !({DRAWN})()", polling=POLL, timeout=15_000)  # the move cleared the hint
+    assert page.evaluate(BROKEN) == []
 
 def page_js() -> str:
     "`PAGE_JS` as the pages module writes it, read from its source (importing the module imports Solara)."
@@ -448,29 +457,30 @@ def session_cookie_or_none(addr):
 
 # ------------------------------------------------------------------ no single visitor can stall the server
 
-def test_a_malformed_frame_does_not_stall_the_server(server, browsers):
+def test_a_malformed_frame_does_not_stall_the_server(server, seed_3_page):
     """The Voilà freeze, tried on Solara: a kernel websocket opened without the browser's subprotocol, then binary
     widget messages whose header claims two billion parts (Solara would build a 2 GB format string), a flood of
     junk, and oversized messages. Another student's clicks are still answered, and the page (a stalled server never
     answers: the timeouts are a minute, for a loaded machine), and the server's memory does not grow by more than 150 MB."""
     addr, proc = server
-    with student(browsers, addr) as (page, _):
-        before = rss_mb(proc)
-        good = json.dumps({'header': {'msg_type': 'comm_msg'}}).encode()
-        freeze = struct.pack('!iI', 2**31 - 1, 8) + good
-        with contextlib.ExitStack() as stack:
-            attackers = [stack.enter_context(kernel_socket(addr, cookie=session_cookie(addr), max_size=None)) for _ in range(3)]
-            for ws in attackers:
-                with contextlib.suppress(ConnectionClosed): ws.send(freeze)
-            with kernel_socket(addr, cookie=session_cookie(addr), max_size=None) as ws:
-                with contextlib.suppress(ConnectionClosed):
-                    for _ in range(300): ws.send(kernel_msg('comm_msg', {'comm_id': 'nope', 'data': {'method': 'update'}}))
-                    ws.send(b'\0' * (8 * 2**20))  # over the 4 MB a message may have
-            for _ in range(3):
-                click_answered(page)
-                assert get(f'http://{addr}/', timeout=60)[0] == 200
-            assert rss_mb(proc) - before < 150, f"memory grew from {before:.0f} MB to {rss_mb(proc):.0f} MB"
-            assert all(closed_soon(ws) for ws in attackers)  # each malformed frame closed its own websocket
+    page, _ = seed_3_page
+    wait_shown(page, 'button.cgt-card.cgt-legal', 30_000)  # the student's turn
+    before = rss_mb(proc)
+    good = json.dumps({'header': {'msg_type': 'comm_msg'}}).encode()
+    freeze = struct.pack('!iI', 2**31 - 1, 8) + good
+    with contextlib.ExitStack() as stack:
+        attackers = [stack.enter_context(kernel_socket(addr, cookie=session_cookie(addr), max_size=None)) for _ in range(3)]
+        for ws in attackers:
+            with contextlib.suppress(ConnectionClosed): ws.send(freeze)
+        with kernel_socket(addr, cookie=session_cookie(addr), max_size=None) as ws:
+            with contextlib.suppress(ConnectionClosed):
+                for _ in range(300): ws.send(kernel_msg('comm_msg', {'comm_id': 'nope', 'data': {'method': 'update'}}))
+                ws.send(b'\0' * (8 * 2**20))  # over the 4 MB a message may have
+        for _ in range(3):
+            click_answered(page)
+            assert get(f'http://{addr}/', timeout=60)[0] == 200
+        assert rss_mb(proc) - before < 150, f"memory grew from {before:.0f} MB to {rss_mb(proc):.0f} MB"
+        assert all(closed_soon(ws) for ws in attackers)  # each malformed frame closed its own websocket
 
 FLOOR_PLAY = """if True:
     import asyncio, json, runpy, sys
@@ -500,17 +510,21 @@ def test_the_floor_page_plays_as_the_benchmark_expects():
 
 AXE = ROOT / 'tests' / 'node_modules' / 'axe-core' / 'axe.min.js'
 
+@pytest.fixture(scope='module')
+def seed_1_page(server, browsers):
+    "A student's page of seed 1, loaded once for both window sizes of the accessibility test (each sets its own size)."
+    with student(browsers, server[0], query='?seed=1&pace=0') as (page, _): yield page
+
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd tests && npm install --no-save axe-core)")
 @pytest.mark.parametrize('viewport', [(1366, 768), (390, 844)])
-def test_the_classroom_page_has_no_serious_accessibility_problem(server, browsers, viewport):
+def test_the_classroom_page_has_no_serious_accessibility_problem(seed_1_page, viewport):
     "axe-core over a student's page (the start page's words and the panel), on a laptop and a phone: nothing serious."
-    addr, _ = server
-    with student(browsers, addr, query='?seed=1&pace=0') as (page, _):
-        page.set_viewport_size({'width': viewport[0], 'height': viewport[1]})
-        page.locator('button.cgt-card.cgt-illegal').first.click()  # a refusal on the screen too
-        wait_shown(page, '.cgt-refused', 20_000)
-        page.add_script_tag(path=str(AXE))
-        found = page.evaluate("""async () => (await axe.run('.cgt-start, .cgt-tutor')).violations
-            .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")
-        assert not found, found
-        assert '.ipynb' not in page.inner_html('.cgt-start')  # the classroom serves no notebook: no link to one
+    page = seed_1_page
+    page.set_viewport_size({'width': viewport[0], 'height': viewport[1]})
+    page.locator('button.cgt-card.cgt-illegal').first.click()  # a refusal on the screen too
+    wait_shown(page, '.cgt-refused', 20_000)
+    if not page.evaluate("() => typeof axe !== 'undefined'"): page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => (await axe.run('.cgt-start, .cgt-tutor')).violations
+        .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")
+    assert not found, found
+    assert '.ipynb' not in page.inner_html('.cgt-start')  # the classroom serves no notebook: no link to one
