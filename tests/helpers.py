@@ -127,6 +127,16 @@ CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
 FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
          '--disable-component-update', '--disable-sync']  # keep headless Chromium quiet and offline
 
+# Playwright's own --disable-features list (1.65): a second --disable-features replaces the first, so a launch that
+# turns more off names these too
+PLAYWRIGHT_OFF = ('AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,'
+                  'LensOverlay,MediaRouter,PaintHolding,ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,'
+                  'TcpPortRandomizationWin,OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch')
+# FLAGS, and no omnibox popups: Chromium 156 loads its address bar's two popups (chrome://omnibox-popup.top-chrome, a
+# renderer of their own) into every new browser context's window, headless too: 0.7-1 CPU-s per context for a page nobody
+# sees (tests that make a context per student make dozens); the pages themselves are the same
+FEW_WINDOWS_FLAGS = FLAGS + ['--disable-features=' + PLAYWRIGHT_OFF + ',WebUIOmniboxPopup,WebUIOmniboxAimPopup']
+
 def no_chromium() -> str:
     "Why Chromium cannot be used here ('' when it can)."
     return '' if os.path.exists(CHROMIUM) or shutil.which('chromium') else f"no Chromium at {CHROMIUM} (apt-get install chromium)"

@@ -24,7 +24,8 @@ from cardgames_tutor.ui.session_data import sort_actions
 from cardgames_tutor.ui.table import move_label
 from helpers import cards_in, may_see, named_only
 from test_classroom_tables import (WAIT, Student, _WORD, _missing, _plain, _public, browser_test, chromium,
-                                   classroom, join_pages, open_table)
+                                   classroom, hidden_from, join_pages, open_table)
+import test_classroom_tables as tables_file
 
 # (game, players (None: the game has one size), seed, which joiner is on the phone (0, 1 or 2: Seat 1, 2 or 3))
 TABLES = [('begga-kaat', 4, 12, 2), ('kocka', None, 7, 0), ('dehla-pakad', None, 12, 1), ('maghe-satra', 4, 7, 2),
@@ -60,6 +61,8 @@ def sit(addr, browser, name, players, seed, phone_at) -> list:
     # the host's page comes from a link with an empty table code (the join form, no solo game): a solo game's panel goes on
     # sending its own deal's cards for a while after the page switches to the open form, which the scan would count
     host = open_table(browser, addr, NAMES[0], game=title, players=players, seed=seed, query='?table=')
+    assert host.seat == 0 and 'Start the match' in host.waiting()
+    assert host.page.is_visible('.cgt-start')  # the host may start with bots in the empty seats
     students = [host]
     for i, who in enumerate(NAMES[1:]):
         students += [join_by_tap(browser, addr, host.code, who)] if i == phone_at else join_pages(browser, addr, host.code, [who])
@@ -69,6 +72,10 @@ def sit(addr, browser, name, players, seed, phone_at) -> list:
     if players is not None and players > 4:  # seats are left for bots: the host starts the match
         host.wait_waiting('Start the match'); host.page.click('.cgt-start')
     host.page.wait_for_selector('.cgt-start', state='hidden', timeout=WAIT)
+    assert 'Start the match' not in host.waiting()  # every seat taken (or the host started): the match is on
+    for s in students:
+        seats = s.page.inner_text('.cgt-seats')
+        assert all(f"{n} (Seat {i}" in seats for i, n in enumerate(NAMES)), seats
     for s in students: s.scanned = 0  # how many of the page's widget messages have been scanned
     return students
 
@@ -90,19 +97,39 @@ def cards_named(text:str, cards) -> set:
 
 _DATA_VALUE = re.compile(r' data-value="[^"]*"')  # a dropdown option's text percent-encoded (its text is read): "·" is %C2%B7, not card B7
 
-def dom(s:Student) -> str:
+def dom(s:Student, whole:str|None=None) -> str:
     "The page's DOM as the scan reads it: without the first-dealer lot (a public shuffle) and the options' encoded copies."
-    return _DATA_VALUE.sub('', _public(s.page.content()))
+    return _DATA_VALUE.sub('', _public(s.page.content()) if whole is None else whole)
 
-def scan(s:Student, cards:set):
-    "No card of `cards` in the page's DOM, nor in any widget message it was sent since it sat (each message read once)."
-    page = dom(s)
-    shown = cards_named(page, cards)
+_PART = re.compile(r'(?=<div[\s>])')  # a page's HTML cut before each <div>: no card's name, code or sign, and no sentence of a rule's card, crosses a cut
+
+def named_in_parts(s:Student, page:str, cards:set, named=cards_named) -> set:
+    """`named(page, cards)`, the page read part by part (`_PART`: the same cards, as nothing named crosses a cut), each part
+    read again only for cards it has not been read clean of: between two moves most of a page stays as it was."""
+    clean, found = s.__dict__.setdefault('clean', {}).setdefault(named, {}), set()
+    for part in _PART.split(page):
+        was = clean.get(part)
+        if was is not None and cards <= was: continue
+        seen = named(part, cards)
+        if seen: found |= seen
+        else: clean[part] = frozenset(cards) if was is None else was | cards
+    return found
+
+def scan(s:Student, cards:set, held:set|None=None):
+    """No card of `cards` in the page's DOM, nor in any widget message it was sent since it sat (each message read once).
+    `held`: the cards in the other seats' hands now (a plain trick game: `hidden_from`), none of which the page's DOM (its
+    options' copies too) nor those messages may name either, as `tests/test_classroom_tables.py`'s `leaks` reads them."""
+    whole = _public(s.page.content())
+    page = dom(s, whole)
+    shown = named_in_parts(s, page, cards)
     new, s.scanned = s.frames[s.scanned:], len(s.frames)  # the hidden cards only ever shrink: earlier messages were read for more
     text = '\n'.join(map(_plain, new))
     state = cards_named(text, cards)
     assert not shown and not state, (f"Seat {s.seat}'s page holds cards of another seat: DOM {shown}, widget state {state}: "
                                      f"{where(page if shown else text, min(shown or state, key=str))}")
+    if held is not None:
+        found = {'dom': named_in_parts(s, whole, held, tables_file.cards_named), 'state': tables_file.cards_named(text, held)}
+        assert not found['dom'] and not found['state'], f"Seat {s.seat}'s page holds another seat's cards: {found}"
 
 def where(text:str, card) -> str:
     "The words around the first place `text` names `card`."
@@ -171,14 +198,19 @@ def mirror_says(mirror:Match, by_seat) -> str:
     to = 'nobody (the hand is over)' if mirror.hands[0].is_over else f"Seat {mirror.to_act}"
     return f"the mirror counts {len(mirror.actions)} moves, waits for {to}; its last moves: {last}"
 
-def play_hand(students, mirror:Match, seed) -> dict:
+def play_hand(students, mirror:Match, seed, held:bool=False) -> dict:
     """The first hand to its end, every student's move made on their page; the bots' moves as the server's bots make
-    them (the same stream). Returns what was made, by kind: {'card': n, 'chosen': n, 'button': n, 'bot': n}."""
+    them (the same stream). `held`: each page is scanned for the cards in the other seats' hands too (a plain trick
+    game). Returns what was made, by kind: {'card': n, 'chosen': n, 'button': n, 'bot': n}."""
     by_seat, rng, made = {s.seat: s for s in students}, random.Random(f"bots {seed}"), dict.fromkeys(('card', 'chosen', 'button', 'bot'), 0)
-    for s in students:  # the scan is not blind: it finds the page's own cards on it
+    for s in students:  # the scan is not blind: it finds the page's own cards on it, and in the widget messages it was sent
         own = set(mirror.view(s.seat).get('hand') or ())
-        found = cards_named(dom(s), own)
+        whole = _public(s.page.content())
+        found = cards_named(dom(s, whole), own)
         assert own and found == own, f"the scan does not see Seat {s.seat}'s own cards on its page: {found} of {own}"
+        sent = tables_file.cards_named('\n'.join(map(_plain, s.frames)), own)
+        assert sent == own, f"the scan does not see Seat {s.seat}'s own cards in its widget messages: {sent} of {own}"
+        if held: assert tables_file.cards_named(whole, own) == own, f"the scan does not see Seat {s.seat}'s own cards on its page"
     while not mirror.hands[0].is_over:
         to = mirror.to_act
         if to in by_seat:
@@ -201,7 +233,7 @@ def play_hand(students, mirror:Match, seed) -> dict:
         most = None if over or ahead.hands[0].is_over else len(ahead.actions)
         for t in students: t.wait_moves(len(mirror.actions), at_least=most is None, most=most, why=mirror_says(mirror, by_seat))
         if not over:  # a bot due now may play while the page is scanned: its card is public then
-            for t in students: scan(t, hidden(ahead, t.seat))
+            for t in students: scan(t, hidden(ahead, t.seat), hidden_from(ahead, t.seat) if held else None)
     for s in students:  # the hand is over on every page, with its result
         s.page.wait_for_selector('.cgt-message.cgt-result', timeout=WAIT)
         assert re.search(r'(Hand|Deal) 1 is over', s.page.inner_text('.cgt-message'))  # Dehla Pakad says deal
@@ -216,7 +248,10 @@ def test_four_students_play_a_whole_hand_each_page_holding_only_its_own_seat(roo
     try:
         game = get_game(name, **({'players': players} if players else {}))
         assert game.n_seats() == (players or 4)
-        made = play_hand(students, Match(game, seed=seed), seed)
+        mirror = Match(game, seed=seed)
+        made = play_hand(students, mirror, seed, held=name == 'begga-kaat')  # a plain trick game: no card of another hand at all
+        if name == 'begga-kaat':  # the hand of tests/test_classroom_tables.py's four students, played here once: all 52 cards
+            assert len(mirror.hands[0].history) == 52 and all('Hand 1 is over' in s.page.inner_text('.cgt-message') for s in students)
         assert made['card'] + made['chosen'] + made['button'] > 0 and (made['bot'] == 0 if game.n_seats() == 4 else made['bot'] > 0)
         if name == 'kocka': assert made['chosen'] == 4  # every seat passed three cards, chosen on its page
         if name == 'beggars-and-thieves': assert made['chosen'] == 1 and made['button'] >= 2  # pick, bury, partner
