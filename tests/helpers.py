@@ -134,7 +134,7 @@ PLAYWRIGHT_OFF = ('AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowser
                   'TcpPortRandomizationWin,OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch')
 # FLAGS, and no omnibox popups: Chromium 156 loads its address bar's two popups (chrome://omnibox-popup.top-chrome, a
 # renderer of their own) into every new browser context's window, headless too: 0.7-1 CPU-s per context for a page nobody
-# sees (tests that make a context per student make dozens); the pages themselves are the same
+# sees (tests that make a context per student make dozens); the pages themselves are the same. Every launch here uses it.
 FEW_WINDOWS_FLAGS = FLAGS + ['--disable-features=' + PLAYWRIGHT_OFF + ',WebUIOmniboxPopup,WebUIOmniboxAimPopup']
 
 def no_chromium() -> str:
@@ -177,7 +177,7 @@ def browser_page():
     "A page (1100x1000) in headless Debian Chromium, closed on the way out; needs Python playwright."
     from playwright.sync_api import sync_playwright
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FEW_WINDOWS_FLAGS)
         try: yield browser.new_page(viewport={'width': 1100, 'height': 1000})
         finally: browser.close()
 
@@ -238,7 +238,7 @@ class Browsers:
             self._pw = self._manager.__enter__()
         key = repr(sorted(launch.items()))
         if key not in self._launched:
-            self._launched[key] = self._pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS, **launch)
+            self._launched[key] = self._pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FEW_WINDOWS_FLAGS, **launch)
         return self._launched[key]
 
     @contextlib.contextmanager
