@@ -76,14 +76,21 @@ def _api(lab:str, path:str, method:str='GET', body:bytes|None=None):
     with urllib.request.urlopen(req, timeout=30) as r:
         return r.status, (json.load(r) if r.status != 204 else None)
 
+KEPT = {}  # 'path': the notebook the clean-open test leaves open and run in the one page, its panel live, for the accessibility test
+
 @pytest.fixture(autouse=True)
 def kernels_shut(lab):
     """After each test, every kernel it started is shut (its page is closed by then): a kernel left running idles on
-    beside the next tests' for the rest of the module."""
+    beside the next tests' for the rest of the module. The one exception: the kernel of the notebook `KEPT` names,
+    whose live panel a later test reads."""
     yield
     with contextlib.suppress(OSError):
-        for s in _api(lab, '/api/sessions')[1]: _api(lab, f"/api/sessions/{s['id']}", 'DELETE')
-        for k in _api(lab, '/api/kernels')[1]: _api(lab, f"/api/kernels/{k['id']}", 'DELETE')
+        kept = set()
+        for s in _api(lab, '/api/sessions')[1]:
+            if KEPT.get('path') and s.get('path') == KEPT['path'] and s.get('kernel'): kept.add(s['kernel']['id']); continue
+            _api(lab, f"/api/sessions/{s['id']}", 'DELETE')
+        for k in _api(lab, '/api/kernels')[1]:
+            if k['id'] not in kept: _api(lab, f"/api/kernels/{k['id']}", 'DELETE')
 
 @pytest.fixture(scope='module')
 def lab_pages(browsers):
@@ -111,21 +118,6 @@ def test_every_tutorial_link_resolves_in_jupyterlab(lab):
     assert not broken, broken
     rulebooks = [t for nb in pages for t in relative_links(nb) if re.match(r'\.\./games/1\d_', t)]
     assert checked and len({t for t in rulebooks}) >= 5, "every game's tutorial links its rulebook"
-
-def test_clicking_a_rulebook_link_opens_it(lab, lab_pages):
-    with lab_pages(1300, 4000) as page:  # tall: JupyterLab draws only the cells in view
-        page.goto(f'{lab}/lab/tree/tutorials/begga_kaat.ipynb', timeout=90_000)
-        link = page.locator('.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]:visible').first  # the start page, open behind, links it too
-        link.wait_for(timeout=180_000)
-        deadline = time.time() + 180
-        while True:  # a loaded machine may still be laying the page out, or bring the tutorial's tab forward over the
-            try:     # start page's after the link was found there: each try finds the visible link again
-                link.click(timeout=15_000); break
-            except PlaywrightTimeout:
-                if time.time() > deadline: raise
-        page.wait_for_selector('.lm-TabBar-tab:has-text("10_begga_kaat.ipynb")', timeout=180_000)  # JupyterLab is slow on a loaded machine
-        # the rulebook's title (the tutorial's is another): in the page, though JupyterLab may hide cells scrolled out of view
-        page.wait_for_selector('.jp-RenderedMarkdown h1[data-jupyter-id="Begga-Kaat"]', state='attached', timeout=180_000)
 
 QUIET = 6_000      # ms a page must stay unmodified once its kernel is idle (JupyterLab marked it within a second)
 SLOW_LAB = 180_000  # ms for anything JupyterLab does on a loaded machine
@@ -156,13 +148,25 @@ class OnePage:
         page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', state='attached', timeout=SLOW_LAB)
         return page, name
 
+    def keep(self, rel:str):
+        "Leave the page as it is, `rel` open and run, its kernel running after the test (`kernels_shut`): a later test reads its panel (`kept`)."
+        KEPT['path'] = rel
+
+    def kept(self, rel:str):
+        "The page with `rel` open and run as a test left it (`keep`), else None; either way nothing is kept after this test."
+        page = self.held[1] if self.held is not None and KEPT.get('path') == rel else None
+        KEPT.clear()
+        return page
+
     def close(self):
         "Close every tab of the page as it is (a walkthrough ran its notebook: no save, no dialog), before its kernel is shut."
+        KEPT.clear()
         if self.held is not None:
             self.held[1].evaluate("""() => { for (const w of Array.from(window.jupyterapp.shell.widgets('main'))) {
                                        if (w.context) w.context.model.dirty = false; w.dispose(); } }""")
 
     def drop(self):
+        KEPT.clear()
         if self.held is not None:
             held, self.held = self.held[0], None
             with contextlib.suppress(Exception): held.__exit__(None, None, None)
@@ -195,8 +199,8 @@ def _written(path) -> bool:
 def test_the_learner_pages_open_clean_and_run_to_the_panel(one_page):
     """Opened in JupyterLab, the start page and a tutorial are not marked modified (`jp-mod-dirty` on their tab) while
     the kernel is idle, and saved as they are, their files do not change: nothing for autosave to rewrite. Their code is
-    collapsed, and Run All Cells, as the page says, brings up the live panel."""
-    try: open_clean_and_run(one_page); one_page.close()
+    collapsed, and Run All Cells, as the page says, brings up the live panel (left running: the accessibility test reads it)."""
+    try: open_clean_and_run(one_page); one_page.keep('tutorials/start.ipynb')
     except BaseException: one_page.drop(); raise
 
 def open_clean_and_run(one_page):
@@ -211,7 +215,7 @@ def open_clean_and_run(one_page):
         else: pytest.fail(f"{rel}: JupyterLab marked it modified as it opened, before any click (autosave would rewrite it): "
                           f"{changes(json.loads(before), page.evaluate(MODEL))}")
         page.wait_for_function("() => document.querySelectorAll('.jp-Notebook .jp-InputPlaceholder').length >= 2",
-                               timeout=SLOW_LAB)  # its code cells collapsed (JupyterLab's `source_hidden`)
+                               polling=POLL, timeout=SLOW_LAB)  # its code cells collapsed (JupyterLab's `source_hidden`)
         page.locator('.jp-Notebook .jp-MarkdownCell').first.click()  # a cell in command mode: Ctrl+S saves the notebook
         page.keyboard.press('Control+s')
         deadline = time.time() + SLOW_LAB / 1000
@@ -219,7 +223,11 @@ def open_clean_and_run(one_page):
             assert time.time() < deadline, f"{rel}: JupyterLab did not save it"
             time.sleep(0.2)
         assert (copy / rel).read_bytes() == before, f"{rel}: JupyterLab saved it changed, unmodified by the learner"
-    page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()  # the start page, as its first words say
+    run_all_to_the_panel(page)  # the start page, as its first words say
+
+def run_all_to_the_panel(page):
+    "Run > Run All Cells in JupyterLab's menu, as a learner does, until the live panel's playable cards are shown."
+    page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
     page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
     page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal:visible', timeout=SLOW_LAB)
 
@@ -238,20 +246,42 @@ def test_saving_in_jupyterlab_changes_the_copy_not_the_project(lab):
 AXE = ROOT / 'tests' / 'node_modules' / 'axe-core' / 'axe.min.js'
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd tests && npm install --no-save axe-core)")
-def test_the_panel_in_jupyterlab_has_no_serious_accessibility_problem(lab, lab_pages):
-    "The start page run in JupyterLab as a learner runs it (Run > Run All Cells): axe-core finds nothing serious in its panel."
-    with lab_pages(1366, 900) as page:
-        page.goto(f'{lab}/lab/workspaces/accessibility/tree/tutorials/start.ipynb?reset', timeout=90_000)  # a workspace of its own: no tab restored
-        page.wait_for_selector('.jp-Notebook .jp-Cell:visible', timeout=180_000)  # the tab in view (others may be open behind)
-        page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"], .jp-Toolbar-kernelStatus', state='attached', timeout=180_000)
-        page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
-        page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
-        page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal:visible', timeout=180_000)
-        page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor button.cgt-card')].every(b => b.getAttribute('aria-label'))", timeout=60_000)
+def test_the_panel_in_jupyterlab_has_no_serious_accessibility_problem(one_page):
+    """The start page run in JupyterLab as a learner runs it (Run > Run All Cells): axe-core finds nothing serious in its
+    panel. The panel is the one the clean-open test brought up in the one page, its kernel left running (instead of
+    JupyterLab loaded again for this test alone); run alone, or after that test failed, the start page is opened and
+    run here."""
+    try:
+        page = one_page.kept('tutorials/start.ipynb')
+        if page is None:
+            page, _ = one_page.open('tutorials/start.ipynb')
+            run_all_to_the_panel(page)
+        page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor button.cgt-card')].every(b => b.getAttribute('aria-label'))",
+                               polling=POLL, timeout=60_000)
         page.add_script_tag(path=str(AXE))
         found = page.evaluate("""async () => (await axe.run('.cgt-tutor')).violations
             .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")
         assert not found, found
+        one_page.close()
+    except BaseException: one_page.drop(); raise
+
+def test_clicking_a_rulebook_link_opens_it(one_page):
+    "In a tutorial opened in JupyterLab (alone, in the one page), its link to the game's rulebook is clicked: the rulebook opens."
+    try: click_the_rulebook(*one_page.open('tutorials/begga_kaat.ipynb')); one_page.close()
+    except BaseException: one_page.drop(); raise
+
+def click_the_rulebook(page, name):
+    "The check of the test above, on `page` with the Begga Kaat tutorial (its tab `name`) open."
+    link = page.locator('.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]:visible').first
+    link.wait_for(timeout=SLOW_LAB)
+    deadline = time.time() + SLOW_LAB / 1000
+    while True:  # a loaded machine may still be laying the page out: each try finds the visible link again
+        try: link.click(timeout=15_000); break
+        except PlaywrightTimeout:
+            if time.time() > deadline: raise
+    page.wait_for_selector('.lm-TabBar-tab:has-text("10_begga_kaat.ipynb")', timeout=SLOW_LAB)  # JupyterLab is slow on a loaded machine
+    # the rulebook's title (the tutorial's is another): in the page, though JupyterLab may hide cells scrolled out of view
+    page.wait_for_selector('.jp-RenderedMarkdown h1[data-jupyter-id="Begga-Kaat"]', state='attached', timeout=SLOW_LAB)
 
 CODE_ON_SCREEN = [('a traceback', re.compile(r'Traceback \(most recent call last\)|\b[A-Z][a-zA-Z]+Error\b')),
                   ('a tag', re.compile(r'\[[a-z][a-z0-9]*(?:-[a-z0-9]+)+\]|\[(?:duck|compare|forced|notation)\]')),
@@ -283,7 +313,7 @@ def walk(page, name, rel):
     panel = page.locator('.cgt-tutor').last
     panel.locator('button:has-text("bot plays my move")').wait_for(timeout=SLOW_LAB)
     panel.locator('button:text-is("Hint")').click()
-    page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor')].pop().innerText.includes('Hint:')", timeout=SLOW_LAB)
+    page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor')].pop().innerText.includes('Hint:')", polling=POLL, timeout=SLOW_LAB)
     review = panel.locator('button:has-text("review this hand")')
     deadline = time.time() + SLOW_LAB / 1000
     while not (review.count() and review.first.is_enabled() and 'is over' in panel.inner_text()):
@@ -292,7 +322,7 @@ def walk(page, name, rel):
         if bot.is_enabled(): bot.click()
         page.wait_for_timeout(300)
     review.first.click()
-    page.wait_for_function("() => !/reviewing/i.test([...document.querySelectorAll('.cgt-tutor')].pop().innerText)", timeout=SLOW_LAB)
+    page.wait_for_function("() => !/reviewing/i.test([...document.querySelectorAll('.cgt-tutor')].pop().innerText)", polling=POLL, timeout=SLOW_LAB)
     text = page.inner_text('.jp-Notebook')
     for what, pattern in CODE_ON_SCREEN:
         m = pattern.search(text)
