@@ -35,9 +35,34 @@ def voila(theme='light'):
 
 @pytest.fixture(scope='module')
 def light():
-    "One Voilà in the light theme for the module's tests: each page still gets a kernel (a panel) of its own, as each visitor does."
+    """One Voilà for the module's tests, in the light theme; a page asks for the dark one with `?theme=dark` (Voilà's own
+    switch: the same page, drawn in JupyterLab's dark theme) instead of a second server. Each page gets a kernel (a panel)
+    of its own, as each visitor does."""
     port, server = voila()
     with server: yield port
+
+@pytest.fixture(scope='module')
+def start_page(light, browsers):
+    """The start page's panel (light theme, seed 1: `opened`) in one page, for the module's light tests in the order they
+    run: the cards' names and a refusal heard, axe-core over the panel with a refusal on screen, then a whole hand with
+    the keyboard from there (a learner who clicked a dimmed card first). Loaded once, instead of a Voilà kernel and page
+    for each test; a test that fails drops it, and the next test opens it afresh (as does a test run alone)."""
+    held = {}
+    def drop():
+        made, _ = held.pop('made', None), held.pop('page', None)
+        if made is not None:
+            with contextlib.suppress(Exception): made.__exit__(None, None, None)
+    @contextlib.contextmanager
+    def page():
+        try:
+            if 'page' not in held:
+                held['made'] = browsers.page()
+                held['page'] = held['made'].__enter__()
+                opened(held['page'], light)
+            yield held['page']
+        except BaseException: drop(); raise
+    try: yield page
+    finally: drop()
 
 def heard(page) -> list:
     "The lines the live region has said so far (a screen reader reads each as it is added)."
@@ -48,10 +73,8 @@ def focused(page) -> dict:
         return {card: !!(e && e.matches('.cgt-hand button.cgt-card')), lit: !!(e && e.matches('button.cgt-legal')),
                 label: e && e.getAttribute('aria-label'), inHand: !!(e && e.closest('.cgt-hand, .cgt-moves'))}; }""")
 
-def test_the_cards_say_what_the_eye_sees_and_refusals_are_heard(light, browsers):
-    port = light
-    with browsers.page() as page:
-        opened(page, port)
+def test_the_cards_say_what_the_eye_sees_and_refusals_are_heard(start_page):
+    with start_page() as page:
         names = page.eval_on_selector_all('.cgt-hand button.cgt-card', "bs => bs.map(b => [b.className.includes('cgt-illegal'), b.getAttribute('aria-label')])")
         assert names and all(label.endswith(', not playable now') == dim for dim, label in names), names
         assert any(dim for dim, _ in names) and any(not dim for dim, _ in names)
@@ -61,11 +84,24 @@ def test_the_cards_say_what_the_eye_sees_and_refusals_are_heard(light, browsers)
         page.wait_for_function("() => document.querySelector('.cgt-live').textContent.includes('Not allowed')", polling=POLL, timeout=20_000)
         assert '(rule: following the led colour)' in heard(page)[-1]
 
-def test_a_whole_hand_with_the_keyboard_alone(light, browsers):
-    "Tab to a card the learner may play, Enter, and the keyboard is still in the hand for the next: to the hand's end."
-    port = light
-    with browsers.page() as page:
-        opened(page, port)
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd tests && npm install --no-save axe-core)")
+@pytest.mark.parametrize('theme', ['light', 'dark'])
+def test_axe_finds_no_serious_problem_in_the_panel(theme, light, start_page, browsers):
+    "axe-core over the panel with a refusal on screen: the light theme's on the module's start page, the dark theme's on a page of its own (`?theme=dark`)."
+    with start_page() if theme == 'light' else browsers.page() as page:
+        if theme == 'dark': opened(page, light, '?seed=1&pace=0&theme=dark')
+        assert page.evaluate('document.body.dataset.jpThemeLight') == ('true' if theme == 'light' else 'false')
+        page.locator('.cgt-hand button.cgt-card.cgt-illegal').first.click()  # a refusal on the screen too
+        wait_shown(page, '.cgt-refused', 15_000)
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate("""async () => (await axe.run('.cgt-tutor')).violations
+            .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")
+        assert not found, found
+
+def test_a_whole_hand_with_the_keyboard_alone(start_page):
+    """Tab to a card the learner may play, Enter, and the keyboard is still in the hand for the next: to the hand's end.
+    The last of the module's tests on the start page (it plays the hand out)."""
+    with start_page() as page:
         page.locator('.cgt-status').click()  # a learner's first Tab starts from the page, not from a card
         played = 0
         lost = 0  # a redraw moved the focus as the learner tabbed or pressed Enter: the learner looks again, presses again
@@ -95,16 +131,3 @@ def test_a_whole_hand_with_the_keyboard_alone(light, browsers):
             page.wait_for_function("() => document.activeElement && document.activeElement.closest('.cgt-hand, .cgt-moves')", polling=POLL, timeout=60_000)
         assert played == 13, f"{played} cards played with the keyboard, {lost} looks or presses lost (a playable card not reached with Tab, or Enter not taken)"
         page.wait_for_function("() => document.querySelector('.cgt-live').textContent.match(/penalty points|Hand 1 is over|hand over/i)", polling=POLL, timeout=60_000)
-
-@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd tests && npm install --no-save axe-core)")
-@pytest.mark.parametrize('theme', ['light', 'dark'])
-def test_axe_finds_no_serious_problem_in_the_panel(theme, browsers, request):
-    port, server = (request.getfixturevalue('light'), contextlib.nullcontext()) if theme == 'light' else voila(theme)
-    with server, browsers.page() as page:
-        opened(page, port)
-        page.locator('.cgt-hand button.cgt-card.cgt-illegal').first.click()  # a refusal on the screen too
-        wait_shown(page, '.cgt-refused', 15_000)
-        page.add_script_tag(path=str(AXE))
-        found = page.evaluate("""async () => (await axe.run('.cgt-tutor')).violations
-            .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")
-        assert not found, found

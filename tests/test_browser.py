@@ -32,41 +32,43 @@ def voila_server(notebook=START, theme='light'):
 
 @pytest.fixture(scope='module')
 def light():
-    "One Voilà (light theme) for the module's tests that need no server of their own: each page still gets its own kernel."
+    """One Voilà for the module's tests, in the light theme; a page asks for the dark one with `?theme=dark` (Voilà's own
+    switch: the same page, drawn in JupyterLab's dark theme) instead of a server of its own. Each page still gets its own
+    kernel. On the way out the server is stopped, all of it: its process gone, nothing listening on its port."""
     with voila_server() as (port, proc): yield port, proc
     assert proc.poll() is not None, "the Voilà server is still running"
+    assert not port_open(port), "something still listens on the test port"
 
 def played_titles(page) -> list:
     "The names of the cards on the table now (the trick, or the one just finished)."
     return page.eval_on_selector_all('.cgt-table .cgt-played .cgt-card', 'els => els.map(e => e.title)')
 
-def test_click_a_card_in_voila(browsers):
-    with voila_server() as (port, proc):  # a server of its own: the test sees it stop
-        with browsers.page() as page:
-            page.goto(f'http://127.0.0.1:{port}/?seed=3&pace=0.5', timeout=60_000)  # paced: the card stays on the table a while
-            wait_shown(page, '.cgt-card.cgt-legal', 90_000)  # the widgets arrive over a websocket
-            assert 'your turn' in page.inner_text('.cgt-status')
-            before = played_titles(page)
-            card = page.locator('.cgt-card.cgt-legal').first
-            name = card.get_attribute('title')
-            card.click()
-            page.wait_for_function(
-                "name => [...document.querySelectorAll('.cgt-table .cgt-played .cgt-card')].some(e => e.title === name)",
-                arg=name, polling=POLL, timeout=15_000)
-            after = played_titles(page)
-            assert name in after and after != before
-            assert 'You played' in page.inner_text('.cgt-message')
-            # a dimmed card is explained with its rule, in the browser too
-            dimmed = page.locator('.cgt-card.cgt-illegal')
-            if dimmed.count():
-                dimmed.first.click()
-                wait_shown(page, '.cgt-refused', 15_000)
-                assert 'begga-kaat/' in page.inner_text('.cgt-refused')
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / 'voila_panel.png'), full_page=True)
-        assert proc.poll() is None  # still serving until we stop it
-    assert proc.poll() is not None, "the Voilà server is still running"
-    assert not port_open(port), "something still listens on the test port"
+def test_click_a_card_in_voila(light, browsers):
+    "A card clicked in Voilà's page lands on the table; a dimmed card is refused with its rule. (The server's stop: `light`.)"
+    port, proc = light
+    with browsers.page() as page:
+        page.goto(f'http://127.0.0.1:{port}/?seed=3&pace=0.5', timeout=60_000)  # paced: the card stays on the table a while
+        wait_shown(page, '.cgt-card.cgt-legal', 90_000)  # the widgets arrive over a websocket
+        assert 'your turn' in page.inner_text('.cgt-status')
+        before = played_titles(page)
+        card = page.locator('.cgt-card.cgt-legal').first
+        name = card.get_attribute('title')
+        card.click()
+        page.wait_for_function(
+            "name => [...document.querySelectorAll('.cgt-table .cgt-played .cgt-card')].some(e => e.title === name)",
+            arg=name, polling=POLL, timeout=15_000)
+        after = played_titles(page)
+        assert name in after and after != before
+        assert 'You played' in page.inner_text('.cgt-message')
+        # a dimmed card is explained with its rule, in the browser too
+        dimmed = page.locator('.cgt-card.cgt-illegal')
+        if dimmed.count():
+            dimmed.first.click()
+            wait_shown(page, '.cgt-refused', 15_000)
+            assert 'begga-kaat/' in page.inner_text('.cgt-refused')
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / 'voila_panel.png'), full_page=True)
+    assert proc.poll() is None  # still serving until we stop it
 
 def test_link_sets_game_and_seed(light, browsers):
     "A teacher's link (?game=...&seed=...) opens that game with that deal for everyone."
@@ -142,21 +144,21 @@ CONTRAST = r"""() => {  // WCAG contrast of every piece of text in the panel aga
 }"""
 
 @pytest.mark.parametrize('theme', ['light', 'dark'])
-def test_the_panel_reads_in_light_and_dark_themes(theme, browsers, request):
+def test_the_panel_reads_in_light_and_dark_themes(theme, light, browsers):
     "In JupyterLab's light and dark themes (Voilà uses the same), every text of the panel stands out from what is behind it."
-    with (contextlib.nullcontext(request.getfixturevalue('light')) if theme == 'light' else voila_server(theme=theme)) as (port, proc):
-        with browsers.page() as page:
-            page.goto(f'http://127.0.0.1:{port}/?seed=1&pace=0', timeout=60_000)  # seed 1: Seat 0 must follow, some cards dimmed
-            wait_shown(page, '.cgt-card.cgt-legal', 90_000)
-            assert page.evaluate('document.body.dataset.jpThemeLight') == ('true' if theme == 'light' else 'false')
-            page.locator('.cgt-card.cgt-illegal').first.click()  # a refusal, with its rule, is on the screen too
-            wait_shown(page, '.cgt-refused', 15_000)
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.locator('.cgt-tutor').first.screenshot(path=str(ARTIFACTS / f'panel-{theme}.png'))
-            texts = page.evaluate(CONTRAST)
-            assert len(texts) > 30, texts  # the seats, the log, the cards, the buttons, the message
-            faint = [t for t in texts if t['ratio'] < t['need']]
-            assert not faint, f"{len(faint)} texts too faint in the {theme} theme: {faint[:8]}"
+    port, proc = light
+    with browsers.page() as page:
+        page.goto(f'http://127.0.0.1:{port}/?seed=1&pace=0' + ('&theme=dark' if theme == 'dark' else ''), timeout=60_000)  # seed 1: Seat 0 must follow, some cards dimmed
+        wait_shown(page, '.cgt-card.cgt-legal', 90_000)
+        assert page.evaluate('document.body.dataset.jpThemeLight') == ('true' if theme == 'light' else 'false')
+        page.locator('.cgt-card.cgt-illegal').first.click()  # a refusal, with its rule, is on the screen too
+        wait_shown(page, '.cgt-refused', 15_000)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator('.cgt-tutor').first.screenshot(path=str(ARTIFACTS / f'panel-{theme}.png'))
+        texts = page.evaluate(CONTRAST)
+        assert len(texts) > 30, texts  # the seats, the log, the cards, the buttons, the message
+        faint = [t for t in texts if t['ratio'] < t['need']]
+        assert not faint, f"{len(faint)} texts too faint in the {theme} theme: {faint[:8]}"
 
 
 OVERLAPS = r"""() => {  // each played card's box against each seat box: any overlap, and the rows the trick takes
