@@ -141,7 +141,10 @@ class OnePage:
                                    polling=POLL, timeout=SLOW_LAB)
         page = self.held[1]
         self.close()
-        page.evaluate("rel => window.jupyterapp.commands.execute('docmanager:open', {path: rel}).then(() => null)", rel)
+        # until its file is loaded (`context.ready`): while it loads, JupyterLab's blank notebook (one empty cell) may be
+        # marked modified for a moment (CI caught it so, once), which is not the learner's notebook changing
+        page.evaluate("""async rel => { const w = await window.jupyterapp.commands.execute('docmanager:open', {path: rel});
+                                        await w.context.ready; return null; }""", rel)
         name = rel.rsplit('/', 1)[-1]
         page.wait_for_selector(f'.lm-TabBar-tab.jp-mod-current:has-text("{name}")', timeout=SLOW_LAB)
         page.wait_for_selector('.jp-Notebook .jp-Cell:visible', timeout=SLOW_LAB)
