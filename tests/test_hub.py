@@ -13,8 +13,8 @@ Needs root (the hub makes each student's account; CI runs as root), the `hub` ex
 (`pip install -e '.[dev,hub]'`, `npm install -g configurable-http-proxy`), Python `playwright` and Debian's Chromium:
 skipped with a message naming what is missing. Students' accounts must be able to run the hub's Python: when the
 project's .venv is closed to them (a Python under /root), a venv of a system Python with the hub extra is made once in
-/var/tmp (pip: the versions the project's .venv has, for every checkout alike) and the hub runs from it, the checkout on
-its PYTHONPATH. The students' accounts, and the processes the hubs started, are removed at the end.
+/var/tmp (pip: the versions the project's .venv has, for every checkout alike, less one optional add-on that costs each
+hub and server start seconds: `LEFT_OUT`) and the hub runs from it, the checkout on its PYTHONPATH. The students' accounts, and the processes the hubs started, are removed at the end.
 """
 import asyncio, contextlib, fcntl, functools, grp, hashlib, os, pathlib, pwd, re, secrets, shutil, subprocess, sys, tempfile, time
 import pytest
@@ -145,6 +145,13 @@ def student_python() -> str:
         try: return _student_venv()
         finally: fcntl.flock(lock, fcntl.LOCK_UN)
 
+# left out of the students' Python: jsonschema's optional IRI syntax checks, which jupyter_events brings
+# (`jsonschema[format-nongpl]`). rfc3987-syntax builds an Earley parser of RFC 3987's grammar when it is imported, 1.5-2
+# CPU-s in every process that imports jupyter_events: each hub (also one that refuses to start), each check that
+# students can run the hub's Python, each student's server. No schema the hub, its services or a student's server
+# validates uses the formats iri or iri-reference (the only ones it checks); jsonschema goes without them when it is missing.
+LEFT_OUT = {'rfc3987-syntax'}
+
 def _pins(base_version:str):
     """Each distribution the hub's Python needs (`_deps()` and what they require, markers read here), as `name==version`
     at the version this project's Python has (just `name` where that version does not run on `base_version`), so pip
@@ -167,7 +174,8 @@ def _pins(base_version:str):
             wanted = [e for e in ('', *sorted(extras)) if r.marker is None or r.marker.evaluate({'extra': e})]
             if wanted: todo.append((r, wanted[0]))
     runs = lambda dist: SpecifierSet(dist.metadata.get('Requires-Python') or '').contains(base_version, prereleases=True)
-    return sorted(f"{dist.metadata['Name']}=={dist.version}" if runs(dist) else dist.metadata['Name'] for dist, _ in found.values())
+    return sorted(f"{dist.metadata['Name']}=={dist.version}" if runs(dist) else dist.metadata['Name'] for name, (dist, _) in found.items()
+                  if name not in LEFT_OUT)
 
 def _student_venv() -> str:
     base = next((p for p in ('/usr/bin/python3', '/usr/local/bin/python3', shutil.which('python3') or '')
@@ -196,6 +204,7 @@ def _student_venv() -> str:
     if not done or done.returncode or subprocess.run([python, '-m', 'pip', 'check'], capture_output=True).returncode:
         done = pip(*_deps())  # else pip resolves what is missing or does not fit
     if done.returncode: pytest.skip(f"pip could not install the hub extra for students' accounts: {done.stderr.strip()[-200:]}")
+    subprocess.run([python, '-m', 'pip', 'uninstall', '-q', '-y', *LEFT_OUT], capture_output=True)  # (brought in when pip resolved)
     with _checkout_on_path(): why = roster.students_cannot_run(python)
     if why: pytest.skip(f"students' accounts cannot run {python}: {why}")
     (venv / '.complete').write_text('')
