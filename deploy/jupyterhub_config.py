@@ -85,37 +85,44 @@ PYTHONPATH = [os.environ['PYTHONPATH']] if os.environ.get('PYTHONPATH') else []
 KEPT = {'PYTHONPATH': os.pathsep.join(PYTHONPATH)} if PYTHONPATH else {}
 c = get_config()  # noqa: F821 (JupyterHub provides it)
 
+def refuse(why:str):
+    """The hub does not start: `why` said in one line on stderr, exit status 1 (as `sys.exit(why)` would). Nothing is running
+    yet and nothing open needs closing, so the process ends at once (`os._exit`) rather than first tearing down every module
+    JupyterHub imported (half a CPU-second of a refused start)."""
+    print(why, file=sys.stderr, flush=True)
+    os._exit(1)
+
 TRUSTED = os.environ.get('HUB_TRUSTED_LAB', '') == '1'
 if os.geteuid() != 0 and not TRUSTED:
-    sys.exit(f"The hub runs as {pwd.getpwuid(os.geteuid()).pw_name}, not root, so it cannot start each student's server as "
-             "their own account: every student could read the hub's secrets and the others' work. Run it as root, or use "
-             "sudospawner, DockerSpawner or Kubernetes (see this file's docstring); on a lab of trusted machines only, "
-             "set HUB_TRUSTED_LAB=1.")
+    refuse(f"The hub runs as {pwd.getpwuid(os.geteuid()).pw_name}, not root, so it cannot start each student's server as "
+           "their own account: every student could read the hub's secrets and the others' work. Run it as root, or use "
+           "sudospawner, DockerSpawner or Kubernetes (see this file's docstring); on a lab of trusted machines only, "
+           "set HUB_TRUSTED_LAB=1.")
 AUTH = os.environ.get('HUB_AUTH', 'roster')  # who logs in: the class list (roster), or the school's platform (lti13)
-if AUTH not in ('roster', 'lti13'): sys.exit(f"HUB_AUTH is roster (the class list, the default) or lti13 (the school's platform), not {AUTH[:20]!r}")
+if AUTH not in ('roster', 'lti13'): refuse(f"HUB_AUTH is roster (the class list, the default) or lti13 (the school's platform), not {AUTH[:20]!r}")
 LTI = AUTH == 'lti13'
 if not LTI and not os.environ.get('HUB_ROSTER'):
-    sys.exit("Set HUB_ROSTER to the class list (one student's name a line); `python deploy/roster.py LIST` prints each "
-             "student's code" + (" (CLASS_CODE is no longer used: one shared code let anyone log in as anyone)"
-                                 if os.environ.get('CLASS_CODE') else ''))
+    refuse("Set HUB_ROSTER to the class list (one student's name a line); `python deploy/roster.py LIST` prints each "
+           "student's code" + (" (CLASS_CODE is no longer used: one shared code let anyone log in as anyone)"
+                               if os.environ.get('CLASS_CODE') else ''))
 CLASSROOM = os.environ.get('HUB_CLASSROOM', '') == '1'
 SERVICE_ACCOUNT = 'cardgames-classroom'  # the classroom service's own account (not a student's: never in the class list)
 if CLASSROOM and not TRUSTED: service_account(SERVICE_ACCOUNT)  # before the class list is read: no student can take its name
 HINT_ACCOUNT = 'cardgames-hints'  # the shared pool of hints' own account (below)
 if not TRUSTED: service_account(HINT_ACCOUNT)
 try: CLASS = {} if LTI else read_roster(os.environ['HUB_ROSTER'])
-except ValueError as e: sys.exit(f"HUB_ROSTER: {e}")
+except ValueError as e: refuse(f"HUB_ROSTER: {e}")
 if not TRUSTED:
     why = students_cannot_run(sys.executable)
-    if why: sys.exit(f"Students' accounts cannot run this hub's Python ({sys.executable}): {why}. Install the project in a "
-                     "venv every account can read, outside /root (e.g. `/usr/bin/python3 -m venv /opt/cardgames-tutor`, then "
-                     "its pip: `pip install -e '.[hub]'`) and run the hub from it.")
+    if why: refuse(f"Students' accounts cannot run this hub's Python ({sys.executable}): {why}. Install the project in a "
+                   "venv every account can read, outside /root (e.g. `/usr/bin/python3 -m venv /opt/cardgames-tutor`, then "
+                   "its pip: `pip install -e '.[hub]'`) and run the hub from it.")
 
 # the hub's state: its own folder, mode 0700, which no student's server can open
 STATE = state_dir().resolve()
 STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
 if STATE.stat().st_uid != os.geteuid():
-    sys.exit(f"HUB_STATE {STATE} belongs to another user: the hub's state must be its own (a new folder will do)")
+    refuse(f"HUB_STATE {STATE} belongs to another user: the hub's state must be its own (a new folder will do)")
 STATE.chmod(0o700)
 if not LTI: roster_secret(STATE)
 c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
@@ -132,9 +139,9 @@ if not LTI:
 else:  # or whoever the school's platform launches (LTI 1.3; deploy/school_lti.py): its instructors in the hub's `teachers`
     LTI_NEEDED = {'HUB_LTI_ISSUER': 'issuer', 'HUB_LTI_CLIENT_ID': 'client_id', 'HUB_LTI_AUTHORIZE_URL': 'authorize_url', 'HUB_LTI_JWKS_URL': 'jwks_endpoint'}
     if (missing := [k for k in LTI_NEEDED if not os.environ.get(k)]):
-        sys.exit(f"HUB_AUTH=lti13 needs {missing[0]} (and {', '.join(LTI_NEEDED)}): the values of the tool's registration in the school's platform")
+        refuse(f"HUB_AUTH=lti13 needs {missing[0]} (and {', '.join(LTI_NEEDED)}): the values of the tool's registration in the school's platform")
     try: from school_lti import SchoolLTIAuthenticator
-    except ImportError: sys.exit("HUB_AUTH=lti13 needs jupyterhub-ltiauthenticator in the hub's Python: pip install -e '.[hub]'")
+    except ImportError: refuse("HUB_AUTH=lti13 needs jupyterhub-ltiauthenticator in the hub's Python: pip install -e '.[hub]'")
     c.JupyterHub.authenticator_class = SchoolLTIAuthenticator
     for env, trait in LTI_NEEDED.items(): setattr(c.SchoolLTIAuthenticator, trait, os.environ[env])
     c.SchoolLTIAuthenticator.client_id = {i.strip() for i in os.environ['HUB_LTI_CLIENT_ID'].split(',') if i.strip()}
@@ -197,7 +204,7 @@ c.Spawner.args = [
 ] + (['--allow-root'] if TRUSTED and os.geteuid() == 0 else [])
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
-if not SERVER.exists(): sys.exit(f"{SERVER} is missing: install the hub extra (pip install -e '.[dev,hub]')")
+if not SERVER.exists(): refuse(f"{SERVER} is missing: install the hub extra (pip install -e '.[dev,hub]')")
 
 # access that ends at once: a student taken off the class list, or given a new code, is deleted from the hub within
 # seconds (their server stopped, every session and token ended; their account and files stay): deploy/roster.py --watch
@@ -228,14 +235,14 @@ c.JupyterHub.load_roles += [{'name': 'idle-culler', 'services': ['idle-culler'],
 # behind the hub's login, on a loopback port only the hub's proxy is sent to
 if CLASSROOM:
     teachers = [n.strip() for n in os.environ.get('HUB_TEACHERS', '').split(',') if n.strip()]
-    if LTI and teachers: sys.exit("HUB_TEACHERS is for the class list: with HUB_AUTH=lti13 the platform's roles say who teaches")
+    if LTI and teachers: refuse("HUB_TEACHERS is for the class list: with HUB_AUTH=lti13 the platform's roles say who teaches")
     if any(n not in CLASS for n in teachers):
-        sys.exit(f"HUB_TEACHERS: {next(n for n in teachers if n not in CLASS)[:40]!r} is not on the class list (HUB_ROSTER)")
+        refuse(f"HUB_TEACHERS: {next(n for n in teachers if n not in CLASS)[:40]!r} is not on the class list (HUB_ROSTER)")
     try: import solara  # noqa: F401 (the classroom's server)
-    except ImportError: sys.exit("HUB_CLASSROOM=1 needs the classroom's server in the hub's Python: pip install -e '.[hub]'")
+    except ImportError: refuse("HUB_CLASSROOM=1 needs the classroom's server in the hub's Python: pip install -e '.[hub]'")
     port = int(os.environ.get('HUB_CLASSROOM_PORT', '10101'))
     start = os.environ.get('HUB_CLASSROOM_START', 'solo')  # what a student's page opens on: a game alone, or the tables' form
-    if start not in ('solo', 'tables'): sys.exit(f"HUB_CLASSROOM_START is solo or tables, not {start[:20]!r}")
+    if start not in ('solo', 'tables'): refuse(f"HUB_CLASSROOM_START is solo or tables, not {start[:20]!r}")
     # more than one class: the classes named on the class list ('asha @4b'), each its own classroom service, results and teachers
     CLASSES = sorted({k for ks in read_classes(os.environ['HUB_ROSTER']).values() for k in ks}) if not LTI else []
     DATA = STATE if TRUSTED else pathlib.Path(pwd.getpwnam(SERVICE_ACCOUNT).pw_dir)  # the classes' results: a folder each
@@ -264,7 +271,7 @@ if CLASSROOM:
         c.JupyterHub.extra_user_scopes = {'access:services!service=classroom'}
         c.JupyterHub.default_url = '/services/classroom/'  # where a student lands after logging in
     else:  # each class: /services/classroom-C/, only for the hub's group class-C (its teachers: teachers-C), its results its own
-        if os.environ.get('HUB_CLASSROOM_RESULTS'): sys.exit("HUB_CLASSROOM_RESULTS is for one class: with classes on the list each has its own folder")
+        if os.environ.get('HUB_CLASSROOM_RESULTS'): refuse("HUB_CLASSROOM_RESULTS is for one class: with classes on the list each has its own folder")
         c.RosterAuthenticator.class_groups, c.RosterAuthenticator.teachers = True, set(teachers)
         c.Authenticator.manage_groups = True  # each login's groups: its classes on the list (deploy/roster.py)
         for i, k in enumerate(CLASSES):
