@@ -249,7 +249,7 @@ def number_choices(right:int, rng, near=(1, 2, 5, 10)) -> tuple:
 def finishing_trick(hand, rng):
     "At a trick about to be finished: (the copy after its last card, the trick's event); else None."
     if hand.phase != 'play' or len(hand.trick) != hand.n - 1: return None
-    h, events = after(hand, hand.game.bot(hand.view(hand.to_act), rng))
+    h, events = after(hand, hand.bot_move(rng))  # the bot's card, as `game.bot` on the full view chooses it (tests/test_engine_bot_view.py)
     return h, next(e for e in events if e.kind == 'trick')
 
 # %% ../../nbs/practice/41_drills.ipynb #0d0f068a

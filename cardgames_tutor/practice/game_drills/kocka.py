@@ -57,7 +57,7 @@ def _kk_hejma_so_far(view) -> str:
 
 def _kk_early(hand, rng):
     "After this trick, is the loser certain? (several rules: the trick, its points, the points still to come)"
-    if hand.phase != 'play': return None
+    if hand.phase != 'play' or len(hand.trick) != hand.n - 1: return None  # no trick to finish (`finishing_trick`): no view made
     view = hand.view(hand.to_act, text=False)  # what is public: the points taken, the Hejma, whether it is decided
     if view['decided'] is not None: return None
     done = finishing_trick(hand, rng)
