@@ -94,6 +94,9 @@ def _shape(words:str) -> tuple:
 # %% ../../nbs/core/00d_actions.ipynb #bb612be1
 def quoted(action) -> str:
     "An action as a refusal quotes it: a card as a card, a move or text in quotes (cut short), anything else as 'that'."
+    t = type(action)  # the usual types first, each found by one look
+    if t is Card: return action.symbol
+    if t is str: return short_repr(action, 60)
     if isinstance(action, Move) and not _quotable((action.verb, *action.cards, action.arg)): return 'that'
     if isinstance(action, Card): return action.symbol
     if isinstance(action, Move): return _quoted_move(action)  # a move as the game says it: its cards read, not typed

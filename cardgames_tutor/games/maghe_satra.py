@@ -186,7 +186,15 @@ def new_hand(self:MagheSatra, deal, dealer, match=None): return MagheSatraHand(s
 # %% ../../nbs/games/13_maghe_satra.ipynb #e9671b6e
 @patch
 def parse_action(self:MagheSatraHand, action):
-    return parse_move(action, FRENCH, VERBS) if isinstance(action, str) else action
+    if not isinstance(action, str): return action
+    got = _READ.get(action)  # a text is read once: its move, or its error's message (the same texts come again and again)
+    if got is None:
+        try: got = parse_move(action, FRENCH, VERBS)
+        except ValueError as e: got = str(e)
+        if len(action) <= 40 and len(_READ) < 2000: _READ[action] = got  # bounded: odd input cannot fill it
+    if type(got) is str: raise ValueError(got)
+    return got
+_READ = {}
 
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #638169f0
