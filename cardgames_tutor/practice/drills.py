@@ -227,7 +227,9 @@ def verdict_drill(game:str, rule:str, options:tuple=({},)):
 # %% ../../nbs/practice/41_drills.ipynb #115587c9
 def after(hand, action) -> tuple:
     "A copy of `hand` with `action` taken, and the events that action made (the hand itself is left as it is)."
-    h = copy.deepcopy(hand, {id(hand.game): hand.game, id(hand.events): list(hand.events)})  # past events shared: made once, never changed
+    d = hand.__dict__  # shared, not copied: past events (made once, never changed), the deal (only read), and the lists of
+    keep = {id(v): list(v) for k in ('history', 'tricks') if type(v := d.get(k)) is list}  # tuples (actions, tricks): none changes
+    h = copy.deepcopy(hand, {**keep, id(hand.game): hand.game, id(hand.events): list(hand.events), id(hand.deal): hand.deal})
     n = len(h.events)
     h.apply(action)
     return h, h.events[n:]
