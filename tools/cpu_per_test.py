@@ -1,12 +1,12 @@
-"""CPU-seconds per test, every process a test started included (servers, hubs, Chromium): the measure that balances
-`make test`'s shares (tests/weights.json), as the machine's CPU, not the clock, is what the shares share.
+"""CPU-seconds per test, every process a test started included (servers, hubs, Chromium): where the suite spends the
+machine (the clock, under load, measures waits too; tests/weights.json is the clock's, for balancing the shares).
 
 A pytest plugin (Linux, cgroup v1 `cpuacct`, as root): each pytest process moves into a cgroup of its own, which every
 process it starts joins, and writes `[[test id, CPU-s, wall-s], ...]` to OUT/<pid>.json when it ends. Then this file,
-run as a script, sums those into tests/weights.json's shape (per file; per test of the `SPLIT` files):
+run as a script, sums those per file, and per test of the `SPLIT` files (the shape of tests/weights.json):
 
     PYTHONPATH=tools CPU_PER_TEST=/tmp/cpt python tests/shards.py 4 --site -q -p cpu_per_test
-    python tools/cpu_per_test.py /tmp/cpt > tests/weights.json
+    python tools/cpu_per_test.py /tmp/cpt
 """
 import json, os, pathlib, sys, time
 
