@@ -276,12 +276,13 @@ def malloc_env(env=None) -> dict:
     if not env.get('PYTHONMALLOC') and platform.libc_ver()[0] == 'glibc': env['PYTHONMALLOC'] = 'malloc'
     return env
 
+CLASSROOM = [sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()']  # `cardgames-classroom`, from this checkout
+
 @contextlib.contextmanager
 def classroom_server(*args, env=None):
     """The classroom server as `make classroom` starts it (`cardgames-classroom`: its `main`), with `args`, on a free
     loopback port, its output in a pipe; yields (address, process). `env`: its environment (`malloc_env()`)."""
     port = free_port()
-    with served([sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()', '--host', '127.0.0.1',
-                 '--port', str(port), *args], port, 'the classroom server', wait=90, env=env,
+    with served([*CLASSROOM, '--host', '127.0.0.1', '--port', str(port), *args], port, 'the classroom server', wait=90, env=env,
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
         yield f'127.0.0.1:{port}', proc

@@ -7,13 +7,13 @@ said; one visitor's websockets, sessions and messages are capped (the attacker c
 redirect stays on this server; nobody closes another's session; odd paths, other Host names and `/resourcez` get a
 plain answer. Skipped, as tests/test_classroom.py is, without Solara, playwright or Chromium.
 """
-import concurrent.futures, contextlib, http.client, http.server, os, socket, struct, subprocess, sys, threading, time, uuid
+import concurrent.futures, contextlib, http.client, http.server, os, socket, struct, subprocess, threading, time, uuid
 import pytest
 
 pytestmark = pytest.mark.browser
 from test_classroom import (classroom, get, session_cookie, kernel_msg, click_answered, closed_soon,
                             ConnectionClosed, InvalidStatus, connect, psutil)
-from helpers import ROOT, free_port, wait_shown, malloc_env
+from helpers import ROOT, free_port, wait_shown, malloc_env, CLASSROOM
 
 CODE = 'kq7m-x2pd'
 ATTACKER = '127.0.0.2'  # another address on the loopback network: the attacker, apart from the student at 127.0.0.1
@@ -228,7 +228,7 @@ def test_wrong_codes_are_slowed_per_address(coded):
 def test_a_short_code_is_refused_at_start(how):
     "`--code abc-123` (or CLASS_CODE=abc-123): the server does not start, and says why in one line."
     env = malloc_env({**os.environ, 'CLASS_CODE': 'abc-123'} if how == 'CLASS_CODE' else os.environ)  # (on the allocator it would start again on)
-    argv = [sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()', '--port', str(free_port())]
+    argv = [*CLASSROOM, '--port', str(free_port())]
     r = subprocess.run(argv + (['--code', 'abc-123'] if how == '--code' else []), cwd=ROOT, env=env, capture_output=True,
                        text=True, timeout=120)
     assert r.returncode != 0 and 'Ctrl-C stops' not in r.stdout, r.stdout[-300:]

@@ -8,7 +8,7 @@ context of their own (their own cookies: another student). Every wait is on the 
 
 Reusable for more games and more pages (helper T2): `classroom`, `Student`, `open_table`, `join_pages`, `play_hand`.
 """
-import contextlib, importlib.util, json, random, re, subprocess, sys, time, urllib.error, urllib.request
+import contextlib, importlib.util, json, random, re, time, urllib.error, urllib.request
 import pytest
 from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match
@@ -16,7 +16,7 @@ from cardgames_tutor.tables.seats import TableError
 from cardgames_tutor.serve.room import Classroom, TableOptions, StudentPage
 from cardgames_tutor.ui.session import Session
 from cardgames_tutor.ui.seat import SeatSession
-from helpers import CHROMIUM, FEW_WINDOWS_FLAGS, POLL, named_only, no_chromium, free_port, served
+from helpers import CHROMIUM, FEW_WINDOWS_FLAGS, POLL, named_only, no_chromium, classroom_server, malloc_env
 
 
 # ---------------------------------------------------------------- the registry, without a browser
@@ -230,11 +230,7 @@ def browser_test(test):
 @contextlib.contextmanager
 def classroom(*args):
     "The classroom server on a free loopback port, with `args` (e.g. '--seat-hold', '3'); yields its address."
-    port = free_port()
-    with served([sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()', '--host', '127.0.0.1',
-                 '--port', str(port), *args], port, 'the classroom server', wait=90,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True):
-        yield f'127.0.0.1:{port}'
+    with classroom_server(*args, env=malloc_env()) as (addr, _): yield addr  # (on glibc's allocator from the start: not started twice)
 
 @contextlib.contextmanager
 def chromium():

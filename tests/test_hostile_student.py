@@ -31,7 +31,7 @@ import asyncio, base64, collections, contextlib, html, http.client, importlib.ut
 import urllib.request
 from typing import NamedTuple
 import pytest
-from helpers import ROOT, free_port, served, malloc_env
+from helpers import ROOT, free_port, served, malloc_env, CLASSROOM
 
 
 def _missing() -> str:
@@ -618,7 +618,7 @@ def server(tmp_path_factory):
     "One classroom server for the file (its output in a file: a hostile page makes it log many refused updates)."
     tmp = tmp_path_factory.mktemp('hostile')
     port, log = free_port(), tmp / 'server.log'
-    argv = [sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()', '--host', '127.0.0.1',
+    argv = [*CLASSROOM, '--host', '127.0.0.1',
             '--port', str(port), *SERVER, '--results', str(tmp / 'class.sqlite')]
     with open(log, 'w') as out, contextlib.ExitStack() as stack:
         try: proc = stack.enter_context(served(argv, port, 'the classroom server', wait=90, stdout=out, stderr=subprocess.STDOUT,
