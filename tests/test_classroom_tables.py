@@ -16,7 +16,7 @@ from cardgames_tutor.tables.seats import TableError
 from cardgames_tutor.serve.room import Classroom, TableOptions, StudentPage
 from cardgames_tutor.ui.session import Session
 from cardgames_tutor.ui.seat import SeatSession
-from helpers import CHROMIUM, FEW_WINDOWS_FLAGS, POLL, named_only, no_chromium, classroom_server, malloc_env
+from helpers import CHROMIUM, FEW_WINDOWS_FLAGS, POLL, named_only, no_chromium, classroom_server, malloc_env, wait_shown
 
 
 # ---------------------------------------------------------------- the registry, without a browser
@@ -273,19 +273,25 @@ class Student:
         self.page, self.frames, self.dialogs, self.scanned = self.context.new_page(), [], [], 0
         self.page.on('websocket', lambda ws: ws.on('framereceived', lambda data: self.frames.append(data) if isinstance(data, str) else None))
         self.page.on('dialog', lambda d: (self.dialogs.append(d.message), d.dismiss()))
-        self.page.goto(f'http://{addr}/{query}', timeout=WAIT)
-        self.page.wait_for_selector('.cgt-modes, .cgt-table-info', state='attached', timeout=WAIT)
+        self.visit(query)
+
+    def visit(self, query='', name=None):
+        """Open the classroom's page at `query` in this student's page: their own cookies still, the same renderer (a page
+        loaded again where one was costs Chromium less than a new one). The page it showed is closed, as a tab's is."""
+        self.name, self.seat, self.code = name or self.name, None, None
+        self.page.goto(f'http://{self.addr}/{query}', timeout=WAIT)
+        self.page.wait_for_function("() => !!document.querySelector('.cgt-modes, .cgt-table-info')", polling=POLL, timeout=WAIT)  # a look every POLL ms, not every frame
 
     def mark(self): self.frames.clear(); self.scanned = 0
 
     def said(self) -> str:
         "The page's one-line refusal, once there is one."
-        self.page.wait_for_selector('.cgt-said-line', timeout=WAIT)
+        wait_shown(self.page, '.cgt-said-line', WAIT)
         return self.page.inner_text('.cgt-said-line')
 
     def seated(self):
         "Wait until the page shows its seat; note the code and the seat."
-        self.page.wait_for_selector('.cgt-table-code', timeout=WAIT)
+        wait_shown(self.page, '.cgt-table-code', WAIT)
         self.code = self.page.inner_text('.cgt-table-code')
         seats = self.page.inner_text('.cgt-seats')
         self.seat = int(re.search(r'\(Seat (\d+), you', seats).group(1))
@@ -300,7 +306,7 @@ class Student:
         top = None if at_least else n if most is None else most
         try: self.page.wait_for_function("([n, top]) => { const e = document.querySelector('.cgt-table-info');"
                                          " return e && +e.dataset.moves >= n && (top === null || +e.dataset.moves <= top); }",
-                                         arg=[n, top], timeout=WAIT)
+                                         arg=[n, top], polling=POLL, timeout=WAIT)
         except Exception as e:
             count = f"at least {n}" if top is None else f"{n} to {top}" if top != n else f"{n}"
             raise AssertionError(f"Seat {self.seat}'s page does not count {count} moves ({type(e).__name__}): "
@@ -316,7 +322,7 @@ class Student:
 
     def wait_waiting(self, text:str):
         self.page.wait_for_function("t => { const e = document.querySelector('.cgt-waiting'); return e && e.innerText.includes(t); }",
-                                    arg=text, timeout=WAIT)
+                                    arg=text, polling=POLL, timeout=WAIT)
 
     def hand(self) -> list:
         "The titles (card names) of the cards in the page's hand."
@@ -329,9 +335,12 @@ def open_table(browser, addr, name='Asha', game=None, players=None, seed=None, q
     """A student opens a table from the start page (\"Open a table\"): seated as its host. From the default start page
     (`query=''`) a solo game's panel may go on sending its own deal's cards for a moment after `mark()`: a test that scans
     the host's page for leaks opens it from `?table=` (the join form, no solo game)."""
-    s = Student(browser, addr, query, name)
+    return open_from(Student(browser, addr, query, name), name, game, players, seed)
+
+def open_from(s:Student, name='Asha', game=None, players=None, seed=None) -> Student:
+    "`open_table` from the page `s` shows (the start page or the join form): seated as the table's host."
     p = s.page
-    p.click('.cgt-mode-open'); p.wait_for_selector('.cgt-name input', timeout=WAIT)
+    p.click('.cgt-mode-open'); wait_shown(p, '.cgt-name input', WAIT)
     if game: p.select_option('.cgt-game select', label=game)
     if players: p.select_option('.cgt-players select', label=str(players))
     if seed is not None: p.fill('.cgt-seed input', str(seed))
@@ -342,13 +351,13 @@ def open_table(browser, addr, name='Asha', game=None, players=None, seed=None, q
 
 def join_pages(browser, addr, code, names) -> list:
     "Students who follow the table's link (`?table=CODE`: the code filled in), type their names and join."
-    out = []
-    for name in names:
-        s = Student(browser, addr, f'?table={code}', name)
-        assert s.page.input_value('.cgt-code input', timeout=WAIT) == code
-        s.page.fill('.cgt-name input', name); s.mark(); s.page.click('.cgt-join')
-        out.append(s.seated())
-    return out
+    return [join_from(Student(browser, addr, f'?table={code}', name), code, name) for name in names]
+
+def join_from(s:Student, code, name) -> Student:
+    "A student whose page shows the table's link (`?table=CODE`) checks the code filled in, types a name and joins."
+    assert s.page.input_value('.cgt-code input', timeout=WAIT) == code
+    s.page.fill('.cgt-name input', name); s.mark(); s.page.click('.cgt-join')
+    return s.seated()
 
 
 _WORD = re.compile(r'[\w♠♥♦♣🍃🌰🔔]+')
@@ -430,7 +439,7 @@ def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays(bro
     assert f'?table={host.code}' in host.page.url  # the page's link is the table's now
     hand, moves = host.hand(), host.moves()
     host.page.reload()
-    host.page.wait_for_selector('.cgt-table-code', timeout=WAIT)
+    wait_shown(host.page, '.cgt-table-code', WAIT)
     host.wait_waiting('Your turn.')
     assert (host.hand(), host.moves(), host.page.inner_text('.cgt-table-code')) == (hand, moves, bo.code)
     assert 'Asha (Seat 0, you)' in host.page.inner_text('.cgt-seats')
@@ -442,7 +451,7 @@ def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays(bro
     # a click from a page whose turn it is not: refused in one line, nothing played
     n = host.moves()
     host.page.locator('button.cgt-card').first.click()
-    host.page.wait_for_selector('.cgt-message.cgt-refused', timeout=WAIT)
+    wait_shown(host.page, '.cgt-message.cgt-refused', WAIT)
     said = host.page.inner_text('.cgt-message')
     assert 'Not your turn' in said and 'Bo (Seat 1)' in said and '\n' not in said.strip()
     assert host.moves() == n and len(host.hand()) == len(hand) - 1
@@ -462,7 +471,7 @@ def test_hostile_names_full_tables_wrong_codes_and_a_flood_of_joins(browser, tab
     script, img = '<script>f()</script>', '<img src=x onerror=f()>'
     (second,) = join_pages(browser, addr, host.code, [img])
     for s in (host, second):  # a name is shown as its characters: no element made of it, nothing run
-        s.page.wait_for_function("n => document.querySelector('.cgt-seats').innerText.includes(n)", arg=img, timeout=WAIT)
+        s.page.wait_for_function("n => document.querySelector('.cgt-seats').innerText.includes(n)", arg=img, polling=POLL, timeout=WAIT)
         seats = s.page.inner_text('.cgt-seats')
         assert script in seats and img in seats
         assert s.page.eval_on_selector_all('.cgt-lobby img, .cgt-lobby script, .cgt-tutor img[src=x]', 'es => es.length') == 0
@@ -473,10 +482,10 @@ def test_hostile_names_full_tables_wrong_codes_and_a_flood_of_joins(browser, tab
     said = late.said()
     assert f'table {host.code} is full' in said and '\n' not in said
     late.page.fill('.cgt-code input', 'zz zz zz' if host.code != 'zzzzzz' else 'yyyyyy'); late.page.click('.cgt-join')
-    late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('no open table has the code')", timeout=WAIT)
+    late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('no open table has the code')", polling=POLL, timeout=WAIT)
     for _ in range(6):  # a flood of joins from one browser: held back after --max-joins
         late.page.click('.cgt-join')
-    late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('too many joins from your device')", timeout=WAIT)
+    late.page.wait_for_function("() => document.querySelector('.cgt-said-line').innerText.includes('too many joins from your device')", polling=POLL, timeout=WAIT)
     assert '\n' not in late.page.inner_text('.cgt-said-line')
     assert not late.page.is_visible('.cgt-table-info')
 
@@ -510,7 +519,7 @@ def test_a_class_served_for_tables_opens_on_the_join_form_with_playing_alone_one
     phone = Student(browser, addr, code, 'Bo', viewport=(390, 844))  # a phone-size screen, no link
     p = phone.page
     assert p.url.rstrip('/') == f'http://{addr}'  # no link left: the start page itself
-    p.wait_for_selector('.cgt-code input', timeout=WAIT)
+    wait_shown(p, '.cgt-code input', WAIT)
     assert "Type the table's code" in p.inner_text('.cgt-guide') and p.locator('button.cgt-card').count() == 0
     for part in ('.cgt-modes', '.cgt-code input', '.cgt-name input', '.cgt-join', '.cgt-guide'):  # the page fits the phone's width
         box = p.locator(part).bounding_box()
@@ -518,7 +527,7 @@ def test_a_class_served_for_tables_opens_on_the_join_form_with_playing_alone_one
     p.fill('.cgt-code input', host.code.upper()); p.fill('.cgt-name input', 'Bo'); p.click('.cgt-join')  # typed as read out
     assert phone.seated().seat == 1 and phone.code == host.code
     alone = Student(browser, addr, code, 'Chidi')
-    alone.page.wait_for_selector('.cgt-code input', timeout=WAIT)
+    wait_shown(alone.page, '.cgt-code input', WAIT)
     alone.page.click('.cgt-mode-solo')
-    alone.page.wait_for_selector('button.cgt-card.cgt-legal', timeout=WAIT)  # the solo game, lit cards and all
+    wait_shown(alone.page, 'button.cgt-card.cgt-legal', WAIT)  # the solo game, lit cards and all
     for s in (host, phone, alone): s.close()

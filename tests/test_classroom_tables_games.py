@@ -22,9 +22,9 @@ from cardgames_tutor.core.match import Match
 from cardgames_tutor.core.actions import action_text
 from cardgames_tutor.ui.session_data import sort_actions
 from cardgames_tutor.ui.table import move_label
-from helpers import cards_in, may_see, named_only
+from helpers import POLL, SHOWN, cards_in, may_see, named_only, wait_shown
 from test_classroom_tables import (WAIT, Student, _WORD, _missing, _plain, _public, browser_test, chromium,
-                                   classroom, hidden_from, join_pages, open_table)
+                                   classroom, hidden_from, join_from, open_from)
 import test_classroom_tables as tables_file
 
 # (game, players (None: the game has one size), seed, which joiner is on the phone (0, 1 or 2: Seat 1, 2 or 3))
@@ -40,9 +40,8 @@ class Phone:
     def new_context(self, **options): return self.browser.new_context(**{**options, **PHONE})
 
 
-def join_by_tap(browser, addr, code, name) -> Student:
-    "A student on a phone follows the table's link, types a name and taps *Join the table*."
-    s = Student(Phone(browser), addr, f'?table={code}', name)
+def join_by_tap(s:Student, code, name) -> Student:
+    "A student on a phone (`s`: a `Phone`'s page at the table's link) types a name and taps *Join the table*."
     assert s.page.input_value('.cgt-code input', timeout=WAIT) == code
     s.page.fill('.cgt-name input', name); s.mark(); s.page.tap('.cgt-join')
     return s.seated()
@@ -55,23 +54,45 @@ def room():
     with classroom('--bot-pace', '0.3') as addr, chromium() as browser: yield addr, browser
 
 
-def sit(addr, browser, name, players, seed, phone_at) -> list:
-    "The host opens the table, three students join (the `phone_at`-th on a phone); with seats left, the host starts."
+@pytest.fixture(scope='module')
+def browsers(room):
+    """The class's four browsers for the whole file (three desks and a phone): each one context (its own cookies: a student
+    of its own) and one page, which goes to the next game's link when a game is over (its table's page closed, as a tab
+    is). A page loaded again in the same page costs Chromium less than a new context's first page."""
+    kept = {}
+    yield kept
+    for s in kept.values():
+        with contextlib.suppress(Exception): s.close()
+
+def student(kept, room, key, query, name) -> Student:
+    "The page of the browser `key` ('desk0'-'desk2', 'phone') at `query`: made the first time, else sent there."
+    addr, browser = room
+    s = kept.get(key)
+    if s is None: s = kept[key] = Student(Phone(browser) if key == 'phone' else browser, addr, query, name)
+    else: s.visit(query, name)
+    s.__dict__.pop('clean', None)  # `named_in_parts`' parts read clean: the last game's cards, not this one's
+    return s
+
+def sit(kept, room, k, name, players, seed, phone_at) -> list:
+    """The host opens the table, three students join (the `phone_at`-th on a phone); with seats left, the host starts.
+    The `k`-th game's host is desk k mod 3 (a browser hosts two tables at most: `--max-hosted`), the other desks join."""
     title = games()[name].title
+    desks = [f'desk{(k + j) % 3}' for j in range(3)]
     # the host's page comes from a link with an empty table code (the join form, no solo game): a solo game's panel goes on
     # sending its own deal's cards for a while after the page switches to the open form, which the scan would count
-    host = open_table(browser, addr, NAMES[0], game=title, players=players, seed=seed, query='?table=')
+    host = open_from(student(kept, room, desks[0], '?table=', NAMES[0]), NAMES[0], game=title, players=players, seed=seed)
     assert host.seat == 0 and 'Start the match' in host.waiting()
     assert host.page.is_visible('.cgt-start')  # the host may start with bots in the empty seats
-    students = [host]
+    students, others = [host], iter(desks[1:])
     for i, who in enumerate(NAMES[1:]):
-        students += [join_by_tap(browser, addr, host.code, who)] if i == phone_at else join_pages(browser, addr, host.code, [who])
+        s = student(kept, room, 'phone' if i == phone_at else next(others), f'?table={host.code}', who)
+        students += [join_by_tap(s, host.code, who) if i == phone_at else join_from(s, host.code, who)]
         students[-1].phone = i == phone_at
     host.phone = False
     assert [s.seat for s in students] == [0, 1, 2, 3]
     if players is not None and players > 4:  # seats are left for bots: the host starts the match
         host.wait_waiting('Start the match'); host.page.click('.cgt-start')
-    host.page.wait_for_selector('.cgt-start', state='hidden', timeout=WAIT)
+    host.page.wait_for_function(f"sel => !({SHOWN})(sel)", arg='.cgt-start', polling=POLL, timeout=WAIT)  # hidden (a look every POLL ms)
     assert 'Start the match' not in host.waiting()  # every seat taken (or the host started): the match is on
     for s in students:
         seats = s.page.inner_text('.cgt-seats')
@@ -154,7 +175,7 @@ def wait_controls(s:Student, lit, buttons):
     js = """([lit, buttons]) => { const now = (%s)();
       return JSON.stringify(now.lit) === JSON.stringify(lit) && now.moves.length === buttons.length
              && buttons.every((b, i) => now.moves[i] === b || (b.endsWith(': choose') && now.moves[i].startsWith(b))); }""" % _SHOWN
-    try: s.page.wait_for_function(js, arg=[lit, buttons], timeout=WAIT)
+    try: s.page.wait_for_function(js, arg=[lit, buttons], polling=POLL, timeout=WAIT)
     except Exception:
         raise AssertionError(f"Seat {s.seat}'s page does not show the moves the engine allows: it shows "
                              f"{s.page.evaluate(_SHOWN)}, the engine allows lit {lit}, buttons {buttons}") from None
@@ -235,29 +256,24 @@ def play_hand(students, mirror:Match, seed, held:bool=False) -> dict:
         if not over:  # a bot due now may play while the page is scanned: its card is public then
             for t in students: scan(t, hidden(ahead, t.seat), hidden_from(ahead, t.seat) if held else None)
     for s in students:  # the hand is over on every page, with its result
-        s.page.wait_for_selector('.cgt-message.cgt-result', timeout=WAIT)
+        wait_shown(s.page, '.cgt-message.cgt-result', WAIT)
         assert re.search(r'(Hand|Deal) 1 is over', s.page.inner_text('.cgt-message'))  # Dehla Pakad says deal
     return made
 
 
 @browser_test
 @pytest.mark.parametrize('name, players, seed, phone_at', TABLES, ids=[t[0] for t in TABLES])
-def test_four_students_play_a_whole_hand_each_page_holding_only_its_own_seat(room, name, players, seed, phone_at):
-    addr, browser = room
-    students = sit(addr, browser, name, players, seed, phone_at)
-    try:
-        game = get_game(name, **({'players': players} if players else {}))
-        assert game.n_seats() == (players or 4)
-        mirror = Match(game, seed=seed)
-        made = play_hand(students, mirror, seed, held=name == 'begga-kaat')  # a plain trick game: no card of another hand at all
-        if name == 'begga-kaat':  # the hand of tests/test_classroom_tables.py's four students, played here once: all 52 cards
-            assert len(mirror.hands[0].history) == 52 and all('Hand 1 is over' in s.page.inner_text('.cgt-message') for s in students)
-        assert made['card'] + made['chosen'] + made['button'] > 0 and (made['bot'] == 0 if game.n_seats() == 4 else made['bot'] > 0)
-        if name == 'kocka': assert made['chosen'] == 4  # every seat passed three cards, chosen on its page
-        if name == 'beggars-and-thieves': assert made['chosen'] == 1 and made['button'] >= 2  # pick, bury, partner
-        if name in ('dehla-pakad', 'maghe-satra'): assert made['button'] >= 1  # the trump named; begged or passed
-        phone = next(s for s in students if s.phone)
-        assert phone.page.viewport_size == {'width': 390, 'height': 844} and phone.page.evaluate('matchMedia("(pointer: coarse)").matches')
-    finally:
-        for s in students:
-            with contextlib.suppress(Exception): s.close()
+def test_four_students_play_a_whole_hand_each_page_holding_only_its_own_seat(room, browsers, name, players, seed, phone_at):
+    students = sit(browsers, room, [t[0] for t in TABLES].index(name), name, players, seed, phone_at)
+    game = get_game(name, **({'players': players} if players else {}))
+    assert game.n_seats() == (players or 4)
+    mirror = Match(game, seed=seed)
+    made = play_hand(students, mirror, seed, held=name == 'begga-kaat')  # a plain trick game: no card of another hand at all
+    if name == 'begga-kaat':  # the hand of tests/test_classroom_tables.py's four students, played here once: all 52 cards
+        assert len(mirror.hands[0].history) == 52 and all('Hand 1 is over' in s.page.inner_text('.cgt-message') for s in students)
+    assert made['card'] + made['chosen'] + made['button'] > 0 and (made['bot'] == 0 if game.n_seats() == 4 else made['bot'] > 0)
+    if name == 'kocka': assert made['chosen'] == 4  # every seat passed three cards, chosen on its page
+    if name == 'beggars-and-thieves': assert made['chosen'] == 1 and made['button'] >= 2  # pick, bury, partner
+    if name in ('dehla-pakad', 'maghe-satra'): assert made['button'] >= 1  # the trump named; begged or passed
+    phone = next(s for s in students if s.phone)
+    assert phone.page.viewport_size == {'width': 390, 'height': 844} and phone.page.evaluate('matchMedia("(pointer: coarse)").matches')
