@@ -506,6 +506,12 @@ def moments(scene:Scene, page:Page, n_hand:int) -> list:
         out.append(None if None in seen else tuple(sorted(set(seen))))
     return out
 
+def plain(page:Page) -> list:
+    "Each message `page` was sent as text a person reads (`_plain`), worked out once: the scan for her own cards and the leak scan read the same texts."
+    done = page.__dict__.setdefault('plain', [])
+    done += [_plain(t) for t, _, _ in page.frames[len(done):]]
+    return done
+
 def leaks(scene:Scene, page:Page, full:Match) -> list:
     """The messages `page` was sent (and its widget text after each moment) that name a card another seat held unshown
     at that moment (`hidden`, from the deal and the record), first ones first, one for each set of cards:
@@ -525,7 +531,7 @@ def leaks(scene:Scene, page:Page, full:Match) -> list:
     found = []
     for seen, indices in groups.items():
         cards = set.intersection(*[cache.setdefault(key, hidden_at(key)) for key in seen])
-        texts = [(i, public(_plain(page.frames[i][0]))) for i in indices]
+        texts = [(i, public(plain(page)[i])) for i in indices]
         if not cards_named('\n'.join(t for _, t in texts), cards): continue
         for i, text in texts:
             if not (named_here := cards_named(text, cards)): continue
@@ -602,7 +608,7 @@ async def checks(scene:Scene, host:Page, bo:Page, zed:Page):
         scene.fail('rounds', f"Mallory never made a whole moment of attack during the hand ({len(full.hands[0].history)} moves; "
                              f"moments made at moves {scene.rounds}; her page: {scene.attacker.closed or 'open'})")
     own = set(Match(scene.game, seed=scene.seed).view(scene.mallory_seat).get('hand') or ())
-    mine = cards_named('\n'.join(_plain(t) for t, _, _ in scene.attacker.frames), own)
+    mine = cards_named('\n'.join(plain(scene.attacker)), own)
     assert mine == own, f"the scan does not see Mallory's own cards in her page's messages: {sorted(map(str, mine))} of {sorted(map(str, own))}"
     for p in (scene.attacker, scene.reloaded):
         if p is None: continue
