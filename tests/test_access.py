@@ -13,6 +13,7 @@ from helpers import ROOT, POLL, wait_shown, no_chromium, free_port, served
 START = ROOT / 'nbs' / 'tutorials' / 'start.ipynb'
 VOILA = pathlib.Path(sys.executable).parent / 'voila'
 AXE = ROOT / 'tests' / 'node_modules' / 'axe-core' / 'axe.min.js'
+ARTIFACTS = ROOT / 'tests' / 'artifacts'
 
 def _missing() -> str:
     try: import playwright.sync_api  # noqa: F401
@@ -41,28 +42,37 @@ def light():
     port, server = voila()
     with server: yield port
 
+QUERY = {'light': '?seed=1&pace=0', 'dark': '?seed=1&pace=0&theme=dark'}  # seed 1 (`opened`); the dark theme by Voilà's own switch
+
 @pytest.fixture(scope='module')
-def start_page(light, browsers):
-    """The start page's panel (light theme, seed 1: `opened`) in one page, for the module's light tests in the order they
-    run: the cards' names and a refusal heard, axe-core over the panel with a refusal on screen, then a whole hand with
-    the keyboard from there (a learner who clicked a dimmed card first). Loaded once, instead of a Voilà kernel and page
-    for each test; a test that fails drops it, and the next test opens it afresh (as does a test run alone)."""
+def panel_pages(light, browsers):
+    """The start page's panel (seed 1: `opened`) in one page per theme, for the module's tests in the order they run.
+    Light: the cards' names and a refusal heard, the contrast of its texts and axe-core over it with a refusal on screen,
+    then a whole hand with the keyboard from there (a learner who clicked a dimmed card first). Dark (`?theme=dark`): the
+    contrast of its texts, then axe-core, each with a refusal on screen. Each loaded once, instead of a Voilà kernel and
+    page for each test; a test that fails drops its page, and the next test opens it afresh (as does a test run alone)."""
     held = {}
-    def drop():
-        made, _ = held.pop('made', None), held.pop('page', None)
+    def drop(theme):
+        made, _ = held.pop(theme, (None, None))
         if made is not None:
             with contextlib.suppress(Exception): made.__exit__(None, None, None)
     @contextlib.contextmanager
-    def page():
+    def page(theme='light'):
         try:
-            if 'page' not in held:
-                held['made'] = browsers.page()
-                held['page'] = held['made'].__enter__()
-                opened(held['page'], light)
-            yield held['page']
-        except BaseException: drop(); raise
+            if theme not in held:
+                made = browsers.page()
+                held[theme] = (made, made.__enter__())
+                opened(held[theme][1], light, QUERY[theme])
+            yield held[theme][1]
+        except BaseException: drop(theme); raise
     try: yield page
-    finally: drop()
+    finally:
+        for theme in list(held): drop(theme)
+
+@pytest.fixture(scope='module')
+def start_page(panel_pages):
+    "The light theme's page of `panel_pages`."
+    return lambda: panel_pages('light')
 
 def heard(page) -> list:
     "The lines the live region has said so far (a screen reader reads each as it is added)."
@@ -84,12 +94,49 @@ def test_the_cards_say_what_the_eye_sees_and_refusals_are_heard(start_page):
         page.wait_for_function("() => document.querySelector('.cgt-live').textContent.includes('Not allowed')", polling=POLL, timeout=20_000)
         assert '(rule: following the led colour)' in heard(page)[-1]
 
+CONTRAST = r"""() => {  // WCAG contrast of every piece of text in the panel against what is drawn behind it
+  const rgba = s => { const m = s.match(/[\d.]+/g) || [0, 0, 0, 0]; return [+m[0], +m[1], +m[2], m.length > 3 ? +m[3] : 1]; };
+  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3])).concat([1]);
+  const lum = c => c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+                    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const behind = el => {  // the colour under `el`: its and its ancestors' backgrounds, laid one over the other
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) { const b = rgba(getComputedStyle(e).backgroundColor); if (b[3] > 0) layers.push(b); if (b[3] >= 1) break; }
+    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
+  };
+  const out = [];
+  for (const el of document.querySelectorAll('.cgt-tutor *')) {
+    const text = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent.trim()).join('');
+    const st = getComputedStyle(el);
+    if (!text || st.visibility === 'hidden' || !el.getClientRects().length || +st.opacity < 0.05) continue;
+    const bg = behind(el), fg = over(rgba(st.color), bg);
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    const large = parseFloat(st.fontSize) >= 24 || (parseFloat(st.fontSize) >= 18.66 && +st.fontWeight >= 700);
+    out.push({text: text.slice(0, 40), ratio: (a + 0.05) / (b + 0.05), need: large ? 3 : 4.5, cls: el.className});
+  }
+  return out;
+}"""
+
+@pytest.mark.parametrize('theme', ['light', 'dark'])
+def test_the_panel_reads_in_light_and_dark_themes(theme, panel_pages):
+    """In JupyterLab's light and dark themes (Voilà uses the same), every text of the panel stands out from what is
+    behind it. (Moved here from tests/test_browser.py: the same pages, seed 1 in each theme, as axe-core's below.)"""
+    with panel_pages(theme) as page:
+        assert page.evaluate('document.body.dataset.jpThemeLight') == ('true' if theme == 'light' else 'false')
+        page.locator('.cgt-card.cgt-illegal').first.click()  # a refusal, with its rule, is on the screen too
+        wait_shown(page, '.cgt-refused', 15_000)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator('.cgt-tutor').first.screenshot(path=str(ARTIFACTS / f'panel-{theme}.png'))
+        texts = page.evaluate(CONTRAST)
+        assert len(texts) > 30, texts  # the seats, the log, the cards, the buttons, the message
+        faint = [t for t in texts if t['ratio'] < t['need']]
+        assert not faint, f"{len(faint)} texts too faint in the {theme} theme: {faint[:8]}"
+
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (cd tests && npm install --no-save axe-core)")
 @pytest.mark.parametrize('theme', ['light', 'dark'])
-def test_axe_finds_no_serious_problem_in_the_panel(theme, light, start_page, browsers):
-    "axe-core over the panel with a refusal on screen: the light theme's on the module's start page, the dark theme's on a page of its own (`?theme=dark`)."
-    with start_page() if theme == 'light' else browsers.page() as page:
-        if theme == 'dark': opened(page, light, '?seed=1&pace=0&theme=dark')
+def test_axe_finds_no_serious_problem_in_the_panel(theme, panel_pages):
+    "axe-core over the panel with a refusal on screen, in each theme on the module's page of that theme (`panel_pages`)."
+    with panel_pages(theme) as page:
         assert page.evaluate('document.body.dataset.jpThemeLight') == ('true' if theme == 'light' else 'false')
         page.locator('.cgt-hand button.cgt-card.cgt-illegal').first.click()  # a refusal on the screen too
         wait_shown(page, '.cgt-refused', 15_000)

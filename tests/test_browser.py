@@ -39,14 +39,21 @@ def light():
     assert proc.poll() is not None, "the Voilà server is still running"
     assert not port_open(port), "something still listens on the test port"
 
+@pytest.fixture(scope='module')
+def desk(browsers):
+    """One page (1100x1000, one browser context) for the module's desktop tests, each navigating it in turn as a
+    learner's tab goes from link to link: Voilà's scripts come from the context's cache after the first page, instead of
+    a new context loading them again for each test. (The phone test has a context of its own: a phone's.)"""
+    with browsers.page() as page: yield page
+
 def played_titles(page) -> list:
     "The names of the cards on the table now (the trick, or the one just finished)."
     return page.eval_on_selector_all('.cgt-table .cgt-played .cgt-card', 'els => els.map(e => e.title)')
 
-def test_click_a_card_in_voila(light, browsers):
+def test_click_a_card_in_voila(light, desk):
     "A card clicked in Voilà's page lands on the table; a dimmed card is refused with its rule. (The server's stop: `light`.)"
     port, proc = light
-    with browsers.page() as page:
+    with contextlib.nullcontext(desk) as page:  # the module's page (`desk`)
         page.goto(f'http://127.0.0.1:{port}/?seed=3&pace=0.5', timeout=60_000)  # paced: the card stays on the table a while
         wait_shown(page, '.cgt-card.cgt-legal', 90_000)  # the widgets arrive over a websocket
         assert 'your turn' in page.inner_text('.cgt-status')
@@ -70,13 +77,13 @@ def test_click_a_card_in_voila(light, browsers):
         page.screenshot(path=str(ARTIFACTS / 'voila_panel.png'), full_page=True)
     assert proc.poll() is None  # still serving until we stop it
 
-def test_link_sets_game_and_seed(light, browsers):
+def test_link_sets_game_and_seed(light, desk):
     "A teacher's link (?game=...&seed=...) opens that game with that deal for everyone."
     from cardgames_tutor.ui.panel import Tutor
     expected = Tutor('kocka', seed=12).hand_box.children
     names = [b.tooltip for b in expected]
     port, proc = light
-    with browsers.page() as page:
+    with contextlib.nullcontext(desk) as page:  # the module's page (`desk`)
         page.goto(f'http://127.0.0.1:{port}/?game=kocka&seed=12&pace=0', timeout=60_000)
         wait_shown(page, '.cgt-card', 90_000)
         assert 'Kočka' in page.inner_text('.cgt-status') and 'seed 12' in page.inner_text('.cgt-status')
@@ -120,45 +127,7 @@ def test_phone_screen_fits(light, browsers):
         page.locator('.cgt-tutor').screenshot(path=str(ARTIFACTS / 'voila_phone.png'))
 
 
-CONTRAST = r"""() => {  // WCAG contrast of every piece of text in the panel against what is drawn behind it
-  const rgba = s => { const m = s.match(/[\d.]+/g) || [0, 0, 0, 0]; return [+m[0], +m[1], +m[2], m.length > 3 ? +m[3] : 1]; };
-  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3])).concat([1]);
-  const lum = c => c.slice(0, 3).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
-                    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const behind = el => {  // the colour under `el`: its and its ancestors' backgrounds, laid one over the other
-    const layers = [];
-    for (let e = el; e; e = e.parentElement) { const b = rgba(getComputedStyle(e).backgroundColor); if (b[3] > 0) layers.push(b); if (b[3] >= 1) break; }
-    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
-  };
-  const out = [];
-  for (const el of document.querySelectorAll('.cgt-tutor *')) {
-    const text = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent.trim()).join('');
-    const st = getComputedStyle(el);
-    if (!text || st.visibility === 'hidden' || !el.getClientRects().length || +st.opacity < 0.05) continue;
-    const bg = behind(el), fg = over(rgba(st.color), bg);
-    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
-    const large = parseFloat(st.fontSize) >= 24 || (parseFloat(st.fontSize) >= 18.66 && +st.fontWeight >= 700);
-    out.push({text: text.slice(0, 40), ratio: (a + 0.05) / (b + 0.05), need: large ? 3 : 4.5, cls: el.className});
-  }
-  return out;
-}"""
-
-@pytest.mark.parametrize('theme', ['light', 'dark'])
-def test_the_panel_reads_in_light_and_dark_themes(theme, light, browsers):
-    "In JupyterLab's light and dark themes (Voilà uses the same), every text of the panel stands out from what is behind it."
-    port, proc = light
-    with browsers.page() as page:
-        page.goto(f'http://127.0.0.1:{port}/?seed=1&pace=0' + ('&theme=dark' if theme == 'dark' else ''), timeout=60_000)  # seed 1: Seat 0 must follow, some cards dimmed
-        wait_shown(page, '.cgt-card.cgt-legal', 90_000)
-        assert page.evaluate('document.body.dataset.jpThemeLight') == ('true' if theme == 'light' else 'false')
-        page.locator('.cgt-card.cgt-illegal').first.click()  # a refusal, with its rule, is on the screen too
-        wait_shown(page, '.cgt-refused', 15_000)
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.locator('.cgt-tutor').first.screenshot(path=str(ARTIFACTS / f'panel-{theme}.png'))
-        texts = page.evaluate(CONTRAST)
-        assert len(texts) > 30, texts  # the seats, the log, the cards, the buttons, the message
-        faint = [t for t in texts if t['ratio'] < t['need']]
-        assert not faint, f"{len(faint)} texts too faint in the {theme} theme: {faint[:8]}"
+# The panel's contrast in the light and dark themes: tests/test_access.py (on its pages of the start panel, seed 1).
 
 
 OVERLAPS = r"""() => {  // each played card's box against each seat box: any overlap, and the rows the trick takes
@@ -186,11 +155,11 @@ def _five_card_tricks():
         else: s.bot_move()
     raise AssertionError("no trick of five in 400 moves")
 
-def test_a_five_player_trick_never_wraps_under_a_seat_box(browsers):
+def test_a_five_player_trick_never_wraps_under_a_seat_box(desk):
     "At 1366x768 (the table at its 520 px and at its narrowest 300 px) and on a 390 px phone, a trick of four or five cards lies on one row and no card overlaps a seat box."
     from cardgames_tutor.ui.table import table_html, direction_of
     tricks, s = _five_card_tricks()
-    with browsers.page() as page:
+    with contextlib.nullcontext(desk) as page:  # the module's page (`desk`)
         for width, height, box in ((1366, 768, 520), (1366, 768, 300), (390, 844, 374)):
             page.set_viewport_size({'width': width, 'height': height})
             for k, views in tricks.items():
