@@ -119,6 +119,21 @@ def test_every_tutorial_link_resolves_in_jupyterlab(lab):
     rulebooks = [t for nb in pages for t in relative_links(nb) if re.match(r'\.\./games/1\d_', t)]
     assert checked and len({t for t in rulebooks}) >= 5, "every game's tutorial links its rulebook"
 
+FOUND = """({css, text, visible, within}) => {  // an element `css` finds (in the last `within`), holding `text`, shown if `visible`
+  const roots = within ? [...document.querySelectorAll(within)].slice(-1) : [document], want = text && text.toLowerCase();
+  const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+  return roots.some(root => [...root.querySelectorAll(css)].some(e =>
+    (!want || e.textContent.replace(/\\s+/g, ' ').toLowerCase().includes(want)) && (!visible || shown(e))));
+}"""
+
+def wait_found(page, css:str, text:str='', visible:bool=True, within:str='', timeout:float=None):
+    """Wait until `css` finds an element (in the last element `within` finds), its text holding `text` (as Playwright's
+    `:has-text`), shown (`:visible`) unless `visible` is False: as `page.wait_for_selector`, but looking every POLL ms.
+    Playwright's own waits look at every frame, which kept Chromium drawing JupyterLab's 1366x4000 page 60 times a second
+    for as long as a test waited (for a kernel, a notebook run, 6 s of quiet); what is waited for is the same."""
+    page.wait_for_function(FOUND, arg={'css': css, 'text': text, 'visible': visible, 'within': within}, polling=POLL,
+                           timeout=SLOW_LAB if timeout is None else timeout)
+
 QUIET = 6_000      # ms a page must stay unmodified once its kernel is idle (JupyterLab marked it within a second)
 SLOW_LAB = 180_000  # ms for anything JupyterLab does on a loaded machine
 
@@ -146,9 +161,9 @@ class OnePage:
         page.evaluate("""async rel => { const w = await window.jupyterapp.commands.execute('docmanager:open', {path: rel});
                                         await w.context.ready; return null; }""", rel)
         name = rel.rsplit('/', 1)[-1]
-        page.wait_for_selector(f'.lm-TabBar-tab.jp-mod-current:has-text("{name}")', timeout=SLOW_LAB)
-        page.wait_for_selector('.jp-Notebook .jp-Cell:visible', timeout=SLOW_LAB)
-        page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', state='attached', timeout=SLOW_LAB)
+        wait_found(page, '.lm-TabBar-tab.jp-mod-current', name)
+        wait_found(page, '.jp-Notebook .jp-Cell')
+        wait_found(page, '.jp-Notebook-ExecutionIndicator[data-status="idle"]', visible=False)
         return page, name
 
     def keep(self, rel:str):
@@ -212,8 +227,7 @@ def open_clean_and_run(one_page):
     for rel in ('tutorials/kocka.ipynb', 'tutorials/start.ipynb'):
         before, stamp = (copy / rel).read_bytes(), (copy / rel).stat().st_mtime_ns
         page, name = one_page.open(rel)
-        dirty = f'.lm-TabBar-tab.jp-mod-dirty:has-text("{name}")'
-        try: page.wait_for_selector(dirty, state='attached', timeout=QUIET)  # the page must stay clean all this while
+        try: wait_found(page, '.lm-TabBar-tab.jp-mod-dirty', name, visible=False, timeout=QUIET)  # the page must stay clean all this while
         except PlaywrightTimeout: pass
         else: pytest.fail(f"{rel}: JupyterLab marked it modified as it opened, before any click (autosave would rewrite it): "
                           f"{changes(json.loads(before), page.evaluate(MODEL))}")
@@ -232,7 +246,7 @@ def run_all_to_the_panel(page):
     "Run > Run All Cells in JupyterLab's menu, as a learner does, until the live panel's playable cards are shown."
     page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
     page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
-    page.wait_for_selector('.cgt-tutor button.cgt-card.cgt-legal:visible', timeout=SLOW_LAB)
+    wait_found(page, '.cgt-tutor button.cgt-card.cgt-legal')
 
 def test_saving_in_jupyterlab_changes_the_copy_not_the_project(lab):
     "What JupyterLab saves as a learner plays (here: a save through its contents API, as autosave does) lands in the copy."
@@ -276,15 +290,15 @@ def test_clicking_a_rulebook_link_opens_it(one_page):
 def click_the_rulebook(page, name):
     "The check of the test above, on `page` with the Begga Kaat tutorial (its tab `name`) open."
     link = page.locator('.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]:visible').first
-    link.wait_for(timeout=SLOW_LAB)
+    wait_found(page, '.jp-RenderedMarkdown a[href*="10_begga_kaat.ipynb"]')
     deadline = time.time() + SLOW_LAB / 1000
     while True:  # a loaded machine may still be laying the page out: each try finds the visible link again
         try: link.click(timeout=15_000); break
         except PlaywrightTimeout:
             if time.time() > deadline: raise
-    page.wait_for_selector('.lm-TabBar-tab:has-text("10_begga_kaat.ipynb")', timeout=SLOW_LAB)  # JupyterLab is slow on a loaded machine
+    wait_found(page, '.lm-TabBar-tab', '10_begga_kaat.ipynb')  # JupyterLab is slow on a loaded machine
     # the rulebook's title (the tutorial's is another): in the page, though JupyterLab may hide cells scrolled out of view
-    page.wait_for_selector('.jp-RenderedMarkdown h1[data-jupyter-id="Begga-Kaat"]', state='attached', timeout=SLOW_LAB)
+    wait_found(page, '.jp-RenderedMarkdown h1[data-jupyter-id="Begga-Kaat"]', visible=False)
 
 CODE_ON_SCREEN = [('a traceback', re.compile(r'Traceback \(most recent call last\)|\b[A-Z][a-zA-Z]+Error\b')),
                   ('a tag', re.compile(r'\[[a-z][a-z0-9]*(?:-[a-z0-9]+)+\]|\[(?:duck|compare|forced|notation)\]')),
@@ -314,7 +328,7 @@ def walk(page, name, rel):
     page.locator('.lm-MenuBar-itemLabel:text-is("Run")').click()
     page.locator('.lm-Menu-itemLabel:text-is("Run All Cells")').click()
     panel = page.locator('.cgt-tutor').last
-    panel.locator('button:has-text("bot plays my move")').wait_for(timeout=SLOW_LAB)
+    wait_found(page, 'button', 'bot plays my move', within='.cgt-tutor')
     panel.locator('button:text-is("Hint")').click()
     page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor')].pop().innerText.includes('Hint:')", polling=POLL, timeout=SLOW_LAB)
     review = panel.locator('button:has-text("review this hand")')
