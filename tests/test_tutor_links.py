@@ -34,9 +34,12 @@ SERVED = {}  # 'copy': the learner's copy the lab below serves
 
 # Options for the test's server that change nothing a test checks (the pages, the notebooks, their kernels): no check for
 # a newer JupyterLab and no news feed (both ask the internet, which a test machine has not), no language-server scan at
-# start (jupyter-lsp looks for a dozen language servers; no test edits code), no terminals.
+# start (jupyter-lsp looks for a dozen language servers; no test edits code), no terminals; and not the server extensions
+# of Solara and Voilà (their own pages under /solara and /voila, which no tutorial opens and JupyterLab's page does not
+# ask for: importing Solara's took seconds at each start).
 QUIET_LAB = ['--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate', '--LabApp.news_url=None',
-             "--ServerApp.jpserver_extensions={'jupyter_lsp': False}", '--ServerApp.terminals_enabled=False',
+             "--ServerApp.jpserver_extensions={'jupyter_lsp': False, 'solara.server.jupyter.server_extension': False, "
+             "'voila.server_extension': False}", '--ServerApp.terminals_enabled=False',
              '--LabApp.expose_app_in_browser=True']  # `window.jupyterapp`: the tests open notebook after notebook in one page
 
 @pytest.fixture(scope='module')
