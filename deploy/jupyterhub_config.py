@@ -71,6 +71,7 @@ HUB_LTI_JWKS_URL (from the tool's registration in the platform; HUB_LTI_USERNAME
 hub's login) in place of HUB_ROSTER: deploy/school_lti.py. The platform's Instructors are the hub's `teachers`.
 """
 import hashlib, os, pathlib, pwd, sys
+import jupyterhub
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -261,6 +262,10 @@ if CLASSROOM:
             'oauth_client_allowed_scopes': ['read:users:groups!user'],  # so the classroom sees who is in its teachers' group
             'display': True, 'info': {'description': description},
         }
+        if int(jupyterhub.__version__.split('.')[0]) >= 6:  # (a service's start wait: JupyterHub 6's `timeout`; 5 has none)
+            # a classroom starts in Solara's ~3 CPU-s: on a busy or slow server (the hub restarted in class) JupyterHub's
+            # 30 s were too short and it stopped itself ("Cannot connect to classroom service"); the students' servers get 120 s
+            service['timeout'] = 120
         if not TRUSTED:  # as its own account, never root nor a student (HUB_TRUSTED_LAB: as the hub's user)
             service.update(user=SERVICE_ACCOUNT, cwd=pwd.getpwnam(SERVICE_ACCOUNT).pw_dir)
         return service
