@@ -368,6 +368,13 @@ def _descendants(pid) -> list:
         found.append((p, _cmdline(p))); todo += children.get(p, [])
     return found
 
+def _services_of(argv) -> list:
+    "(process id, command line) of each process the hub of `argv` started, found by the hub API address it was given (JUPYTERHUB_API_URL)."
+    bind = next((a.split('=', 1)[1] for a in argv if a.startswith('--JupyterHub.hub_bind_url=')), '')
+    if not bind: return []
+    return [(int(p), _cmdline(p)) for p in filter(str.isdigit, os.listdir('/proc'))
+            if _environ(p).get('JUPYTERHUB_API_URL', '').startswith(bind.rstrip('/') + '/')]
+
 @contextlib.contextmanager
 def hub_served(argv, port, **popen):
     """`served` for a hub: on the way out the processes it started (its services run in sessions of their own: the
@@ -376,7 +383,7 @@ def hub_served(argv, port, **popen):
     try:
         with served(argv, port, 'jupyterhub', wait=90, **popen) as proc:
             try: yield proc
-            finally: started = _descendants(proc.pid)
+            finally: started = _descendants(proc.pid) + _services_of(argv)  # (a hub that stopped itself left them to init)
     finally:
         for pid, cmd in started:
             if cmd and _cmdline(pid) == cmd:  # the same process still (not a new one with its number)
