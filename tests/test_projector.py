@@ -7,8 +7,8 @@ while the table plays on, and "live again"; "what if" played on in a copy (the t
 untouched) and left for the table; the console's "Show to the class" choosing what every projector page shows; the
 route and the gate (the teacher's cookie only).
 
-In a browser (marked `browser`): the teacher shows a table where students play; the projector page, opened beside
-the console at 1366x768, shows the next move without a reload; a student's browser asking for it is refused.
+In a browser (marked `browser`): the teacher shows a table where students play; the projector page, opened in
+the console's tab at 1366x768, shows the next move without a reload; a student's browser asking for it is refused.
 Every wait is on the page's state, with one generous timeout."""
 import asyncio, itertools, re
 import pytest
@@ -249,7 +249,7 @@ def test_the_classroom_routes_teacher_show_to_the_projector_page():
 
 # ---------------------------------------------------------------- in a browser
 
-from helpers import POLL, classroom_server, malloc_env
+from helpers import POLL, classroom_server, malloc_env, wait_shown
 from test_classroom_tables import WAIT, browser_test, cards_named, chromium, join_pages, open_table, _public
 
 TEACHER = 'kq7m-x2pd-9hte'
@@ -274,16 +274,19 @@ def test_the_projector_page_follows_the_table_without_a_reload_and_is_the_teache
         # the teacher shows the table; the projector page opens beside the console
         teacher = browser.new_context(viewport={'width': 1300, 'height': 1000}).new_page()
         teacher.goto(f'http://{addr}/teacher?teacher={TEACHER}', timeout=WAIT)
-        teacher.wait_for_selector('.cgt-glance-box table', timeout=WAIT)
+        wait_shown(teacher, '.cgt-glance-box table', WAIT)
         teacher.select_option('.cgt-table-choice select', label=f"{host.code} · Begga Kaat")
         teacher.click('.cgt-show')
-        teacher.wait_for_selector('.cgt-shown-line a.cgt-projector-link', timeout=WAIT)
+        wait_shown(teacher, '.cgt-shown-line a.cgt-projector-link', WAIT)
         assert f"Table {host.code} is on the projector page" in teacher.inner_text('.cgt-teacher-said')
         assert teacher.get_attribute('.cgt-projector-link', 'href') == '/teacher/show'
-        projector = teacher.context.new_page()
+        # the projector page in the console's tab (the teacher's cookie; the console has done its part here, and
+        # test_teacher_browser keeps a console beside the projector page): the page loaded again in the same tab costs
+        # Chromium ~2.5 CPU-s where a new one cost ~4
+        projector = teacher
         projector.set_viewport_size({'width': 1366, 'height': 768})
         projector.goto(f'http://{addr}/teacher/show', timeout=WAIT)
-        projector.wait_for_selector(f'.cgt-proj-head[data-mode="live"][data-table="{host.code}"]', timeout=WAIT)
+        wait_shown(projector, f'.cgt-proj-head[data-mode="live"][data-table="{host.code}"]', WAIT)
         text = projector.inner_text('.cgt-projector')
         assert 'Asha (Seat 0)' in text and 'Bo (Seat 1)' in text and 'Seat 2 (bot)' in text
         assert 'seed' not in text.lower() and '(you)' not in text
