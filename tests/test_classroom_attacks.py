@@ -73,23 +73,44 @@ def attacker_socket(addr, browser=None, kernel=None, cookie=None, **kw):
     cookies = f'solara-session-id={browser or uuid.uuid4()}' + (f'; {cookie}' if cookie else '')
     return connect(url, additional_headers={'Cookie': cookies}, proxy=None, open_timeout=30, source_address=(ATTACKER, 0), **kw)
 
-@contextlib.contextmanager
-def student_page(browsers, addr, query='?seed=3&pace=0', code=None):
-    "A student's page in a browser context of its own (its own cookies; from 127.0.0.1), working; yields (page, kernel id, page id, scripts' addresses)."
+@pytest.fixture(scope='module')
+def tab(browsers):
+    """The file's one browser tab for its students' pages (`student_page`), each loaded in it as a new visitor's (its
+    cookies cleared first, as a browser context of its own had none): the classroom page loaded again in the same tab
+    costs Chromium ~2.5-3 CPU-s, a cold one in a new context ~4.7. `SHARED`: the shared page it holds (`a_student`)."""
     with browsers.page() as page:
-        sockets, scripts = [], []
-        page.on('websocket', lambda ws: sockets.append(ws.url))
-        page.on('request', lambda r: scripts.append(r.url) if r.resource_type == 'script' else None)
+        SHARED.clear()
+        try: yield page
+        finally:
+            SHARED.clear()
+            page.goto('about:blank')  # off the class's page before its server stops
+
+SHARED = {}  # 'a student' -> `a_student`'s page, kernel id, page id, scripts' addresses while the tab holds that page
+
+@contextlib.contextmanager
+def student_page(tab, addr, query='?seed=3&pace=0', code=None):
+    """A student's page (from 127.0.0.1), loaded in the file's `tab` as a new visitor (no cookie of an earlier page's),
+    working; yields (page, kernel id, page id, scripts' addresses)."""
+    SHARED.clear()  # the tab's shared page, if it held one, is gone from here on
+    page, sockets, scripts = tab, [], []
+    page.context.clear_cookies()
+    on_socket, on_request = lambda ws: sockets.append(ws.url), lambda r: scripts.append(r.url) if r.resource_type == 'script' else None
+    page.on('websocket', on_socket); page.on('request', on_request)
+    try:
         page.goto(f'http://{addr}/{query}' + (f'&code={code}' if code else ''), timeout=60_000)
         wait_shown(page, 'button.cgt-card.cgt-legal', 90_000)
-        url = next(u for u in sockets if '/kernels/' in u)
-        yield page, url.split('/kernels/')[1].split('/')[0], url.split('session_id=')[1].split('&')[0], scripts
+    finally: page.remove_listener('websocket', on_socket); page.remove_listener('request', on_request)
+    url = next(u for u in sockets if '/kernels/' in u)
+    yield page, url.split('/kernels/')[1].split('/')[0], url.split('session_id=')[1].split('&')[0], scripts
 
-@pytest.fixture(scope='module')
-def a_student(server, browsers):
+@pytest.fixture
+def a_student(server, tab):
     """A student's page on the file's server (`student_page`'s page, kernel id, page id, scripts' addresses), loaded once
-    for the tests that need one page working (the scripts it loaded; another visitor's attempt to close its session)."""
-    with student_page(browsers, server[0]) as opened: yield opened
+    for the tests that need one page working (the scripts it loaded; another visitor's attempt to close its session),
+    which come one after the other: loaded again only if another test's page has taken the tab since."""
+    if 'a student' not in SHARED:
+        with student_page(tab, server[0]) as opened: SHARED['a student'] = opened
+    return SHARED['a student']
 
 # ------------------------------------------------------------------ High: script injection through X-Script-Name
 
@@ -118,6 +139,17 @@ def test_the_first_visitors_headers_do_not_choose_where_pages_load_scripts_from(
     click_answered(page)
     assert Hostile.asked == [], Hostile.asked[:3]
 
+def test_another_visitor_cannot_close_a_students_session(server, a_student):
+    """Holding a student's kernel id and page id (read off their screen or guessed), another visitor posts Solara's close
+    of that session: refused (403), with or without a session cookie of its own; the student plays on."""
+    addr, _ = server
+    page, kernel, page_id, _ = a_student
+    for cookie in ([], [('Cookie', session_cookie(addr))]):
+        status, _, _ = ask(addr, f'/_solara/api/close/{kernel}?session_id={page_id}', [('Host', addr), *cookie], 'POST')
+        assert status == 403, status
+    time.sleep(2)
+    click_answered(page, timeout=30_000)
+
 def test_under_a_root_path_files_load_and_the_gates_checks_hold_whether_the_proxy_strips_it_or_not():
     """`--root-path /class`, as behind a reverse proxy serving the class under /class: the page's scripts are under /class;
     each is served whether the proxy takes /class off (nginx's `proxy_pass .../`) or keeps it; the host's report stays
@@ -134,7 +166,7 @@ def test_under_a_root_path_files_load_and_the_gates_checks_hold_whether_the_prox
 
 # ------------------------------------------------------------------ Medium: one visitor slows the whole class
 
-def test_one_visitors_idle_websockets_are_capped(server, browsers):
+def test_one_visitors_idle_websockets_are_capped(server, tab):
     """300 idle websockets from one address (each with a session cookie of its own, as a script makes them up): at most
     `--sockets-per-address` (90) are let in, the server does not start a thread for each (300 made 307 threads), and a
     student from another address still joins and plays."""
@@ -148,7 +180,7 @@ def test_one_visitors_idle_websockets_are_capped(server, browsers):
         threads = psutil.Process(proc.pid).num_threads()
         assert len(opened) <= 90 and refused >= 210, (len(opened), refused)
         assert threads < 150, f"{threads} server threads with {len(opened)} websockets open"
-        with student_page(browsers, addr) as (page, _, _, _):
+        with student_page(tab, addr) as (page, _, _, _):
             click_answered(page)
 
 def test_one_browsers_websockets_and_sessions_are_capped(server):
@@ -161,14 +193,14 @@ def test_one_browsers_websockets_and_sessions_are_capped(server):
                 stack.enter_context(attacker_socket(addr, browser)); opened += 1
     assert opened == 6, opened
 
-def test_a_flood_of_messages_is_cut_off_and_the_class_goes_on(coded, browsers):
+def test_a_flood_of_messages_is_cut_off_and_the_class_goes_on(coded, tab):
     """1,000 messages sent as fast as a script can down one websocket: the server holds them back to the websocket's rate
     and, held back for --max-wait seconds on end, closes it (nothing closed it before); a student on another address is
     still answered. The rate is set low here (1 a second after a page's burst of 200, closed after 3 s held back), so that even a loaded
     machine, which handles messages slowly, holds this flood back: the default (20 a second after 200, 30 s) is the
     same rule, slower to show. (The class has a code: both come in with it.)"""
     addr, _ = coded
-    with student_page(browsers, addr, code=CODE) as (page, _, _, _):
+    with student_page(tab, addr, code=CODE) as (page, _, _, _):
         with attacker_socket(addr, cookie=admitted_cookie(addr)) as ws:
             with contextlib.suppress(ConnectionClosed):
                 for _ in range(1000): ws.send(kernel_msg('comm_msg', {'comm_id': 'nope', 'data': {'method': 'custom', 'content': {'event': 'click'}}}))
@@ -252,17 +284,6 @@ def test_a_path_outside_latin_1_gets_no_error(coded):
     status, _, headers = ask(addr, f'/%D0%91%D1%83?code={CODE}', [('Host', addr)], source='127.0.0.1')
     assert status == 303 and headers['Location'] == '/%D0%91%D1%83', (status, headers['Location'])
     assert ask(addr, '/%D0%91%D1%83', [('Host', addr), ('Cookie', cookie)], source='127.0.0.1')[0] in (200, 404)
-
-def test_another_visitor_cannot_close_a_students_session(server, a_student):
-    """Holding a student's kernel id and page id (read off their screen or guessed), another visitor posts Solara's close
-    of that session: refused (403), with or without a session cookie of its own; the student plays on."""
-    addr, _ = server
-    page, kernel, page_id, _ = a_student
-    for cookie in ([], [('Cookie', session_cookie(addr))]):
-        status, _, _ = ask(addr, f'/_solara/api/close/{kernel}?session_id={page_id}', [('Host', addr), *cookie], 'POST')
-        assert status == 403, status
-    time.sleep(2)
-    click_answered(page, timeout=30_000)
 
 def test_other_host_names_are_refused(server):
     "A request or websocket for another name (DNS rebinding: a site's name pointed at this machine) gets one line, 400."
