@@ -95,7 +95,7 @@ def chart_png(match, width:float=5.5, height:float=2.8) -> bytes:
         _frames[key] = fig
         while len(_frames) > FRAMES: _frames.popitem(last=False)
         buf = io.BytesIO()
-        _laid_out(_fill(fig, rows)).savefig(buf, format='png')
+        _laid_out(_fill(fig, rows)).canvas.print_png(buf)  # not savefig: after tight_layout it lays the chart out again, a second draw
     return buf.getvalue()
 
 # %% ../../nbs/ui/21_charts.ipynb #8ead6912
