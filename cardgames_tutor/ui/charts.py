@@ -36,7 +36,7 @@ def _chart_frame(game, label:str, width:float=5.5, height:float=2.8) -> Figure:
     if goal is not None and goal.on_tally: _goal_line(ax, goal)
     elif goal is not None: note = f"\nto win: {goal.value} {goal.measure}"  # not on this scale: said, not drawn
     ax.set_xlabel('hands played'); ax.set_ylabel(label)
-    ax.set_title(f"{game.title}: {label} after each hand{note}", fontsize=10)
+    ax.set_title(f"{game.title}: {label} after each hand{note}", fontsize=10, y=1.0)  # where matplotlib would put it (nothing above the axes), said once: no search at every draw
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(fontsize=7, loc='upper left', ncol=2, frameon=False)
     fig.goal, fig.margins = goal, {None: {k: getattr(fig.subplotpars, k) for k in ('left', 'right', 'bottom', 'top')}}
