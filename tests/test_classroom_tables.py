@@ -255,12 +255,13 @@ def browser(one_chromium):
 
 @pytest.fixture(scope='module')
 def tables_server():
-    """One classroom server for the file's tables (yields its address): quick bots; a closed page's seat held 8 s and
-    its session kept 2 s (the reload test's; every other page stays open until its test ends); at most 6 joins from one
+    """One classroom server for the file's tables (yields its address): quick bots; a closed page's seat held 20 s and
+    its session kept 2 s (the reload test's: its reloaded page must be back within the hold, which a loaded machine's
+    reload took 10 s to be once; every other page stays open until its test ends); at most 6 joins from one
     browser (the flood of joins is one browser's: every other student joins once). A test whose server must open on
     another page or ask a class code starts its own."""
     if _missing(): pytest.skip(_missing())
-    with classroom('--seat-hold', '8', '--cull', '2s', '--bot-pace', '0.2', '--max-joins', '6') as addr: yield addr
+    with classroom('--seat-hold', '20', '--cull', '2s', '--bot-pace', '0.2', '--max-joins', '6') as addr: yield addr
 
 WAIT = 90_000  # ms: a loaded machine's page may take a while; a server that never answers fails here
 
@@ -459,7 +460,7 @@ def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays(bro
     bo.close()
     host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Bo (Seat 1, away)')", polling=POLL, timeout=WAIT)  # seconds: a look every POLL ms, not every frame
     assert 'Waiting for Bo (Seat 1' in host.waiting()
-    host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Seat 1 (bot)')", polling=POLL, timeout=WAIT)  # the hold's 8 s
+    host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Seat 1 (bot)')", polling=POLL, timeout=WAIT)  # the hold's 20 s
     host.wait_moves(n + 1, at_least=True)  # the bot played for Bo
     assert host.page.url.endswith(f'?table={host.code}')
 
