@@ -53,28 +53,28 @@ def played_titles(page) -> list:
 def test_click_a_card_in_voila(light, desk):
     "A card clicked in Voilà's page lands on the table; a dimmed card is refused with its rule. (The server's stop: `light`.)"
     port, proc = light
-    with contextlib.nullcontext(desk) as page:  # the module's page (`desk`)
-        page.goto(f'http://127.0.0.1:{port}/?seed=3&pace=0.5', timeout=60_000)  # paced: the card stays on the table a while
-        wait_shown(page, '.cgt-card.cgt-legal', 90_000)  # the widgets arrive over a websocket
-        assert 'your turn' in page.inner_text('.cgt-status')
-        before = played_titles(page)
-        card = page.locator('.cgt-card.cgt-legal').first
-        name = card.get_attribute('title')
-        card.click()
-        page.wait_for_function(
-            "name => [...document.querySelectorAll('.cgt-table .cgt-played .cgt-card')].some(e => e.title === name)",
-            arg=name, polling=POLL, timeout=15_000)
-        after = played_titles(page)
-        assert name in after and after != before
-        assert 'You played' in page.inner_text('.cgt-message')
-        # a dimmed card is explained with its rule, in the browser too
-        dimmed = page.locator('.cgt-card.cgt-illegal')
-        if dimmed.count():
-            dimmed.first.click()
-            wait_shown(page, '.cgt-refused', 15_000)
-            assert 'begga-kaat/' in page.inner_text('.cgt-refused')
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / 'voila_panel.png'), full_page=True)
+    page = desk
+    page.goto(f'http://127.0.0.1:{port}/?seed=3&pace=0.5', timeout=60_000)  # paced: the card stays on the table a while
+    wait_shown(page, '.cgt-card.cgt-legal', 90_000)  # the widgets arrive over a websocket
+    assert 'your turn' in page.inner_text('.cgt-status')
+    before = played_titles(page)
+    card = page.locator('.cgt-card.cgt-legal').first
+    name = card.get_attribute('title')
+    card.click()
+    page.wait_for_function(
+        "name => [...document.querySelectorAll('.cgt-table .cgt-played .cgt-card')].some(e => e.title === name)",
+        arg=name, polling=POLL, timeout=15_000)
+    after = played_titles(page)
+    assert name in after and after != before
+    assert 'You played' in page.inner_text('.cgt-message')
+    # a dimmed card is explained with its rule, in the browser too
+    dimmed = page.locator('.cgt-card.cgt-illegal')
+    if dimmed.count():
+        dimmed.first.click()
+        wait_shown(page, '.cgt-refused', 15_000)
+        assert 'begga-kaat/' in page.inner_text('.cgt-refused')
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / 'voila_panel.png'), full_page=True)
     assert proc.poll() is None  # still serving until we stop it
 
 def test_link_sets_game_and_seed(light, desk):
@@ -83,12 +83,12 @@ def test_link_sets_game_and_seed(light, desk):
     expected = Tutor('kocka', seed=12).hand_box.children
     names = [b.tooltip for b in expected]
     port, proc = light
-    with contextlib.nullcontext(desk) as page:  # the module's page (`desk`)
-        page.goto(f'http://127.0.0.1:{port}/?game=kocka&seed=12&pace=0', timeout=60_000)
-        wait_shown(page, '.cgt-card', 90_000)
-        assert 'Kočka' in page.inner_text('.cgt-status') and 'seed 12' in page.inner_text('.cgt-status')
-        shown = page.eval_on_selector_all('.cgt-card', 'els => els.filter(e => e.tagName === "BUTTON").map(e => e.title)')
-        assert shown == names
+    page = desk
+    page.goto(f'http://127.0.0.1:{port}/?game=kocka&seed=12&pace=0', timeout=60_000)
+    wait_shown(page, '.cgt-card', 90_000)
+    assert 'Kočka' in page.inner_text('.cgt-status') and 'seed 12' in page.inner_text('.cgt-status')
+    shown = page.eval_on_selector_all('.cgt-card', 'els => els.filter(e => e.tagName === "BUTTON").map(e => e.title)')
+    assert shown == names
 
 CLIPPED = """() => {
   const out = [];
@@ -159,14 +159,14 @@ def test_a_five_player_trick_never_wraps_under_a_seat_box(desk):
     "At 1366x768 (the table at its 520 px and at its narrowest 300 px) and on a 390 px phone, a trick of four or five cards lies on one row and no card overlaps a seat box."
     from cardgames_tutor.ui.table import table_html, direction_of
     tricks, s = _five_card_tricks()
-    with contextlib.nullcontext(desk) as page:  # the module's page (`desk`)
-        for width, height, box in ((1366, 768, 520), (1366, 768, 300), (390, 844, 374)):
-            page.set_viewport_size({'width': width, 'height': height})
-            for k, views in tricks.items():
-                for view in views:
-                    html = table_html(view, 0, direction_of(s.game), s.game.title, s.game.pack)
-                    page.set_content(f'<body style="margin:8px"><div style="width:{box}px;max-width:100%">{html}</div></body>')
-                    got = page.evaluate(OVERLAPS)
-                    assert got['cards'] == k and got['overlaps'] == [], (width, box, k, got)
-                    assert got['rows'] == 1, f"a trick of {k} wraps onto {got['rows']} rows in a {box} px table"
-                    assert got['wide'] <= width, (width, got)
+    page = desk
+    for width, height, box in ((1366, 768, 520), (1366, 768, 300), (390, 844, 374)):
+        page.set_viewport_size({'width': width, 'height': height})
+        for k, views in tricks.items():
+            for view in views:
+                html = table_html(view, 0, direction_of(s.game), s.game.title, s.game.pack)
+                page.set_content(f'<body style="margin:8px"><div style="width:{box}px;max-width:100%">{html}</div></body>')
+                got = page.evaluate(OVERLAPS)
+                assert got['cards'] == k and got['overlaps'] == [], (width, box, k, got)
+                assert got['rows'] == 1, f"a trick of {k} wraps onto {got['rows']} rows in a {box} px table"
+                assert got['wide'] <= width, (width, got)

@@ -55,7 +55,7 @@ def room():
 
 
 @pytest.fixture(scope='module')
-def browsers(room):
+def class_pages(room):
     """The class's four browsers for the whole file (three desks and a phone): each one context (its own cookies: a student
     of its own) and one page, which goes to the next game's link when a game is over (its table's page closed, as a tab
     is). A page loaded again in the same page costs Chromium less than a new context's first page."""
@@ -263,8 +263,8 @@ def play_hand(students, mirror:Match, seed, held:bool=False) -> dict:
 
 @browser_test
 @pytest.mark.parametrize('name, players, seed, phone_at', TABLES, ids=[t[0] for t in TABLES])
-def test_four_students_play_a_whole_hand_each_page_holding_only_its_own_seat(room, browsers, name, players, seed, phone_at):
-    students = sit(browsers, room, [t[0] for t in TABLES].index(name), name, players, seed, phone_at)
+def test_four_students_play_a_whole_hand_each_page_holding_only_its_own_seat(room, class_pages, name, players, seed, phone_at):
+    students = sit(class_pages, room, [t[0] for t in TABLES].index(name), name, players, seed, phone_at)
     game = get_game(name, **({'players': players} if players else {}))
     assert game.n_seats() == (players or 4)
     mirror = Match(game, seed=seed)
