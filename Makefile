@@ -32,11 +32,12 @@ tutor: install
 # notebook error; tests/test_docs.py then checks that site (stamped in _docs/.built.json) instead of building its own.
 # `nbdev-test` is still there to run the notebooks alone. `make quick`: the checks a developer runs between edits
 # (no notebooks, no browser or server tests, none marked slow in tests/conftest.py); `make test` runs everything.
-# The tests run in four processes side by side, more than the cores, as much of the suite waits on browsers and servers
-# (tests/shards.py: whole files, and the tests of files that share nothing dealt out one by one, balanced by measured
-# weight: tests/weights.json); the docs build runs beside them (`--site`) and the site tests wait for it.
+# The tests run in three processes per core side by side (6 on two cores), as much of the suite waits on browsers and
+# servers, and a machine busy with other work shares itself out by process (tests/shards.py: whole files, and the
+# tests of files that share nothing dealt out one by one, balanced by measured weight: tests/weights.json); the docs
+# build runs beside them (`--site`) and the site tests wait for it.
 test: install in-step
-	$(BIN)/python tests/shards.py 4 --site -q --durations=25
+	$(BIN)/python tests/shards.py auto --site -q --durations=25
 
 quick: install in-step
 	$(BIN)/python tests/shards.py 2 -q -m 'not browser and not slow' --durations=10

@@ -1,10 +1,11 @@
 """Run the test suite as N pytest processes side by side, each on its share of the test files (whole files, balanced by
 measured weight: `shares` in conftest.py; the tests of a file that shares nothing between them, `SPLIT`, dealt out
-one by one), and fail if any share fails. `make test` runs it with N=4 on a 2-core
-machine: much of the suite waits (browsers, servers, hubs starting), so more shares than cores keep both cores busy,
-and on a machine shared with other work N shares get about N/(N+others) of it.
+one by one), and fail if any share fails. `make test` runs it with N=auto: three shares per core the tests may
+use (4 at least, 16 at most; 6 on a 2-core machine). Much of the suite waits (browsers, servers, hubs starting), so
+more shares than cores keep the cores busy; and on a machine busy with other work, N shares get about N/(N+others) of
+it: with two busy programs beside it on 2 cores, 4 shares got 1.45 cores, 6 get more.
 
-    python tests/shards.py N [--site] [pytest arguments...]
+    python tests/shards.py N|auto [--site] [pytest arguments...]
     python tests/shards.py --weights LOG...
 
 Each share is given its own files (so it imports only those); pytest arguments naming files or tests instead fall
@@ -62,6 +63,10 @@ def share_files(n:int) -> list:
     files = sorted(p.name for p in HERE.glob('test_*.py'))
     return [sorted(s, key=lambda f: f in SITE_FILES) for s in shares(files, n, split_tests(files))]
 
+def auto_shares() -> int:
+    "Three shares per core this process may run on, 4 at least and 16 at most."
+    return max(4, min(16, 3 * len(os.sched_getaffinity(0))))
+
 def main(argv):
     if argv and argv[0] == '--weights':  # summed over the logs given (a run's shares), as tests/weights.json holds them
         found = {'files': {}, 'tests': {}}
@@ -70,8 +75,9 @@ def main(argv):
                 for k, s in measured.items(): part[k] = part.get(k, 0) + s
         print(json.dumps({part: {k: round(s, 1) for k, s in sorted(d.items(), key=lambda kv: -kv[1])} for part, d in found.items()}, indent=0, ensure_ascii=False))
         return
+    if argv and argv[0] == 'auto': argv = [str(auto_shares()), *argv[1:]]
     if not argv or not argv[0].isdigit() or int(argv[0]) < 1:
-        sys.exit("usage: python tests/shards.py N [--site] [pytest arguments...]  or  python tests/shards.py --weights LOG...")
+        sys.exit("usage: python tests/shards.py N|auto [--site] [pytest arguments...]  or  python tests/shards.py --weights LOG...")
     n, args = int(argv[0]), argv[1:]
     site = '--site' in args
     args = [a for a in args if a != '--site']
