@@ -16,7 +16,7 @@ from ..ui.panel import Tutor
 from .room import TableOptions, add_options, read_options, use_classroom
 from .teacher_server import ClassKeeper, teacher_app, teacher_gate
 from .gates import (MAX_MESSAGE, ClassroomGate, Limits, checked_code, guard_widget_messages, header_of,
-                                         is_loopback, new_code, under_root)
+                                         is_loopback, new_code, straight_to_handlers, under_root)
 from .pages import TITLE, page_assets, start_html
 from .housekeeping import few_malloc_arenas, give_back_memory, on_start, on_system_malloc
 
@@ -91,7 +91,8 @@ def make_app(code:str|None=None, cull:str='60s', root_path:str='', hosts:set|Non
     os.environ['SOLARA_APP'] = 'cardgames_tutor.serve.pages'  # its `routes`: the students' page and the teacher's
     warnings.filterwarnings('ignore', 'Cookies with samesite=none')  # said on every page over plain http
     from solara.server.starlette import app
-    from solara.server import kernel_context
+    from solara.server import kernel, kernel_context
+    straight_to_handlers(kernel.Comm, kernel_context.has_current_context)  # no FakeIPython made at each widget message (`serve.gates`)
     few_malloc_arenas()
     room = use_classroom(tables)
     warm_up()

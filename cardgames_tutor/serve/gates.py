@@ -18,9 +18,9 @@ from .room import option
 __all__ = ['TEXT_KIND', 'HTML_KIND', 'USER_TRAITS', 'MAX_TEXT', 'CHECKED', 'COOKIE', 'MAX_PARTS', 'MAX_MESSAGE', 'MIN_CODE',
            'MAX_CODE', 'PROXY_HEADERS', 'ASK_PAGE', 'SESSION', 'HIDDEN', 'CLOSE', 'cookies_of', 'query_of',
            'visitor_address', 'plain_code', 'same_code', 'code_proof', 'WrongCodes', 'answer', 'answer_line',
-           'held_back', 'page_may', 'guard_widget_messages', 'local_location', 'new_code', 'is_loopback', 'header_of',
-           'frame_ok', 'Bucket', 'Limits', 'checked_code', 'host_name', 'off_root', 'own_headers', 'under_root',
-           'ClassroomGate']
+           'held_back', 'page_may', 'guard_widget_messages', 'straight_to_handlers', 'local_location', 'new_code',
+           'is_loopback', 'header_of', 'frame_ok', 'Bucket', 'Limits', 'checked_code', 'host_name', 'off_root',
+           'own_headers', 'under_root', 'ClassroomGate']
 
 # %% ../../nbs/serve/32_gates.ipynb #6e60326a
 def cookies_of(scope) -> dict:
@@ -143,6 +143,17 @@ def guard_widget_messages():
                     else "the server could not do that", data)
     handle.guarded = True
     Widget._handle_msg = handle
+
+# %% ../../nbs/serve/32_gates.ipynb #f3a1c2d5
+def straight_to_handlers(comm_class, in_kernel):
+    "Hand each message of a comm of `comm_class` (Solara's) straight to its handler while `in_kernel()`; once per class."
+    if getattr(comm_class.handle_msg, 'straight', False): return
+    own = comm_class.handle_msg
+    def handle_msg(self, msg):
+        if not in_kernel(): return own(self, msg)  # no kernel of Solara's: the shell's events may have listeners
+        if self._msg_callback: self._msg_callback(msg)
+    handle_msg.straight = True
+    comm_class.handle_msg = handle_msg
 
 # %% ../../nbs/serve/32_gates.ipynb #090fa3e6
 def local_location(root_path:str, path:str, query:str='') -> bytes:
