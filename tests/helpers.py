@@ -276,7 +276,7 @@ def malloc_env(env=None) -> dict:
     if not env.get('PYTHONMALLOC') and platform.libc_ver()[0] == 'glibc': env['PYTHONMALLOC'] = 'malloc'
     return env
 
-CLASSROOM = [sys.executable, '-c', 'from cardgames_tutor.serve.classroom import main; main()']  # `cardgames-classroom`, from this checkout
+CLASSROOM = [sys.executable, '-c', 'from cardgames_tutor.serve.classroom_cli import main; main()']  # `cardgames-classroom`, from this checkout
 
 @contextlib.contextmanager
 def classroom_server(*args, env=None):

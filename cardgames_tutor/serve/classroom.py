@@ -6,23 +6,23 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/classroom.html.md"
 
 # %% ../../nbs/serve/33_classroom.ipynb #c002
 from __future__ import annotations
-import argparse, asyncio, contextlib, importlib, os, socket, warnings
+import asyncio, contextlib, importlib, os, socket, warnings
 from urllib.parse import urlencode
 from fastcore.basics import patch
 try: import solara
 except ImportError: solara = None  # the `classroom` extra is not installed: `serve` says how to install it
 from ..coach.search import search_in_processes
 from ..ui.panel import Tutor
-from .room import TableOptions, add_options, read_options, use_classroom
+from .room import TableOptions, read_options, use_classroom
 from .teacher_server import ClassKeeper, teacher_app, teacher_gate
 from .gates import (MAX_MESSAGE, ClassroomGate, Limits, checked_code, guard_widget_messages, header_of,
                                          is_loopback, new_code, straight_to_handlers, under_root)
 from .pages import TITLE, page_assets, start_html
-from .housekeeping import few_malloc_arenas, give_back_memory, on_start, on_system_malloc
+from .housekeeping import few_malloc_arenas, give_back_memory, on_start
+from .classroom_cli import add_class_options, main  # the command (`cardgames-classroom`), its options checked before this module is imported
 
 # %% auto #0
-__all__ = ['STATIC', 'StaticCache', 'make_app', 'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve',
-           'add_class_options', 'main']
+__all__ = ['STATIC', 'StaticCache', 'make_app', 'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'run']
 
 # %% ../../nbs/serve/33_classroom.ipynb #c021b
 STATIC = ('/static/', '/_solara/cdn/', '/jupyter/nbextensions/')  # Solara's folders of files, the same for every student
@@ -156,32 +156,9 @@ def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s
     uvicorn.run(app, host=host, port=port, ws_max_size=max_message + 1024, log_level='warning', proxy_headers=bool(behind_proxy),
                 forwarded_allow_ips=behind_proxy, timeout_keep_alive=5, limit_concurrency=max_connections)
 
-# %% ../../nbs/serve/33_classroom.ipynb #e3046ffd
-def add_class_options(ap):
-    "The options the classroom shares with its hub service (`serve.hub_service`): the results file and the hint workers."
-    ap.add_argument('--results', default=os.environ.get('CLASS_RESULTS') or None, metavar='FILE', help="the class's results (SQLite; default: classroom.sqlite in the data folder)")
-    ap.add_argument('--hint-workers', type=int, default=min(8, len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1),
-                    metavar='N', help="processes the coach's hints are searched in, so that a class's searches run on every core "
-                                      "(default: one per core, 8 at most; 0: in the server's own process)")
-
-# %% ../../nbs/serve/33_classroom.ipynb #73ab28b7
-def main(argv=None):
-    "`cardgames-classroom [--host H] [--port P] [--code C] ...`: the classroom server (`make classroom`)."
-    if argv is None: on_system_malloc()
-    ap = argparse.ArgumentParser(prog='cardgames-classroom', description='The card games tutor for a whole class (Solara).')
-    ap.add_argument('--host', default='127.0.0.1', help='address to listen on: 0.0.0.0 for a classroom network (then a code is asked)')
-    ap.add_argument('--port', type=int, default=8866)
-    ap.add_argument('--code', default=os.environ.get('CLASS_CODE') or None, help='the class code, 8 letters or digits at least (default: made up on a network)')
-    ap.add_argument('--teacher-code', default=os.environ.get('TEACHER_CODE') or None, help="the teacher's code, 8 letters or digits at least (default: made up, printed)")
-    ap.add_argument('--cull', default='60s', help="how long a closed tab's session is kept (e.g. 60s, 5m)")
-    ap.add_argument('--root-path', default='', help='the path a reverse proxy serves the classroom under (it takes it off), e.g. /class')
-    ap.add_argument('--allowed-host', action='append', default=[], metavar='NAME', help="a name the server is reached by (a proxy's), besides its own")
-    ap.add_argument('--behind-proxy', metavar='IPS', help="the reverse proxy's address(es): only then are its X-Forwarded-For/-Proto trusted")
-    ap.add_argument('--max-message', type=int, default=MAX_MESSAGE, metavar='BYTES', help='the largest websocket message (an uploaded record)')
-    ap.add_argument('--max-connections', type=int, default=1000, metavar='N', help='connections the server holds at once')
-    add_class_options(ap); add_options(ap, Limits, TableOptions)
-    a = ap.parse_args(argv)
-    if a.hint_workers < 0: raise SystemExit("cardgames-classroom: --hint-workers is 0 (hints searched in the server's own process) or more")
+# %% ../../nbs/serve/33_classroom.ipynb #r001
+def run(a):
+    "Run the server with the options `a` of `cardgames-classroom` (`serve.classroom_cli.arguments`: checked)."
     limits, tables = read_options(a, Limits), read_options(a, TableOptions)
     try: serve(a.host, a.port, a.code, a.cull, a.root_path, a.allowed_host, a.behind_proxy, limits, a.max_message, a.max_connections, tables,
                a.teacher_code, a.results, a.hint_workers)
