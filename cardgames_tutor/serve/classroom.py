@@ -18,11 +18,11 @@ from .teacher_server import ClassKeeper, teacher_app, teacher_gate
 from .gates import (MAX_MESSAGE, ClassroomGate, Limits, checked_code, guard_widget_messages, header_of,
                                          is_loopback, new_code, straight_to_handlers, under_root)
 from .pages import TITLE, page_assets, start_html
-from .housekeeping import few_malloc_arenas, give_back_memory, on_start
-from .classroom_cli import add_class_options, main  # the command (`cardgames-classroom`), its options checked before this module is imported
+from .housekeeping import few_malloc_arenas, give_back_memory, on_start, on_system_malloc
+from .classroom_cli import add_class_options, arguments
 
 # %% auto #0
-__all__ = ['STATIC', 'StaticCache', 'make_app', 'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'run']
+__all__ = ['STATIC', 'StaticCache', 'make_app', 'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'run', 'main']
 
 # %% ../../nbs/serve/33_classroom.ipynb #c021b
 STATIC = ('/static/', '/_solara/cdn/', '/jupyter/nbextensions/')  # Solara's folders of files, the same for every student
@@ -163,3 +163,8 @@ def run(a):
     try: serve(a.host, a.port, a.code, a.cull, a.root_path, a.allowed_host, a.behind_proxy, limits, a.max_message, a.max_connections, tables,
                a.teacher_code, a.results, a.hint_workers)
     except ValueError as e: raise SystemExit(f"cardgames-classroom: {' '.join(str(e).split())[:200]}") from None  # a short teacher code, a results file
+
+def main(argv=None):
+    "The server with the options in `argv` (None: the command line's, on the C library's allocator: `on_system_malloc`)."
+    if argv is None: on_system_malloc()
+    run(arguments(argv))

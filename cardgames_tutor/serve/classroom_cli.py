@@ -6,13 +6,13 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/classroom_cli.html
 
 # %% ../../nbs/serve/33e_classroom_cli.ipynb #e002
 from __future__ import annotations
-import argparse, importlib, os
+import argparse, os, sys
 from .gates import MAX_MESSAGE, Limits, checked_code
 from .room import TableOptions, add_options
-from .housekeeping import on_system_malloc
+from .housekeeping import system_malloc_env
 
 # %% auto #0
-__all__ = ['add_class_options', 'arguments', 'main']
+__all__ = ['SERVER', 'add_class_options', 'arguments', 'main']
 
 # %% ../../nbs/serve/33e_classroom_cli.ipynb #e3046ffd
 def add_class_options(ap):
@@ -43,12 +43,10 @@ def arguments(argv=None) -> argparse.Namespace:
     return a
 
 # %% ../../nbs/serve/33e_classroom_cli.ipynb #73ab28b7
-def _server():
-    "The classroom server's module (Solara and the panel: seconds to import), imported once the options are checked."
-    return importlib.import_module('cardgames_tutor.serve.classroom')
+SERVER = 'from cardgames_tutor.serve.classroom import main; main()'  # the server, run with the options that follow
 
 def main(argv=None):
-    "`cardgames-classroom [--host H] [--port P] [--code C] ...`: the classroom server (`make classroom`)."
-    a = arguments(argv)
-    if argv is None: on_system_malloc()
-    _server().run(a)
+    "`cardgames-classroom [--host H] [--port P] [--code C] ...`: the classroom server (`make classroom`), its options checked first."
+    arguments(argv)
+    args = sys.argv[1:] if argv is None else [str(x) for x in argv]
+    os.execve(sys.executable, [sys.executable, '-c', SERVER, *args], system_malloc_env())

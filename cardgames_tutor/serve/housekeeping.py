@@ -10,7 +10,7 @@ import asyncio, ctypes, ctypes.util, gc, os, platform, sys
 from ..ui.table import cards_text_html
 
 # %% auto #0
-__all__ = ['few_malloc_arenas', 'on_start', 'give_back_memory', 'on_system_malloc']
+__all__ = ['few_malloc_arenas', 'on_start', 'give_back_memory', 'system_malloc_env', 'on_system_malloc']
 
 # %% ../../nbs/serve/33c_housekeeping.ipynb #096eb4e1
 def few_malloc_arenas(n:int=1):
@@ -98,10 +98,13 @@ async def give_back_memory(every:float=10, sessions=None, # () -> how many sessi
         before = now
 
 # %% ../../nbs/serve/33c_housekeeping.ipynb #c028
-def on_system_malloc(env=os.environ):
-    """Start this command again on the C library's allocator (`PYTHONMALLOC=malloc`): on glibc, unless PYTHONMALLOC is set.
+def system_malloc_env(env=os.environ) -> dict:
+    """`env` with `PYTHONMALLOC=malloc` (the C library's allocator) on glibc, unless PYTHONMALLOC is set (then `env` itself).
     Python's own allocator takes memory in 1 MB areas and gives an area back only once nothing in it is in use. A class
     leaves a few live objects in most of its areas, so 22-26 MB stayed after a class of 30. glibc gives back every free
     4 kB page (`malloc_trim`): with it, 5-10 MB stayed (one arena: `few_malloc_arenas`)."""
-    if env.get('PYTHONMALLOC') or platform.libc_ver()[0] != 'glibc': return
-    os.execve(sys.executable, sys.orig_argv, {**env, 'PYTHONMALLOC': 'malloc'})
+    return env if env.get('PYTHONMALLOC') or platform.libc_ver()[0] != 'glibc' else {**env, 'PYTHONMALLOC': 'malloc'}
+
+def on_system_malloc(env=os.environ):
+    "Start this command again on the C library's allocator where `system_malloc_env` sets it; else go on as it is."
+    if system_malloc_env(env) is not env: os.execve(sys.executable, sys.orig_argv, system_malloc_env(env))
