@@ -327,11 +327,49 @@ def _source_place(module:str|None, name:str):
         for part in name.split('.'): obj = getattr(obj, part)
         if isinstance(obj, property): obj = obj.fget  # a method added with `@patch(as_prop=True)`
         obj = inspect.unwrap(getattr(obj, '__func__', obj))
-        lines, first = inspect.getsourcelines(obj)
+        first = _first_line(obj)
         path = Path(inspect.getsourcefile(obj)).resolve()
         if path.suffix == '.py' and path.is_file(): return path.relative_to(ROOT), first  # e.g. cardgames_tutor/games/kocka.py
     except Exception: pass
     return _defined_at(module, name)
+
+def _first_line(obj) -> int:
+    """The first line of `obj`'s source, as `inspect.getsourcelines(obj)[1]` says, without its cost: for a class, inspect
+    parses the whole module again at every call (a thousand calls, a module each, were a sixth of the pages' processing
+    outside the notebooks) and for anything it then reads the object's block only to return its lines. Here a module's
+    classes are found in one parse of it, kept while its text is the same; a function is asked of `inspect.findsource`."""
+    import inspect, linecache
+    if not inspect.isclass(obj):
+        lines, lnum = inspect.findsource(obj)
+        return 0 if inspect.ismodule(obj) else lnum + 1
+    file = inspect.getsourcefile(obj)
+    if file: linecache.checkcache(file)
+    else:
+        file = inspect.getfile(obj)
+        if not (file.startswith('<') and file.endswith('>')): raise OSError('source code not available')
+    module = inspect.getmodule(obj, file)
+    lines = linecache.getlines(file, module.__dict__) if module else linecache.getlines(file)
+    if not lines: raise OSError('could not get source code')
+    found = _class_lines(''.join(lines)).get(obj.__qualname__)
+    if found is None: raise OSError('could not find class definition')
+    return found + 1
+
+_CLASS_LINES = {}
+def _class_lines(source:str) -> dict:
+    "Where each class of `source` starts (0-based, at its first decorator), by qualified name: the first of a name, as `inspect`'s class finder finds it."
+    import ast
+    if source not in _CLASS_LINES:
+        found = {}
+        def walk(node, stack):
+            for kid in ast.iter_child_nodes(node):
+                if isinstance(kid, (ast.FunctionDef, ast.AsyncFunctionDef)): walk(kid, stack + [kid.name, '<locals>'])
+                elif isinstance(kid, ast.ClassDef):
+                    found.setdefault('.'.join(stack + [kid.name]), (kid.decorator_list[0].lineno if kid.decorator_list else kid.lineno) - 1)
+                    walk(kid, stack + [kid.name])
+                else: walk(kid, stack)
+        walk(ast.parse(source), [])
+        _CLASS_LINES[source] = found
+    return _CLASS_LINES[source]
 
 def _defined_at(module:str, name:str):
     """Where the module's file defines `name` (`Cls.method` added with `@patch` too), or None. Asked when the object
