@@ -546,24 +546,36 @@ class _Links(html.parser.HTMLParser):
             if a.get(k) is not None and not (tag == 'link' and a.get('rel') in ('preconnect', 'dns-prefetch')): self.links.append(a[k])
 
 
+# Tags that carry no link and no id, as the renderer writes thousands of them (a highlighted line is a row of
+# `<span class="n">`): left out before parsing, they cost the parser nothing. Each is put back as a space, so no text
+# around it joins up into a tag; none holds a quote or a `<`, so none can end a comment, a script or an attribute early.
+_PLAIN_TAG = re.compile(r'</?(?:span|div|code|pre|p|li|ul|ol|td|tr|th|em|strong|b|i)(?:\s+class="[\w\s-]*")?\s*>')
+
 def broken_links(site:Path, site_url:str='') -> list[str]:
-    "Every internal link or `src` in the HTML of `site` that points at no file (or at no id in its page)."
+    """Every internal link or `src` in the HTML of `site` that points at no file (or at no id in its page).
+    The same link from the same folder is looked up once (every page carries the whole sidebar)."""
     pages = {}
     for p in site.rglob('*.html'):
-        parser = _Links(); parser.feed(p.read_text(encoding='utf-8', errors='replace')); pages[p] = parser
+        parser = _Links(); parser.feed(_PLAIN_TAG.sub(' ', p.read_text(encoding='utf-8', errors='replace'))); pages[p] = parser
     bad = []
     base = site_url.rstrip('/') + '/' if site_url else None
+    found = {}  # (the page, or its folder, and the link's path) -> (the file it points at, whether it exists)
+    def place(p, path):
+        key = (p.parent, path) if path else (p, path)
+        if key not in found:
+            target = (p if not path else (site/path.lstrip('/') if path.startswith('/') else p.parent/unquote(path))).resolve()
+            if target.is_dir(): target = target/'index.html'
+            found[key] = target, target.exists()
+        return found[key]
     for p, parser in pages.items():
         for link in parser.links:
             if base and link.startswith(base): link = os.path.relpath(site/link[len(base):], p.parent) if link[len(base):] else 'index.html'
             u = urlsplit(link)
             if u.scheme or link.startswith('//') or not (u.path or u.fragment) or u.scheme in ('mailto', 'data', 'javascript'): continue
-            target = (p if not u.path else (site/u.path.lstrip('/') if u.path.startswith('/') else p.parent/unquote(u.path))).resolve()
-            if target.is_dir(): target = target/'index.html'
-            where = f"{p.relative_to(site)}: {link}"
-            if not target.exists(): bad.append(f"{where} (no such file)")
+            target, exists = place(p, u.path)
+            if not exists: bad.append(f"{p.relative_to(site)}: {link} (no such file)")
             elif u.fragment and target.suffix == '.html' and target in pages and unquote(u.fragment) not in pages[target].ids:
-                bad.append(f"{where} (no id {u.fragment!r} in {target.relative_to(site)})")
+                bad.append(f"{p.relative_to(site)}: {link} (no id {u.fragment!r} in {target.relative_to(site)})")
     return sorted(set(bad))
 
 
@@ -667,10 +679,17 @@ def write_markdown_twins(site:Path):
     the module docstrings nbdev exports link there (`Docs: .../core/engine.html.md`), a page a program can read.
     A twin holds what its page shows: no source of a cell the page does not show (`#| echo: false`), no `#|` lines,
     and its links point at the site's pages (`../games/begga_kaat.html`), not at notebooks."""
-    import json, nbformat, warnings
+    import json, warnings
+    if 'jsonschema' not in sys.modules:  # nbformat validates with jsonschema, which imports rfc3987_syntax when it can
+        sys.modules['rfc3987_syntax'] = None  # for its IRI formats: 38 grammars built, ~2.7 CPU-s, for formats nbformat never checks
+        try: import jsonschema  # noqa: F401
+        finally: del sys.modules['rfc3987_syntax']
+    import nbformat
     from nbconvert import MarkdownExporter
     from nbconvert.preprocessors import TagRemovePreprocessor
-    exporter = MarkdownExporter(exclude_output_prompt=True, exclude_input_prompt=True)
+    # optimistic_validation: the notebook is validated once, after the preprocessors, not after each of the dozen
+    # (all but one of them disabled, changing nothing): an invalid notebook still fails the build
+    exporter = MarkdownExporter(exclude_output_prompt=True, exclude_input_prompt=True, optimistic_validation=True)
     exporter.register_preprocessor(TagRemovePreprocessor(remove_input_tags={'cgt-hide-input'}, remove_cell_tags={'cgt-hide'}), enabled=True)
     for nb in PROC.rglob('*.ipynb'):
         rel = nb.relative_to(PROC)
