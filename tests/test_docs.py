@@ -1,7 +1,7 @@
 """The documentation site: it builds (the Quarto-free way), every notebook has a page in the sidebar, no internal link
 is broken, no notebook fails, pages carry their outputs from execution, README.md is in step with nbs/index.ipynb,
 and headless Chromium shows the start page and the Begga Kaat page."""
-import importlib.util, json, re, shutil, subprocess, sys, time
+import importlib.util, json, os, re, shutil, subprocess, sys, time
 from pathlib import Path
 import pytest
 from helpers import built_site, no_chromium
@@ -56,6 +56,16 @@ def test_a_page_for_every_notebook(site):
     out, _ = site
     missing = [f"{rel} -> {docs.page_name(rel)}" for rel in docs.notebooks() if not (out/docs.page_name(rel)).exists()]
     assert not missing, "notebooks with no page: " + ', '.join(missing)
+
+def test_no_page_shows_the_environment_of_whoever_built_it(site):
+    """A signature's default of `os.environ` once put the build machine's whole environment (a CI's secrets with it) on
+    serve/housekeeping's page. No file of the site shows an environment: neither `environ({` nor this run's PATH (the
+    build `make test` runs beside these tests has the same environment)."""
+    out, _ = site
+    path = os.environ.get('PATH', '')
+    shown = [str(f.relative_to(out)) for f in out.rglob('*') if f.is_file() and f.suffix in ('.html', '.md', '.json', '.txt')
+             and ('environ({' in (text := f.read_text(encoding='utf-8', errors='replace')) or (len(path) > 20 and path in text))]
+    assert not shown, f"pages that show the build's environment: {shown}"
 
 def test_no_broken_internal_link(site):
     out, _ = site

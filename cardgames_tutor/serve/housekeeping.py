@@ -98,13 +98,16 @@ async def give_back_memory(every:float=10, sessions=None, # () -> how many sessi
         before = now
 
 # %% ../../nbs/serve/33c_housekeeping.ipynb #c028
-def system_malloc_env(env=os.environ) -> dict:
-    """`env` with `PYTHONMALLOC=malloc` (the C library's allocator) on glibc, unless PYTHONMALLOC is set (then `env` itself).
+def system_malloc_env(env=None) -> dict:
+    """`env` (None: this process's environment, never written into the signature a docs page shows) with
+    `PYTHONMALLOC=malloc` (the C library's allocator) on glibc, unless PYTHONMALLOC is set (then `env` itself).
     Python's own allocator takes memory in 1 MB areas and gives an area back only once nothing in it is in use. A class
     leaves a few live objects in most of its areas, so 22-26 MB stayed after a class of 30. glibc gives back every free
     4 kB page (`malloc_trim`): with it, 5-10 MB stayed (one arena: `few_malloc_arenas`)."""
+    env = os.environ if env is None else env
     return env if env.get('PYTHONMALLOC') or platform.libc_ver()[0] != 'glibc' else {**env, 'PYTHONMALLOC': 'malloc'}
 
-def on_system_malloc(env=os.environ):
-    "Start this command again on the C library's allocator where `system_malloc_env` sets it; else go on as it is."
+def on_system_malloc(env=None):
+    "Start this command again on the C library's allocator where `system_malloc_env` sets it (`env` None: this process's); else go on as it is."
+    env = os.environ if env is None else env
     if system_malloc_env(env) is not env: os.execve(sys.executable, sys.orig_argv, system_malloc_env(env))
