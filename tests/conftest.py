@@ -19,9 +19,10 @@ SLOW = ('test_2000_', 'random_games', 'random_hands', 'random_deals', 'views_nev
         'test_hint_text_and_chart_show_no_hidden_card', 'test_any_json_anywhere', 'damaged_records',
         'wheel', 'test_commands_import_no', 'test_the_live_panel_comes_first', 'test_a_tutorial_fits')
 
-# seconds per file, and per test of the `SPLIT` files, by the clock under `make test` (tests/weights.json, written by
-# `python tests/shards.py --weights LOG...` from the `--durations=0` output of a run, then the files a later change made
-# cheaper scaled by what it measured); a file not there weighs 10.
+# seconds per file, and per test of the `SPLIT` files, by the clock under `make test` (tests/weights.json: from a run of
+# six shares beside two busy programs on 2 cores, from a fresh clone, each test's clock recorded by tools/cpu_per_test.py
+# and written by `python tools/cpu_per_test.py DIR --clock`; `python tests/shards.py --weights LOG...` reads the same
+# from the `--durations=0` output of a run); a file not there weighs 10.
 # Not CPU-seconds (tools/cpu_per_test.py measures those): shares balanced by them ended 724-926 s apart in such a run, as
 # the hub tests wait on hubs and spawns far longer than they compute
 _MEASURED = json.loads((pathlib.Path(__file__).parent / 'weights.json').read_text())

@@ -7,6 +7,7 @@ run as a script, sums those per file, and per test of the `SPLIT` files (the sha
 
     PYTHONPATH=tools CPU_PER_TEST=/tmp/cpt python tests/shards.py 4 --site -q -p cpu_per_test
     python tools/cpu_per_test.py /tmp/cpt
+    python tools/cpu_per_test.py /tmp/cpt --clock > tests/weights.json  # the clock's seconds: the shares' balance
 """
 import json, os, pathlib, sys, time
 
@@ -38,11 +39,13 @@ def pytest_unconfigure(config):
     try: GROUP.rmdir()
     except OSError: pass  # a process a test left running is still in it
 
-def weights(folder:pathlib.Path, split) -> dict:
-    "tests/weights.json's shape from the plugin's records in `folder`: CPU-s per file, and per test of the files in `split` (0.3 s or more)."
+def weights(folder:pathlib.Path, split, clock:bool=False) -> dict:
+    """tests/weights.json's shape from the plugin's records in `folder`: CPU-s per file, and per test of the files in
+    `split` (0.3 s or more); `clock`: the seconds by the clock instead (setup, call and teardown), which balance the shares."""
     files, tests = {}, {}
     for record in folder.glob('*.json'):
-        for what, cpu, _ in json.loads(record.read_text()):
+        for what, cpu, wall in json.loads(record.read_text()):
+            if clock: cpu = wall
             if what.startswith('before ') or '::' not in what: continue
             path, test = what.split('::', 1)
             name = path.rsplit('/', 1)[-1]
@@ -54,4 +57,4 @@ def weights(folder:pathlib.Path, split) -> dict:
 if __name__ == '__main__':
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / 'tests'))
     from conftest import SPLIT
-    print(json.dumps(weights(pathlib.Path(sys.argv[1]), SPLIT), indent=0, ensure_ascii=False))
+    print(json.dumps(weights(pathlib.Path(sys.argv[1]), SPLIT, clock='--clock' in sys.argv[2:]), indent=0, ensure_ascii=False))
