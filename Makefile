@@ -32,7 +32,7 @@ tutor: install
 # notebook error; tests/test_docs.py then checks that site (stamped in _docs/.built.json) instead of building its own.
 # `nbdev-test` is still there to run the notebooks alone. `make quick`: the checks a developer runs between edits
 # (no notebooks, no browser or server tests, none marked slow in tests/conftest.py); `make test` runs everything.
-# The tests run in three processes per core side by side (6 on two cores), as much of the suite waits on browsers and
+# The tests run in two processes per core side by side (4 at least), as much of the suite waits on browsers and
 # servers, and a machine busy with other work shares itself out by process (tests/shards.py: whole files, and the
 # tests of files that share nothing dealt out one by one, balanced by measured weight: tests/weights.json); the docs
 # build runs beside them (`--site`) and the site tests wait for it.

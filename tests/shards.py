@@ -1,9 +1,10 @@
 """Run the test suite as N pytest processes side by side, each on its share of the test files (whole files, balanced by
 measured weight: `shares` in conftest.py; the tests of a file that shares nothing between them, `SPLIT`, dealt out
-one by one), and fail if any share fails. `make test` runs it with N=auto: three shares per core the tests may
-use (4 at least, 16 at most; 6 on a 2-core machine). Much of the suite waits (browsers, servers, hubs starting), so
-more shares than cores keep the cores busy; and on a machine busy with other work, N shares get about N/(N+others) of
-it: with two busy programs beside it on 2 cores, 4 shares got 1.45 cores, 6 get more.
+one by one), and fail if any share fails. `make test` runs it with N=auto: two shares per core the tests may use
+(4 at least, 16 at most; 4 on a 2-core machine). Much of the suite waits (browsers, servers, hubs starting), so more
+shares than cores keep the cores busy; and on a machine busy with other work, N shares get about N/(N+others) of it.
+Measured on 2 cores, from fresh clones: beside two busy programs, 4 shares took 1,323 s and 6 took 1,231-1,262 s; on
+the machine alone, 4 took 963 s and 6 took 1,117 s. Two per core, as most runs have the machine to themselves.
 
     python tests/shards.py N|auto [--site] [pytest arguments...]
     python tests/shards.py --weights LOG...
@@ -64,8 +65,8 @@ def share_files(n:int) -> list:
     return [sorted(s, key=lambda f: f in SITE_FILES) for s in shares(files, n, split_tests(files))]
 
 def auto_shares() -> int:
-    "Three shares per core this process may run on, 4 at least and 16 at most."
-    return max(4, min(16, 3 * len(os.sched_getaffinity(0))))
+    "Two shares per core this process may run on, 4 at least and 16 at most."
+    return max(4, min(16, 2 * len(os.sched_getaffinity(0))))
 
 def main(argv):
     if argv and argv[0] == '--weights':  # summed over the logs given (a run's shares), as tests/weights.json holds them
