@@ -21,7 +21,7 @@ def main():
     subprocess.run(cmd, check=True)
     after = snapshot(folder)
     for p, (digest, mtime) in before.items():  # written again with the same bytes: its time back
-        if p in after and after[p] == (digest, after[p][1]) and after[p][1] != mtime: os.utime(p, ns=(p.stat().st_atime_ns, mtime))
+        if p in after and after[p][0] == digest and after[p][1] != mtime: os.utime(p, ns=(p.stat().st_atime_ns, mtime))
     changed = sorted(str(p) for p in set(before) | set(after) if before.get(p, (None,))[0] != after.get(p, (None,))[0])
     if changed:
         print(f"FAILED: {what}: `{' '.join(cmd)}` changed {len(changed)} file(s): {', '.join(changed[:10])}")

@@ -19,7 +19,7 @@ from .gates import (MAX_MESSAGE, ClassroomGate, Limits, checked_code, guard_widg
                                          is_loopback, new_code, straight_to_handlers, under_root)
 from .pages import TITLE, page_assets, start_html
 from .housekeeping import few_malloc_arenas, give_back_memory, on_start, on_system_malloc
-from .classroom_cli import add_class_options, arguments
+from .classroom_cli import arguments
 
 # %% auto #0
 __all__ = ['STATIC', 'StaticCache', 'make_app', 'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'run', 'main']

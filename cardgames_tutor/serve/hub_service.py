@@ -11,6 +11,7 @@ import urllib.error, urllib.request
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 from fastcore.basics import patch
 from . import classroom
+from .classroom_cli import add_class_options
 from .room import add_options, read_options
 from .gates import PROXY_HEADERS, answer_line, cookies_of
 from .housekeeping import on_system_malloc
@@ -316,7 +317,7 @@ def main(argv=None):
     ap.add_argument('--max-connections', type=int, default=1000, metavar='N', help='connections the server holds at once')
     ap.add_argument('--listen', metavar='HOST', help="the address to listen on (default: the host of the hub's JUPYTERHUB_SERVICE_URL); "
                     "0.0.0.0 where the hub's proxy runs elsewhere (Kubernetes: deploy/z2jh-values.yaml)")
-    classroom.add_class_options(ap); add_options(ap, classroom.Limits, classroom.TableOptions)
+    add_class_options(ap); add_options(ap, classroom.Limits, classroom.TableOptions)
     a = ap.parse_args(argv)
     if a.hint_workers < 0: raise SystemExit("cardgames-classroom-service: --hint-workers is 0 (hints searched in the service's own process) or more")
     settings = HubSettings.from_env()
