@@ -6,8 +6,12 @@
   needs changing.
 - `--shard K/N`: run only the K-th of N shares of the test files (whole files: a module's server or browser is
   started once). `tests/shards.py` runs the N shares side by side; the shares are balanced by `WEIGHTS` (tests/weights.json).
+- A data folder of the tests' own: every pytest process sets `CARDGAMES_TUTOR_DATA` to a fresh temporary folder before
+  anything is collected or started (so every server, kernel and command a test starts inherits it) and removes it at
+  the end. Without it the tests' students ("Asha", "Bo", ...) and drill answers went into the user's own data folder
+  (`~/.local/share/cardgames_tutor/classroom.sqlite`), which a teacher's console and CSV then showed.
 """
-import json, sys, pathlib
+import json, os, shutil, sys, pathlib, tempfile
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import pytest
 
@@ -30,6 +34,20 @@ WEIGHTS, TEST_WEIGHTS = _MEASURED['files'], _MEASURED['tests']
 
 # the files that read the built site (tests/helpers.py): `tests/shards.py --site` runs them last in their share
 SITE_FILES = ('test_docs.py', 'test_site_says.py', 'test_learner_pages.py', 'test_tutorials.py')
+
+# practice/progress.data_dir reads it first (else `$XDG_DATA_HOME` or `~/.local/share`, + `cardgames_tutor`)
+DATA_ENV = 'CARDGAMES_TUTOR_DATA'
+
+def pytest_configure(config):
+    "The tests' own data folder, fresh, set in this process's environment before any test module is imported."
+    config._tests_data = tempfile.mkdtemp(prefix='cardgames-tutor-tests-')
+    os.environ[DATA_ENV] = config._tests_data
+
+def pytest_unconfigure(config):
+    folder = getattr(config, '_tests_data', None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        if os.environ.get(DATA_ENV) == folder: del os.environ[DATA_ENV]
 
 def pytest_addoption(parser):
     parser.addoption('--shard', default=None, metavar='K/N', help='run only the K-th of N shares of the test files (1-based)')

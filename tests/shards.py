@@ -17,6 +17,10 @@ ends (not interleaved), with how long it took.
 shares instead of before them, holding the lock the site tests take (tests/helpers.py), so they wait for this build
 and check it; the files that read the site run last in their share. The build's failure fails the run.
 
+The build and every share keep their data (drill progress, a class's results) in a temporary folder of this run's
+(`CARDGAMES_TUTOR_DATA`, removed at the end; each pytest process makes its own inside, tests/conftest.py), never in the
+user's own data folder (`~/.local/share/cardgames_tutor`).
+
 `--weights LOG...`: the seconds per test file (and per test of the files whose tests are dealt out one by one, `SPLIT`)
 in the `--durations=0` output of a run (its shares' logs), summed over setup, call and teardown: tests/weights.json.
 """
@@ -68,6 +72,11 @@ def auto_shares() -> int:
     "Two shares per core this process may run on, 4 at least and 16 at most."
     return max(4, min(16, 2 * len(os.sched_getaffinity(0))))
 
+def environment(tmp) -> dict:
+    "This process's environment with the data folder (`CARDGAMES_TUTOR_DATA`) a fresh folder in `tmp`: the build's and the shares'."
+    os.makedirs(os.path.join(tmp, 'data'), exist_ok=True)
+    return {**os.environ, 'CARDGAMES_TUTOR_DATA': os.path.join(tmp, 'data')}
+
 def main(argv):
     if argv and argv[0] == '--weights':  # summed over the logs given (a run's shares), as tests/weights.json holds them
         found = {'files': {}, 'tests': {}}
@@ -84,19 +93,19 @@ def main(argv):
     args = [a for a in args if a != '--site']
     start, runs, failed, total = time.time(), [], [], {}
     with tempfile.TemporaryDirectory() as tmp, open(ROOT/'.docs-build.lock', 'w') as lock:
-        build = None
+        build, env = None, environment(tmp)
         if site:  # taken before any share starts: a site test waits for this build, then finds it stamped
             fcntl.flock(lock, fcntl.LOCK_EX)
             build_out = open(os.path.join(tmp, 'site.txt'), 'w+')
             build = subprocess.Popen([sys.executable, str(ROOT/'tools'/'docs.py'), '--renderer', 'smalldocs', '--out', str(ROOT/'_docs')],
-                                     cwd=ROOT, stdout=build_out, stderr=subprocess.STDOUT)
+                                     cwd=ROOT, env=env, stdout=build_out, stderr=subprocess.STDOUT)
         own = [] if names_tests(args) else share_files(n)
         for k in range(1, n + 1):
             out = open(os.path.join(tmp, f'shard{k}.txt'), 'w+')
             chosen = [str(HERE/f) for f in own[k - 1]] if own else [f'--shard={k}/{n}']
             if own and not chosen: continue  # more shares than files
             cmd = [sys.executable, '-m', 'pytest', '-p', 'no:cacheprovider', *args, *chosen]
-            runs.append((k, subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT), out))
+            runs.append((k, subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT), out))
         if build:
             code = build.wait()
             fcntl.flock(lock, fcntl.LOCK_UN)

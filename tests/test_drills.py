@@ -319,3 +319,37 @@ def test_registering_drills_again_adds_none():
     assert len(modules) == len(games())  # one module of drills a game, every one found
     for m in modules: importlib.reload(m)
     assert {g: (len(drills_for(g)), [q.prompt for q in drill_set(g, count=3, seed=5)]) for g in games()} == before
+
+
+# ---------------------------------------------------------------- the tests' data stays out of the user's folder
+
+def test_the_tests_keep_their_data_out_of_the_users_data_folder():
+    """A drill's progress and a class's results go to the tests' own temporary folder (tests/conftest.py), in this
+    process and in a command or server started the way the tests start them (this process's environment): before,
+    `make test` left its students ("Asha", "Bo", ...) in the user's own `~/.local/share/cardgames_tutor/classroom.sqlite`."""
+    import os, pwd, subprocess, sys
+    from pathlib import Path
+    from cardgames_tutor.practice.progress import data_dir
+    home = Path(pwd.getpwuid(os.getuid()).pw_dir).resolve()
+    users = (Path(os.environ.get('XDG_DATA_HOME') or home/'.local'/'share')/'cardgames_tutor').resolve()
+    ours = Path(os.environ.get('CARDGAMES_TUTOR_DATA') or data_dir()).resolve()
+    assert ours.is_dir() and ours != users and home not in ours.parents, f"the tests' data folder is {ours}"
+    assert data_dir().resolve() == ours
+    before = {p: p.stat().st_mtime_ns for p in users.glob('*')} if users.is_dir() else {}
+    drill = subprocess.run([sys.executable, '-m', 'cardgames_tutor.term.cli', 'drill', 'kocka', '--seed', '3'], input='q\n',
+                           capture_output=True, text=True, timeout=120, env={**os.environ})
+    assert drill.returncode == 0, drill.stderr[-400:]
+    script = "from cardgames_tutor.practice.results import Results; r = Results(); r.answered('s-asha', 'kocka', 'kocka/follow', False); print(r.path)"
+    results = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True, timeout=120, env={**os.environ})
+    assert results.returncode == 0, results.stderr[-400:]
+    assert Path(results.stdout.strip()).resolve() == ours/'classroom.sqlite' and (ours/'progress.sqlite').is_file()
+    after = {p: p.stat().st_mtime_ns for p in users.glob('*')} if users.is_dir() else {}
+    assert after == before, "the user's own data folder changed"
+
+def test_make_tests_docs_build_keeps_its_data_out_of_the_users_folder(tmp_path):
+    "`make test`'s docs build (`tests/shards.py --site`) and shares run with a data folder in the run's temporary folder."
+    import os
+    import shards
+    env = shards.environment(str(tmp_path))
+    assert env['CARDGAMES_TUTOR_DATA'] == str(tmp_path/'data') and (tmp_path/'data').is_dir()
+    assert {k: v for k, v in env.items() if k != 'CARDGAMES_TUTOR_DATA'} == {k: v for k, v in os.environ.items() if k != 'CARDGAMES_TUTOR_DATA'}
