@@ -17,21 +17,27 @@ from ..practice.drills import drills_for, question, Question
 from ..practice.progress import Progress, Box, GAPS, rule_title
 
 # %% auto #0
-__all__ = ['progress_html', 'Practice']
+__all__ = ['DOTS', 'progress_html', 'Practice']
 
 # %% ../../nbs/ui/26_practice_view.ipynb #772b522d
 def _progress_row(progress:Progress, game:str, rule:str) -> str:
-    "One rule's row: its title, its box as filled circles, its answers so far."
+    "One rule's row: its title, its box as filled circles (`DOTS` says what they mean), its answers so far."
     b = progress.boxes.get((game, rule), Box())
     boxes = '●' * b.box + '○' * (len(GAPS) - b.box)
-    return (f"<tr><td>{escape(rule_title(game, rule))}</td><td title='box {b.box} of {len(GAPS)}'>{boxes}</td>"
+    return (f"<tr><td>{escape(rule_title(game, rule))}</td><td title='{b.box} of {len(GAPS)} dots filled'>{boxes}</td>"
             f"<td>{b.right} right, {b.wrong} wrong</td></tr>")
 
 # %% ../../nbs/ui/26_practice_view.ipynb #f70e91db
+# what the dots are, said under the table (a learner saw a wrong answer fill a dot as a right one does, and no word on them):
+# a rule's box (`Progress.record`): up one for a right answer, back to the first for a wrong one, which comes back sooner
+DOTS = (f"The dots show how far each rule has come: a right answer fills one more dot ({len(GAPS)} at most); a wrong "
+        f"answer sends the rule back to one dot, and that rule is asked again sooner. No dot filled: not asked yet.")
+
 def progress_html(progress:Progress, game:str, rules:list) -> str:
-    "A table of `rules` with their boxes and answers so far."
+    "A table of `rules` with their dots (boxes, `DOTS`) and answers so far."
     rows = ''.join(_progress_row(progress, game, rule) for rule in rules)
-    return f"<table class='cgt-progress'><tr><th>rule</th><th>box</th><th>answers</th></tr>{rows}</table>"
+    return (f"<table class='cgt-progress'><caption style='caption-side: bottom; text-align: left'><small>{DOTS}</small></caption>"
+            f"<tr><th>rule</th><th>learned</th><th>answers</th></tr>{rows}</table>")
 
 # %% ../../nbs/ui/26_practice_view.ipynb #7967ec23
 class Practice(W.VBox):
