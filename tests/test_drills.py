@@ -353,3 +353,29 @@ def test_make_tests_docs_build_keeps_its_data_out_of_the_users_folder(tmp_path):
     env = shards.environment(str(tmp_path))
     assert env['CARDGAMES_TUTOR_DATA'] == str(tmp_path/'data') and (tmp_path/'data').is_dir()
     assert {k: v for k, v in env.items() if k != 'CARDGAMES_TUTOR_DATA'} == {k: v for k, v in os.environ.items() if k != 'CARDGAMES_TUTOR_DATA'}
+
+
+# ---------------------------------------------------------------- questions about typing: answerable from what they show
+
+@pytest.mark.parametrize('name', GAME_NAMES)
+def test_a_question_asks_only_what_a_learner_can_do_and_shows_how_it_is_typed(name):
+    """No question asks about a program's value ("May Seat 3 say '7'?", read as a seven and answered No for a reason
+    never given); a question about what is typed shows how cards (or words) are typed, and its answer says why."""
+    for d in DRILLS[name]:
+        for seed in range(3):
+            q = question(d, seed)
+            action = q.facts.get('action') if isinstance(q.facts, dict) else None
+            assert action is None or isinstance(action, (Card, Move, str)), (d.rule, q.prompt)
+            assert "say '" not in q.prompt and '`' not in q.prompt + q.explanation, (d.rule, q.prompt, q.explanation)
+            if isinstance(action, str):
+                assert 'In the terminal, ' in q.prompt and q.prompt.endswith(f"type '{action}'?"), q.prompt
+                key = q.prompt.split('In the terminal, ', 1)[1].split(' May Seat ')[0]
+                shown = set(re.findall(r'\b[A-Za-z0-9]+\b', key))  # the ranks, suits or words the key gives
+                assert not q.grade(q.answers[0]).right or q.answers == (1,) or action in shown, q.prompt
+                assert q.explanation.startswith(('No:', 'Unknown card', f"'{action}'")), q.explanation
+
+def test_kocka_play_is_asked_in_the_learners_words():
+    d = next(d for d in DRILLS['kocka'] if d.rule == 'kocka/play')
+    for seed in range(3):
+        q = question(d, seed)
+        assert q.choices[q.answers[0]] == 'Play one card to the trick' and 'What does Seat' in q.prompt, q.prompt

@@ -22,11 +22,11 @@ from . import game_drills
 
 # %% auto #0
 __all__ = ['DRILLS', 'MAX_HANDS', 'YES_NO', 'PLAY_ON', 'MAX_DRILLS', 'Grade', 'Question', 'Drill', 'add_drill', 'positions',
-           'asked', 'question', 'held', 'trick_text', 'situation', 'own_action', 'doing', 'tries', 'card_question',
-           'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices', 'finishing_trick', 'trick_shown',
-           'trick_facts', 'trick_drill', 'points_drill', 'settled', 'standing_at', 'turned', 'near_goal', 'wins_the',
-           'next_dealer_drill', 'match_end_drill', 'match_over_drill', 'BadDrill', 'drill_rules', 'drills_for',
-           'drill_set']
+           'asked', 'question', 'held', 'trick_text', 'situation', 'own_action', 'doing', 'typed_words', 'typing_key',
+           'plain', 'tries', 'card_question', 'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices',
+           'finishing_trick', 'trick_shown', 'trick_facts', 'trick_drill', 'points_drill', 'settled', 'standing_at',
+           'turned', 'near_goal', 'wins_the', 'next_dealer_drill', 'match_end_drill', 'match_over_drill', 'BadDrill',
+           'drill_rules', 'drills_for', 'drill_set']
 
 # %% ../../nbs/practice/41_drills.ipynb #9a95f652
 class Grade(NamedTuple):
@@ -178,9 +178,27 @@ def own_action(hand, seat, legal):
 
 # %% ../../nbs/practice/41_drills.ipynb #2d5b26e2
 def doing(hand, action) -> str:
-    "What trying `action` is, in words: 'lead 6♠', 'play 6♠', \"say 'pass'\"."
+    "What trying `action` is, in words: 'lead 6♠', 'play 6♠', 'pass J♥, 8🔔 and Q🔔', 'beg for one more card', \"type 'QS'\"."
     if isinstance(action, Card): return f"{'lead' if isinstance(hand, TrickHand) and not hand.trick else 'play'} {action.symbol}"
-    return f"say '{action_text(action)}'"
+    if isinstance(action, Move): return action_text(action, hand.game, 'do')  # in the game's words, cards as cards: nothing typed
+    return f"type '{action}'"  # what a learner types in the terminal (the question says how it is typed: `typing_key`)
+
+def typed_words(hand) -> list:
+    "The words the seat to act may type where its moves are words alone (Maghe Satra: beg, pass; no card): else []."
+    legal = hand.legal_actions() if hand.to_act is not None else []
+    if not legal or not all(isinstance(a, Move) and not a.cards and not a.arg for a in legal): return []
+    return sorted({a.verb for a in legal})
+
+def typing_key(hand) -> str:
+    "How what is tried in a question is typed in the terminal, for a question about typing: a game's words, or the pack's cards."
+    words = typed_words(hand)
+    if words: return f"In the terminal, the seat to act types one of these words: {', '.join(words[:-1])} or {words[-1]}." if len(words) > 1 \
+        else f"In the terminal, the seat to act types {words[0]}."
+    return f"In the terminal, {plain(hand.game.pack.notation_help())}."
+
+def plain(text:str) -> str:
+    "`text` without the backquotes round what is typed (a learner reads them as marks): 'e.g. AB for A🔔'."
+    return text.replace('`', '')
 
 # %% ../../nbs/practice/41_drills.ipynb #ce5c5da1
 def tries(hand, rng) -> list:
@@ -208,9 +226,12 @@ def card_question(hand, seat:int, cards:list, rule:str) -> dict:
 
 # %% ../../nbs/practice/41_drills.ipynb #0747e7f7
 def verdict_drill(game:str, rule:str, options:tuple=({},)):
-    "A drill of the verdict rule `rule`: 'may Seat s do this here?', answered and explained by the engine's `Verdict`."
+    """A drill of the verdict rule `rule`: 'may Seat s do this here?', answered and explained by the engine's `Verdict`.
+    Only what a learner can do or type is asked about (a card, a move, a typed word): not a program's value such as the
+    number 7 that `tries` gives the engine's tests ("May Seat 3 say '7'?" read as a seven). A question about typing
+    shows how cards (or words) are typed, so that it can be answered from what it shows."""
     def ask(hand, rng):
-        fits = [(s, a, v) for s, a in tries(hand, rng) if (v := hand.explain(a, s)).rule == rule]
+        fits = [(s, a, v) for s, a in tries(hand, rng) if isinstance(a, (Card, Move, str)) and (v := hand.explain(a, s)).rule == rule]
         if not fits: return None
         seat, action, v = rng.choice(fits)
         cards = held(hand, seat) if seat in range(hand.n) else []
@@ -219,8 +240,12 @@ def verdict_drill(game:str, rule:str, options:tuple=({},)):
                 and seat == hand.to_act and rng.random() < 0.5:  # click a card instead of yes or no
             return card_question(hand, seat, cards, rule)
         where = f"The hand is over: {hand.result['text']}" if hand.is_over else situation(hand, seat)
-        return dict(prompt=f"{where} May Seat {seat} {doing(hand, action)}?", choices=YES_NO,
-                    answers=(0 if v.legal else 1,), explanation=v.text, cards=tuple(cards), rules=(rule,),
+        key, why = '', plain(v.text)
+        if isinstance(action, str):  # typed: the question says how, the answer why
+            key = ' ' + typing_key(hand)
+            if typed_words(hand) and not v.legal: why = f"No: '{action}' is not one of them.{key}"
+        return dict(prompt=f"{where}{key} May Seat {seat} {doing(hand, action)}?", choices=YES_NO,
+                    answers=(0 if v.legal else 1,), explanation=why, cards=tuple(cards), rules=(rule,),
                     facts={'seat': seat, 'action': action})
     return add_drill(game, rule, ask, 'easy', options)
 

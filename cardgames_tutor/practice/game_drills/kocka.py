@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from types import SimpleNamespace
 from ...games.kocka import Kocka
-from ..drills import (add_drill, verdict_drill, trick_drill, points_drill, finishing_trick, trick_shown, trick_facts,
+from ..drills import (add_drill, verdict_drill, situation, held, trick_drill, points_drill, finishing_trick, trick_shown, trick_facts,
                                     seat_choices, totals_text, turned, next_dealer_drill, match_end_drill, match_over_drill)
 from ..exercises import add_exercise
 
@@ -20,7 +20,17 @@ __all__ = ['KK', 'REPLAY']
 KK = Kocka.name
 for r in ('exchange-first', 'pass-three', 'pass-hold', 'pass', 'exchange-over', 'lead', 'follow', 'void', 'hold'):
     verdict_drill(KK, f'{KK}/{r}')
-for r in ('play', 'turn', 'notation', 'hand-over'): verdict_drill(KK, f'{KK}/{r}' if r == 'play' else r)
+for r in ('turn', 'notation', 'hand-over'): verdict_drill(KK, r)
+
+def _kk_play(hand, rng):
+    "In the tricks, at the seat to act: what does it do now? (one card to the trick; the exchange is over)"
+    if hand.phase != 'play' or hand.to_act is None: return None
+    s = hand.to_act
+    choices = ("Play one card to the trick", f"Pass 3 cards face down to Seat {(s + 1) % hand.n}", "Nothing: another seat is to act")
+    return dict(prompt=f"{situation(hand, s)} What does Seat {s} do now?", choices=choices, answers=(0,),
+                explanation=f"The exchange is over, and in each trick every seat plays one card in turn: now it is Seat {s}'s turn.",
+                cards=tuple(held(hand, s)), rules=(f'{KK}/play',), facts={'seat': s})
+add_drill(KK, f'{KK}/play', _kk_play)  # (the engine's verdict for this rule answers only a program's non-card: never asked)
 trick_drill(KK, f'{KK}/trick')
 points_drill(KK, f'{KK}/score', when=lambda number: number < 8)
 points_drill(KK, f'{KK}/score', when=lambda number: number == 8)
