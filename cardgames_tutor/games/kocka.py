@@ -207,7 +207,8 @@ def _apply_pass(self:KockaHand, action):
     cards = tuple(in_order(action.cards))
     for c in cards: self.hands[seat].remove(c)
     self.passed[seat] = cards
-    self.log('pass', f"Seat {seat} passes 3 cards face down to Seat {to}.", seat)
+    # the other seats read that 3 cards went, the passer which (one sentence each: the passer read both, the same pass twice)
+    self.log('pass', f"Seat {seat} passes 3 cards face down to Seat {to}.", seat, to=tuple(s for s in range(4) if s != seat))
     self.log('pass', (_passes_text, seat, cards, to), seat, to=(seat,))  # sentences with cards: written when read
     for looker in (seat, to):  # a seat looks at what it received once it and its giver have passed
         got = self.received(looker)
