@@ -277,3 +277,7 @@ def test_four_students_play_a_whole_hand_each_page_holding_only_its_own_seat(roo
     if name in ('dehla-pakad', 'maghe-satra'): assert made['button'] >= 1  # the trump named; begged or passed
     phone = next(s for s in students if s.phone)
     assert phone.page.viewport_size == {'width': 390, 'height': 844} and phone.page.evaluate('matchMedia("(pointer: coarse)").matches')
+    # the hand over, its result, the scores and the chart shown: nothing is wider than the phone's screen (the chart's
+    # fixed width once grew the page to 528 px and cut off the right edge of every line)
+    phone.page.wait_for_function("() => { const i = document.querySelector('img.cgt-chart'); return i && i.complete; }", polling=POLL, timeout=WAIT)
+    assert phone.page.evaluate('document.documentElement.scrollWidth') <= 390

@@ -26,7 +26,7 @@ from .access import attach
 
 
 # %% auto #0
-__all__ = ['SessionVerb', 'Tutor', 'TableSetup']
+__all__ = ['SETUP_TITLES', 'SessionVerb', 'Tutor', 'TableSetup']
 
 # %% ../../nbs/ui/24_panel.ipynb #411f4ce6
 _log = logging.getLogger(__name__)
@@ -135,7 +135,9 @@ def _build_steps(self:Tutor, teach, solo:bool=True):
 
 # %% ../../nbs/ui/24_panel.ipynb #9cd1da6d
 class TableSetup(widgets.VBox):
-    "The table setup, folded under the panel: the bots' pace, save a hand record; solo (not at a table): game, players, seat, seed and deal, open a record."
+    """The table setup, folded under the panel: solo, the game, players, seat, seed and deal, the bots' pace, save or open a
+    hand record; at a table, saving the record of the finished hands alone (the server plays the bots at the class's pace:
+    the slider, made all the same, is not shown, as its number would not be the pace the student sees)."""
     WIDGETS = ('pace', 'save_button', 'download', 'game_choice', 'players_choice', 'seat_choice', 'seed_box', 'deal_button', 'upload')
     def __init__(self, looks:Looks, pace:float=0.0, solo:bool=True):
         super().__init__(layout=looks(widgets.Layout))
@@ -154,7 +156,10 @@ class TableSetup(widgets.VBox):
             self.upload = W.FileUpload(accept='.json', multiple=False, description='open record', layout=W.Layout(width='auto', flex='0 0 auto'))
         made = lambda ws: [w for w in ws if w is not None]
         deal_row = made([self.game_choice, self.players_choice, self.seat_choice, self.seed_box, self.deal_button])
-        self.children = ([looks.row(deal_row)] if deal_row else []) + [looks.row([self.pace]), looks.row(made([self.save_button, self.download, self.upload]))]
+        self.children = ([looks.row(deal_row), looks.row([self.pace])] if solo else []) + [looks.row(made([self.save_button, self.download, self.upload]))]
+        self.title = SETUP_TITLES[solo]  # the fold's title names what it holds
+
+SETUP_TITLES = {True: 'table setup: game, seed, bots, hand records', False: 'hand record: save the finished hands'}
 
 # %% ../../nbs/ui/24_panel.ipynb #4d4ad1a0
 @patch
@@ -216,7 +221,7 @@ def _build(self:Tutor, pace, teach, solo:bool=True):
     self.log_view.add_class('cgt-log')  # the newest row at the bottom, in view, as the log grows
     self.hand_box, self.move_box, self.move_notes = looks.row([]), looks.row([]), html()  # notes: what each move does
     self.card_slots, self.move_slots, self._slot_cards, self._slot_moves = [], [], [], []
-    self.scores, self.chart = html(max_width='100%'), html(max_width='100%', width='520px')  # the chart: an <img> with its words
+    self.scores, self.chart = html(max_width='100%'), html(max_width='100%')  # the chart: an <img> with its words (no set width: it grew a phone's page)
     self._build_steps(teach, solo)
     self.setup = TableSetup(looks, pace, solo)
     for name in TableSetup.WIDGETS: setattr(self, name, getattr(self.setup, name))  # the panel's too: `t.pace`, `t.deal_button`...
@@ -224,7 +229,7 @@ def _build(self:Tutor, pace, teach, solo:bool=True):
     self.steps_row = row([w for w in (self.first, self.back, self.forward, self.last, self.jump, self.undo_button, self.bot_button, self.teach) if w is not None])
     self.css = W.HTML(f'<style>{PANEL_CSS}</style>', layout=W.Layout(display='none'), style=looks(HTMLStyle))  # applies though hidden
     self.children = [self.css, self.status, row([self.table, self.log_view], align_items='flex-start'), self.message, self.hand_box,
-                     self.move_box, self.move_notes, self.steps_row, W.Accordion([self.setup], titles=('table setup: game, seed, bots, hand records',)),
+                     self.move_box, self.move_notes, self.steps_row, W.Accordion([self.setup], titles=(self.setup.title,)),
                      row([self.scores, self.chart], align_items='flex-start')]
 
 # %% ../../nbs/ui/24_panel.ipynb #eb88ddf7
