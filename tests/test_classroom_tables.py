@@ -16,6 +16,7 @@ from cardgames_tutor.tables.seats import TableError
 from cardgames_tutor.serve.room import Classroom, TableOptions, StudentPage
 from cardgames_tutor.ui.session import Session
 from cardgames_tutor.ui.seat import SeatSession
+from cardgames_tutor.serve.pages import TITLE
 from helpers import CHROMIUM, FEW_WINDOWS_FLAGS, POLL, named_only, no_chromium, classroom_server, malloc_env, wait_shown
 
 
@@ -456,13 +457,22 @@ def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays(bro
     said = host.page.inner_text('.cgt-message')
     assert 'Not your turn' in said and 'Bo (Seat 1)' in said and '\n' not in said.strip()
     assert host.moves() == n and len(host.hand()) == len(hand) - 1
-    # Bo's page closes while it is his turn: away for the others, then a bot plays his seat
-    bo.close()
+    # Bo closes his tab while it is his turn (his browser stays open): away for the others, then a bot plays his seat
+    bo.page.close()
     host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Bo (Seat 1, away)')", polling=POLL, timeout=WAIT)  # seconds: a look every POLL ms, not every frame
     assert 'Waiting for Bo (Seat 1' in host.waiting()
     host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Seat 1 (bot)')", polling=POLL, timeout=WAIT)  # the hold's 20 s
     host.wait_moves(n + 1, at_least=True)  # the bot played for Bo
     assert host.page.url.endswith(f'?table={host.code}')
+    # Bo opens the tutor's start page again in the same browser, as its leaving note says: it offers his seat (it showed
+    # the empty join form before, with no sign of it), and one press gives it back to him
+    back = bo.context.new_page(); back.goto(f'http://{addr}/', timeout=WAIT)
+    wait_shown(back, '.cgt-code input', WAIT)
+    assert back.input_value('.cgt-code input') == host.code and 'Bo, Seat 1' in back.inner_text('.cgt-guide')
+    back.click('.cgt-join'); wait_shown(back, '.cgt-table-code', WAIT)
+    assert 'Bo (Seat 1, you)' in back.inner_text('.cgt-seats') and 'come back' in back.inner_text('.cgt-table-info')
+    host.page.wait_for_function("() => document.querySelector('.cgt-seats').innerText.includes('Bo (Seat 1)')", polling=POLL, timeout=WAIT)
+    bo.close()
 
 
 @browser_test
@@ -522,7 +532,8 @@ def test_a_class_served_for_tables_opens_on_the_join_form_with_playing_alone_one
     assert p.url.rstrip('/') == f'http://{addr}'  # no link left: the start page itself
     wait_shown(p, '.cgt-code input', WAIT)
     assert "Type the table's code" in p.inner_text('.cgt-guide') and p.locator('button.cgt-card').count() == 0
-    for part in ('.cgt-modes', '.cgt-code input', '.cgt-name input', '.cgt-join', '.cgt-guide'):  # the page fits the phone's width
+    assert p.inner_text('.cgt-start-title h1').strip() == TITLE  # the join form's page says first what it is (it had no heading)
+    for part in ('.cgt-start-title', '.cgt-modes', '.cgt-code input', '.cgt-name input', '.cgt-join', '.cgt-guide'):  # the page fits the phone's width
         box = p.locator(part).bounding_box()
         assert box and box['x'] >= 0 and box['x'] + box['width'] <= 390, (part, box)
     p.fill('.cgt-code input', host.code.upper()); p.fill('.cgt-name input', 'Bo'); p.click('.cgt-join')  # typed as read out

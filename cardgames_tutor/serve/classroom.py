@@ -107,7 +107,7 @@ def warm_up():
     serving the first student would (anyio's thread pool): the first student does not wait for them, and these 0.5 MB that
     stay for the life of the server (measured with `tracemalloc`) are not made in the middle of the first class's memory."""
     Tutor(seed=1).play_for_me(60)  # the default game
-    start_html()
+    for part in ('title', 'rest'): start_html(part=part)  # the parts a student's page shows
     with contextlib.suppress(ImportError): importlib.import_module('anyio._backends._asyncio')  # imported by anyio when first used
 
 # %% ../../nbs/serve/33_classroom.ipynb #8b62c6da

@@ -44,9 +44,12 @@ GUIDES = {'open': "Choose the game (a seed or a prepared exercise if you like) a
                   "you get a table code and a link to share.",
           'join': "Type the table's code (the student who opened the table reads it out or shares its link) and the name "
                   "the others will see.",
-          'solo': "Your name, if you like: your teacher's page shows it beside your game and your drill answers."}
+          'solo': "Your name, if you like: your teacher's page shows it beside your game and your drill answers.",
+          'back': "Your seat at table {code} is still yours ({name}, Seat {seat}): press “Join the table” to sit down again."}
 PLACEHOLDERS = {'solo': 'for your teacher (optional)'}  # the name box's hint where it is not the name a table shows
-_LEAVE = "To leave the table, close this page: your seat is kept for {hold:g} s (the others see you away), then a bot plays it."
+_LEAVE = ("To leave the table, close this page: your seat is kept for {hold:g} s (the others see you away), then a bot plays "
+          "it until you come back. To come back, open this page again in this browser: this table's link, or the tutor's "
+          "start page, which offers you your seat.")
 
 class Lobby(widgets.VBox):
     "One student's page: play alone, open a table or join one; then the seat's panel, kept up with the table."
@@ -66,7 +69,9 @@ class Lobby(widgets.VBox):
         self.solo_page, self._left = None, False  # the solo page as the registry knows it; whether the seat was left (connection lost)
         self._build()
         self.alive = _connected(context)
-        self.show('join' if 'table' in self.query or (room.options.start == 'tables' and not self.query) else 'solo')
+        self.kept = room.held_seats(browser) if not set(self.query) - {'code'} else []  # a page without a link: the seat this browser holds
+        if self.kept: self.code_box.value = self.kept[0][0]  # offered back: the join form, its code filled in
+        self.show('join' if 'table' in self.query or self.kept or (room.options.start == 'tables' and not self.query) else 'solo')
         if 'table' in self.query and self.room.token(browser, self.query['table']) is not None: self._join()  # a reload: back to the seat
 
 # %% ../../nbs/serve/33d_lobby.ipynb #8b582060
@@ -150,7 +155,9 @@ def show(self:Lobby, mode:str):
     self.modes.layout.display = 'none' if mode == 'table' else None
     forms = {'open': self._open_form, 'join': lambda: [self.code_box, self.name_box, self.join_button], 'solo': lambda: [self.name_box]}
     self.form.children = [self.guide, *forms[mode]()] if mode in forms else []
-    self.guide.value = f'<div style="font:14px/1.5 sans-serif;max-width:40em;white-space:normal">{GUIDES[mode]}</div>' if mode in GUIDES else ''
+    kept = [k for k in getattr(self, 'kept', []) if k[0] == self.code_box.value]  # the seat this browser holds at the table typed
+    guide = escape(GUIDES['back'].format(code=kept[0][0], seat=kept[0][1], name=kept[0][2])) if mode == 'join' and kept else GUIDES.get(mode)
+    self.guide.value = f'<div style="font:14px/1.5 sans-serif;max-width:40em;white-space:normal">{guide}</div>' if guide else ''
     if mode in forms: self.name_box.placeholder = PLACEHOLDERS.get(mode, 'as the others will see it')
     if mode == 'solo':
         if self.solo is None:

@@ -79,9 +79,11 @@ if solara is not None:
         lobby.on_seated = lambda code: router.push(f"{router.path}?table={code}")  # a reload comes back to the seat
         solara.Title(f"Table {lobby.ticket.code} · {TITLE}" if mode == 'table' and lobby.ticket is not None else TITLE)
         if (links := hub_links()): solara.HTML('div', unsafe_innerHTML=links, classes=['cgt-hub-links'])  # behind a hub: log out
+        if mode != 'table':  # the start page, whichever form it shows, says first what it is: the title and the line under it
+            solara.HTML('div', unsafe_innerHTML=start_html(part='title'), classes=['cgt-start-title', 'rendered_html', 'jp-RenderedHTMLCommon'])
         solara.display(lobby.modes)
         if mode == 'solo':
-            solara.HTML('div', unsafe_innerHTML=start_html(), classes=['cgt-start', 'rendered_html', 'jp-RenderedHTMLCommon'])  # our own text
+            solara.HTML('div', unsafe_innerHTML=start_html(part='rest'), classes=['cgt-start', 'rendered_html', 'jp-RenderedHTMLCommon'])  # our own text
             if drills is not None: solara.display(drills)
         solara.display(lobby)
 
@@ -177,12 +179,15 @@ def start_words(path:Path=START) -> list:
 # %% ../../nbs/serve/33b_pages.ipynb #b0ce80f5
 NOTEBOOK_LINK = re.compile(r'\[([^\]]+)\]\((?![a-z]+:)[^)\s]*\.ipynb(?:#[^)\s]*)?\)')  # [words](path.ipynb)
 
-@functools.lru_cache(maxsize=1)
-def start_html(path:Path=START) -> str:
+@functools.lru_cache(maxsize=4)
+def start_html(path:Path=START, part:str='all') -> str:
     """The start page's words as HTML, made once for every student (Solara's `Markdown` would load a 3 MB diagram library
-    into each page). The classroom serves no notebook, so a link to one (a tutorial, a rulebook) is left as its words."""
+    into each page). The classroom serves no notebook, so a link to one (a tutorial, a rulebook) is left as its words.
+    `part`: 'all', 'title' (the first text: the title and the line under it, above every form of a student's start
+    page) or 'rest' (the others: under the buttons, when playing alone)."""
     import markdown
     words = [NOTEBOOK_LINK.sub(r'\1', w) for w in start_words(path)]
+    words = {'all': words, 'title': words[:1], 'rest': words[1:]}[part]
     return markdown.markdown('\n\n'.join(words), extensions=['tables', 'fenced_code'])
 
 # %% ../../nbs/serve/33b_pages.ipynb #0064935b

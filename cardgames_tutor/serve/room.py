@@ -111,6 +111,19 @@ def token(self:Classroom, browser:str, code) -> str|None:
     return token if table is not None and not table.closed and table.seat_of(token) is not None else None
 
 @patch
+def held_seats(self:Classroom, browser:str) -> list:
+    """The seats `browser` holds at open tables, the latest taken first, each `(code, seat, name)`: what its start page
+    offers to take back (a student who closed the tab and opens the tutor again in the same browser)."""
+    with self.lock: held = [(code, token) for (b, code), token in self.seats.items() if b == browser]
+    seats = []
+    for code, token in reversed(held):
+        if self.token(browser, code) is None: continue  # the table closed, or the seat taken by another student since
+        table = self.tables.tables[code]
+        seat = table.seat_of(token)
+        seats.append((code, seat, table.seats[seat].name))
+    return seats
+
+@patch
 def join_table(self:Classroom, browser:str, code, name, seat:int|None=None) -> Ticket:
     "Seat `name` from `browser` at the table `code` (the seat it holds there already, if any): the `Ticket`."
     held = self.token(browser, code)
