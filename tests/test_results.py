@@ -6,7 +6,7 @@ import pytest
 from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match, play_out, random_choice
 from cardgames_tutor.practice.progress import rule_title
-from cardgames_tutor.practice.results import Results, ResultsError, TACTIC_WORDS, tactic_of
+from cardgames_tutor.practice.results import HEADS, Results, ResultsError, TACTIC_WORDS, cost_heads, tactic_of
 
 def read_csv(text:str) -> list:
     "An export as a spreadsheet reads it: its byte-order mark first (checked and taken off), then the rows."
@@ -88,13 +88,13 @@ def test_the_csv_names_each_student_and_holds_no_formula(tmp_path):
     db.seen('s1', '=cmd|"/c calc"!A1'); db.seen('s2', 'Bo, "the" best')
     db.answered('s1', 'kocka', 'kocka/follow', False); db.answered('s2', 'kocka', 'kocka/follow', True)
     rows = read_csv(db.csv_text('answers'))
-    assert rows[0] == ['student', 'at', 'game', 'rule', 'right', 'wrong', 'student_key']
+    assert rows[0] == ['student', HEADS['at'], 'game', 'rule', 'right', 'wrong', HEADS['key']]
     assert [r[0] for r in rows[1:]] == ["'=cmd|\"/c calc\"!A1", 'Bo, "the" best'] and [r[-1] for r in rows[1:]] == ['s1', 's2']
     assert not any(cell[:1] in '=+-@' for r in rows[1:] for cell in r if cell)
     summary = read_csv(db.csv_text('summary'))  # per student and rule: each student's answers, right and wrong
-    assert summary[0] == ['student', 'game', 'rule', 'answers', 'right', 'wrong', 'student_key']
-    assert summary[1:] == [["'=cmd|\"/c calc\"!A1", 'kocka', 'Following the led suit', '1', '0', '1', 's1'],
-                           ['Bo, "the" best', 'kocka', 'Following the led suit', '1', '1', '0', 's2']]
+    assert summary[0] == ['student', 'game', 'rule', 'answers', 'right', 'wrong', HEADS['key']]
+    assert summary[1:] == [["'=cmd|\"/c calc\"!A1", 'Kočka', 'Following the led suit', '1', '0', '1', 's1'],
+                           ['Bo, "the" best', 'Kočka', 'Following the led suit', '1', '1', '0', 's2']]
     with pytest.raises(ResultsError): db.csv_text('students; DROP TABLE answers')
 
 HOSTILE = ["a;=cmd|' /C calc'!A0;", '=1+1', '+SUM(A1)', '-2+3', '@cmd', 'x\t=1', 'a,=1', 'a|=1', 'a\n=1', 'a\r\n=1',
@@ -142,13 +142,13 @@ def test_no_cell_of_any_export_runs_whatever_the_list_separator(tmp_path):
     for name, got in zip(HOSTILE, names):  # the teacher reads what was typed, with a ' before each formula sign
         assert got.replace("'", '') == ' '.join(name.split()).replace("'", ''), (name, got)
     hands = as_dicts(db.csv_text('hands'))[-len(HOSTILE):]
-    assert hands[0]['result'] == "a;'=cmd|' /C calc'!A0;" and [r['place'] for r in hands][:2] == ["a;'=cmd|' /C ", "'=1+1"]
+    assert hands[0]['result'] == "a;'=cmd|' /C calc'!A0;" and [r[HEADS['place']] for r in hands][:2] == ["a;'=cmd|' /C ", "'=1+1"]
     assert [r['exercise'] for r in hands][:2] == ["a;'=cmd|' /C calc'!A0;", "'=1+1"]
     assert [r['result'] for r in hands if r['result'].startswith('a') and '\n' in r['result']] == ["a\n'=1", "a\r'\n'=1"]
-    assert all((r['seat'], r['hand_no'], r['seed'], r['at']) == ('0', '-5', '-7', iso(1.5)) for r in hands)  # numbers: -5 is left a number
+    assert all((r['seat'], r[HEADS['hand']], r[HEADS['seed']], r[HEADS['at']]) == ('0', '-5', '-7', iso(1.5)) for r in hands)  # numbers: -5 is left a number
     d = as_dicts(db.csv_text('decisions'))[0]
-    assert [d[k] for k in ('student', 'at', 'game', 'hand_no', 'tactic', 'cost (% chance of losing)', 'played', 'best', 'reason', 'tactic_id', 'student_key')] == \
-        ["'=1+1", iso(2.0), 'kocka', '1', "'=2+2", '-525', "a;'=1", "'@x", "'=2+2", "'=1+1", 's1']  # an unknown tag: the reason's first sentence
+    assert [d[k] for k in ('student', HEADS['at'], 'game', HEADS['hand'], 'tactic', cost_heads('lose')[2], HEADS['played'], HEADS['best'], 'reason', HEADS['key'])] == \
+        ["'=1+1", iso(2.0), 'Kočka', '1', "'=2+2", '', "a;'=1", "'@x", "'=2+2", 's1']  # an unknown tag: the reason's first sentence; no figures kept: no cost
 
 def test_ordinary_rows_read_back_unchanged(tmp_path):
     db = Results(tmp_path/'r.sqlite', now=lambda: 1700000000.5)
@@ -157,16 +157,16 @@ def test_ordinary_rows_read_back_unchanged(tmp_path):
         db.answered(s, 'kocka', 'kocka/follow', True); db.answered(s, 'kocka', 'kocka/pass-hold', False)
     db.played('s-asha', 'kocka', 3, 'K7QM', 2, 'Asha took 4 tricks: 12 points')
     rows = read_csv(db.csv_text('answers'))
-    assert rows[0] == ['student', 'at', 'game', 'rule', 'right', 'wrong', 'student_key']
-    assert rows[1] == ['Asha Rao', iso(1700000000.5), 'kocka', 'Following the led suit', '1', '0', 's-asha']
+    assert rows[0] == ['student', HEADS['at'], 'game', 'rule', 'right', 'wrong', HEADS['key']]
+    assert rows[1] == ['Asha Rao', iso(1700000000.5), 'Kočka', 'Following the led suit', '1', '0', 's-asha']
     assert re.fullmatch(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d', rows[1][1])
     assert [r[0] for r in rows[1::2]] == ['Asha Rao', 'Bo, "the" best', "O'Neil-Smith", 'Zoë']
     assert {r[3] for r in rows[1:]} == {rule_title('kocka', 'kocka/follow'), rule_title('kocka', 'kocka/pass-hold')} and {(r[4], r[5]) for r in rows[1:]} == {('0', '1'), ('1', '0')}
     hands = read_csv(db.csv_text('hands'))
-    assert hands[1] == ['Asha Rao', iso(1700000000.5), 'kocka', 'K7QM', '2', '3', '', '', 'Asha took 4 tricks: 12 points', 's-asha']
+    assert hands[1] == ['Asha Rao', iso(1700000000.5), 'Kočka', 'K7QM', '2', '3', '', '', '', '', 'Asha took 4 tricks: 12 points', 's-asha']
     summary = read_csv(db.csv_text('summary'))
-    assert [r[1:] for r in summary[1:3]] == [['kocka', rule_title('kocka', 'kocka/pass-hold'), '1', '0', '1', 's-asha'],
-                                             ['kocka', 'Following the led suit', '1', '1', '0', 's-asha']]
+    assert [r[1:] for r in summary[1:3]] == [['Kočka', rule_title('kocka', 'kocka/pass-hold'), '1', '0', '1', 's-asha'],
+                                             ['Kočka', 'Following the led suit', '1', '1', '0', 's-asha']]
     assert [r[0] for r in summary[1::2]] == ['Asha Rao', 'Bo, "the" best', "O'Neil-Smith", 'Zoë']
 
 def test_a_real_review_is_kept_by_its_tactics(tmp_path):
@@ -185,9 +185,12 @@ def test_a_real_review_is_kept_by_its_tactics(tmp_path):
                for t in got)
     rows = as_dicts(db.csv_text('decisions'))  # the export: the tactic in words, the cost in Begga Kaat's penalty points
     assert [r['tactic'] for r in rows] == [TACTIC_WORDS[tactic_of(x)] for x in items]
-    assert [r['tactic_id'] for r in rows] == [tactic_of(x) for x in items]
-    assert [float(r['cost (penalty points)']) for r in rows] == [round(x.cost, 1) for x in items]
-    assert [r['hand_no'] for r in rows] == ['1'] * len(items)
+    played, best, cost = cost_heads('penalty')  # the penalty points the review states for each move; Begga Kaat's coach ranks by them alone
+    pen = lambda x, a: round(x.hint.value_of(a).stats['penalty'], 4)
+    assert [(float(r[played]), float(r[best])) for r in rows] == [(round(pen(x, x.played), 1), round(pen(x, x.best), 1)) for x in items]
+    assert [float(r[cost]) for r in rows] == [round(pen(x, x.played) - pen(x, x.best), 1) for x in items]
+    assert all(abs(float(r[cost]) - x.cost) < 0.06 for r, x in zip(rows, items))  # the same cost the coach ranked by
+    assert [r[HEADS['hand']] for r in rows] == ['1'] * len(items)
     assert all(r['reason'] == next(q.text for q in x.hint.reasons if q.tactic == tactic_of(x)) for r, x in zip(rows, items))
 
 def test_every_tactic_the_coach_names_has_words():
@@ -215,10 +218,10 @@ def test_a_results_file_kept_before_the_new_columns_is_read_and_written(tmp_path
     db = Results(tmp_path/'old.sqlite', now=lambda: 1700000100.0)
     db.played('s1', 'kocka', 3, 'solo', 0, 'Seat 1 lost.', points=[0, 20, 1, 5], seed=4)
     hands = as_dicts(db.csv_text('hands'))
-    assert [(h['student'], h['place'], h['hand_no'], h['seat_1_points'], h['seed']) for h in hands] == \
-        [('Asha', 'alone', '2', '', ''), ('Asha', 'alone', '3', '20', '4')]
-    d = as_dicts(db.csv_text('decisions'))[0]
-    assert (d['tactic'], d['cost (penalty points)'], d['reason']) == ('pass on penalty cards and high cards', '3.1', '')
+    assert [(h['student'], h[HEADS['place']], h[HEADS['hand']], h[HEADS['every']], h[HEADS['seed']]) for h in hands] == \
+        [('Asha', 'alone', '2', '', ''), ('Asha', 'alone', '3', '0 · 20 · 1 · 5', '4')]
+    d = as_dicts(db.csv_text('decisions'))[0]  # kept before its figures: Begga Kaat's kept cost is its penalty points
+    assert (d['tactic'], d[cost_heads('penalty')[2]], d[cost_heads('penalty')[0]], d['reason']) == ('pass on penalty cards and high cards', '3.1', '', '')
 
 def test_a_file_that_cannot_be_used_is_said_in_one_line(tmp_path):
     (tmp_path/'dir.sqlite').mkdir()

@@ -8,7 +8,7 @@ import pytest
 from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.practice.exercises import EXERCISES
-from cardgames_tutor.practice.results import Results
+from cardgames_tutor.practice.results import HEADS, Results, cost_heads
 from cardgames_tutor.serve.room import Classroom, StudentPage
 from cardgames_tutor.serve.teacher import Console, Lesson, make_work
 from cardgames_tutor.serve.teacher_page import TeacherPage, glance_html
@@ -96,7 +96,7 @@ def test_the_teacher_code_opens_every_teacher_route_with_a_cookie_of_its_own():
     status, headers, body = call(gate, '/teacher/results.csv', 'kind=answers', cookies=mine)
     assert status == 200 and headers[b'content-type'].startswith(b'text/csv')
     row = as_dicts(body)[0]  # Bo has typed no name here: his key, in its own column
-    assert (row['student'], row['game'], row['rule'], row['student_key']) == ('', 'kocka', 'Following the led suit', 'b-bo')
+    assert (row['student'], row['game'], row['rule'], row[HEADS['key']]) == ('', 'Kočka', 'Following the led suit', 'b-bo')
     assert call(gate, '/teacher/results.csv', 'kind=students', cookies=mine)[0] == 400
     glance = json.loads(call(gate, '/teacher/glance.json', cookies=mine)[2])
     assert len(glance['tables']) == 2 and len(glance['solo']) == 2
@@ -319,7 +319,7 @@ def test_the_page_buttons_do_what_they_say():
     page.resume_all_button.click(); assert all(x.paused is None for x in room.tables.tables.values())
     page.kind_choice.value, page.exercise_choice.value, page.target_choice.value = 'exercise', 'kocka-last-letter', 'solo'
     page.set_button.click()  # the solo students have made no move: set at once, said beside the button
-    assert all(p.session.match.standing['letters'] == [4, 1, 2, 3] for p in solos) and 'for 2 places' in page.work_line.value
+    assert all(p.session.match.standing['letters'] == [4, 1, 2, 3] for p in solos) and 'for 2 students playing alone' in page.work_line.value
     page.kind_choice.value, page.game_choice.value, page.deal_box.value = 'deal', 'kocka', 'seat 0 holds QL; seat 1 holds QL'
     page.set_button.click()
     assert 'both Seat 0 and Seat 1' in page.work_line.value and '<br' not in page.work_line.value
@@ -391,7 +391,7 @@ def test_behind_a_root_path_the_teacher_lands_and_reads_under_it():
         status, headers, body = rooted(path, 'kind=answers', mine)
         assert status == 200 and headers[b'content-type'].startswith(b'text/csv'), (path, status)
         row = as_dicts(body)[0]
-        assert (row['student'], row['game'], row['rule'], row['student_key']) == ('Bo', 'kocka', 'Following the led suit', 'b-bo')
+        assert (row['student'], row['game'], row['rule'], row[HEADS['key']]) == ('Bo', 'Kočka', 'Following the led suit', 'b-bo')
     assert len(json.loads(rooted('/class/teacher/glance.json', cookies=mine)[2])['tables']) == 2
     assert rooted('/class/teacher', cookies=mine)[2] == b'app:/class/teacher'  # the page itself: the app's, path as it came
     front = ClassroomGate(gate, None, root_path='/class')  # the whole way in, as the server has it
@@ -504,32 +504,35 @@ def test_the_exports_read_as_a_spreadsheet_reads_them():
     results.mine('b-kid').reviewed('kocka', items)
 
     summary = as_dicts(results.csv_text('summary'))  # the answers counted per student and rule, not the students
-    assert [(r['student'], r['rule'], r['answers'], r['right'], r['wrong'], r['student_key']) for r in summary] == [  # the rule in words, no id
+    assert [(r['student'], r['rule'], r['answers'], r['right'], r['wrong'], r[HEADS['key']]) for r in summary] == [  # the rule in words, no id
         ('Asha', rule_title('kocka', 'kocka/follow'), '1', '1', '0', 'b-asha'),
         ('', rule_title('kocka', 'kocka/letter'), '4', '2', '2', 'b-kid')]
     answers = as_dicts(results.csv_text('answers'))
-    assert [(r['student_key'], r['right'], r['wrong'], r['at']) for r in answers][:2] == [('b-kid', '0', '1', iso(AT)), ('b-kid', '1', '0', iso(AT))]
-    assert re.fullmatch(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d', answers[0]['at'])
+    assert [(r[HEADS['key']], r['right'], r['wrong'], r[HEADS['at']]) for r in answers][:2] == [('b-kid', '0', '1', iso(AT)), ('b-kid', '1', '0', iso(AT))]
+    assert re.fullmatch(r'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d', answers[0][HEADS['at']])
 
     hands = as_dicts(results.csv_text('hands'))
-    assert list(hands[0])[:6] == ['student', 'at', 'game', 'place', 'seat', 'hand_no']
-    assert list(hands[0])[6:] == [f"seat_{i}_points" for i in range(5)] + ['seed', 'exercise', 'result', 'student_key']
-    assert [(h['student'], h['game'], h['place'], h['seat'], h['hand_no'], h['seed'], h['exercise'], h['student_key']) for h in hands] == [
-        ('Asha', 'kocka', t.code, str(asha.seat), '1', '3', '', 'b-asha'), ('Asha', 'kocka', t.code, str(asha.seat), '2', '3', '', 'b-asha'),
-        ('Asha', 'beggars-and-thieves', t.code, str(asha.seat), '1', '7', '', 'b-asha'),
-        ('Asha', 'beggars-and-thieves', t.code, str(asha.seat), '2', '7', '', 'b-asha'),
-        ('', 'kocka', 'alone', '0', '1', '2', 'Two letters each', 'b-kid')]
-    for h, result in zip(hands, played):  # each seat's number is the hand's own; a seat the game has not: empty
-        n = len(result['points'])
-        assert [float(h[f"seat_{i}_points"]) for i in range(n)] == result['points'] and all(h[f"seat_{i}_points"] == '' for i in range(n, 5))
-        assert h['result'] == ' '.join(result['text'].split())[:300] and h['at'] == iso(AT)
+    assert list(hands[0]) == ['student', HEADS['at'], 'game', HEADS['place'], 'seat', HEADS['hand'], HEADS['own'], HEADS['every'], HEADS['seed'],
+                              'exercise', 'result', HEADS['key']]
+    assert [(h['student'], h['game'], h[HEADS['place']], h['seat'], h[HEADS['hand']], h[HEADS['seed']], h['exercise'], h[HEADS['key']]) for h in hands] == [
+        ('Asha', 'Kočka', t.code, str(asha.seat), '1', '3', '', 'b-asha'), ('Asha', 'Kočka', t.code, str(asha.seat), '2', '3', '', 'b-asha'),
+        ('Asha', 'Beggars and Thieves', t.code, str(asha.seat), '1', '7', '', 'b-asha'),
+        ('Asha', 'Beggars and Thieves', t.code, str(asha.seat), '2', '7', '', 'b-asha'),
+        ('', 'Kočka', 'alone', '0', '1', '2', 'Two letters each', 'b-kid')]
+    for h, result in zip(hands, played):  # each seat's number is the hand's own, as many as the game has seats; the student's own beside
+        points = [float(x) for x in h[HEADS['every']].split(' · ')]
+        assert points == result['points'] and float(h[HEADS['own']]) == result['points'][int(h['seat'])]
+        assert h['result'] == ' '.join(result['text'].split())[:300] and h[HEADS['at']] == iso(AT)
     assert len(played[2]['points']) == 5 and any('♥' in h['result'] for h in hands)
 
     decisions = as_dicts(results.csv_text('decisions'))  # Kočka's coach counts the chance of losing: in percentage points
     assert [d['tactic'] for d in decisions] == [TACTIC_WORDS[tactic_of(x)] for x in items]
-    assert [d['tactic_id'] for d in decisions] == [tactic_of(x) for x in items]
-    assert [d['cost (% chance of losing)'] for d in decisions] == [str(round(round(x.cost, 4) * 100)) for x in items]
-    assert all((d['student'], d['student_key'], d['hand_no'], d['at']) == ('', 'b-kid', '1', iso(AT)) for d in decisions)
+    played_head, best_head, cost_head = cost_heads('lose')  # the chance of losing the review states for each move, and their difference
+    for d, x in zip(decisions, items):
+        lose = lambda a: x.hint.value_of(a).stats['lose']
+        assert (d[played_head], d[best_head]) == (str(round(round(lose(x.played), 4) * 100)), str(round(round(lose(x.best), 4) * 100)))
+        assert d[cost_head] == str(round((round(lose(x.played), 4) - round(lose(x.best), 4)) * 100))
+    assert all((d['student'], d[HEADS['key']], d[HEADS['hand']], d[HEADS['at']]) == ('', 'b-kid', '1', iso(AT)) for d in decisions)
     assert not any(re.fullmatch(r'[a-z]+(-[a-z]+)+', d['tactic']) for d in decisions)  # words, not a tag
 
     gate = TeacherGate(_app, 'kq7m-x2pd-9hte', Console(room, results))
@@ -583,12 +586,12 @@ def test_each_seats_points_in_the_export_are_the_hands_own_in_every_game(game):
         keeper.beat()
     done = [h for h in s.match.hands if h.is_over]
     hands = as_dicts(results.csv_text('hands'))
-    assert [h['hand_no'] for h in hands] == [str(i) for i in range(1, len(done) + 1)]
+    assert [h[HEADS['hand']] for h in hands] == [str(i) for i in range(1, len(done) + 1)]
     for h, hand in zip(hands, done):
         points = hand.result['points']
         assert len(points) == s.game.n_seats() and all(type(x) in (int, float) for x in points)
-        assert [float(h[f"seat_{i}_points"]) for i in range(len(points))] == points
-        assert (h['seed'], h['place'], h['game']) == ('11', 'alone', game)
+        assert [float(x) for x in h[HEADS['every']].split(' · ')] == points
+        assert (h[HEADS['seed']], h[HEADS['place']], h['game']) == ('11', 'alone', get_game(game).title)
     if game in ('begga-kaat', 'maghe-satra'):  # scored by those points: the match's tally moved by them
         tallies = [[0] * s.game.n_seats()] + s.match.tallies
         assert [[b - a for a, b in zip(x, y)] for x, y in zip(tallies, tallies[1:])] == [h.result['points'] for h in done]
@@ -678,7 +681,7 @@ def test_set_the_work_asks_beside_the_button_before_a_match_under_way_ends():
     page.confirm_button.click(); assert t.match.actions == before and 'Nothing to confirm' in page.work_line.value
     page.set_button.click(); page.confirm_button.click()  # asked, and yes
     assert t.match.actions == [] and t.work['title'] == 'the exercise “Two letters each”'
-    assert 'Set the exercise “Two letters each” for 2 places.' in page.work_line.value and page.confirm_button.layout.display == 'none'
+    assert 'Set the exercise “Two letters each” for 2 tables.' in page.work_line.value and page.confirm_button.layout.display == 'none'
 
 def _until_new_work(t, tokens:dict, seed:int):
     "Play table `t` (students' seats `tokens` their first legal move, bots the others) until its match is the work of `seed`."
@@ -699,7 +702,7 @@ def test_set_the_work_from_the_next_hand_switches_each_table_at_its_hands_end():
     assert 'starts there when its hand under way ends' in page.work_line.value and page.confirm_button.description == 'Yes, from their next hand'
     old = t.match.hands[0]
     page.confirm_button.click()
-    assert 'Set Kočka, seed 31 for 2 places (1 from the next hand).' in page.work_line.value
+    assert 'Set Kočka, seed 31 for 2 tables (1 from the next hand).' in page.work_line.value
     assert t.match.hands[0] is old and t.next_work['title'] == 'Kočka, seed 31' and other.match.seed == 31
     assert 'from the next hand: Kočka, seed 31' in page.glance_box.value
     _until_new_work(t, {k['asha'].seat: k['asha'].token, k['bo'].seat: k['bo'].token}, 31)
@@ -734,7 +737,7 @@ def test_the_keeper_records_the_hand_that_ended_as_the_teachers_work_replaced_it
     _until_new_work(t, {k['asha'].seat: k['asha'].token, k['bo'].seat: k['bo'].token}, 31)  # the move that ends hand 1 starts the work
     assert keeper.beat() == 1 and results.mine('b-asha').hands() == 1  # the hand played before the switch, recorded
     row = as_dicts(results.csv_text('hands'))[0]
-    assert (row['student'], row['hand_no'], row['seed']) == ('Asha', '1', '3')  # from the match it was played in
+    assert (row['student'], row[HEADS['hand']], row[HEADS['seed']]) == ('Asha', '1', '3')  # from the match it was played in
     assert keeper.beat() == 0
 
 def test_names_everywhere_and_results_per_student_and_rule_from_the_summary_export():
@@ -753,7 +756,7 @@ def test_names_everywhere_and_results_per_student_and_rule_from_the_summary_expo
     assert {s['name'] for s in g['solo']} == {'Dee', None, 'Fay'} and g['tables'][0]['students'] == ['Asha', 'Bo']
     html = glance_html(g)
     assert 'solo: Fay (connected)' in html and 'solo: a student with no name' in html and 'solo: a student (' not in html
-    summary = {r['student_key']: r for r in as_dicts(results.csv_text('summary'))}
+    summary = {r[HEADS['key']]: r for r in as_dicts(results.csv_text('summary'))}
     assert (summary['b-fay']['right'], summary['b-fay']['wrong']) == ('3', '1')
     assert console.summary() == ['Fay: Following the led suit (Kočka): 3 right, 1 wrong',
                                  'a student with no name (b-solo): Following the led suit (Kočka): 0 right, 1 wrong']

@@ -13,6 +13,7 @@ import pytest
 from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.practice.exercises import EXERCISES
+from cardgames_tutor.practice.results import HEADS
 from cardgames_tutor.games.kocka import Kocka
 from helpers import POLL, classroom_server, malloc_env
 from test_classroom_tables import (WAIT, Student, browser_test, cards_named, chromium, hidden_from, join_pages,
@@ -191,15 +192,15 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         drill.page.locator('.cgt-drill .widget-hbox button').first.click()
         teacher.wait_for_function("() => /Fay: .* \\(Kočka\\): \\d right, \\d wrong/.test(document.querySelector('.cgt-results')?.innerText)", polling=POLL, timeout=WAIT)
         head, *rows = csv_rows(teacher, 'answers')
-        assert head == ['student', 'at', 'game', 'rule', 'right', 'wrong', 'student_key'], head
-        assert any(r[0] == 'Fay' and r[2] == 'kocka' and r[3] in KOCKA_RULES and '/' not in r[3] and ISO.fullmatch(r[1]) and r[-1] for r in rows), rows
+        assert head == ['student', HEADS['at'], 'game', 'rule', 'right', 'wrong', HEADS['key']], head
+        assert any(r[0] == 'Fay' and r[2] == 'Kočka' and r[3] in KOCKA_RULES and '/' not in r[3] and ISO.fullmatch(r[1]) and r[-1] for r in rows), rows
 
         # a short game for the table (Maghe Satra, seed 5), played out by the students' “bot plays my move”, the projector
         # following; the hands export has a row per student: their name, an ISO date, the hand's number, a number per seat
         # (the same in every row), the seed, and the result the pages showed
         teacher.select_option('.cgt-kind select', label='a game and seed')
         teacher.select_option('.cgt-game select', label='Maghe Satra')
-        teacher.fill('.cgt-players input', '4'); teacher.fill('.cgt-seed input', '5')
+        teacher.select_option('.cgt-players select', label='4 (usual)'); teacher.fill('.cgt-seed input', '5')
         teacher.select_option('.cgt-target select', label='every table')
         teacher.click('.cgt-set-work')
         teacher.wait_for_function("() => document.querySelector('.cgt-work-line')?.innerText.startsWith('Set Maghe Satra, seed 5')", polling=POLL, timeout=WAIT)
@@ -208,14 +209,15 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         result = play_out_hand(students, shown)
         for _ in range(100):  # the server records a finished hand at its next beat (about a second)
             hands = [dict(zip(h, r)) for h, *rows in [csv_rows(teacher, 'hands')] for r in rows]
-            mine = [r for r in hands if r['game'] == 'maghe-satra' and r['place'] == host.code]
+            mine = [r for r in hands if r['game'] == 'Maghe Satra' and r[HEADS['place']] == host.code]
             if len(mine) >= len(students): break
             time.sleep(0.2)
         assert sorted(r['student'] for r in mine) == sorted(s.name for s in students), mine  # every student, by name, once
-        assert all(ISO.fullmatch(r['at']) and r['hand_no'] == '1' and r['seed'] == '5' for r in mine), mine
+        assert all(ISO.fullmatch(r[HEADS['at']]) and r[HEADS['hand']] == '1' and r[HEADS['seed']] == '5' for r in mine), mine
         assert all(r['seat'] == str(s.seat) for s in students for r in mine if r['student'] == s.name)
-        points = {tuple(r[f"seat_{i}_points"] for i in range(4)) for r in mine}
+        points = {tuple(r[HEADS['every']].split(' · ')) for r in mine}
         assert len(points) == 1 and sorted(next(iter(points))) == ['0', '0', '0', '1'], points  # one game point, to the hand's winner
+        assert all(r[HEADS['own']] == next(iter(points))[int(r['seat'])] for r in mine)  # each student's own, on their row
         assert all(r['result'] and r['result'] in result for r in mine), (result, mine)  # the result the pages showed
 
         # a solo page closed (no goodbye sent: its websocket simply gone) is away within seconds, not after --cull (60 s)

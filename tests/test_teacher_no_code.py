@@ -17,7 +17,7 @@ import pytest
 from cardgames_tutor.core.engine import ENGINE_RULES
 from cardgames_tutor.core.registry import games, get_game
 from cardgames_tutor.practice.drills import drill_set
-from cardgames_tutor.practice.results import Results
+from cardgames_tutor.practice.results import HEADS, Results
 from cardgames_tutor.serve.projector import ProjectorPage, projector_parts
 from cardgames_tutor.serve.room import Classroom, StudentPage
 from cardgames_tutor.serve.teacher import Console
@@ -30,7 +30,7 @@ from cardgames_tutor.ui.session import Session
 from test_no_code_on_screen import problems, html_text
 
 PYTHON = re.compile(r"\[\]|\['|\[\d+(?:\.\d+)?(?:, \d+(?:\.\d+)?)+\]|\(\)|<[\w.]+ object at|\bnan\b|\bTraceback\b|Error\b")
-KEYS = ('student_key', 'tactic_id')  # the columns a program joins on, named so: not read as words
+KEYS = (HEADS['key'],)  # the student's code, its header saying what it is for: not read as words
 
 def found_in(where:str, text:str, pack) -> list:
     "The code in `text` (`problems`), and a Python value the generic patterns leave out."
@@ -139,11 +139,11 @@ def test_the_projector_page_shows_no_code(played):
 def test_the_csv_exports_show_no_code(played, kind):
     console, tables, _ = played
     head, *rows = list(csv.reader(io.StringIO(console.csv_text(kind).lstrip('\ufeff'), newline='')))
-    assert rows and set(h for h in head if h in KEYS) <= set(head[-2:])  # the keys last, after what the teacher reads
+    assert rows and set(h for h in head if h in KEYS) <= set(head[-1:])  # the key last, after what the teacher reads
     found = [p for h in head for p in found_in(f"{kind} header", h, tables[0].match.game.pack)]
     for row in rows:
         r = dict(zip(head, row))
-        pack = get_game(r['game']).pack
+        pack = next(get_game(n) for n, g in games().items() if g.title == r['game']).pack  # the game by its name
         found += [p for h, v in r.items() if h not in KEYS for p in found_in(f"{kind}, {h}", v, pack)]
     assert not found, '\n'.join(sorted(set(found))[:30])
 

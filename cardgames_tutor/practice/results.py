@@ -20,8 +20,8 @@ from .progress import Progress, data_dir, rule_title
 from ..coach.reasons import TACTIC_WORDS, tactic_words
 
 # %% auto #0
-__all__ = ['COST_UNITS', 'ResultsError', 'Results', 'login_key', 'exercise_title', 'tactic_of', 'rule_words', 'RuleResult',
-           'TacticResult', 'Mine', 'Standing', 'ClassProgress']
+__all__ = ['COST_UNITS', 'HEADS', 'ResultsError', 'Results', 'login_key', 'exercise_title', 'tactic_of', 'rule_words',
+           'RuleResult', 'TacticResult', 'Mine', 'Standing', 'cost_heads', 'ClassProgress']
 
 # %% ../../nbs/practice/44_results.ipynb #61202a6c
 class ResultsError(ValueError):
@@ -34,10 +34,10 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS hands (student TEXT, game TEXT, place TEXT, seat INT, hand_no INT, result TEXT, at REAL, "
     "points TEXT, seed TEXT, exercise TEXT)",
     "CREATE TABLE IF NOT EXISTS decisions (student TEXT, game TEXT, hand_no INT, tactic TEXT, cost REAL, played TEXT, "
-    "best TEXT, at REAL, unit TEXT, why TEXT)",
+    "best TEXT, at REAL, unit TEXT, why TEXT, played_stat REAL, best_stat REAL)",
     "CREATE INDEX IF NOT EXISTS answers_by_student ON answers (student)",
 )
-_ADDED = {'hands': ('points TEXT', 'seed TEXT', 'exercise TEXT'), 'decisions': ('unit TEXT', 'why TEXT')}  # not in a file kept before them
+_ADDED = {'hands': ('points TEXT', 'seed TEXT', 'exercise TEXT'), 'decisions': ('unit TEXT', 'why TEXT', 'played_stat REAL', 'best_stat REAL')}  # not in a file kept before them
 
 def _add_columns(db):
     "Give a results file kept before the columns of `_ADDED` were those columns (empty in its old rows)."
@@ -53,6 +53,7 @@ class Results:
                  now=time.time): # the clock (tests pass their own)
         self.path, self.now, self.lock = (str(path) if path else str(data_dir()/'classroom.sqlite')), now, threading.Lock()
         self.watchers = []  # called after every write: `watchers.append(fn)`
+        self.started = now()  # when this server started keeping them: the teacher's export of this class starts there (`csv_text`)
         self.logins = set()  # the keys of students the hub logged in: their login is their name (`logged_in`)
         try:
             if self.path != ':memory:': Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -154,12 +155,20 @@ def _reason_of(mistake) -> str:
     tactic = tactic_of(mistake)
     return next((getattr(r, 'text', '') for r in mistake.hint.reasons if r.tactic == tactic), '')
 
+def _stat_of(mistake, action) -> float|None:
+    "The coach's figure for `action` in the stat the review states (its chance of losing, its penalty points...): what the student read."
+    hint, main = mistake.hint, getattr(mistake.hint, 'main', None)
+    got = hint.value_of(action) if hasattr(hint, 'value_of') else None
+    value = (got.stats or {}).get(main) if got is not None else None
+    return round(float(value), 4) if isinstance(value, (int, float)) else None
+
 @patch
 def reviewed(self:Results, student:str, game:str, mistakes:list):
-    "Record the review of one of `student`'s hands: its costly decisions (`coach.search.review`'s `Mistake`s)."
+    "Record the review of one of `student`'s hands: its costly decisions (`coach.search.review`'s `Mistake`s), with the stat the review states for each move."
     rows = [(_key(student), _text(game), m.hand_no, tactic_of(m), round(float(m.cost), 4), action_text(m.played), action_text(m.best), self.now(),
-             getattr(m.hint, 'main', None), _text(_reason_of(m), 300)) for m in mistakes]
-    self._write("INSERT INTO decisions (student, game, hand_no, tactic, cost, played, best, at, unit, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+             getattr(m.hint, 'main', None), _text(_reason_of(m), 300), _stat_of(m, m.played), _stat_of(m, m.best)) for m in mistakes]
+    self._write("INSERT INTO decisions (student, game, hand_no, tactic, cost, played, best, at, unit, why, played_stat, best_stat) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
 # %% ../../nbs/practice/44_results.ipynb #1c29027e
 def rule_words(game:str, rule:str) -> str:
@@ -251,6 +260,9 @@ def standings(self:Results) -> dict:
     return {k: Standing(*v) for k, v in out.items()}
 
 # %% ../../nbs/practice/44_results.ipynb #1a96741f
+from collections import defaultdict
+from ..coach.reasons import LESS_BETTER
+
 COST_UNITS = {'penalty': ('penalty points', 1, 1), 'lose': ('% chance of losing', 100, 0), 'win': ('% chance of winning', 100, 0),
               'score': ('score points', 1, 1), 'margin': ('points over the opponent', 1, 1)}  # the coach's stat: (words, scale, decimals)
 
@@ -260,12 +272,35 @@ def _main_of(game:str) -> str|None:
     try: return get_game(game).coach_measure.main
     except Exception: return None
 
-def _cost(cost, unit) -> tuple:
-    "(the column, the number) of a decision's cost in the game's own unit, rounded as the coach's estimate deserves."
+@lru_cache(maxsize=None)
+def _value_is_main(game:str) -> bool:
+    "Whether `game`'s coach ranks moves by its main stat alone (Begga Kaat's penalty points): then a decision's kept cost is that stat's."
+    try:
+        m = get_game(game).coach_measure
+        zero, one = defaultdict(float), defaultdict(lambda: 1.0, {m.main: 0.0})  # every other stat moved: the value must not move
+        return m.value(zero) == m.value(one) and abs(abs(m.value(defaultdict(float, {m.main: 1.0})) - m.value(zero)) - 1) < 1e-9
+    except Exception: return False
+
+def cost_heads(unit) -> tuple:
+    "The three columns of a decision's figures in the game's own unit: with the move played, with the coach's choice, and the cost between them."
+    words = COST_UNITS.get(unit, ("coach's value", 1, 2))[0]
+    return (f"{words} with the move played", f"{words} with the coach's choice",
+            f"cost ({words}: how much worse the move played is)")
+
+def _figure(x, unit):
     words, scale, digits = COST_UNITS.get(unit, ("coach's value", 1, 2))
-    if not isinstance(cost, (int, float)): return f"cost ({words})", ''
-    value = round(cost * scale, digits)
-    return f"cost ({words})", int(value) if digits == 0 else value
+    if not isinstance(x, (int, float)): return ''
+    value = round(x * scale, digits)
+    return int(value) if digits == 0 else value
+
+def _cost(played, best, cost, unit, game:str='') -> tuple:
+    """(the columns, the numbers) of a decision in the game's own unit, rounded as the coach's estimate deserves: the stat the
+    review states for the move played and for the coach's choice, and the cost between them (the same difference the review
+    reads). A decision kept before its stats were has its kept cost only where that was the stat's (`_value_is_main`)."""
+    heads, lower = cost_heads(unit), unit in LESS_BETTER
+    if isinstance(played, (int, float)) and isinstance(best, (int, float)):
+        return heads, (_figure(played, unit), _figure(best, unit), _figure(played - best if lower else best - played, unit))
+    return heads, ('', '', _figure(cost, unit) if _value_is_main(game) else '')
 
 # %% ../../nbs/practice/44_results.ipynb #c05c3f68
 def _when(at) -> str:
@@ -298,46 +333,63 @@ def _cell(value):
     return "'" + text if _AT_START.match(text) else text
 
 # %% ../../nbs/practice/44_results.ipynb #3e8f0c51
+HEADS = {'at': 'date and time', 'hand': 'hand of the match', 'place': 'table (its code), or alone',
+         'own': "the student's points in the hand", 'every': 'points of each seat, seat 0 first',
+         'seed': 'seed (the same seed deals the same cards again)', 'played': 'move played', 'best': "coach's choice",
+         'key': "student's code (tells apart students with the same name, or none)"}  # the columns' headers, in words
+
+def _game(game) -> str:
+    try: return game_class(game).title  # 'Kočka', never its id
+    except Exception: return game
+
+def _own(points, seat):
+    return points[seat] if isinstance(seat, int) and 0 <= seat < len(points) else ''
+
 @patch
-def _summary_rows(self:Results, name) -> tuple:
-    rows = self._read("SELECT student, game, rule, count(*), sum(right), sum(1 - right) FROM answers GROUP BY student, game, rule")
+def _summary_rows(self:Results, name, since) -> tuple:
+    rows = self._read("SELECT student, game, rule, count(*), sum(right), sum(1 - right) FROM answers WHERE (? IS NULL OR at >= ?) GROUP BY student, game, rule", (since, since))
     rows.sort(key=lambda r: (name(r[0]) == '', name(r[0]).casefold(), r[0], r[1], -r[5], r[2]))
-    return (['student', 'game', 'rule', 'answers', 'right', 'wrong', 'student_key'],  # the rule in words: its id is for records
-            [[name(k), g, _title(g, r), n, right, wrong, k] for k, g, r, n, right, wrong in rows])
+    return (['student', 'game', 'rule', 'answers', 'right', 'wrong', HEADS['key']],  # the rule in words: its id is for records
+            [[name(k), _game(g), _title(g, r), n, right, wrong, k] for k, g, r, n, right, wrong in rows])
 
 @patch
-def _answers_rows(self:Results, name) -> tuple:
-    rows = self._read("SELECT student, at, game, rule, right FROM answers ORDER BY rowid")
-    return (['student', 'at', 'game', 'rule', 'right', 'wrong', 'student_key'],
-            [[name(k), _when(at), g, _title(g, r), right, 1 - right, k] for k, at, g, r, right in rows])
+def _answers_rows(self:Results, name, since) -> tuple:
+    rows = self._read("SELECT student, at, game, rule, right FROM answers WHERE (? IS NULL OR at >= ?) ORDER BY rowid", (since, since))
+    return (['student', HEADS['at'], 'game', 'rule', 'right', 'wrong', HEADS['key']],
+            [[name(k), _when(at), _game(g), _title(g, r), right, 1 - right, k] for k, at, g, r, right in rows])
 
 @patch
-def _hands_rows(self:Results, name) -> tuple:
-    rows = self._read("SELECT student, at, game, place, seat, hand_no, points, seed, exercise, result FROM hands ORDER BY rowid")
+def _hands_rows(self:Results, name, since) -> tuple:
+    rows = self._read("SELECT student, at, game, place, seat, hand_no, points, seed, exercise, result FROM hands WHERE (? IS NULL OR at >= ?) ORDER BY rowid", (since, since))
     points = [_seat_points(r[6]) for r in rows]
-    n = max(map(len, points), default=0)  # a column per seat of the game with the most seats in the export
-    out = [[name(k), _when(at), g, 'alone' if place == 'solo' else place, seat, hand_no, *p, *[''] * (n - len(p)), _seed(seed), exercise or '', result, k]
+    out = [[name(k), _when(at), _game(g), 'alone' if place == 'solo' else place, seat, hand_no, _own(p, seat), ' · '.join(map(str, p)),
+            _seed(seed), exercise or '', result, k]
            for (k, at, g, place, seat, hand_no, _, seed, exercise, result), p in zip(rows, points)]
-    return ['student', 'at', 'game', 'place', 'seat', 'hand_no', *(f"seat_{i}_points" for i in range(n)), 'seed', 'exercise', 'result', 'student_key'], out
+    return ['student', HEADS['at'], 'game', HEADS['place'], 'seat', HEADS['hand'], HEADS['own'], HEADS['every'], HEADS['seed'], 'exercise',
+            'result', HEADS['key']], out
 
 @patch
-def _decisions_rows(self:Results, name) -> tuple:
-    rows = self._read("SELECT student, at, game, hand_no, tactic, cost, unit, played, best, why FROM decisions ORDER BY rowid")
-    costs = [_cost(cost, unit or _main_of(g)) for _, _, g, _, _, cost, unit, *_ in rows]
-    order = [f"cost ({w})" for w, *_ in COST_UNITS.values()]
-    heads = sorted({h for h, _ in costs}, key=lambda h: (order.index(h) if h in order else len(order), h))  # a column for each unit held
-    out = [[name(k), _when(at), g, hand_no, tactic_words(tactic, why), *(v if h == head else '' for h in heads), played, best, why or '', tactic, k]
-           for (k, at, g, hand_no, tactic, _, _, played, best, why), (head, v) in zip(rows, costs)]
-    return ['student', 'at', 'game', 'hand_no', 'tactic', *heads, 'played', 'best', 'reason', 'tactic_id', 'student_key'], out
+def _decisions_rows(self:Results, name, since) -> tuple:
+    rows = self._read("SELECT student, at, game, hand_no, tactic, cost, unit, played, best, why, played_stat, best_stat FROM decisions "
+                      "WHERE (? IS NULL OR at >= ?) ORDER BY rowid", (since, since))
+    costs = [_cost(ps, bs, cost, unit or _main_of(g), g) for _, _, g, _, _, cost, unit, _, _, _, ps, bs in rows]
+    order = [cost_heads(u) for u in COST_UNITS]
+    groups = sorted({h for h, _ in costs}, key=lambda h: (order.index(h) if h in order else len(order), h))  # three columns for each unit held
+    out = [[name(k), _when(at), _game(g), hand_no, tactic_words(tactic, why), played, best,
+            *(x for hs in groups for x in (v if hs == heads else ('', '', ''))), why or '', k]
+           for (k, at, g, hand_no, tactic, _, _, played, best, why, _, _), (heads, v) in zip(rows, costs)]
+    return ['student', HEADS['at'], 'game', HEADS['hand'], 'tactic', HEADS['played'], HEADS['best'], *(h for hs in groups for h in hs),
+            'reason', HEADS['key']], out
 
 _CSV = {'summary': Results._summary_rows, 'answers': Results._answers_rows, 'hands': Results._hands_rows, 'decisions': Results._decisions_rows}
 
 @patch
-def csv_text(self:Results, kind:str='summary') -> str:
+def csv_text(self:Results, kind:str='summary',
+             since:float|None=None) -> str: # only what was kept from this time on (seconds since 1970; `started`: this server's); None: all
     "The `kind` of results as CSV text with a byte-order mark: 'summary' (per student and rule), 'answers', 'hands' or 'decisions'."
     if kind not in _CSV: raise ResultsError(f"the results export as {', '.join(_CSV)}; not {short_repr(kind)}")
     names = dict(self._read("SELECT student, name FROM students"))
-    head, rows = _CSV[kind](self, lambda k: names.get(k) or '')
+    head, rows = _CSV[kind](self, lambda k: names.get(k) or '', since)
     out = io.StringIO()
     w = csv.writer(out, lineterminator='\n', quoting=csv.QUOTE_ALL)
     w.writerow(head)

@@ -21,7 +21,7 @@ from .teacher_server import TeacherGate, coalesced, in_solara_page
 _log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['WHAT_IF', 'PROJECTOR_CSS', 'seat_labels', 'named', 'projector_parts', 'what_if_choices', 'ProjectorPage',
+__all__ = ['WHAT_IF', 'ZOOMS', 'PROJECTOR_CSS', 'seat_labels', 'named', 'projector_parts', 'what_if_choices', 'ProjectorPage',
            'projector_for', 'projector_widget']
 
 # %% ../../nbs/serve/34b_projector.ipynb #7d77abeb
@@ -37,17 +37,24 @@ def named(html:str, labels:list) -> str:
 
 # %% ../../nbs/serve/34b_projector.ipynb #176e7b07
 def _head(lesson:Lesson, labels:list, m, s) -> str:
-    "The page's head: table, game, hand, the names at the table, the scores, and live, held or 'what if'."
+    """The page's head: table, game, hand, the names at the table, the scores, and live, held or 'what if'. Live, a hand
+    just finished stays on screen until the next move: the head says so, and what the table waits for in the hand dealt
+    since; a paused table is said paused, live or held."""
     mode, game = lesson.mode, m.game
-    state = {'live': 'Live', 'held': f"Held at move {len(m.actions)} of {len(s.match.actions)}", 'what-if': f"What if, from move {lesson.cut}"}[mode]
-    with lesson.table.lock: waiting = lesson.table.waiting_text(None)  # its own sentence: the names in it already
-    line = {'live': escape(waiting), 'held': "The table plays on meanwhile: “live again” follows it.",
+    with lesson.table.lock: waiting, paused, hands = lesson.table.waiting_text(None), lesson.table.paused is not None, len(lesson.table.match.hands)
+    shown, over = s.shown_hand(), mode == 'live' and s.review is not None
+    hand_word, badge = f"hand {shown + 1}" + (' (over)' if over else ''), 'paused' if paused and mode == 'live' else mode
+    state = {'live': 'Paused' if paused else 'Live', 'held': f"Held at move {len(m.actions)} of {len(s.match.actions)}", 'what-if': f"What if, from move {lesson.cut}"}[mode]
+    now = escape(waiting)  # its own sentence: the names in it already
+    if over and hands > shown + 1:
+        now = escape(in_game_words(f"Hand {shown + 1} is over: it stays on screen until the first move of hand {hands}. Hand {hands}: ", game)) + now
+    line = {'live': now, 'held': "The table is paused meanwhile." if paused else "The table plays on meanwhile: “live again” follows it.",
             'what-if': named(f"The teacher plays Seat {s.seat}; bots play the others. The table is not changed.", labels)}[mode]
     label, values = game.tally(m.standing)
-    scores = escape(str(label)) + ': ' + ' · '.join(f"{escape(labels[i])} {escape(str(v))}" for i, v in enumerate(values))
+    scores = escape(str(label)) + ': ' + ' · '.join(f"{escape(labels[i])} {escape(str(v)) if str(v).strip() else 'none'}" for i, v in enumerate(values))
     return (f'<div class="cgt-proj-head" data-mode="{mode}" data-moves="{len(m.actions)}" data-table="{escape(lesson.code)}">'
-            f'<div class="cgt-proj-title">Table <b>{escape(lesson.code)}</b> · {escape(game.title)} · {escape(in_game_words(f"hand {s.shown_hand() + 1}", game))} '
-            f'<span class="cgt-proj-state cgt-proj-{mode}">{state}</span></div>'
+            f'<div class="cgt-proj-title">Table <b>{escape(lesson.code)}</b> · {escape(game.title)} · {escape(in_game_words(hand_word, game))} '
+            f'<span class="cgt-proj-state cgt-proj-{badge}">{state}</span></div>'
             f'<div class="cgt-proj-seats">At the table: {" · ".join(map(escape, labels))}</div>'
             f'<div class="cgt-proj-scores">{scores}</div><div class="cgt-proj-now">{line}</div></div>')
 
@@ -88,16 +95,21 @@ def what_if_choices(lesson:Lesson) -> tuple:
                 [(move_label(m, s.game.pack), m) for m in c.plain] + [(f"{verb} the chosen cards", verb) for verb in c.choose])
 
 # %% ../../nbs/serve/34b_projector.ipynb #8c703cb0
+ZOOMS = ((1280, 1.7), (1600, 2.1), (1900, 2.5))  # (from a screen this wide in px, the table this many times its size): 1.35 below
 PROJECTOR_CSS = (
     '.cgt-projector{font-family:sans-serif;color:#123}'
-    '.cgt-proj-head{font:22px/1.35 sans-serif}.cgt-proj-title{font-size:30px}.cgt-proj-none{font:28px/1.4 sans-serif}'
+    '.cgt-proj-head{font:clamp(22px,1.6vw,34px)/1.35 sans-serif}.cgt-proj-title{font-size:clamp(30px,2.2vw,46px)}.cgt-proj-none{font:28px/1.4 sans-serif}'
     '.cgt-proj-state{font-weight:bold;padding:0 10px;border-radius:6px;margin-left:8px}'
     '.cgt-proj-state.cgt-proj-live{color:#1b5e20;border:2px solid #1b5e20}.cgt-proj-state.cgt-proj-held{background:#fff3c4;border:2px solid #e6a100}'
-    '.cgt-proj-state.cgt-proj-what-if{background:#b71c1c;color:#fff}'
+    '.cgt-proj-state.cgt-proj-what-if{background:#b71c1c;color:#fff}.cgt-proj-state.cgt-proj-paused{background:#fff3c4;color:#7a4f00;border:2px solid #e6a100}'
     '.cgt-proj-whatif{font:bold 48px/1.2 sans-serif;color:#fff;background:#b71c1c;padding:6px 20px;border-radius:10px;display:inline-block}'
-    '.cgt-proj-table .cgt-table-wrap{max-width:700px!important;zoom:1.35}.cgt-proj-table .cgt-seat{font-size:15px!important}'
-    '.cgt-proj-log{list-style:none;margin:0;padding:0;font:19px/1.4 sans-serif}.cgt-proj-log li{border-bottom:1px solid #ccc;padding:3px 4px}'
-    '.cgt-proj-said p{font:24px/1.4 sans-serif;margin:4px 0}'
+    # the table fills its part of the screen, its cards and words scaled with the screen: read from the back of the room
+    '.cgt-proj-table .cgt-table-wrap{max-width:none!important;zoom:1.35}'
+    + ''.join(f'@media (min-width:{w}px){{.cgt-proj-table .cgt-table-wrap{{zoom:{z}}}}}' for w, z in ZOOMS) +
+    '.cgt-proj-table .cgt-seat{font-size:15px!important}'
+    '.cgt-proj-table .cgt-trick{gap:4px 16px!important}.cgt-proj-table .cgt-played{font-size:12px!important;max-width:9em;text-align:center}'
+    '.cgt-proj-log{list-style:none;margin:0;padding:0;font:clamp(19px,1.3vw,28px)/1.4 sans-serif}.cgt-proj-log li{border-bottom:1px solid #ccc;padding:3px 4px}'
+    '.cgt-proj-said p{font:clamp(24px,1.6vw,34px)/1.4 sans-serif;margin:4px 0}'
     '.cgt-projector button.cgt-proj-button{font-size:22px!important;height:auto!important;padding:4px 18px!important;margin:2px 6px 2px 0}'
     '.cgt-projector button.cgt-proj-card{font:bold 28px sans-serif!important;height:auto!important;padding:6px 12px!important;background:#fff;border:3px solid #2e7d32}'
     '.cgt-projector button.cgt-proj-card:disabled{border-color:#ccc;opacity:0.55}.cgt-projector button.cgt-proj-card.cgt-chosen{background:#ffe082}'
@@ -122,7 +134,7 @@ def _build(self:ProjectorPage):
     button = lambda label, css, tip: W.Button(description=label, tooltip=tip, _dom_classes=('cgt-proj-button', css), layout=W.Layout(width='auto'))
     self.css = W.HTML(f'<style>{PROJECTOR_CSS}</style>', layout=W.Layout(display='none'))  # applies though hidden
     self.head, self.banner, self.said = html('cgt-proj-head-box'), html('cgt-proj-banner-box'), html('cgt-proj-said')
-    self.table, self.log_box = html('cgt-proj-table', flex='1 1 640px', max_width='100%'), html('cgt-proj-log-box', flex='1 1 300px', max_width='100%')
+    self.table, self.log_box = html('cgt-proj-table', flex='3 1 640px', max_width='100%'), html('cgt-proj-log-box', flex='1 1 300px', max_width='100%')
     self.back = button('◀', 'cgt-proj-back', 'one move back: the projector holds there')
     self.forward = button('▶', 'cgt-proj-forward', 'one move forward: the projector holds there')
     self.live_button = button('live again', 'cgt-proj-live', 'follow the table again, move by move')

@@ -19,7 +19,7 @@ from ..tables.class_tables import WHEN
 from ..tables.seats import Reply, TableError, refused
 from ..core.deals import constrained_deal
 from ..practice.exercises import EXERCISES, exercise
-from ..practice.results import Results, Standing
+from ..practice.results import HEADS, Results, Standing
 from ..ui.session import Session
 from .room import Classroom
 
@@ -50,7 +50,11 @@ def _browsers(self:Console) -> tuple:
     return solo, at
 
 # %% ../../nbs/serve/34_teacher.ipynb #79453764
-def _scores(row) -> str: return f"{row['score_label']} " + ' · '.join(map(str, row['scores']))
+def _scores(row, names:list) -> str:
+    "The scores by name, each seat's after its player ('letters: Ana none · Ben K'): never a bare column the teacher counts along."
+    return f"{row['score_label']}: " + ' · '.join(f"{n} {v if str(v).strip() else 'none'}" for n, v in zip(names, row['scores']))
+
+def _seat_names(seats) -> list: return [s['name'] or f"Seat {s['seat']} (bot)" for s in seats]  # who sits where, as the glance says it
 
 @patch
 def glance(self:Console) -> dict:
@@ -62,11 +66,11 @@ def glance(self:Console) -> dict:
     for row in snap['tables']:
         t = self.room.tables.tables.get(row['code'])
         seats = [{**s, 'progress': progress(seat_of.get((row['code'], s['seat'])))} for s in row['seats']]
-        tables.append({**row, 'seats': seats, 'scores_text': _scores(row), 'students': [s['name'] for s in row['seats'] if s['name']],
+        tables.append({**row, 'seats': seats, 'scores_text': _scores(row, _seat_names(row['seats'])), 'students': [s['name'] for s in row['seats'] if s['name']],
                        'paused': None if t is None else t.paused, 'work': None if t is None or not t.work else t.work['title'],
                        'next_work': None if t is None or not t.next_work else t.next_work['title']})
     later = {pid: w.title for pid, (w, *_) in list(self.pending.items())}  # the solo work waiting for the next hand
-    solo = [{**row, 'scores_text': _scores(row), 'progress': progress(solo_of.get(row['id'])), 'next_work': later.get(row['id'])} for row in snap['solo']]
+    solo = [{**row, 'scores_text': _scores(row, [(row['name'] or NO_NAME) if i == row['seat'] else f"Seat {i} (bot)" for i in range(len(row['scores']))]), 'progress': progress(solo_of.get(row['id'])), 'next_work': later.get(row['id'])} for row in snap['solo']]
     return {'tables': tables, 'solo': solo}
 
 # %% ../../nbs/serve/34_teacher.ipynb #726fdb3d
@@ -340,14 +344,13 @@ def running(self:Console, to:str='all') -> list:
 # %% ../../nbs/serve/34_teacher.ipynb #663a9ea2
 @patch
 def result_rows(self:Console) -> list:
-    "The drill answers per student and rule, as the summary export counts them: dicts of student, game (its title), rule (in words), answers, right, wrong."
+    "This class's drill answers per student and rule (since the server started), as the summary export counts them: dicts of student, game (its title), rule (in words), answers, right, wrong."
     if self.results is None: return []
-    head, *rows = csv.reader(io.StringIO(self.results.csv_text('summary').lstrip('\ufeff'), newline=''))
+    head, *rows = csv.reader(io.StringIO(self.csv_text('summary').lstrip('\ufeff'), newline=''))
     out = []
     for row in rows:
         r = dict(zip(head, row))
-        r['student'] = r['student'] or f"{NO_NAME} ({r['student_key'][:6]})"
-        r['game'] = game_class(r['game']).title if r['game'] in games() else r['game']
+        r['student'] = r['student'] or f"{NO_NAME} ({r[HEADS['key']][:6]})"
         out.append({k: int(r[k]) if k in ('answers', 'right', 'wrong') else r[k] for k in ('student', 'game', 'rule', 'answers', 'right', 'wrong')})
     return out
 
@@ -357,7 +360,7 @@ def summary(self:Console) -> list:
     return [f"{r['student']}: {r['rule']} ({r['game']}): {r['right']} right, {r['wrong']} wrong" for r in self.result_rows()]
 
 @patch
-def csv_text(self:Console, kind:str='summary') -> str:
-    "The results as CSV: 'summary', 'answers', 'hands' or 'decisions'."
+def csv_text(self:Console, kind:str='summary', everything:bool=False) -> str:
+    "The results as CSV: 'summary', 'answers', 'hands' or 'decisions'; this class's (since the server started) unless `everything` the results file holds."
     if self.results is None: return ''
-    return self.results.csv_text(kind)
+    return self.results.csv_text(kind, None if everything else self.results.started)

@@ -6,12 +6,12 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/teacher_page.html.
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #01bb6f2e
 from __future__ import annotations
-import logging, secrets, threading
+import logging, secrets, threading, time
 from html import escape
 import ipywidgets as widgets
 from fastcore.basics import patch
 from ..core.words import one_line, plural, short_repr
-from ..core.registry import games
+from ..core.registry import game_class, games, get_game
 from ..tables.seats import Reply
 from ..practice.exercises import EXERCISES
 from ..ui.looks import whole_button, wrap_row
@@ -20,10 +20,15 @@ from .teacher import NO_NAME, Console, Work, make_work
 _log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['PREFIX', 'KINDS', 'FIELDS', 'TARGETS', 'WHENS', 'YES', 'NOT_SHOWN', 'glance_html', 'TeacherPage', 'shown_html']
+__all__ = ['PREFIX', 'KINDS', 'FIELDS', 'TARGETS', 'WHENS', 'YES', 'NOT_SHOWN', 'EXPORTS', 'glance_html', 'TeacherPage',
+           'exercise_options', 'player_options', 'shown_html', 'export_html']
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #4dc4dabd
-def _cell(text) -> str: return f"<td>{escape(str(text))}</td>"
+_NOWRAP = ' style="white-space:nowrap"'  # a short cell kept on one line (a name and its seat)
+
+def _cell(text, nowrap:bool=False) -> str: return f"<td{_NOWRAP if nowrap else ''}>{escape(str(text))}</td>"
+
+def _lines(texts) -> str: return '<td>' + '<br>'.join(map(escape, texts)) + '</td>'  # one a line: a seat each
 
 def _seat_text(s) -> str:
     who = s['name'] if s['name'] else 'bot'
@@ -39,12 +44,12 @@ def glance_html(glance:dict) -> str:
     rows = ['<tr><th>where</th><th>game</th><th>hand</th><th>scores</th><th>turn</th><th>seats and progress</th></tr>']
     for t in glance['tables']:
         rows.append('<tr class="cgt-glance-table">' + _cell(f"table {t['code']} ({_table_state(t)})") + _cell(t['title']) + _cell(t['hand'])
-                    + _cell(t['scores_text']) + _cell(t['to_act_label'] or '-') + _cell('; '.join(map(_seat_text, t['seats']))) + '</tr>')
+                    + _cell(t['scores_text']) + _cell(t['to_act_label'] or '-', nowrap=True) + _lines(map(_seat_text, t['seats'])) + '</tr>')
     for s in glance['solo']:
         later = f"; from the next hand: {s['next_work']}" if s.get('next_work') else ''
         rows.append('<tr class="cgt-glance-solo">' + _cell(f"solo: {s['name'] or NO_NAME} ({'connected' if s['connected'] else 'away'}{later})")
                     + _cell(s['title']) + _cell(s['hand']) + _cell(s['scores_text'])
-                    + _cell('their turn' if s['to_act'] == s['seat'] else f"Seat {s['to_act']}" if s['to_act'] is not None else '-')
+                    + _cell('their turn' if s['to_act'] == s['seat'] else f"Seat {s['to_act']} (bot)" if s['to_act'] is not None else '-', nowrap=True)
                     + _cell(s['progress']) + '</tr>')
     if len(rows) == 1: rows.append('<tr><td colspan="6">No student is here yet.</td></tr>')
     return '<table class="cgt-glance">' + ''.join(rows) + '</table>'
@@ -56,7 +61,8 @@ KINDS = (('a game and seed', 'game'), ('a prepared exercise', 'exercise'), ('a d
 FIELDS = {'game': ('game_choice', 'players_box', 'seed_box'), 'exercise': ('exercise_choice',),  # the form's fields of each kind
           'deal': ('game_choice', 'players_box', 'seed_box', 'deal_box'), 'record': ('record_upload',)}
 TARGETS = (('every table and every solo student', 'all'), ('every table', 'tables'), ('every solo student', 'solo'))
-WHENS = (('now: the match under way ends', 'now'), ('from the next hand: the hand under way is played out first', 'next-hand'))
+WHENS = (('now: the match under way ends', 'now'),
+         ('from the next hand: a hand with a move made is played out first (a hand no one has moved in yet is replaced at once)', 'next-hand'))
 YES = {'now': 'Yes, end those matches now', 'next-hand': 'Yes, from their next hand'}  # the button that confirms
 NOT_SHOWN = '<p>No table is on the projector page yet: choose one above and press “Show to the class”.</p>'
 
@@ -72,6 +78,25 @@ class TeacherPage(widgets.VBox):
         self.refresh()  # the methods it calls are written below, one cell each
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #1dfaf88b
+def exercise_options() -> list:
+    "The prepared exercises to choose from, each after its game's name, a game's together ('Kočka: One letter from KOČKA')."
+    named = [(f"{game_class(x.record['game']).title}: {x.title}", n) for n, x in EXERCISES.items()]
+    return sorted(named, key=lambda o: o[0].split(':')[0])  # stable: each game's in the order they were written
+
+def player_options(game:str) -> list:
+    "The numbers of players `game` is played by, its usual number said ('4 (usual)')."
+    usual = get_game(game).n_seats()
+    return [(f"{n} (usual)" if n == usual else str(n), n) for n in game_class(game).PLAYERS]
+
+@patch
+def _players(self:TeacherPage):
+    "The Players list: the numbers the game chosen is played by, its usual number chosen when the game changes."
+    options = player_options(self.game_choice.value)
+    if tuple(options) != tuple(self.players_box.options):
+        self.players_box.options = options
+        self.players_box.value = next(n for label, n in options if '(usual)' in label or len(options) == 1)
+        self.players_box.disabled = len(options) == 1  # Kočka is four: shown, not a choice
+
 @patch
 def _show_fields(self:TeacherPage):
     "Only the fields of the kind of work chosen are shown."
@@ -87,7 +112,8 @@ def _make_widgets(self:TeacherPage):
     wide, line = {'description_width': 'initial'}, widgets.Layout(max_width='100%')  # a field's label whole too
     self.glance_box, self.said, self.work_line = widgets.HTML(), widgets.HTML(), widgets.HTML(layout=line)
     self.table_choice = widgets.Dropdown(description='Table', options=[], style=wide)
-    self.reason_box = widgets.Text(description='Reason', placeholder='optional: what the class is to look at', style=wide)
+    self.reason_box = widgets.Text(description='Message with the pause', placeholder='optional: your students read it while paused', style=wide,
+                                   layout=widgets.Layout(width='30em', max_width='100%'))  # what Pause tells the students; emptied once said
     self.pause_button, self.resume_button, self.show_button = B('Pause', 'warning'), B('Resume', 'success'), B('Show to the class', 'info')
     self.pause_all_button, self.resume_all_button = B('Pause every table', 'warning'), B('Resume every table', 'success')
     self.what_if_button = B('What if: play on from the moment shown', tip="play on from the moment the projector page shows, in a copy: the table is not changed")
@@ -96,9 +122,9 @@ def _make_widgets(self:TeacherPage):
     self.target_choice = widgets.Dropdown(description='For', options=TARGETS, value='all', style=wide)
     self.when_choice = widgets.RadioButtons(description='Starts', options=WHENS, value='now', style=wide, layout=widgets.Layout(width='auto'))
     self.game_choice = widgets.Dropdown(description='Game', options=[(i.title, n) for n, i in games().items()], style=wide)
-    self.players_box = widgets.Text(description='Players', placeholder='optional, e.g. 3', style=wide)
+    self.players_box = widgets.Dropdown(description='Players', style=wide)  # the numbers the game chosen is played by (`_players`)
     self.seed_box = widgets.Text(description='Seed', value='1', style=wide)
-    self.exercise_choice = widgets.Dropdown(description='Exercise', options=[(x.title, n) for n, x in EXERCISES.items()], style=wide)
+    self.exercise_choice = widgets.Dropdown(description='Exercise', options=exercise_options(), style=wide)
     self.deal_box = widgets.Textarea(description='Deal', placeholder="one a line, e.g. seat 0 holds the Hejma; seat 2 has 4 hearts", style=wide)
     self.record_upload = widgets.FileUpload(description='Hand record', accept='.json', multiple=False, layout=widgets.Layout(width='auto'))
     self.set_button, self.confirm_button, self.cancel_button = B('Set the work', 'primary'), B(YES['now'], 'danger'), B('Cancel')
@@ -111,6 +137,7 @@ def _make_widgets(self:TeacherPage):
 def _build(self:TeacherPage):
     "The page: its widgets made, named for the page's style and tests, wired to what they do, in order."
     self._make_widgets()
+    self._players()  # the numbers of players of the first game, before anything watches the form
     for w, c in ((self.pause_button, 'cgt-pause'), (self.resume_button, 'cgt-resume'), (self.show_button, 'cgt-show'),
                  (self.pause_all_button, 'cgt-pause-all'), (self.resume_all_button, 'cgt-resume-all'), (self.what_if_button, 'cgt-what-if'),
                  (self.refresh_button, 'cgt-refresh'), (self.set_button, 'cgt-set-work'), (self.confirm_button, 'cgt-confirm-work'),
@@ -129,15 +156,15 @@ def _build(self:TeacherPage):
     for w in (self.kind_choice, self.target_choice, self.when_choice, *(getattr(self, n) for n in dict.fromkeys(n for ns in FIELDS.values() for n in ns))):
         w.observe(lambda _: self._form_changed(), 'value')
     self.table_choice.observe(lambda _: self._enable(), 'value')
+    self.game_choice.observe(lambda _: self._players(), 'value')
     self.children = [widgets.HTML('<h2>The class</h2>'), self.glance_box, self.said,
-                     wrap_row([self.table_choice, self.reason_box]),
-                     wrap_row([self.pause_button, self.resume_button, self.show_button]),
-                     wrap_row([self.pause_all_button, self.resume_all_button]),
+                     self.table_choice, wrap_row([self.show_button]),  # the table chosen: shown to the class, or paused below
+                     wrap_row([self.pause_button, self.resume_button, self.pause_all_button, self.resume_all_button]), self.reason_box,
                      widgets.HTML('<h2>Shown to the class</h2>'), self.shown_line, wrap_row([self.what_if_button, self.refresh_button]),
                      widgets.HTML('<h2>Set the work</h2>'), self.kind_choice, self.game_choice, self.players_box, self.seed_box,
                      self.exercise_choice, self.deal_box, self.record_upload, self.target_choice, self.when_choice,
                      wrap_row([self.set_button, self.confirm_button, self.cancel_button, self.work_line]),
-                     widgets.HTML('<h2>Drill answers, per student and rule</h2>'), self.results_box, self.csv_link]
+                     widgets.HTML('<h2>This class: drill answers, per student and rule</h2>'), self.results_box, self.csv_link]
     self._show_fields()
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #c30e0aeb
@@ -204,9 +231,25 @@ def shown_html(code:str|None, root_path:str='') -> str:
     if code is None: return NOT_SHOWN
     link = escape(f"{root_path}{PREFIX}/show")
     return (f'<p>Table <b>{escape(code)}</b> is on the <a class="cgt-projector-link" href="{link}" target="_blank" style="color:#1565c0;text-decoration:underline">projector '
-            f'page</a> ({link}): open it on the class\'s screen. It follows the table live; ◀ ▶ there hold it at a move.</p>')
+            f'page</a>: click that link to open it in a new tab, and put that tab on the screen the class watches. It follows the table live; '
+            f'◀ ▶ there hold it at a move.</p>')
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #5f411aee
+EXPORTS = (('summary', 'drill answers per student and rule'), ('answers', 'every drill answer'), ('hands', 'every hand played'),
+           ('decisions', "the reviews' costly decisions"))  # (the export, what it holds, in words)
+
+def export_html(console:Console, root_path:str='') -> str:
+    """The links to the results as spreadsheets (CSV): this class's, since the server started (the lines above count
+    those too), and, apart, everything the results file holds: every class served from this account, each row dated."""
+    results = console.results
+    if results is None: return ''
+    started = time.strftime('%H:%M on %d %B %Y', time.localtime(results.started))
+    links = lambda rows: ' · '.join(f'<a href="{escape(root_path)}{PREFIX}/results.csv?kind={k}{rows}" download>{escape(words)}</a>'
+                                    for k, words in EXPORTS)
+    return (f'<p>Download this class\'s results as spreadsheets (CSV files, since the server started at {escape(started)}): {links("")}.</p>'
+            f'<p style="font-size:smaller">The results file also keeps the classes served before from this account; every row has its date '
+            f'and time. Everything it holds: {links("&amp;rows=all")}.</p>')
+
 @patch
 def refresh(self:TeacherPage):
     "Draw the class at a glance, the tables to choose from and the results again (the server calls this when the registry changes)."
@@ -220,8 +263,7 @@ def refresh(self:TeacherPage):
             if self.shown_line.value != (line := shown_html(shown, self.root_path)): self.shown_line.value = line  # a page loaded again knows it too
             lines = self.console.summary()
             self.results_box.value = ('<ul>' + ''.join(f"<li>{escape(x)}</li>" for x in lines) + '</ul>') if lines else '<p>No drill answers yet.</p>'
-            self.csv_link.value = 'Export: ' + ' · '.join(f'<a href="{escape(self.root_path)}{PREFIX}/results.csv?kind={k}" download>{k} (CSV)</a>'
-                                                          for k in ('summary', 'answers', 'hands', 'decisions'))
+            self.csv_link.value = export_html(self.console, self.root_path)
             self._enable()
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #856aecc2
@@ -230,12 +272,20 @@ def _reply(self:TeacherPage, reply):
     self.say(reply.text); self.refresh()
 
 @patch
-def pause(self:TeacherPage): self._reply(self.console.pause(self.table_choice.value, self.reason_box.value))
+def _said_with_pause(self:TeacherPage, ok:bool):
+    "Once a pause is made, its message is said: the box is emptied (it is not kept for the next pause, nor shown anywhere else)."
+    if ok: self.reason_box.value = ''
+
+@patch
+def pause(self:TeacherPage):
+    r = self.console.pause(self.table_choice.value, self.reason_box.value)
+    self._said_with_pause(r.ok); self._reply(r)
 @patch
 def resume(self:TeacherPage): self._reply(self.console.resume(self.table_choice.value))
 @patch
 def pause_all(self:TeacherPage):
     done = self.console.pause_all(self.reason_box.value)
+    self._said_with_pause(any(r.ok for _, r in done))
     self.say(f"Paused {plural(sum(r.ok for _, r in done), 'table')}."); self.refresh()
 @patch
 def resume_all(self:TeacherPage):
@@ -286,7 +336,7 @@ def _work(self:TeacherPage) -> Work:
         files = self.record_upload.value
         if not files: raise ValueError("choose a hand record file to upload first")
         return make_work('record', source=bytes(files[0]['content'] if isinstance(files, (list, tuple)) else next(iter(files.values()))['content']))
-    seed, players = _number(self.seed_box.value, 'the seed') or 0, _number(self.players_box.value, 'the number of players')
+    seed, players = _number(self.seed_box.value, 'the seed') or 0, self.players_box.value if len(self.players_box.options) > 1 else None  # a game of one number: none to choose
     if kind == 'game': return make_work('game', game=self.game_choice.value, seed=seed, players=players)
     return make_work('deal', game=self.game_choice.value, constraints=self.deal_box.value, seed=seed, players=players)
 
@@ -323,6 +373,13 @@ def cancel_work(self:TeacherPage):
     self._asking(None); self._work_say("Nothing was set: every match goes on as it was.")
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #ec3f8b5a
+def _places(where:list) -> str:
+    "Where work was set, in words: 'table e249uw', '2 tables and Dee, playing alone', '3 students playing alone'; 'no place' if none."
+    tables, solo = [w for w in where if w.startswith('table ')], [w.removeprefix('solo ') for w in where if w.startswith('solo ')]
+    parts = ([tables[0]] if len(tables) == 1 else [plural(len(tables), 'table')] if tables else []) \
+          + ([f"{solo[0]}, playing alone"] if len(solo) == 1 else [f"{len(solo)} students playing alone"] if solo else [])
+    return ' and '.join(parts) or 'no place'
+
 @patch
 def _set(self:TeacherPage, work:Work, to:str, when:str):
     "Set `work` for `to`, `when`; say beside the button where it was set (and where from the next hand) and where not (and why)."
@@ -330,6 +387,6 @@ def _set(self:TeacherPage, work:Work, to:str, when:str):
     if not done: return self._work_say("No table is open and no student plays alone: nothing to set the work for.")
     refused_at = [f"{where}: {line}" for where, ok, line in done if not ok]
     later = sum(ok and ('from their next hand' in line or 'from its next hand' in line) for _, ok, line in done)
-    text = f"Set {work.title} for {plural(sum(ok for _, ok, _ in done), 'place')}" + (f" ({later} from the next hand)" if later else '') + '.'
+    text = f"Set {work.title} for {_places([where for where, ok, _ in done if ok])}" + (f" ({later} from the next hand)" if later else '') + '.'
     self._work_say(text + (' Not set at ' + '; '.join(refused_at) if refused_at else ''))
     self.refresh()

@@ -87,9 +87,10 @@ async def _serve(self:TeacherGate, scope, receive, send, q:dict):
     "A teacher route: the CSV export and the glance as JSON answered here; the page itself by the app."
     path = self.own_path(scope['path'])
     if path == f"{PREFIX}/results.csv" and self.console is not None:
-        try: text = self.console.csv_text(q.get('kind', 'summary'))
+        every = q.get('rows') == 'all'  # everything the results file holds; else this class's: since the server started
+        try: text = self.console.csv_text(q.get('kind', 'summary'), everything=every)
         except ValueError as e: return await answer(send, 400, one_line(e, 200).encode())
-        name = f"class-results-{q.get('kind', 'summary')}.csv".encode()
+        name = f"{'all-classes' if every else 'class'}-results-{q.get('kind', 'summary')}.csv".encode()
         return await answer(send, 200, text.encode(), b'text/csv; charset=utf-8', [(b'content-disposition', b'attachment; filename=' + name)])
     if path == f"{PREFIX}/glance.json" and self.console is not None:
         return await answer(send, 200, json.dumps(self.console.glance(), default=str).encode(), b'application/json')

@@ -28,7 +28,8 @@ def pause(self:Table, reason:str='') -> Reply:
         if self.closed: return refused(f"Table {self.code} is closed: there is nothing to pause.", 'table/closed')
         self.paused = reason
         self._changed()
-        return Reply(True, f"Table {self.code} is paused: no moves until you resume it.", 'table/pause')
+        told = f" Its students read your message: {reason}" if reason else ''
+        return Reply(True, f"Table {self.code} is paused: no moves until you resume it.{told}", 'table/pause')
 
 @patch
 def resume(self:Table) -> Reply:
