@@ -477,3 +477,80 @@ def test_deal_story_counts_in_words_and_a_kot_tells_no_streak():
     st = G.new_standing()
     for k in range(7): evs, _, over = record_deal(st, 0, [3, 1])  # seven in a row: the kot sentence tells the streak
     assert over and not any('streak' in e.text for e in evs) and "won 7 deals in a row" in evs[-1].text
+
+
+# ---------------------------------------------------------------- what the learner's pages say (round 2, H1)
+import re as _re
+from pathlib import Path as _Path
+NBS = _Path(__file__).parent.parent/'nbs'
+
+def _cell(rel, cid) -> str:
+    cell = next(c for c in json.loads((NBS/rel).read_text(encoding='utf-8'))['cells'] if c.get('id') == cid)
+    return ''.join(cell['source'])
+
+def _facts_html(view) -> str:
+    from cardgames_tutor.ui.table import facts_html
+    return _re.sub(r'<[^>]+>', '', facts_html(view, pack=G))
+
+def test_the_trump_makers_fact_is_true_in_every_phase():
+    "The facts under the table said 'Seat 0 named trumps' while Seat 0 was still to name it (H1 item 1)."
+    h = G.new_hand(deal_cards(G, random.Random(9)), 3)
+    before = _facts_html(h.view(0))
+    assert h.trump is None and 'Seat 0' in before and not _re.search(r'\bnamed\b', before), before
+    h.apply('trump C')
+    assert 'Seat 0' in _facts_html(h.view(0))  # the role is still said once trump is named
+
+def test_the_tally_says_deals_are_won_by_partnerships():
+    "The scores table's column per seat counted deals, which partnerships win (H1 item 2): its label says so."
+    label, won = G.tally({'deals_won': [3, 1]})
+    assert won == [3, 1, 3, 1] and 'side' in label and G.contract.tally.label == label
+
+def test_quick_reference_example_gives_every_card_it_counts():
+    "The example named the tens collected but not the second trick's cards (H1 item 3): the cards it gives are the tricks played."
+    text = ' '.join(_cell('quickref/dehla_pakad.ipynb', 'fd292516').split())
+    said = _re.findall(r'(?:10|[AKQJ2-9])[♠♥♦♣]', text)
+    tricks = [said[0:4], said[4:8]]
+    seats = {0: ' '.join(c[0] for c in tricks), 1: ' '.join(c[1] for c in tricks)}
+    h = new_hand(fill_deal({s: ' '.join(t[s] for t in tricks) for s in range(4)}), dealer=3, trump='D')
+    for t in tricks:
+        for c in t: h.apply(c)
+    collected = [c.symbol for c in h.captures[team(0)] if c.rank == 10]
+    assert len(h.captures[team(0)]) == 8 and sorted(collected) == sorted(_re.findall(r'10[♠♥♦♣]', text.split('collects')[-1])), (collected, text)
+
+def test_the_centre_story_names_each_seat():
+    "The rulebook's trick table wrote '0: A♠, 1: 2♦' (H1 item 4): each card is given with its seat."
+    h = play_rows(new_hand(tricks_deal(SPADES), dealer=3, trump='S'), SPADES[:1])
+    row = centre_story(h).splitlines()[2]
+    assert _re.search(r'\| Seat 0 A♠, Seat 1 2♦, Seat 2 2♠, Seat 3 2♣ \|', row), row
+
+def _rulebook_prose() -> str:
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('docs', NBS.parent/'tools'/'docs.py'); docs = importlib.util.module_from_spec(spec); spec.loader.exec_module(docs)
+    from fastcore.basics import AttrDict
+    cells = [AttrDict(c) for c in json.loads((NBS/'games'/'12_dehla_pakad.ipynb').read_text(encoding='utf-8'))['cells']]
+    return '\n\n'.join(''.join(c['source']) for c in docs.learner_cells(cells) if c.cell_type == 'markdown')
+
+def test_the_rulebooks_prose_has_no_code_words():
+    "H1 item 5: 'the module's function `bot`', 'named as such and tested' were on the learner's page."
+    prose = _rulebook_prose()
+    assert not _re.findall(r"`[^`]+`|\bmodule\b|\bfunction\b|\btested\b", prose), _re.findall(r".{40}(?:`[^`]+`|\bmodule\b|\bfunction\b|\btested\b).{20}", prose)
+
+def test_the_second_worked_example_is_said_as_the_deal_it_is():
+    "H1 item 6: the rulebook called the second example 'a copy of the same deal', where C held 2♠; its deal gives C no spades."
+    first = fill_deal(EXAMPLE)
+    second = fill_deal({0: 'AH AS AD KD QD', 1: '10H QS', 2: '3H 2D', 3: '7H 10S'}, void={2: 'S'})
+    prose = ' '.join(_cell('games/12_dehla_pakad.ipynb', 'ac84bdc1').split())
+    assert first != second and any(FRENCH.parse(c).suit == 'S' for c in first['hands'][2])
+    assert not any(FRENCH.parse(c).suit == 'S' for c in second['hands'][2])
+    assert 'copy of the same deal' not in prose and 'no spades this time' in prose, prose
+
+def test_the_rulebook_page_shows_typing_as_the_terminal_does():
+    "H1 item 4: the rulebook's example boxes showed raw backquotes (`trump S`, e.g. `AC`) and a trick as '0: A♠, 1: 2♦'."
+    import html
+    from helpers import fresh_site_or_fail
+    page = (fresh_site_or_fail()/'games'/'dehla_pakad.html').read_text(encoding='utf-8')
+    shown = html.unescape(_re.sub(r'<[^>]+>', ' ', _re.sub(r'(?s)<(script|style)\b.*?</\1>', '', page)))
+    assert 'type "trump S" for spades' in shown and '"AC" for A♣' in shown
+    assert '`' not in shown, _re.findall(r'.{40}`.{40}', shown)[:3]
+    assert 'Seat 0 A♠, Seat 1 2♦' in shown  # the trick table: each card with its seat
+    assert not _re.search(r', \d: (?:10|[AKQJ2-9])[♠♥♦♣]', shown), _re.findall(r'.{20}, \d: (?:10|[AKQJ2-9])[♠♥♦♣].{20}', shown)[:3]

@@ -20,10 +20,10 @@ from ..core.contracts import TrickView, Result, Contract, Tally, Row, PLAY, who,
 from ..core.sampling import Measure, Search, card_runs, played_cards, trick_actions, replay, deal_hands, unseen_cards
 
 # %% auto #0
-__all__ = ['SEATS', 'STREAK_KOT', 'FIRST_PACKET', 'SUIT_LETTERS', 'TRUMP_MOVES', 'team', 'other_team', 'partner', 'team_seats',
-           'team_name', 'DehlaPakad', 'DehlaPakadHand', 'table_html', 'centre_story', 'deal_winner', 'record_deal',
-           'bot_card', 'bot', 'DehlaPakadSeatView', 'DehlaPakadView', 'DehlaPakadResult', 'DehlaPakadStanding',
-           'centre_lines', 'in_sequence']
+__all__ = ['SEATS', 'STREAK_KOT', 'FIRST_PACKET', 'SUIT_LETTERS', 'TRUMP_MOVES', 'TALLY', 'team', 'other_team', 'partner',
+           'team_seats', 'team_name', 'DehlaPakad', 'DehlaPakadHand', 'table_html', 'centre_story', 'deal_winner',
+           'record_deal', 'bot_card', 'bot', 'DehlaPakadSeatView', 'DehlaPakadView', 'DehlaPakadResult',
+           'DehlaPakadStanding', 'centre_lines', 'in_sequence']
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #73b78354
 SEATS = 4  # always four players
@@ -76,6 +76,7 @@ class DehlaPakad(Game):
 # thing; tests/test_learner_pages.py checks them against these lists.
 DehlaPakad.LEARNER_WORDS = {'trick': 'trick', 'hand': 'deal', 'match': 'match', 'the pile of tricks in the middle': 'the centre'}  # the thing -> the one word every learner's text uses for it (issue 55)
 DehlaPakad.NOT_SAID = {'chaal': 'trick'}  # a word the learner's pages do not use -> the word they use instead
+DehlaPakad.TRICKS_KEPT = False  # a trick's winner does not take it (the centre): the terminal shows no count of tricks won
 DehlaPakad.PRINTED_RULES = 'the Dehla Pakad rule leaflet the tutor follows (*Dehla Pakad*, "Players and cards"; the game as pagat.com describes it fills its gaps)'  # what 'the printed rules' are, named once on the rulebook
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #a7c5c7a5
@@ -116,7 +117,7 @@ class DehlaPakadHand(TrickHand):
         self.log('deal', f"Seat {dealer} deals five cards to each player, counterclockwise, beginning with "
                  f"Seat {maker} on the dealer's right.", dealer)
         for seat in self.deal_order():
-            self.log('deal', lambda seat=seat, cards=tuple(self.hands[seat]): f"Seat {seat} is dealt its first five cards: "
+            self.log('deal', lambda seat=seat, cards=tuple(self.hands[seat]): f"Seat {seat}'s first five cards: "
                      f"{Hand(in_order(cards))}.", seat, to=(seat,))
         self.log('trump-turn', f"Seat {maker}, on the dealer's right, looks at these five cards and names trump.", maker)
 
@@ -164,7 +165,8 @@ def _verdict(self:DehlaPakadHand, action, seat):
     maker = self.trump_maker
     if self.phase == 'trump' and isinstance(action, Card):
         return Verdict(False, 'dehla-pakad/trump-first', f"No card may be played before trump is named: Seat {maker}, "
-                       f"on the dealer's right, first names trump (e.g. name ♥ hearts trump).")
+                       f"on the dealer's right, first names trump: ♠ spades, ♥ hearts, "
+                       f"♦ diamonds or ♣ clubs.")
     if self.phase == 'play' and not isinstance(action, Card):
         if isinstance(action, Move) and action.verb == 'trump':
             return Verdict(False, 'dehla-pakad/trump-once', f"Trump is already named ({suit_name(FRENCH, self.trump)}, "
@@ -189,7 +191,7 @@ def _legal_trump(self:DehlaPakadHand): return list(TRUMP_MOVES)
 @patch
 def _explain_trump(self:DehlaPakadHand, action) -> Verdict:
     if not (isinstance(action, Move) and action.verb == 'trump'):
-        return Verdict(False, 'dehla-pakad/trump-first', "Name trump first, e.g. name ♥ hearts trump.")
+        return Verdict(False, 'dehla-pakad/trump-first', "Name trump first: ♠ spades, ♥ hearts, ♦ diamonds or ♣ clubs.")
     if not (isinstance(action.arg, str) and len(action.arg) == 1 and action.arg in 'SHDC') or action.cards:
         return Verdict(False, 'dehla-pakad/suit', f"{(action.arg if len(str(action.arg)) < 20 else quoted(action.arg)) if action.arg else 'Nothing'} is not a suit: name spades, "
                        f"hearts, diamonds or clubs (type trump and the suit's letter: `trump H` names ♥ hearts).")
@@ -344,7 +346,7 @@ def centre_story(hand) -> str:
            '|---|---|---|---|---|---|---|']
     words = {'stay': 'stays', 'collect': '**collected** (2 in a row)', 'last': '**taken** (last trick)'}
     for r in hand.story:
-        cards = ', '.join(f"{s}: {c.symbol}" for s, c in zip(r['seats'], r['cards']))
+        cards = ', '.join(f"Seat {s} {c.symbol}" for s, c in zip(r['seats'], r['cards']))
         before = '-' if r['on_one_before'] is None else f"Seat {r['on_one_before']}"
         took = (f"{r['collected']} cards to {team_name(team(r['winner']))}: {_tens_text(r['collected_tens'])}"
                 if r['outcome'] != 'stay' else '')
@@ -436,10 +438,12 @@ def settle(self:DehlaPakad, hand, match):
 
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #4359b4ba
+TALLY = "deals won by the side"  # a deal is won by a partnership: each seat shows its side's count (short: a chart's axis says it)
+
 @patch
 def tally(self:DehlaPakad, standing:dict) -> tuple:
     "Deals won by each seat's partnership (the charts draw it)."
-    return 'deals won', [standing['deals_won'][team(s)] for s in range(SEATS)]
+    return TALLY, [standing['deals_won'][team(s)] for s in range(SEATS)]
 
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #d2cb41cc
@@ -567,7 +571,7 @@ class DehlaPakadView(DehlaPakadSeatView, total=False):
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #8cd859c1
 DehlaPakad.FACT_WORDS = {  # the view's facts as the table says them (`Game.fact_words`)
-    'trump_maker': '{} named trumps', 'on_one': '{} is on one', 'undealt': lambda n: f"{plural(n, 'card')} still to deal" if n else '',
+    'trump_maker': '{} is the trump maker', 'on_one': '{} is on one', 'undealt': lambda n: f"{plural(n, 'card')} still to deal" if n else '',
     'tens_collected': 'tens taken: {}', 'in_the_centre': 'the centre holds {}', 'centre_cards': 'face down in the centre: {}',
     'undealt_cards': 'still to come: {}'}
 
@@ -591,7 +595,7 @@ class DehlaPakadStanding(TypedDict):
     winner_seats: list|None
     kot: str|None  # how the match was won
 
-DehlaPakad.CONTRACT = Contract(DehlaPakadView, DehlaPakadResult, DehlaPakadStanding, Tally('deals won', int),
+DehlaPakad.CONTRACT = Contract(DehlaPakadView, DehlaPakadResult, DehlaPakadStanding, Tally(TALLY, int),
                                ('deals_won', 'streak_team', 'streak'))
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #af7d374c
