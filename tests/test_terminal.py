@@ -234,3 +234,54 @@ def test_the_check_for_codes_catches_the_fault():
     assert not code_tokens("Seat 0 is dealt 4♠ 5♠; 6 Thief, 5 green; KOČKA", FRENCH) and not code_tokens("'T6' as typed", BEGGARS)
     assert not code_tokens("type e.g. `T6` for 6 Thief", BEGGARS)  # what one types, in backquotes
     assert not code_tokens('type e.g. "T6" for 6 Thief', BEGGARS)  # and as the terminal prints it, in double quotes
+
+
+# ---------------------------------------------------------------- 'you' in every game's own sentences (round 2, H1 item 7)
+from cardgames_tutor.term.terminal import for_you, _VERBS
+
+def _real_texts() -> set:
+    "The sentences the games say: every event of a few bot-played matches of each variant, and the verdicts on the legal moves and on a few wrong ones."
+    texts = set()
+    for name, options in VARIANTS:
+        for seed in range(2):
+            m, rng, steps = Match(get_game(name, **options), seed=seed), random.Random(seed), 0
+            while not m.over and steps < 300:
+                legal = m.legal_actions()
+                if not legal: break
+                for a in [*legal[:3], 'pass', 'trump H', '10C', 'beg']:
+                    try: texts.add(str(m.hand.explain(a).text))
+                    except Exception: pass  # a word this game cannot read at all
+                m.apply(rng.choice(legal)); steps += 1
+            texts.update(str(e.text) for e in m.events())
+    return texts
+
+SUBJECT_YOU = re.compile(r"\b[Yy]ou((?:, [^,.]+,)?(?: \([^)]*\))?) (?:(?:first|also|then|now|again|still|only|never) )?([a-z]+)\b")
+
+def test_you_never_goes_with_a_verb_of_seat():
+    "Every sentence of every game, said to each seat: 'you' is never followed by 'wins', 'begs', 'does' ('You begs' was said)."
+    texts = _real_texts()
+    assert len(texts) > 500
+    third = _VERBS | {'announces', 'begs', 'does', 'says', 'shows', 'trumps', 'stops', 'gives', 'sees', 'chooses', 'bids'}
+    bad = {(w, said) for t in texts for me in range(5) for said in [for_you(t, me)]
+           for w in (m[2] for m in SUBJECT_YOU.finditer(said)) if w in third or (w.endswith('s') and not w.endswith('ss') and w not in ('always',))}
+    assert not bad, sorted(bad)[:10]
+    assert not [s for t in texts for me in range(5) if re.search(r"\b[Yy]ou are dealt its\b|\bYou and Seat \d+ [^.]*\. Their\b", s := for_you(t, me))]
+
+def test_dehla_pakad_terminal_speaks_to_you():
+    "Seed 9 in the terminal: the first five cards are yours; a card before trump says what to type; the deal's winners' streak is yours; no count of tricks won."
+    from cardgames_tutor.core.match import play_out
+    m = Match(get_game('dehla-pakad'), seed=9)
+    me = m.hand.trump_maker
+    first = [for_you(e.text, me) for e in m.events() if e.seen_by(me)]
+    assert any(l.startswith('Your first five cards: ') for l in first), first
+    refused = for_you(m.hand.explain('10C').text, me)  # the terminal shows the turn again after it: how to type trump
+    assert "you, on the dealer's right, first name trump" in refused and 'e.g.' not in refused, refused
+    from cardgames_tutor.term.terminal import you_may
+    assert '`trump H`' in you_may(m, me)
+    play_out(m)
+    streaks = [(e.text, seat) for e in m.events() if e.kind == 'deal-won' and 'Their streak' in e.text
+               for seat in map(int, re.search(r"Seats (\d) and (\d)", e.text).groups())]
+    assert streaks
+    for text, seat in streaks:
+        said = for_you(text, seat)
+        assert 'Your streak' in said and 'Their' not in said, said

@@ -129,8 +129,10 @@ def typed_quoted(text) -> str:
     return re.sub(r"`([^`\n]*)`", r'"\1"', str(text))
 
 # %% ../../nbs/term/31_terminal.ipynb #72409c6f
-_VERBS = set("wins takes deals leads plays throws names passes picks buries turns looks receives holds scores calls collects loses keeps goes has is was needs gets reaches makes draws follows".split())
-_BE = {'has': 'have', 'is': 'are', 'was': 'were', 'goes': 'go'}
+_VERBS = set("wins takes deals leads plays throws names passes picks buries turns looks receives holds scores calls collects loses keeps goes has is was needs gets reaches makes draws follows "
+             "announces begs does says shows".split())
+_BE = {'has': 'have', 'is': 'are', 'was': 'were', 'goes': 'go', 'does': 'do'}
+_ADVERBS = ('first', 'also', 'then', 'now', 'again', 'still', 'only', 'never', 'always')  # may stand between 'Seat 2' and its verb
 
 def _you_verb(word:str) -> str:
     "The verb `word` of 'Seat 2 wins' as it goes with 'you' ('win'); any other word as it is."
@@ -143,9 +145,11 @@ def for_you(text, me:int|None) -> str:
     if me is None: return str(text)
     text = re.sub(rf"\bSeat {me}'s\b", 'your', str(text))
     text = re.sub(rf"\bSeats {me} and (\d+)\b", r'you and Seat \1', re.sub(rf"\bSeats (\d+) and {me}\b", r'Seat \1 and you', text))
-    subject = re.compile(rf"\bSeat {me}((?:, (?!Seat)[^,.:;]+,)?(?: \([^)]*\))? )([a-z]+)([^.:;]*)")
-    text = subject.sub(lambda m: f"you{m[1]}{_you_verb(m[2])}" + re.sub(r"\band ([a-z]+)", lambda a: f"and {_you_verb(a[1])}", m[3]), text)
+    subject = re.compile(rf"\bSeat {me}((?:, (?!Seat)[^,.:;]+,)?(?: \([^)]*\))? (?:(?:{'|'.join(_ADVERBS)}) )?)([a-z]+)([^.:;]*)")
+    rest = lambda s: re.sub(r"\bits\b|\b(on) their\b", lambda a: f"{a[1]} your" if a[1] else 'your', re.sub(r"\band ([a-z]+)", lambda a: f"and {_you_verb(a[1])}", s))
+    text = subject.sub(lambda m: f"you{m[1]}{_you_verb(m[2])}" + rest(m[3]), text)  # the seat's own 'its' (and 'on their right') is 'your'
     text = re.sub(rf"\bSeat {me}\b", 'you', text)
+    text = re.sub(r"((?:^|[.!?] )(?:you and Seat \d+|Seat \d+ and you) [^.!?]*[.!?] )Their\b", r"\1Your", text)  # the side's streak is yours
     return re.sub(r"(^|[.!?] |\n)(you|your)\b", lambda m: m[1] + m[2].capitalize(), text)
 
 # %% ../../nbs/term/31_terminal.ipynb #6c8e15cc
@@ -162,7 +166,8 @@ PHASE_WORDS = {'pass': 'the exchange (passing three cards)', 'trump': 'naming tr
 
 # %% ../../nbs/term/31_terminal.ipynb #bdb3da3f
 def trick_lines(view:dict, game:Game, me:int) -> list:
-    "The trick on the table (or the last one), the trump, and how many cards and tricks each seat has."
+    """The trick on the table (or the last one), the trump, and how many cards and tricks each seat has (tricks won only
+    where a trick's winner keeps it: not in Dehla Pakad, whose game says `TRICKS_KEPT = False`)."""
     lines = []
     if view.get('trump') in game.pack.suits:
         name, sign = game.pack.suits[view['trump']][:2]
@@ -178,8 +183,9 @@ def trick_lines(view:dict, game:Game, me:int) -> list:
                      f"{'lead' if view['leader'] == me else 'leads'} trick {view['trick_no']}.")
     if view.get('hand_sizes') is not None and view['phase'] != 'over':
         won = [sum(t.winner == s for t in view.get('tricks') or []) for s in range(view['players'])]
+        kept = getattr(game, 'TRICKS_KEPT', True)  # Dehla Pakad: a trick won goes to the centre and counts for nothing
         lines.append("Cards in hand: " + ', '.join(f"{who(s, me)} {n}" for s, n in enumerate(view['hand_sizes']))
-                     + ". Tricks won: " + ', '.join(f"{who(s, me)} {n}" for s, n in enumerate(won)) + '.')
+                     + ((". Tricks won: " + ', '.join(f"{who(s, me)} {n}" for s, n in enumerate(won))) if kept else '') + '.')
     return lines
 
 # %% ../../nbs/term/31_terminal.ipynb #60095706
