@@ -554,3 +554,15 @@ def test_the_rulebook_page_shows_typing_as_the_terminal_does():
     assert '`' not in shown, _re.findall(r'.{40}`.{40}', shown)[:3]
     assert 'Seat 0 A♠, Seat 1 2♦' in shown  # the trick table: each card with its seat
     assert not _re.search(r', \d: (?:10|[AKQJ2-9])[♠♥♦♣]', shown), _re.findall(r'.{20}, \d: (?:10|[AKQJ2-9])[♠♥♦♣].{20}', shown)[:3]
+
+def test_the_terminals_table_lines_never_put_a_count_after_a_seat():
+    "'Collected: you and Seat 2 4 cards', 'Deals won so far: you and Seat 2 0, Seats 1 and 3 1' read as seat numbers: each count is said apart."
+    m = Match(G, seed=9)
+    seen = []
+    while len(m.hands) < 2 and not m.over:
+        if m.hand.phase == 'play' and m.hand.tricks: seen += G.table_lines(m.view(0), 0)
+        m.apply(m.legal_actions()[0])
+    seen += G.table_lines(m.view(0), 0)
+    assert any(l.startswith('Deals won so far') for l in seen) and any('Collected' in l for l in seen)
+    bad = [l for l in seen if _re.search(r"\bSeats? \d+ \d", l)]
+    assert not bad, bad[:3]

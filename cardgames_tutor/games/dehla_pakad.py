@@ -643,8 +643,8 @@ def centre_lines(view:dict, me:int) -> list:
             f"({plural(c['tricks'], 'trick')}), tens in it: {cards_text(c['tens'])}.",
             "Nobody is on one." if on is None else f"On one: {who(on, me)} (won the last trick; winning the "
             f"next one too collects the centre).",
-            "Collected: " + '; '.join(f"{seats_text(t, me)} {plural(cap['cards'], 'card')}, tens {cards_text(cap['tens'])}"
-                                     for t, cap in zip(view['teams'], view['captures'])) + '.']
+            "Collected so far: " + '; '.join(f"by {seats_text(t, me)}, {plural(cap['cards'], 'card')} (tens: {cards_text(cap['tens'])})"
+                                             for t, cap in zip(view['teams'], view['captures'])) + '.']
 
 # %% ../../nbs/games/12_dehla_pakad.ipynb #9d7bb21c
 @patch
@@ -658,7 +658,7 @@ def table_lines(self:DehlaPakad, view:dict, me:int) -> list:
     if view['phase'] == 'play': lines += centre_lines(view, me)
     st = view['standing']
     if st['deals']:
-        lines.append("Deals won so far (a count only: no number of deals wins; a kot does): " + ', '.join(f"{seats_text(t, me)} {n}" for t, n in zip(view['teams'], st['deals_won']))
+        lines.append("Deals won so far (a count only: no number of deals wins; a kot does): " + ', '.join(f"{n} by {seats_text(t, me)}" for t, n in zip(view['teams'], st['deals_won']))
                      + f"; {seats_text(view['teams'][st['streak_team']], me)} on a streak of {st['streak']} (7 in a row is a kot).")
     return lines
 
