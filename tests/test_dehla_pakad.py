@@ -544,17 +544,6 @@ def test_the_second_worked_example_is_said_as_the_deal_it_is():
     assert not any(FRENCH.parse(c).suit == 'S' for c in second['hands'][2])
     assert 'copy of the same deal' not in prose and 'no spades this time' in prose, prose
 
-def test_the_rulebook_page_shows_typing_as_the_terminal_does():
-    "H1 item 4: the rulebook's example boxes showed raw backquotes (`trump S`, e.g. `AC`) and a trick as '0: A♠, 1: 2♦'."
-    import html
-    from helpers import fresh_site_or_fail
-    page = (fresh_site_or_fail()/'games'/'dehla_pakad.html').read_text(encoding='utf-8')
-    shown = html.unescape(_re.sub(r'<[^>]+>', ' ', _re.sub(r'(?s)<(script|style)\b.*?</\1>', '', page)))
-    assert 'type "trump S" for spades' in shown and '"AC" for A♣' in shown
-    assert '`' not in shown, _re.findall(r'.{40}`.{40}', shown)[:3]
-    assert 'Seat 0 A♠, Seat 1 2♦' in shown  # the trick table: each card with its seat
-    assert not _re.search(r', \d: (?:10|[AKQJ2-9])[♠♥♦♣]', shown), _re.findall(r'.{20}, \d: (?:10|[AKQJ2-9])[♠♥♦♣].{20}', shown)[:3]
-
 def test_the_terminals_table_lines_never_put_a_count_after_a_seat():
     "'Collected: you and Seat 2 4 cards', 'Deals won so far: you and Seat 2 0, Seats 1 and 3 1' read as seat numbers: each count is said apart."
     m = Match(G, seed=9)

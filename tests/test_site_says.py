@@ -9,7 +9,7 @@ and keeps them in a folded `test_fail(...)` fails here, naming the page and the 
 The site is the one `make test` has just built into `_docs/` (its `.built.json` stamp says it was built from the tree
 as it is now, as tests/test_docs.py checks); when it is missing or stale this test builds it (tests/helpers.py).
 """
-import html.parser, random, re, sys
+import html, html.parser, random, re, sys
 from pathlib import Path
 
 import pytest
@@ -262,3 +262,13 @@ def test_begga_kaat_first_dealer_and_tied_dealer():
 
 def test_snear_explains_covering():
     assert 'covers** it' in prose('14a_beggars_and_thieves_snear.ipynb')
+
+
+def test_the_rulebook_page_shows_typing_as_the_terminal_does():
+    "Dehla Pakad's rulebook: its example boxes once showed raw backquotes (`trump S`, e.g. `AC`) and a trick as '0: A♠, 1: 2♦'."
+    page = (fresh_site_or_fail()/'games'/'dehla_pakad.html').read_text(encoding='utf-8')
+    shown = html.unescape(re.sub(r'<[^>]+>', ' ', re.sub(r'(?s)<(script|style)\b.*?</\1>', '', page)))
+    assert 'type "trump S" for spades' in shown and '"AC" for A♣' in shown
+    assert '`' not in shown, re.findall(r'.{40}`.{40}', shown)[:3]
+    assert 'Seat 0 A♠, Seat 1 2♦' in shown  # the trick table: each card with its seat
+    assert not re.search(r', \d: (?:10|[AKQJ2-9])[♠♥♦♣]', shown), re.findall(r'.{20}, \d: (?:10|[AKQJ2-9])[♠♥♦♣].{20}', shown)[:3]
