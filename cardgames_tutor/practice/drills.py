@@ -197,8 +197,9 @@ def typing_key(hand) -> str:
     return f"In the terminal, {plain(hand.game.pack.notation_help())}."
 
 def plain(text:str) -> str:
-    "`text` without the backquotes round what is typed (a learner reads them as marks): 'e.g. AB for A🔔'."
-    return text.replace('`', '')
+    """`text` with what is typed in double quotes, not backquotes (marks a learner does not read as quotes): 'e.g. "AB" for A🔔'.
+    (Typed text stays quoted: a card code bare in a sentence would read as a card the learner should know.)"""
+    return text.replace('`', '"')
 
 # %% ../../nbs/practice/41_drills.ipynb #ce5c5da1
 def tries(hand, rng) -> list:
