@@ -226,8 +226,15 @@ def test_the_start_page_works_as_printed(folder, monkeypatch, capsys):
     pairs = instructions(text)
     drills = [t for k, t in pairs if 'drill' in t or 'Practice(' in t]
     assert not any(k == 'python' for k, _ in pairs), "the start page is a learner's: no Python to type (issue 55)"
-    assert 'page for programmers and teachers' in text and any(k == 'python' and 'Practice(' in t for k, t in instructions(readme_part('If you are learning'))), \
-        "the start page sends a learner who drills in Jupyter to the programmers' page, which has the line (README: develop.html)"
+    # a learner drills in Jupyter with nothing to type: the chooser just under the paragraph that says so (before, the
+    # page sent them to the programmers' page for a line to type, a page JupyterLab does not link, opening on code)
+    assert 'page for programmers and teachers' not in text and 'home page' not in text, "a learner's path leads through code"
+    cells = json.loads((NB / 'tutorials' / 'start.ipynb').read_text(encoding='utf-8'))['cells']
+    said = next(i for i, c in enumerate(cells) if '## Practise' in ''.join(c['source']))
+    chooser = ''.join(cells[said + 1]['source'])
+    from cardgames_tutor.ui.practice_view import Drills
+    assert cells[said + 1]['cell_type'] == 'code' and chooser.rstrip().endswith('Drills()'), chooser
+    assert f"**{Drills().start.description}** button are just under this" in text
     assert any('cardgames-tutor drill' in t for t in drills), "the start page says how to drill in a terminal"
     check(pairs, 'nbs/tutorials/start.ipynb', folder, monkeypatch, capsys)
 
@@ -317,3 +324,23 @@ def test_every_word_the_terminal_help_gives_is_accepted(game, tmp_path, monkeypa
         r = tutor(['play', game, '--seed', str(seed), option], tmp_path)
         if r.returncode != 0 or 'Traceback' in r.stdout + r.stderr: problems.append(f"play {game} {option}: exit status {r.returncode} {r.stderr[-300:]}")
     assert not problems, f"{game}, seed {seed}: words help tells the learner to type, refused:\n" + '\n'.join(problems)
+
+def test_the_readme_says_how_to_drill_with_nothing_to_type_and_how_to_run_a_class():
+    """A learner reads how to open the drills with no Python (the start page's button), and, before the line of Python
+    for a cell of their own, to click inside the new cell (typing at once ran each letter as a JupyterLab shortcut and
+    scrambled a notebook). A teacher reads how to run the classroom in the background and stop it, how to give the
+    server its options (`make classroom` passes four), where the results file is, that it keeps every class served
+    from the account, and how to keep a class in a file of its own; each option printed is one the server takes."""
+    from cardgames_tutor.ui.practice_view import Drills
+    from cardgames_tutor.serve.classroom_cli import arguments
+    learn = readme_part('If you are learning')
+    assert f"**{Drills().start.description}**" in learn
+    item = learn.split("Practice('kocka')")[0].rsplit('\n5. ', 1)[-1]
+    assert '**+**' in item and 'click inside the new cell' in item.split('**+**', 1)[1], item
+    teach = readme_part('If you are teaching')
+    assert 'nohup .venv/bin/cardgames-classroom' in teach and '& echo $!' in teach and '`kill` and that number stops it' in teach
+    assert '--seat-hold' in teach and '--bot-pace' in teach and 'keeps every' in teach and '`--results 7b.sqlite`' in teach
+    assert '~/.local/share/cardgames_tutor/' in teach
+    for printed in re.findall(r'`\.venv/bin/cardgames-classroom ([^`>]*?)(?: >[^`]*)?`', teach):
+        words = shlex.split(printed.replace('\n', ' '))
+        if words != ['--help']: arguments(words)  # argparse exits on an option the server does not take

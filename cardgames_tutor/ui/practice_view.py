@@ -11,13 +11,13 @@ from html import escape
 import ipywidgets as W
 from fastcore.basics import patch
 from ..core.cards import cards_html
-from ..core.registry import game_class
+from ..core.registry import game_class, games
 from ..core.actions import action_text
 from ..practice.drills import drills_for, question, Question
 from ..practice.progress import Progress, Box, GAPS, rule_title
 
 # %% auto #0
-__all__ = ['DOTS', 'progress_html', 'Practice']
+__all__ = ['DOTS', 'progress_html', 'Practice', 'Drills']
 
 # %% ../../nbs/ui/26_practice_view.ipynb #772b522d
 def _progress_row(progress:Progress, game:str, rule:str) -> str:
@@ -124,3 +124,19 @@ def answer(self:Practice, choice):
     self.progress.record(self.game, q.rule, g.right)
     self._show_grade(i, g)
     return g
+
+# %% ../../nbs/ui/26_practice_view.ipynb #a6d1c0e2
+class Drills(W.VBox):
+    "A game to choose and a button, *start the drills*, that opens its `Practice` below: drills with nothing to type."
+    def __init__(self, game:str|None=None, # the game chosen at first (default: the first of the five)
+                 progress:Progress|None=None): # where progress is kept (default: the learner's data folder)
+        names = list(games())
+        self.chooser = W.Dropdown(options=[(game_class(g).title, g) for g in names], value=game or names[0], description='game')
+        self.start = W.Button(description='start the drills', button_style='primary')
+        self.area, self.progress = W.VBox(), progress
+        self.start.on_click(lambda _: self.show_drills())
+        super().__init__([W.HBox([self.chooser, self.start]), self.area])
+
+    def show_drills(self):  # (not `open`: a widget's `open` opens its link to the browser)
+        "The chosen game's drills below (a new set each time the button is pressed)."
+        self.area.children = [Practice(self.chooser.value, progress=self.progress)]
