@@ -194,7 +194,7 @@ def typing_key(hand) -> str:
     words = typed_words(hand)
     if words: return f"In the terminal, the seat to act types one of these words: {', '.join(words[:-1])} or {words[-1]}." if len(words) > 1 \
         else f"In the terminal, the seat to act types {words[0]}."
-    return f"In the terminal, {plain(hand.game.pack.notation_help())}."
+    return f"In the terminal, {hand.game.pack.notation_help().split(', e.g. ')[0]}."  # (no example card: a card the seat may not see)
 
 def plain(text:str) -> str:
     """`text` with what is typed in double quotes, not backquotes (marks a learner does not read as quotes): 'e.g. "AB" for A🔔'.
