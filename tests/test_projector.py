@@ -309,3 +309,10 @@ def test_the_projector_page_follows_the_table_without_a_reload_and_is_the_teache
                                     arg=['Asha (Seat 0)', played.code], polling=POLL, timeout=WAIT)  # its log's last line: Asha's card
         assert projector.evaluate("() => window.cgtSamePage === true")  # no reload
         assert projector.get_attribute('.cgt-proj-head', 'data-mode') == 'live'
+
+        # on the class's screen (1920x1080) the table fills most of the width and its cards are large: read from the back
+        projector.set_viewport_size({'width': 1920, 'height': 1080})
+        size = projector.evaluate("() => { const w = document.querySelector('.cgt-proj-table .cgt-table-wrap').getBoundingClientRect();"
+                                  " const c = document.querySelector('.cgt-proj-table .cgt-played .cgt-card').getBoundingClientRect();"
+                                  " return {table: w.width, card: c.width, cardHigh: c.height}; }")
+        assert size['table'] >= 0.55 * 1920 and size['cardHigh'] >= 100, size  # a trick card was about 55 px high here before

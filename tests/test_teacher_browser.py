@@ -140,7 +140,7 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
 
         # pause: every seat is told (a phone at the top of its screen, scrolled down to its cards); no card lit, a click
         # answered with the pause's line; step back in the teaching view; resume
-        teacher.fill('.cgt-teacher input[placeholder^="optional: what the class"]', 'look at the first trick')
+        teacher.fill('.cgt-reason input', 'look at the first trick')
         teacher.click('.cgt-pause')
         said = 'Your teacher paused the table: look at the first trick.'
         for s in students: s.wait_waiting(said)
@@ -169,7 +169,7 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
 
         # set an exercise for everyone: a match is under way, so the console asks beside the button first
         teacher.select_option('.cgt-kind select', label='a prepared exercise')
-        teacher.select_option('.cgt-exercise select', label=EXERCISES['begga-kaat-95'].title)
+        teacher.select_option('.cgt-exercise select', label=f"Begga Kaat: {EXERCISES['begga-kaat-95'].title}")  # each after its game's name
         teacher.click('.cgt-set-work')
         teacher.wait_for_selector('.cgt-confirm-work', state='visible', timeout=WAIT)
         asked = teacher.inner_text('.cgt-work-line')

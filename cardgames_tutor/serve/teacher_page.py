@@ -109,7 +109,7 @@ def _show_fields(self:TeacherPage):
 def _make_widgets(self:TeacherPage):
     "The page's widgets, each its label whole."
     B = lambda label, style='', tip='': whole_button(label, button_style=style, tooltip=tip or label)  # its label whole, never cut
-    wide, line = {'description_width': 'initial'}, widgets.Layout(max_width='100%')  # a field's label whole too
+    wide, line = {'description_width': 'initial'}, widgets.Layout(max_width='100%', min_height='28px')  # a field's label whole too; the work's line its room kept
     self.glance_box, self.said, self.work_line = widgets.HTML(), widgets.HTML(), widgets.HTML(layout=line)
     self.table_choice = widgets.Dropdown(description='Table', options=[], style=wide)
     self.reason_box = widgets.Text(description='Message with the pause', placeholder='optional: your students read it while paused', style=wide,
@@ -145,7 +145,7 @@ def _build(self:TeacherPage):
                  (self.work_line, 'cgt-work-line'), (self.table_choice, 'cgt-table-choice'), (self.kind_choice, 'cgt-kind'),
                  (self.when_choice, 'cgt-when'), (self.target_choice, 'cgt-target'), (self.game_choice, 'cgt-game'),
                  (self.players_box, 'cgt-players'), (self.seed_box, 'cgt-seed'), (self.deal_box, 'cgt-deal'), (self.exercise_choice, 'cgt-exercise'),
-                 (self.record_upload, 'cgt-record'), (self.results_box, 'cgt-results'), (self.shown_line, 'cgt-shown-line')):
+                 (self.record_upload, 'cgt-record'), (self.reason_box, 'cgt-reason'), (self.results_box, 'cgt-results'), (self.shown_line, 'cgt-shown-line')):
         w.add_class(c)
     for b, name in ((self.pause_button, 'pause'), (self.resume_button, 'resume'), (self.show_button, 'show'),
                     (self.pause_all_button, 'pause_all'), (self.resume_all_button, 'resume_all'),
@@ -158,12 +158,12 @@ def _build(self:TeacherPage):
     self.table_choice.observe(lambda _: self._enable(), 'value')
     self.game_choice.observe(lambda _: self._players(), 'value')
     self.children = [widgets.HTML('<h2>The class</h2>'), self.glance_box, self.said,
-                     self.table_choice, wrap_row([self.show_button]),  # the table chosen: shown to the class, or paused below
-                     wrap_row([self.pause_button, self.resume_button, self.pause_all_button, self.resume_all_button]), self.reason_box,
+                     wrap_row([self.table_choice, self.show_button]),  # the table chosen: shown to the class, or paused below
+                     wrap_row([self.pause_button, self.resume_button, self.pause_all_button, self.resume_all_button, self.reason_box]),
                      widgets.HTML('<h2>Shown to the class</h2>'), self.shown_line, wrap_row([self.what_if_button, self.refresh_button]),
                      widgets.HTML('<h2>Set the work</h2>'), self.kind_choice, self.game_choice, self.players_box, self.seed_box,
                      self.exercise_choice, self.deal_box, self.record_upload, self.target_choice, self.when_choice,
-                     wrap_row([self.set_button, self.confirm_button, self.cancel_button, self.work_line]),
+                     self.work_line, wrap_row([self.set_button, self.confirm_button, self.cancel_button]),  # its line just above: in view with them
                      widgets.HTML('<h2>This class: drill answers, per student and rule</h2>'), self.results_box, self.csv_link]
     self._show_fields()
 
@@ -186,7 +186,7 @@ def say(self:TeacherPage, text:str): self.said.value = f'<p role="status">{escap
 
 @patch
 def _work_say(self:TeacherPage, text:str):
-    "The line beside “Set the work”, where the teacher is looking: its question, what was set, what went wrong."
+    "The line just above “Set the work”, where the teacher is looking: its question, what was set, what went wrong."
     self.work_line.value = f'<span role="status" style="font:14px/1.5 sans-serif">{escape(text)}</span>' if text else ''
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #fdc44d64
