@@ -172,3 +172,10 @@ def test_a_decisions_cost_is_the_chance_the_review_states(tmp_path):
             lo, hi = v.ranges['lose']
             assert lo - 0.005 <= int(row[head]) / 100 <= hi + 0.005, (row[head], tenths(v.stats['lose'], lo, hi))
         assert abs(int(row[cost]) - (mine.stats['lose'] - coach.stats['lose']) * 100) <= 0.51  # their difference: not the ranking's number
+
+def test_each_students_progress_on_the_console_is_this_classs(tmp_path):
+    db = _results_of_a_class(tmp_path)
+    db.seen('s-old', 'Zed')  # Zed is back: his answer and hand of the class before are not this class's
+    assert db.standings()['s-old'].text.startswith('0 of 1 drill answer right') and db.standings()['s-old'].hands == 1
+    assert db.standings(db.started)['s-old'].text == 'no drill answers yet; 0 hands played'
+    assert db.standings(db.started)['s-ana'].text == '1 of 1 drill answer right; 1 hand played'

@@ -250,13 +250,13 @@ class Standing(NamedTuple):
         return f"{self.right} of {plural(self.answers, 'drill answer')} right{missed}; {plural(self.hands, 'hand')} played"
 
 @patch
-def standings(self:Results) -> dict:
+def standings(self:Results, since:float|None=None) -> dict: # only what was kept from this time on (the console's: this class, `started`)
     "Each student's `Standing`, by key."
-    out = {k: [0, 0, 0, ''] for k in self.names()}
-    for k, n, right in self._read("SELECT student, count(*), sum(right) FROM answers GROUP BY student"): out.setdefault(k, [0, 0, 0, ''])[:2] = n, right
-    for k, n in self._read("SELECT student, count(*) FROM hands GROUP BY student"): out.setdefault(k, [0, 0, 0, ''])[2] = n
+    out, when = {k: [0, 0, 0, ''] for k in self.names()}, (since, since)
+    for k, n, right in self._read("SELECT student, count(*), sum(right) FROM answers WHERE (? IS NULL OR at >= ?) GROUP BY student", when): out.setdefault(k, [0, 0, 0, ''])[:2] = n, right
+    for k, n in self._read("SELECT student, count(*) FROM hands WHERE (? IS NULL OR at >= ?) GROUP BY student", when): out.setdefault(k, [0, 0, 0, ''])[2] = n
     for k, game, rule in self._read("SELECT student, game, rule FROM answers WHERE right = 0 AND rowid IN "
-                                    "(SELECT max(rowid) FROM answers WHERE right = 0 GROUP BY student)"): out[k][3] = rule_words(game, rule)
+                                    "(SELECT max(rowid) FROM answers WHERE right = 0 AND (? IS NULL OR at >= ?) GROUP BY student)", when): out[k][3] = rule_words(game, rule)
     return {k: Standing(*v) for k, v in out.items()}
 
 # %% ../../nbs/practice/44_results.ipynb #1a96741f

@@ -60,7 +60,7 @@ def _seat_names(seats) -> list: return [s['name'] or f"Seat {s['seat']} (bot)" f
 def glance(self:Console) -> dict:
     "The class at a glance, as plain data: {'tables': [...], 'solo': [...]} with each student's drill progress."
     snap, (solo_of, seat_of) = self.room.snapshot(), self._browsers()
-    standing = self.results.standings() if self.results is not None else {}
+    standing = self.results.standings(self.results.started) if self.results is not None else {}  # this class's, as the export
     def progress(browser): return (standing[browser] if browser in standing else Standing(0, 0, 0, '')).text  # every student's line says the same
     tables = []
     for row in snap['tables']:
