@@ -364,9 +364,9 @@ SENTENCES = [  # (kind, pattern, is it true? (match, context) -> bool or None wh
        lambda m, c: c['pos'].trump is not None and m[1] == suit_name(c, c['pos'].trump) and
                     int(m[2]) == (c['pos'].dealer + 1) % 4 == c['pos'].history[0][0] and str(c['pos'].history[0][1]) == f"trump {c['pos'].trump}", DP),
     # ---- Maghe Satra: a turn
-    mk('beg', r"Beg: one more card, face up; exactly 17 wins the hand, over 17 ends your turn\.",
+    mk('beg', r"The card comes face up; exactly 17 wins the hand, over 17 ends your turn\.",
        lambda m, c: c['pos'].phase == 'play' and not c['pos'].is_over, MS),
-    mk('pass', r"Pass: your total stands until the show\.", lambda m, c: not c['pos'].is_over and ms_total(c['pos'], c['pos'].to_act) < 17, MS),
+    mk('pass', r"Your total stands until the show\.", lambda m, c: not c['pos'].is_over and ms_total(c['pos'], c['pos'].to_act) < 17, MS),
     mk('begs and is dealt', rf"Seat (\d) begs and is dealt ({CARD}) face up \(face-up cards ({LIST}): (\d+)\)\.",
        lambda m, c: int(m[1]) == c['pos'].to_act and parse(c, m[2]) == ms_after_beg(c)[0] and cards_of(c, m[3]) == ms_after_beg(c)[1]
                     and int(m[4]) == sum(map(ms_value, ms_after_beg(c)[1])), MS),
@@ -388,7 +388,7 @@ SENTENCES = [  # (kind, pattern, is it true? (match, context) -> bool or None wh
        lambda m, c: int(m[1]) == int(m[2]) == c['seat'] and c['pos'].status[int(m[1])] == 'passed' and int(m[3]) == c['pos'].to_act, MS),
     mk('plays later', r"It is Seat (\d)'s turn; Seat (\d) plays later \(turns go from the dealer's right round to the dealer\)\.",
        lambda m, c: int(m[1]) == c['pos'].to_act and ms_order(c['pos']).index(int(m[2])) > ms_order(c['pos']).index(int(m[1])), MS),
-    mk('not an action', r"(\S+) is not an action in Maghe Satra: on your turn you may beg \(one more card\) or pass\.",
+    mk('not a move', r"(\S+) is not a move in Maghe Satra: on your turn you may only beg \(one more card\) or pass\.",
        lambda m, c: str(c['card']) not in ('beg', 'pass'), MS),
     # ---- Maghe Satra: exactly 17, the show (rulebook)
     mk('shows, 17', rf"(?:Seat (\d) shows ({CARD}): )?((?:{CARD})(?: \+ (?:{CARD}))+) = 17 exactly, and wins the hand and a game point at once\.",

@@ -248,7 +248,7 @@ def test_bad_actions_are_refused_and_change_nothing():
              (('beg', 3), "It is Seat 2's turn; Seat 3 plays later"), (('beg', 9), "There is no Seat 9 at this table: its seats are 0 to 3."),
              (('fold', 2), "'fold' is not an action here: the actions are beg, pass"),
              (('', 2), 'empty action'), (('beg KS', 2), "'beg' takes nothing after it"),
-             ((FRENCH.parse('KS'), 2), 'K♠ is not an action in Maghe Satra'), ((Move('beg', (), 'X'), 2), 'not an action')]
+             ((FRENCH.parse('KS'), 2), 'K♠ is not a move in Maghe Satra'), ((Move('beg', (), 'X'), 2), 'not a move in Maghe Satra')]
     for (action, seat), text in cases:
         with pytest.raises(IllegalAction, match=text.replace('(', r'\(').replace(')', r'\)')): m.apply(action, seat=seat)
         assert not m.explain(action, seat).legal

@@ -209,9 +209,9 @@ def _legal_play(self:MagheSatraHand): return [BEG, PASS]
 # %% ../../nbs/games/13_maghe_satra.ipynb #7a32afa9
 @patch
 def _explain_play(self:MagheSatraHand, action) -> Verdict:
-    if action == BEG: return Verdict(True, 'maghe-satra/beg', 'Beg: one more card, face up; exactly 17 wins the hand, over 17 ends your turn.')
-    if action == PASS: return Verdict(True, 'maghe-satra/pass', 'Pass: your total stands until the show.')
-    return Verdict(False, 'maghe-satra/actions', f"{quoted(action)} is not an action in Maghe Satra: on your turn you may beg (one more card) or pass.")
+    if action == BEG: return Verdict(True, 'maghe-satra/beg', 'The card comes face up; exactly 17 wins the hand, over 17 ends your turn.')
+    if action == PASS: return Verdict(True, 'maghe-satra/pass', 'Your total stands until the show.')
+    return Verdict(False, 'maghe-satra/actions', f"{quoted(action)} is not a move in Maghe Satra: on your turn you may only beg (one more card) or pass.")
 
 
 # %% ../../nbs/games/13_maghe_satra.ipynb #12ed5a8d
