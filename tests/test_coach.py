@@ -284,3 +284,24 @@ def test_the_coach_hints_where_fitting_deals_are_rarest(players):
     game = get_game('maghe-satra', players=players)
     h = hint(view, game, budget=B)
     assert h.best in view['legal']
+
+
+@pytest.mark.parametrize('name', ['kocka', 'dehla-pakad'])
+def test_terminal_hint_says_each_figure_once(name):
+    """The finding: a terminal hint gave the same odds three times (the headline, the comparison, "Every action tried").
+    Now the headline says only how many deals were tried, and each compared action's figures are said once: the
+    comparison names the best, the next best and the worst, "Also tried" the others."""
+    game, n = get_game(name), 0
+    m, rng = Match(game, seed=3), random.Random(1)
+    while not m.over and len(m.hands) <= 1 and n < 6:
+        v = m.view(m.to_act)
+        if m.to_act == 0 and len(v['legal']) > 1:
+            h, text = hint(v, game, seed=1, budget=B), hint_text(v, game, seed=1, budget=B)
+            head = text.split('\n')[0]
+            assert 'possible deals of the cards you cannot see' in head and 'deals tried' not in head and 'tens' not in head and 'penalty' not in head, head
+            assert 'Every action tried' not in text
+            differ = len({tuple(sorted(r.stats.items())) for r in h.ranked}) > 1
+            assert len(re.findall(r'\d deals? tried', text)) == (len(h.ranked) if differ else 1), text  # one chance per action, said once
+            n += 1
+        m.apply(game.bot(v, rng), m.to_act)
+    assert n >= 3, n

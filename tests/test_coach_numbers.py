@@ -20,7 +20,7 @@ from cardgames_tutor.core.match import Match
 from cardgames_tutor.coach import search as coach
 from cardgames_tutor.coach.search import hint, hint_text, ActionValue, alike_classes, joined
 from cardgames_tutor.coach.reasons import (capture_reasons, odds_reasons, stat_text, stat_ranges, wilson,
-                                           tenths, CLOSE, CHANCES, compare)
+                                           tenths, CLOSE, CHANCES, STAT_WORDS, compare)
 from cardgames_tutor.coach.truths import reasons_for
 from cardgames_tutor.ui.coach_view import by_value, hint_chart, hint_words
 from cardgames_tutor.games.maghe_satra import VALUE
@@ -259,9 +259,54 @@ def test_real_hints_value_alike_cards_alike_and_chart_best_first(name, monkeypat
         if len({tuple(sorted(r.stats.items())) for r in h.ranked}) > 1 and n % 10 == 0:
             ax = hint_chart(h, game.pack).axes[0]
             widths = [p.get_width() for p in ax.patches][::-1]  # top bar first
-            assert widths == [min(max(r.stats[h.main], r.ranges[h.main][0]), r.ranges[h.main][1]) for r in order]
+            assert widths == [r.stats[h.main] for r in order]  # each bar is its action's figure
+            _labels_agree_with_bars(ax, h)
         n += 1
     assert n >= 40
+
+def _labels_agree_with_bars(ax, h):
+    "Every bar's label says the figure the bar reaches: a chance as 'k of n deals' with k/n its length, an average as its figure."
+    for p, t in zip(ax.patches, ax.texts):
+        label, width = t.get_text().strip(), p.get_width()
+        if h.main in CHANCES:
+            m = re.fullmatch(r"(\d+) of (\d+) deals?", label)
+            assert m and abs(width - int(m.group(1)) / int(m.group(2))) < 1e-9, (label, width)
+        else: assert float(label.split()[0]) == float(format(width, STAT_WORDS[h.main][1])), (label, width)
+
+_COUNT = re.compile(r"(?:a (win|loss) in (\d+) of the (\d+) deals tried|a (win|loss) in all (\d+) deals tried|no (win|loss) in any of the (\d+) deals tried)")
+
+@pytest.mark.slow
+@pytest.mark.parametrize('name', ['kocka', 'dehla-pakad', 'maghe-satra'])
+def test_real_hints_say_chances_as_counts_of_the_deals_tried(name, monkeypatch):
+    """The finding: "a 3 to 9 in 10 chance of losing", "over a 8 in 10" cannot be read at once. A sampled chance is said
+    as the count of the deals tried it happened in, and that count is the action's own: k of its n deals (n its deals,
+    k/n its figure); no range of tenths and no "a 8" is left in a hint or a review; each chart label agrees with its bar."""
+    monkeypatch.setattr(coach, 'ACTIONS_PER_SECOND', 2000)
+    n = 0
+    for game, m, view in positions(name, {}, range(8), per_seed=8):
+        h = hint(view, game, seed=2, budget=0.05)
+        text = hint_text(view, game, seed=2, budget=0.05)
+        assert not re.search(r"\d+ to \d+ in 10|\ba 8\b|over a |under a ", text), text
+        for r in h.ranked:
+            if not h.deals or r.stats.get(h.main) is None: continue
+            said = stat_text(r.stats, r.ranges, r.deals)
+            if r.ranges[h.main][0] == r.ranges[h.main][1]: continue  # the rules fix it: 'for certain'
+            got = _COUNT.search(said)
+            assert got, said
+            k, total = (int(got.group(2)), int(got.group(3))) if got.group(1) else (int(got.group(5)),) * 2 if got.group(4) else (0, int(got.group(7)))
+            assert total == r.deals and abs(r.stats[h.main] * total - k) < 1e-9, (said, r.stats, r.deals)
+        if n % 8 == 0 and len({r.stats.get(h.main) for r in h.ranked}) > 1:
+            _labels_agree_with_bars(hint_chart(h, game.pack).axes[0], h)
+        n += 1
+    assert n >= 30, n
+
+def test_a_wrong_count_is_caught():
+    "The check can fail: the old words (a range of tenths) and a count not the action's own are both refused."
+    r = ActionValue('x', 0.0, {'lose': 52 / 62}, 0.0, 62)
+    assert not _COUNT.search(stat_text(r.stats, {'lose': wilson(52 / 62, 62)}))  # without the deals: tenths, not a count
+    got = _COUNT.search(stat_text(r.stats, {'lose': wilson(52 / 62, 62)}, 62))
+    assert got and (int(got.group(2)), int(got.group(3))) == (52, 62)
+
 
 @pytest.mark.parametrize('name,opts', VARIANTS, ids=IDS)
 def test_fair_choice_only_between_close_figures(name, opts):

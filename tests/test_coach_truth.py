@@ -69,7 +69,7 @@ def independent(r, view, game, best, played):
     if 'is a high card' in t or 'a high card leaves' in t or 'the high ' in t:
         cards = [best] if isinstance(best, Card) else [c for c in best.cards if not game.card_penalty(c)]
         for c in cards:
-            if 'the high ' in t and c.words not in t.split('the high ')[1]: continue
+            if 'the high ' in t and c.words not in t.split('the high ')[1].split(' to Seat')[0]: continue  # (a card that makes up the pass is not called high)
             out = unseen(view, c.suit)
             if not sum(x.rank > c.rank for x in out) < sum(x.rank < c.rank for x in out): return f"{c} called high"
     if 'the lower the card you keep' in t:
@@ -100,6 +100,13 @@ def independent(r, view, game, best, played):
     if r.tactic == 'void':
         if sum(c.suit == best.suit for c in view['hand']) != 1 or not unseen(view, best.suit): return "not a singleton that voids a live suit"
     if r.tactic in ('trump-in', 'take-points', 'win-safely') and not wins(view, best): return "said to win, does not"
+    if r.tactic == 'throw-penalty' and view.get('passed') and hasattr(game, 'passes_to'):  # the seat knows where its passed cards are
+        to, gone = game.passes_to(view['seat']), {c for t in view.get('tricks', ()) for c in t.cards}
+        beats = [c for c in view['passed'] if c not in gone and wins(view, c)]
+        if to not in [s for s, _ in view['trick']] and beats and ' is winning with ' in t: return "the trick called another's while a later seat holds a passed card that beats it"
+    if r.tactic == 'collect-centre' and played is None:  # "win this one too" only of a card that can win it
+        if view['trick'] and not wins(view, best): return "said to win the trick, does not"
+        if not view['trick'] and any(c.rank > best.rank for c in unseen(view, best.suit)): return "a lead said to win, with a higher card of its suit still out"
     return None
 
 def check(reasons, view, game, best, played=None):
@@ -186,6 +193,21 @@ def _cli(argv, inputs, monkeypatch):
     monkeypatch.setattr(cli, '_printer', lambda stream: (lambda text: said.append(str(text))))
     cli.main(argv)
     return said
+
+def test_kocka_the_trick_is_not_called_seat_2s_when_seat_1_holds_the_king_passed_to_it():
+    "The finding: J♥ thrown onto Seat 2's Q🔔 while Seat 1, still to play, holds the K🔔 the seat passed it: the trick is not Seat 2's."
+    game = get_game('kocka')
+    K = game.pack.parse_many
+    view = {'seat': 0, 'players': 4, 'trump': None, 'tricks': [], 'trick': [(2, K('QB')[0]), (3, K('8B')[0])],
+            'hand': K('JH 7L'), 'legal': K('JH 7L'), 'passed': K('KB 9A 10L'), 'received': K('7H 8H 9H')}
+    ranked = [ActionValue(K('JH')[0], -0.1, {'lose': 0.1}), ActionValue(K('7L')[0], -0.5, {'lose': 0.5}, 0.01)]
+    rs = reasons_for(view, game, ranked, game.coach_measure)
+    throw = [r for r in rs if r.tactic == 'throw-penalty']
+    assert throw and 'Seat 2 is winning' not in throw[0].text and 'Seat 1, still to play, holds the K🔔 you passed them' in throw[0].text, rs
+    check(rs[:-1], view, game, ranked[0].action)
+    gone = {**view, 'passed': K('9A 10L 7A')}  # nothing passed beats it: the trick is Seat 2's, as before
+    assert any('Seat 2 is winning with Q🔔' in r.text for r in reasons_for(gone, game, ranked, game.coach_measure))
+
 
 def test_kocka_seed_1_no_lower_card_kept_while_keeping_the_king(monkeypatch):
     said = _cli(['play', 'kocka', '--seed', '1'], ['pass AH 10B KB', 'KL', '9H', 'JH', '7A', '9L', 'AL', 'hint', 'quit'], monkeypatch)

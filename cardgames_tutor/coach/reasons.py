@@ -15,12 +15,13 @@ from ..core.tricks import trick_winner
 from ..core.sampling import shown_voids
 
 # %% auto #0
-__all__ = ['STAT_WORDS', 'CHANCES', 'COUNTS', 'LESS_BETTER', 'Z_RANGE', 'Z_NOISE', 'CLOSE', 'OVER_DEALS', 'BOUNDS',
-           'TACTIC_WORDS', 'UNTAUGHT', 'Reason', 'stat_text', 'wilson', 'tenths', 'chance_words', 'estimate_words',
-           'range_label', 'suit_word', 'act_words', 'still_out', 'is_high', 'TrickFacts', 'noise_words', 'within_noise',
-           'fair_choice', 'compare', 'guard_of', 'penalty_reasons', 'pass_reasons', 'centre_words', 'capture_reasons',
-           'so_far', 'points_reasons', 'odds_reasons', 'odds_bounds', 'stat_ranges', 'tactic_words', 'taught',
-           'reason_text']
+__all__ = ['STAT_WORDS', 'CHANCES', 'COUNTS', 'LESS_BETTER', 'Z_RANGE', 'CHANCE_NOUNS', 'Z_NOISE', 'CLOSE', 'STAT_UNITS',
+           'OVER_DEALS', 'BOUNDS', 'TACTIC_WORDS', 'UNTAUGHT', 'Reason', 'stat_text', 'wilson', 'tenths',
+           'chance_words', 'count_words', 'estimate_words', 'range_label', 'suit_word', 'act_words', 'still_out',
+           'is_top', 'is_high', 'TrickFacts', 'noise_words', 'within_noise', 'fair_choice', 'weighed', 'compare',
+           'known_over', 'guard_of', 'low_count', 'penalty_reasons', 'pass_reasons', 'voided', 'centre_words',
+           'capture_reasons', 'so_far', 'points_reasons', 'odds_reasons', 'odds_bounds', 'stat_ranges', 'tactic_words',
+           'taught', 'reason_text']
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3ffc799b
 class Reason(NamedTuple):
@@ -40,12 +41,13 @@ CHANCES = ('win', 'lose')  # the stats that are chances, from 0 to 1
 COUNTS = ('penalty', 'tens', 'side', 'points')  # the stats that count something: never below 0
 LESS_BETTER = ('penalty', 'lose')  # the stats of which less is better
 
-def stat_text(stats:dict, ranges:dict|None=None) -> str:
+def stat_text(stats:dict, ranges:dict|None=None, deals:int=0) -> str:
     """Stats in words: exact figures, e.g. '2.3 penalty points, 12% chance of losing'; with `ranges` (`stat_ranges`, from sampled
-    deals), as estimates that hold: 'about 2.3 penalty points (give or take 0.8), a 1 to 3 in 10 chance of losing'."""
+    deals), as estimates that hold: 'about 2.3 penalty points (give or take 0.8)', a chance as counted over the `deals`
+    tried ('a loss in 5 of the 40 deals tried'), or, without them, in tenths ('a 1 to 3 in 10 chance of losing')."""
     if ranges is None: return ', '.join(STAT_WORDS[k][0].format(format(v, STAT_WORDS[k][1])) if k not in CHANCES
                                          else f"{v:.0%} chance of {STAT_WORDS[k][0]}" for k, v in stats.items())
-    return ', '.join(estimate_words(k, v, *ranges[k]) for k, v in stats.items())
+    return ', '.join(estimate_words(k, v, *ranges[k], deals) for k, v in stats.items())
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #bac43bc0
 Z_RANGE = 2.0  # the ranges the coach states: two standard errors each side
@@ -72,20 +74,32 @@ def chance_words(p:float, lo:float, hi:float, what:str) -> str:
     if t in ('certain', 'none', 'unknown'): return {'certain': f"{what} for certain", 'none': f"no chance of {what}",
                                                    'unknown': f"a chance of {what} the deals tried cannot pin down"}[t]
     head, _, rest = t.partition(' ')
-    return (f"{head} a {rest}" if head in ('about', 'under', 'over') else f"a {t}") + f" chance of {what}"
+    an = lambda x: ('an ' if x[:1] == '8' else 'a ') + x  # "an 8 in 10", "a 3 in 10"
+    return (f"{head} {an(rest)}" if head in ('about', 'under', 'over') else an(t)) + f" chance of {what}"
+
+CHANCE_NOUNS = {'lose': 'loss', 'win': 'win'}  # a chance's outcome, counted over the deals tried
+
+def count_words(key:str, p:float, deals:int) -> str:
+    "A chance seen as `p` over `deals` deals, said as the count of them: 'a loss in 52 of the 62 deals tried' (what the chart's bar shows)."
+    noun, k = CHANCE_NOUNS.get(key, key.replace('_', ' ')), round(p * deals)
+    if k == deals: return f"a {noun} in {'all ' if deals > 1 else ''}{plural(deals, 'deal')} tried"
+    if k == 0: return f"no {noun} in {'any of ' if deals > 1 else ''}the {plural(deals, 'deal')} tried"
+    return f"a {noun} in {k} of the {deals} deals tried"
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #336a940c
-def estimate_words(key:str, v:float, lo:float, hi:float) -> str:
-    "The stat `key`, seen as `v` over sampled deals and known to lie from `lo` to `hi`, in words that hold (see above)."
+def estimate_words(key:str, v:float, lo:float, hi:float, deals:int=0) -> str:
+    "The stat `key`, seen as `v` over `deals` sampled deals and known to lie from `lo` to `hi`, in words that hold (see above)."
     words, fmt = STAT_WORDS[key]
-    if key in CHANCES: return chance_words(v, lo, hi, words)
+    if key in CHANCES: return count_words(key, v, deals) if deals and lo != hi else chance_words(v, lo, hi, words)  # (only the rules fix a chance)
     half, f = format(max(hi - v, v - lo), fmt.lstrip('+')), lambda x: format(x, fmt.lstrip('+'))
     if f(hi - v) != f(v - lo): return "about " + words.format(format(v, fmt)) + f" (from {f(lo)} to {f(hi)})"  # a count's range stops at 0
     return "about " + words.format(format(v, fmt)) + (f" (give or take {half})" if float(half) else '')
 
-def range_label(key:str, v:float, lo:float, hi:float) -> str:
-    "The same figure, short, for a chart's bar: 'about 3 in 10', 'under 4 in 10', '8.9 ± 1.2'."
-    if key in CHANCES: return tenths(v, lo, hi)
+def range_label(key:str, v:float, lo:float, hi:float, deals:int=0) -> str:
+    "The same figure, short, for a chart's bar: '52 of 62 deals' (a chance over the `deals` tried: the bar's length), 'about 3 in 10', '8.9 ± 1.2'."
+    if key in CHANCES:
+        if deals and lo != hi: return f"{round(v * deals)} of {plural(deals, 'deal')}"
+        return {'certain': '10 in 10, for certain', 'none': '0 in 10, for certain'}.get(tenths(v, lo, hi), tenths(v, lo, hi))
     fmt = STAT_WORDS[key][1]
     half, f = format(max(hi - v, v - lo), fmt.lstrip('+')), lambda x: format(x, fmt.lstrip('+'))
     if f(hi - v) != f(v - lo): return f"{format(v, fmt)} ({f(lo)} to {f(hi)})"
@@ -105,6 +119,9 @@ def still_out(view, suit) -> list:
     "The cards of `suit` the seat has not seen: not in its hand, not in a trick it saw."
     seen = set(view['hand']) | {c for t in view.get('tricks', ()) for c in t.cards} | {c for _, c in view.get('trick', ())}
     return [c for c in view['hand'][0].pack if c.suit == suit and c not in seen] if view['hand'] else []
+def is_top(view, card) -> bool:
+    "Is `card` the highest of its suit still out: no card of its suit the seat has not seen ranks above it?"
+    return not any(c.rank > card.rank for c in still_out(view, card.suit))
 def is_high(view, card) -> bool:
     "Is `card` high: above more of its suit's cards still out than below?"
     out = still_out(view, card.suit)
@@ -143,21 +160,39 @@ def fair_choice(a, b) -> bool:
     return within_noise(a, b) and all(abs(v - b.stats.get(k, v)) <= CLOSE.get(k, 0) for k, v in a.stats.items())
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #2bd78895
-OVER_DEALS = "Over the possible deals of the cards you cannot see"  # what the coach's numbers are averaged over, in plain words
+STAT_UNITS = {'lose': 'losing the hand', 'win': 'your side winning the deal', 'penalty': 'penalty points', 'tens': 'tens for your side'}  # a stat's unit, to weigh two
+
+def weighed(measure, best, other, pack=None) -> str:
+    """Where the coach's choice `best` is worse than `other` on one figure and better on another, why it still comes first,
+    in the terms the sentence uses: how many of the one the coach counts as much as the other (from `measure.value`)."""
+    better = lambda k: (best.stats[k] < other.stats[k]) if k in LESS_BETTER else (best.stats[k] > other.stats[k])
+    keys = [k for k in best.stats if k in other.stats and k in STAT_UNITS and best.stats[k] != other.stats[k]]
+    up, down = [k for k in keys if better(k)], [k for k in keys if not better(k)]
+    if len(up) != 1 or len(down) != 1: return ''
+    zero = dict.fromkeys(best.stats, 0.0)
+    weight = lambda k: abs(measure.value({**zero, k: 1.0}) - measure.value(zero))
+    chance, count = (up[0], down[0]) if up[0] in CHANCES else (down[0], up[0])
+    if chance not in CHANCES or count in CHANCES or not weight(count): return ''
+    n, c, k = weight(chance) / weight(count), STAT_UNITS[chance], STAT_UNITS[count]
+    if chance in down: why = f"its {'fewer' if count in LESS_BETTER else 'more'} {k} outweigh its {'higher' if chance in LESS_BETTER else 'lower'} chance of {c}"
+    else: why = f"its {'lower' if chance in LESS_BETTER else 'higher'} chance of {c} outweighs its {'extra' if count in LESS_BETTER else 'fewer'} {k}"
+    return f"; {act_words(best.action, pack)} still comes first, for the coach weighs {c} at {n:g} {k}, and on that count {why}"
+
+OVER_DEALS = "Played out on deals of the cards you cannot see"  # what the coach's numbers are counted over, in plain words (a sample: not every possible deal)
 
 def compare(ranked, measure, played=None, pack=None) -> Reason:
     "The best action's expected result against the next best (and the worst); in a review, against the action `played`."
     best, w = ranked[0], lambda a: act_words(a, pack)
     if played is not None and played != best.action:
         got = next(r for r in ranked if r.action == played)
-        return Reason('compare', f"You {act_words(played, pack, 'done')}: {OVER_DEALS.lower()}, that gives {stat_text(got.stats, got.ranges)}; "
-                                 f"to {act_words(best.action, pack, 'do')} would have given {stat_text(best.stats, best.ranges)}" + (noise_words(best, got, pack) if fair_choice(best, got) else '') + '.')
+        return Reason('compare', f"You {act_words(played, pack, 'done')}: {OVER_DEALS.lower()}, that gives {stat_text(got.stats, got.ranges, got.deals)}; "
+                                 f"to {act_words(best.action, pack, 'do')} would have given {stat_text(best.stats, best.ranges, best.deals)}" + (noise_words(best, got, pack) if fair_choice(best, got) else weighed(measure, best, got, pack)) + '.')
     if all(r.stats == best.stats for r in ranked):
-        return Reason('compare', f"{OVER_DEALS}, every action gives {stat_text(best.stats, best.ranges) or 'the same result'}: any of them will do here.")
+        return Reason('compare', f"{OVER_DEALS}, every action gives {stat_text(best.stats, best.ranges, best.deals) or 'the same result'}: any of them will do here.")
     nxt = ranked[1]
-    text = f"{OVER_DEALS}, {w(best.action)} gives {stat_text(best.stats, best.ranges)}, against {stat_text(nxt.stats, nxt.ranges)} for {w(nxt.action)}"
-    if len(ranked) > 2: text += f" and {stat_text(ranked[-1].stats, ranked[-1].ranges)} for {w(ranked[-1].action)}"
-    return Reason('compare', text + (noise_words(best, nxt, pack) if fair_choice(best, nxt) else '') + '.')
+    text = f"{OVER_DEALS}, {w(best.action)} gives {stat_text(best.stats, best.ranges, best.deals)}, against {stat_text(nxt.stats, nxt.ranges, nxt.deals)} for {w(nxt.action)}"
+    if len(ranked) > 2: text += f" and {stat_text(ranked[-1].stats, ranked[-1].ranges, ranked[-1].deals)} for {w(ranked[-1].action)}"
+    return Reason('compare', text + (noise_words(best, nxt, pack) if fair_choice(best, nxt) else weighed(measure, best, nxt, pack)) + '.')
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #a6c2d9b5
 def _pts(n): return plural(n, 'penalty point')
@@ -175,9 +210,22 @@ def _last_trick(view, game, f, b, others) -> list:
     return []
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #5fc7c2e0
+def known_over(view, game, f) -> tuple|None:
+    """(seat, card): a seat still to play to the trick `f` that the seat to act knows holds a card beating it, for it
+    passed that card to them (Kočka's exchange) and it has not been played; else None."""
+    to, passed = getattr(game, 'passes_to', None), view.get('passed') or ()
+    if to is None or not f.cards: return None
+    s = to(view['seat'])
+    played = {c for t in view.get('tricks', ()) for c in t.cards} | set(f.cards)
+    if s == view['seat'] or s in f.seats: return None
+    return next(((s, c) for c in passed if c not in played and f.wins(c)), None)
+
 def _throw(view, game, f, b) -> list:
     "throw-penalty: void in the led suit, throw a penalty card into another seat's trick; shed-high: or shed a high card."
     name, word, p = suit_word(f.cards[0]), game.trick_word, game.card_penalty(b)
+    if p and (known := known_over(view, game, f)):  # the trick is not the winning seat's: a later one holds a card that beats it
+        return [Reason('throw-penalty', f"You have no {name}, so you may throw any card: {b.words} ({_pts(p)}) goes into a {word} you do not take: "
+                                        f"{f.top.words} is on top so far, and Seat {known[0]}, still to play, holds the {known[1].words} you passed them.")]
     if p: return [Reason('throw-penalty', f"You have no {name}, so you may throw any card: {b.words} ({_pts(p)}) goes into the {word} Seat {f.top_seat} is winning with {f.top.words}.")]
     if is_high(view, b): return [Reason('shed-high', f"You have no {name}: {b.words} is a high card that could later win a {word} full of penalty cards; shed it now.")]
     return []
@@ -213,7 +261,7 @@ def _guard(view, game, b, others) -> list:
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #0741163d
 def _lead(view, game, b, others) -> list:
-    "no-void-lead, else void (lead a singleton), else keep-guard: what the best lead does that the others do not."
+    "no-void-lead, else void (lead a singleton), else keep-guard, else low-lead: what the best lead does that the others do not."
     me, voids = view['seat'], shown_voids(view)
     bad = sorted({o.suit for o in others if o.suit != b.suit and any(o.suit in voids[s] for s in voids if s != me)})
     if bad and not any(b.suit in voids[s] for s in voids if s != me):
@@ -222,7 +270,20 @@ def _lead(view, game, b, others) -> list:
         return [Reason('no-void-lead', f"Do not lead {name}: Seat {s} showed void in {name} in {game.trick_word} {voids[s][suit]} and could throw a penalty card on it; {b.words} leads a suit nobody has shown void in.")]
     if sum(c.suit == b.suit for c in view['hand']) == 1 and still_out(view, b.suit):  # a singleton, and its suit will be led again
         return [Reason('void', f"{b.words} is your only card in {suit_word(b)}: lead it and you are void in {suit_word(b)}, so when {suit_word(b)} is led you may throw a penalty card.")]
-    return _guard(view, game, b, others)
+    return _guard(view, game, b, others) or _low_lead(view, game, b)
+
+def low_count(view, game, b) -> tuple|None:
+    "(cards of `b`'s suit still out above it, below it) when `b` is a low card worth no penalty: more of them above than below; else None."
+    out = still_out(view, b.suit)
+    above, below = sum(c.rank > b.rank for c in out), sum(c.rank < b.rank for c in out)
+    return (above, below) if not game.card_penalty(b) and above > below else None
+
+def _low_lead(view, game, b) -> list:
+    "low-lead: lead a low card worth nothing, that any higher card of its suit takes from you."
+    if (n := low_count(view, game, b)) is None: return []
+    above, below = n
+    return [Reason('low-lead', f"{b.words} is low in {suit_word(b)}: of the {suit_word(b)} you cannot see, {above} rank{'s' if above == 1 else ''} above it "
+                               f"and {below or 'none'} below, so whoever plays a higher one takes this {game.trick_word}, not you.")]
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #207fb77e
 def penalty_reasons(view, game, ranked) -> list:
@@ -240,13 +301,27 @@ def penalty_reasons(view, game, ranked) -> list:
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #deac67de
 def pass_reasons(view, game, ranked) -> list:
-    "pass-danger: the penalty cards and high cards the best pass gives away."
+    """pass-danger: the penalty cards and high cards the best pass gives away; pass-void: the suits it leaves the seat
+    without; any other card passed is named too ('makes up the 3 cards you pass'): every card of the pass is accounted for."""
     cards, penalty = ranked[0].action.cards, game.card_penalty
     bad, high = [c for c in cards if penalty(c)], [c for c in cards if not penalty(c) and is_high(view, c)]
-    if not bad and not high: return []
-    what = (f"{' '.join(c.words for c in bad)} ({_pts(sum(map(penalty, bad)))})" if bad else '') + \
-           (f"{' and ' if bad else ''}the high {' '.join(c.words for c in high)}" if high else '')
-    return [Reason('pass-danger', f"Passing {what} to Seat {game.passes_to(view['seat'])} takes those cards out of your hand before a trick is played.")]
+    void = voided(view, cards, bad + high)
+    rest, out, words = [c for c in cards if c not in bad + high + void], [], lambda cs: ' '.join(c.words for c in cs)
+    if bad or high:
+        what = (f"{words(bad)} ({_pts(sum(map(penalty, bad)))})" if bad else '') + (f"{' and ' if bad else ''}the high {words(high)}" if high else '')
+        out.append(Reason('pass-danger', f"Passing {what} to Seat {game.passes_to(view['seat'])} takes those cards out of your hand before a trick is played."))
+    if void:
+        suits = list(dict.fromkeys(suit_word(c) for c in void))
+        out.append(Reason('pass-void', f"Passing {words(void)} leaves you no {' and no '.join(suits)} of your own (unless some are passed to you): "
+                                       f"when {' or '.join(suits)} {'is' if len(suits) == 1 else 'are'} led, you may throw a penalty card."))
+    if rest and out:  # a card neither dangerous nor voiding: said, so that no card of the pass goes unexplained
+        out[-1] = out[-1]._replace(text=out[-1].text[:-1] + f"; {words(rest)} make{'s' if len(rest) == 1 else ''} up the {len(cards)} cards you pass.")
+    return out
+
+def voided(view, cards, told=()) -> list:
+    "The cards of `cards` (a pass), not among `told`, whose suit the seat keeps none of once they are passed."
+    kept = [c for c in view['hand'] if c not in cards]
+    return [c for c in cards if c not in told and not any(k.suit == c.suit for k in kept)]
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #e252f526
 def _name_trump(view, b) -> list:
@@ -271,8 +346,11 @@ def capture_reasons(view, game, ranked) -> list:
     prizes, held = lambda cards: [c for c in cards if game.prize_word(c)], centre_words(view, game, f)
     if f.cards and b.suit != f.led and b.suit == f.trump and f.wins(b):
         out.append(Reason('trump-in', f"You have no {suit_word(f.cards[0])}: trumping with {b.words} wins the trick."))
-    if (not f.cards or f.wins(b)) and on == me:
+    if f.cards and f.wins(b) and on == me:
         out.append(Reason('collect-centre', f"You won the last trick: win this one too and you collect the centre ({held})."))
+    elif not f.cards and on == me and is_top(view, b):  # a lead can be expected to win only as the highest of its suit still out
+        out.append(Reason('collect-centre', f"You won the last trick, and {b.words} is the highest of the {suit_word(b)} still out: "
+                                            f"if it wins this one too, you collect the centre ({held})."))
     elif f.cards and f.wins(b) and on is not None and on != me and not game.side_known(view, on):
         out.append(Reason('stop-on-one', f"Seat {on} won the last trick and is on one: taking this trick with {b.words} stops them collecting ({held})."))
     elif f.cards and game.side_known(view, f.top_seat) and game.prize_word(b) and not f.wins(b):
@@ -382,7 +460,8 @@ TACTIC_WORDS = {  # the coach's tactic tags (`coach.reasons`) in a teacher's wor
     'beg-odds': 'beg for a card when the odds of the next card say so', 'stand-odds': 'pass (ask for no more cards) when the odds of the next card say so',
     'pick-blind': 'pick up the blind when your trumps are strong enough', 'pass-blind': 'pass the blind when your trumps are too weak',
     'bury-points': 'bury cards that bank points', 'name-trump': 'make trumps the suit you hold most of',
-    'pass-danger': 'pass on penalty cards and high cards', 'win-trick': 'take the trick rather than leave it to another player',
+    'pass-danger': 'pass on penalty cards and high cards', 'pass-void': 'pass every card of a suit, to be free to throw penalty cards when it is led',
+    'low-lead': 'lead a low card, so that another player takes the trick', 'win-trick': 'take the trick rather than leave it to another player',
     'forced': 'the only legal move', 'compare': "the coach's odds alone (no one tactic): its choice against the move played"}
 
 def tactic_words(tactic:str, reason:str='') -> str:

@@ -26,7 +26,7 @@ from .truths import reasons_for
 __all__ = ['PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES', 'DEFAULT_BUDGET', 'Z_RACE',
            'RACE_FROM', 'RACE_EVERY', 'Z_PRIOR', 'SETTLE', 'HINT_CACHE', 'fork', 'bot_playout', 'ActionValue',
            'candidates', 'evaluate', 'Hint', 'alike_classes', 'joined', 'searched', 'hint_key', 'cached',
-           'search_in_processes', 'in_workers', 'hint', 'hint_text', 'Mistake', 'review', 'review_text']
+           'search_in_processes', 'in_workers', 'hint', 'hint_text', 'unnamed', 'Mistake', 'review', 'review_text']
 
 # %% ../../nbs/coach/40_coach.ipynb #3b9e6184
 def fork(hand:HandState) -> HandState:
@@ -293,12 +293,17 @@ def hint_text(view:dict, game:Game, seed=0, budget:float=DEFAULT_BUDGET) -> str:
     h, w = hint(view, game, seed, budget), lambda a: act_words(a, game)
     if h is None: return "No hint: it is not your turn."
     said = [f"type `{h.best}`"]  # the move in words, then how it is typed (in backquotes: the terminal's way)
-    said += [f"{stat_text(h.ranked[0].stats, h.ranked[0].ranges)} over {plural(h.deals, 'possible deal')} of the cards you cannot see"] if h.deals else []
+    said += [f"the coach tried {plural(h.deals, 'possible deal')} of the cards you cannot see"] if h.deals else []  # a sample of them, not all
     lines = [f"Hint: {w(h.best)} ({'; '.join(said)})"]
     lines += [f"  - {reason_text(r)}" for r in h.reasons]  # each with the tactic it teaches in words, never its tag
-    if len(h.ranked) > 1:
-        lines.append("  Every action tried: " + '; '.join(f"{w(r.action)} {stat_text(r.stats, r.ranges)}" for r in h.ranked))
+    lines += [f"  Also tried: " + '; '.join(f"{w(r.action)}: {stat_text(r.stats, r.ranges, r.deals)}" for r in also)] if (also := unnamed(h)) else []
     return '\n'.join(lines)
+
+def unnamed(h:Hint) -> list:
+    "The compared actions whose figures the hint's reasons do not give (`reasons.compare` names the best, the next best and the worst; or none, all being equal)."
+    if len(h.ranked) < 2 or all(r.stats == h.ranked[0].stats for r in h.ranked): return []
+    named = [h.ranked[0].action, h.ranked[1].action, h.ranked[-1].action]
+    return [r for r in h.ranked if r.action not in named]
 
 # %% ../../nbs/coach/40_coach.ipynb #f9921854
 class Mistake(NamedTuple):

@@ -10,13 +10,13 @@ from ..core.cards import Card
 from ..core.words import plural
 from ..core.actions import Move
 from ..core.sampling import shown_voids
-from .reasons import Reason, TrickFacts, act_words, capture_reasons, compare, guard_of, is_high, odds_reasons, penalty_reasons, points_reasons, still_out, suit_word
+from .reasons import Reason, TrickFacts, act_words, capture_reasons, compare, guard_of, is_high, is_top, low_count, voided, odds_reasons, penalty_reasons, points_reasons, still_out, suit_word
 
 # %% auto #0
 __all__ = ['TRUE', 'TACTICS', 'truth', 'is_true', 'is_duck', 'is_trump_in', 'is_throw_penalty', 'is_shed_high', 'is_last_trick',
-           'is_win_safely', 'is_no_void_lead', 'is_void_lead', 'is_keep_guard', 'is_pass_danger', 'is_name_trump',
-           'is_collect_centre', 'is_stop_on_one', 'is_win_trick', 'is_ten_on_partner', 'is_keep_ten',
-           'is_points_on_partner', 'is_take_points', 'is_leaster_trick', 'reasons_for', 'played_facts']
+           'is_win_safely', 'is_no_void_lead', 'is_void_lead', 'is_keep_guard', 'is_pass_danger', 'is_pass_void',
+           'is_low_lead', 'is_name_trump', 'is_collect_centre', 'is_stop_on_one', 'is_win_trick', 'is_ten_on_partner',
+           'is_keep_ten', 'is_points_on_partner', 'is_take_points', 'is_leaster_trick', 'reasons_for', 'played_facts']
 
 # %% ../../nbs/coach/40c_coach_truths.ipynb #c92b587a
 TRUE = {}  # tactic -> predicate(view, game, best, played): is that sentence true here?
@@ -102,6 +102,16 @@ def is_pass_danger(view, game, best, played=None):
     "`best` passes at least one penalty or high card (and the move played passes other cards)."
     return (isinstance(best, Move) and best.verb == 'pass' and any(game.card_penalty(c) or is_high(view, c) for c in best.cards)
             and (played is None or set(getattr(played, 'cards', ())) != set(best.cards)))
+@truth('pass-void')
+def is_pass_void(view, game, best, played=None):
+    "`best` passes every card the seat holds of a suit (and the move played leaves it holding that suit)."
+    gone = lambda m: {c.suit for c in voided(view, m.cards)} if isinstance(m, Move) and m.verb == 'pass' else set()
+    return bool(gone(best)) and (played is None or not gone(best) <= gone(played))
+@truth('low-lead')
+def is_low_lead(view, game, best, played=None):
+    "A lead of a card worth no penalty with more of its suit still out above it than below (the move played was no such lead)."
+    low = lambda c: isinstance(c, Card) and low_count(view, game, c) is not None
+    return not view['trick'] and low(best) and (played is None or not low(played))
 @truth('name-trump')
 def is_name_trump(view, game, best, played=None):
     "`best` names a trump suit the seat holds cards of (more than of the suit the move played named)."
@@ -119,10 +129,10 @@ TRUE['forced'] = lambda view, game, best, played=None: len(view.get('legal', [be
 # %% ../../nbs/coach/40c_coach_truths.ipynb #88f71b50
 @truth('collect-centre')
 def is_collect_centre(view, game, best, played=None):
-    "The seat is on one and `best` wins the trick (or leads); in a review, the move played did not win it."
+    "The seat is on one and `best` wins the trick (or leads the highest card of its suit still out); in a review, the move played did not win it."
     f = TrickFacts(view)
     if game.collector(view) != view['seat'] or not isinstance(best, Card): return False
-    if played is None: return not f.cards or f.wins(best)
+    if played is None: return f.wins(best) if f.cards else is_top(view, best)
     return bool(f.cards) and f.wins(best) and not f.wins(played) and not game.side_known(view, f.top_seat)
 
 # %% ../../nbs/coach/40c_coach_truths.ipynb #b366330b

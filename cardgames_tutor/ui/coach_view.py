@@ -30,11 +30,12 @@ def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button 
 
 # %% ../../nbs/ui/25_coach_view.ipynb #40483433
 def chart_label(action, pack=None) -> str:
-    "An action as the chart writes it, in words (`act_words`): suit signs its font lacks (Kočka's 🍃 🌰 🔔) become the suit's name."
+    """An action as the chart writes it, in words (`act_words`): in a pack with suit signs its font lacks (Kočka's 🍃 🌰 🔔),
+    every suit is written by its name (hearts too: one chart, one way of writing suits)."""
     text = act_words(action, pack)
     for card in ([action] if isinstance(action, Card) else getattr(action, 'cards', ())):
         name, sign = card.pack.suits[card.suit][:2]
-        if ord(sign[0]) > 0xFFFF: text = text.replace(card.symbol, card.symbol.replace(sign, f" {name}"))
+        if any(ord(s[1][0]) > 0xFFFF for s in card.pack.suits.values()): text = text.replace(card.symbol, card.symbol.replace(sign, f" {name}"))
     return text
 
 # %% ../../nbs/ui/25_coach_view.ipynb #d7cdabb0
@@ -56,22 +57,22 @@ def hint_chart(h:Hint, pack=None) -> 'matplotlib.figure.Figure':
     fig = Figure(figsize=(5.5, 0.6 + 0.28 * len(rows)), layout='constrained')
     ax = fig.add_subplot()
     spans = [_span(h, r) for r in rows]
-    values = [min(max(r.stats.get(h.main, 0), lo), hi) for r, (lo, hi) in zip(rows, spans)]  # a figure the rules bound is drawn inside its range
+    values = [r.stats.get(h.main, 0) for r in rows]  # the figure its label says (a chance: the share of the deals tried)
     colours = ['#2e7d32' if r.action == h.best else '#4c78a8' for r in rows]
     ax.barh([chart_label(r.action, pack) for r in rows], values, color=colours, ecolor='#555555', capsize=2,
             xerr=[[max(0, v - lo) for v, (lo, hi) in zip(values, spans)], [max(0, hi - v) for v, (lo, hi) in zip(values, spans)]])
-    for y, (v, (lo, hi)) in enumerate(zip(values, spans)): ax.text(max(v, hi), y, f" {range_label(h.main, v, lo, hi)}", va='center', fontsize=8)
-    if h.main in CHANCES: ax.set_xlim(0, 1.25); ax.set_xticks([0, .2, .4, .6, .8, 1], ['0'] + [f"{k} in 10" for k in (2, 4, 6, 8, 10)])  # a chance in tenths, as the words say it
-    ax.set_xlabel(h.label + f" (over {plural(h.deals, 'possible deal')} of the cards you cannot see)", fontsize=9)
+    for y, (r, v, (lo, hi)) in enumerate(zip(rows, values, spans)): ax.text(max(v, hi), y, f" {range_label(h.main, v, lo, hi, r.deals)}", va='center', fontsize=8)
+    if h.main in CHANCES: ax.set_xlim(0, 1.45); ax.set_xticks([0, .2, .4, .6, .8, 1], ['0'] + [f"{k} in 10" for k in (2, 4, 6, 8, 10)])  # a chance in tenths, room for its label
+    ax.set_xlabel(f"{h.label}\n(the coach tried {plural(h.deals, 'possible deal')} of the cards you cannot see)", fontsize=9)  # two lines: whole on a narrow chart
     ax.tick_params(labelsize=8)
     return fig
 
 # %% ../../nbs/ui/25_coach_view.ipynb #ed656dfb
 def hint_words(h:Hint, pack=None) -> str:
     "What the hint's chart shows, in a sentence: each compared action's expected result (as the bars' labels), the coach's choice first."
-    said = [f"{act_words(r.action, pack)} {range_label(h.main, r.stats.get(h.main, 0), *_span(h, r))}"
+    said = [f"{act_words(r.action, pack)} {range_label(h.main, r.stats.get(h.main, 0), *_span(h, r), r.deals)}"
             for r in [h.ranked[0]] + [r for r in by_value(h) if r is not h.ranked[0]]]
-    return f"Chart of the {h.label} over {plural(h.deals, 'possible deal')} of the cards you cannot see: {said[0]} (the coach's choice), " + ', '.join(said[1:]) + '.'
+    return f"Chart of the {h.label} in the deals the coach tried ({plural(h.deals, 'possible deal')} of the cards you cannot see): {said[0]} (the coach's choice), " + ', '.join(said[1:]) + '.'
 
 # %% ../../nbs/ui/25_coach_view.ipynb #aa24bef1
 def reasons_html(reasons) -> str:
