@@ -104,6 +104,18 @@ def independent(r, view, game, best, played):
         to, gone = game.passes_to(view['seat']), {c for t in view.get('tricks', ()) for c in t.cards}
         beats = [c for c in view['passed'] if c not in gone and wins(view, c)]
         if to not in [s for s, _ in view['trick']] and beats and ' is winning with ' in t: return "the trick called another's while a later seat holds a passed card that beats it"
+    if r.tactic == 'no-duck':  # every card of the led suit it may play beats the trick
+        led = view['trick'][0][1].suit
+        mine = [c for c in view['legal'] if isinstance(c, Card) and c.suit == led]
+        if best not in mine or not all(wins(view, c) for c in mine): return "said it cannot duck, and it can"
+    if r.tactic == 'low-lead':
+        above = sum(c.rank > best.rank for c in unseen(view, best.suit))
+        if view['trick'] or game.card_penalty(best) or not above > sum(c.rank < best.rank for c in unseen(view, best.suit)): return "a low lead that is not low"
+        if f"{above} rank" not in t: return "the count of higher cards is not the cards still out"
+    if r.tactic == 'pass-void':
+        kept = [c for c in view['hand'] if c not in best.cards]
+        for c in named(t.split(' leaves you')[0], pack):
+            if any(k.suit == c.suit for k in kept): return f"a suit said left empty, {c.suit} still held"
     if r.tactic == 'collect-centre' and played is None:  # "win this one too" only of a card that can win it
         if view['trick'] and not wins(view, best): return "said to win the trick, does not"
         if not view['trick'] and any(c.rank > best.rank for c in unseen(view, best.suit)): return "a lead said to win, with a higher card of its suit still out"

@@ -19,9 +19,9 @@ __all__ = ['STAT_WORDS', 'CHANCES', 'COUNTS', 'LESS_BETTER', 'Z_RANGE', 'CHANCE_
            'OVER_DEALS', 'BOUNDS', 'TACTIC_WORDS', 'UNTAUGHT', 'Reason', 'stat_text', 'wilson', 'tenths',
            'chance_words', 'count_words', 'estimate_words', 'range_label', 'suit_word', 'act_words', 'still_out',
            'is_top', 'is_high', 'TrickFacts', 'noise_words', 'within_noise', 'fair_choice', 'weighed', 'compare',
-           'known_over', 'guard_of', 'low_count', 'penalty_reasons', 'pass_reasons', 'voided', 'centre_words',
-           'capture_reasons', 'so_far', 'points_reasons', 'odds_reasons', 'odds_bounds', 'stat_ranges', 'tactic_words',
-           'taught', 'reason_text']
+           'known_over', 'guard_of', 'low_count', 'no_duck', 'penalty_reasons', 'pass_reasons', 'voided',
+           'centre_words', 'capture_reasons', 'so_far', 'points_reasons', 'odds_reasons', 'odds_bounds', 'stat_ranges',
+           'tactic_words', 'taught', 'reason_text']
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3ffc799b
 class Reason(NamedTuple):
@@ -286,6 +286,21 @@ def _low_lead(view, game, b) -> list:
                                f"and {below or 'none'} below, so whoever plays a higher one takes this {game.trick_word}, not you.")]
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #207fb77e
+def no_duck(view, f, b) -> list:
+    "The cards of the led suit the seat may play, when `b` is one and every one of them beats the trick `f` (it cannot duck); else []."
+    mine = [c for c in view['legal'] if isinstance(c, type(b)) and c.suit == f.led]
+    return mine if b in mine and all(f.wins(c) for c in mine) else []
+
+def _no_duck(view, game, f, b) -> Reason|None:
+    "no-duck: every card of the led suit the seat holds beats the trick: which one to play over it."
+    mine = no_duck(view, f, b)
+    if not mine: return None
+    if len(mine) == 1: return Reason('no-duck', f"You cannot duck: {b.words}, your only card in {suit_word(b)}, beats {f.top.words}.")
+    head = f"You cannot duck: each of your {suit_word(b)} beats {f.top.words}"
+    if b.rank == max(c.rank for c in mine): return Reason('no-duck', f"{head}, so play the highest, {b.words}, and it leaves your hand.")
+    if b.rank == min(c.rank for c in mine): return Reason('no-duck', f"{head}; with the lowest, {b.words}, a player after you who has a higher card in {suit_word(b)} takes the {game.trick_word} from you.")
+    return Reason('no-duck', f"{head}.")
+
 def penalty_reasons(view, game, ranked) -> list:
     "Tactic sentences for a game of penalty cards (Begga Kaat, Kočka)."
     f, b = TrickFacts(view), ranked[0].action
@@ -296,6 +311,7 @@ def penalty_reasons(view, game, ranked) -> list:
     elif f.cards and not f.wins(b): out.append(_duck(game, f, b, others))
     elif f.cards and f.last and not sum(map(game.card_penalty, f.cards)) and not game.card_penalty(b):
         out.append(Reason('win-safely', f"You play last and the {game.trick_word} holds no penalty card: {b.words} takes it at no cost" + (', and a high card leaves your hand.' if is_high(view, b) else '.')))
+    elif f.cards and (r := _no_duck(view, game, f, b)): out.append(r)
     elif not f.cards: out.extend(_lead(view, game, b, others))
     return out
 
@@ -461,7 +477,7 @@ TACTIC_WORDS = {  # the coach's tactic tags (`coach.reasons`) in a teacher's wor
     'pick-blind': 'pick up the blind when your trumps are strong enough', 'pass-blind': 'pass the blind when your trumps are too weak',
     'bury-points': 'bury cards that bank points', 'name-trump': 'make trumps the suit you hold most of',
     'pass-danger': 'pass on penalty cards and high cards', 'pass-void': 'pass every card of a suit, to be free to throw penalty cards when it is led',
-    'low-lead': 'lead a low card, so that another player takes the trick', 'win-trick': 'take the trick rather than leave it to another player',
+    'no-duck': 'when every card you may play wins the trick, choose which card wins it', 'low-lead': 'lead a low card, so that another player takes the trick', 'win-trick': 'take the trick rather than leave it to another player',
     'forced': 'the only legal move', 'compare': "the coach's odds alone (no one tactic): its choice against the move played"}
 
 def tactic_words(tactic:str, reason:str='') -> str:

@@ -10,13 +10,14 @@ from ..core.cards import Card
 from ..core.words import plural
 from ..core.actions import Move
 from ..core.sampling import shown_voids
-from .reasons import Reason, TrickFacts, act_words, capture_reasons, compare, guard_of, is_high, is_top, low_count, voided, odds_reasons, penalty_reasons, points_reasons, still_out, suit_word
+from .reasons import Reason, TrickFacts, act_words, capture_reasons, compare, guard_of, is_high, is_top, low_count, no_duck, voided, odds_reasons, penalty_reasons, points_reasons, still_out, suit_word
 
 # %% auto #0
 __all__ = ['TRUE', 'TACTICS', 'truth', 'is_true', 'is_duck', 'is_trump_in', 'is_throw_penalty', 'is_shed_high', 'is_last_trick',
            'is_win_safely', 'is_no_void_lead', 'is_void_lead', 'is_keep_guard', 'is_pass_danger', 'is_pass_void',
-           'is_low_lead', 'is_name_trump', 'is_collect_centre', 'is_stop_on_one', 'is_win_trick', 'is_ten_on_partner',
-           'is_keep_ten', 'is_points_on_partner', 'is_take_points', 'is_leaster_trick', 'reasons_for', 'played_facts']
+           'is_no_duck', 'is_low_lead', 'is_name_trump', 'is_collect_centre', 'is_stop_on_one', 'is_win_trick',
+           'is_ten_on_partner', 'is_keep_ten', 'is_points_on_partner', 'is_take_points', 'is_leaster_trick',
+           'reasons_for', 'played_facts']
 
 # %% ../../nbs/coach/40c_coach_truths.ipynb #c92b587a
 TRUE = {}  # tactic -> predicate(view, game, best, played): is that sentence true here?
@@ -107,6 +108,11 @@ def is_pass_void(view, game, best, played=None):
     "`best` passes every card the seat holds of a suit (and the move played leaves it holding that suit)."
     gone = lambda m: {c.suit for c in voided(view, m.cards)} if isinstance(m, Move) and m.verb == 'pass' else set()
     return bool(gone(best)) and (played is None or not gone(best) <= gone(played))
+@truth('no-duck')
+def is_no_duck(view, game, best, played=None):
+    "Every card of the led suit the seat may play beats the trick, `best` among them (and so is the move played)."
+    f = _card_on_trick(view, best)
+    return f is not None and bool(no_duck(view, f, best)) and (played is None or played in no_duck(view, f, best))
 @truth('low-lead')
 def is_low_lead(view, game, best, played=None):
     "A lead of a card worth no penalty with more of its suit still out above it than below (the move played was no such lead)."
