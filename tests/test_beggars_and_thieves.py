@@ -235,7 +235,7 @@ def test_bury_restriction():
     deal = {'hands': [C('T6 T7 T8 T9 T10 T11 T12 T13 G8'), C('G1 G2 G3 G4 G5 G6 G7 T14 B1'),
                       C('B2 B3 B4 B5 B6 B7 B8 R1 R2'), C('R3 R4 R5 R6 R7 R8 T1 T2 T3')], 'blind': C('T4 T5')}
     h = g.new_hand(check_deal(g, deal), dealer=3); h.apply('pick')
-    refused(h, 'bury T4 T5', "while a Beggar stays in your hand (8 green)")
+    refused(h, 'bury T4 T5', "You may not bury a Thief (4 Thief, 5 Thief) while a Beggar stays in your hand.")
     assert {str(m) for m in h.legal_actions()} == {f"bury {t} G8" for t in ('T4', 'T5', 'T6', 'T7', 'T8', 'T9', 'T10', 'T11', 'T12', 'T13')}
     h.apply('bury T4 G8')
     assert "At least one of them is a Thief" in h.view(1)['events'][-1] and 'T4' not in h.view(1)['events'][-1]
@@ -317,7 +317,29 @@ def test_first_dealer_draw():
         drawn = {int(p.split()[1]): BEGGARS.parse(' '.join(p.split()[2:4])) for p in last.split(', ')}  # 'Seat 2 7 Thief'
         assert max(drawn, key=lambda s: draw_rank(drawn[s])) == dealer
     assert ties > 0
-    assert 'reconstructed' in events[1].text
+    note = events[1].text  # the card points, in words a learner reads, and once where they come from
+    assert '=' not in note and 'Thieves: 14 is worth 4 points' in note and '6 worth 11' in note and '120 in the pack' in note
+    assert note.count('not known') == 1 and 'Sheepshead' in note and 'reconstructed' not in note and 'a table may' not in note
+    own = BeggarsAndThieves(points=dict(RECONSTRUCTED, T14=5, T13=2)).first_dealer(random.Random(0))[1][1].text
+    assert '14 is worth 5 points' in own and "the table's own values" in own and 'not known' not in own
+
+def test_what_the_table_and_quick_reference_say():
+    "The status line says once who picked the blind; the Bury row says who tells whom what; the call reads plainly."
+    from cardgames_tutor.ui.table import facts_html
+    g = BeggarsAndThieves(players=5)
+    deal = {'hands': [C('T6 T7 T14 T13 G8 G7 B8'), C('T8 T9 T10 T11 T12 G6 B6'), C('T1 T2 T3 T4 T5 G5 B5'),
+                      C('G1 G2 G3 B2 B3 B4 R1'), C('R2 R3 R4 R5 R6 R7 R8')], 'blind': C('G4 B7')}
+    h = g.new_hand(check_deal(g, deal), dealer=4)
+    for a in ('pick', 'bury G8 G7', 'call T8'): h.apply(a)
+    for seat in range(5):  # the picker (Seat 0) is told once, as everyone is; the others are told their side too
+        facts = facts_html(h.view(seat), pack=g)
+        assert facts.count('picked up the blind') == 1, facts
+        assert ('partner' in facts or 'against the picker' in facts) if seat else 'you ' not in facts
+    call = [e.text for e in h.events if e.kind == 'declare'][-1]
+    assert call.startswith('Seat 0 calls a partner: whoever holds the 8 Thief') and 'holder of the 6' not in call
+    assert cards_in(call, g.pack) == set()  # names a rule's cards, places none
+    bury = next(r.text for r in g.QUICKREF if r.label == 'Bury')
+    assert '(say so)' not in bury and 'the picker then tells the table a Thief is buried' in bury
 
 # ---------------------------------------------------------------------------------------------------------------
 # Snear

@@ -23,16 +23,16 @@ from .beggars_and_thieves_bot import bot, SETUP_PHASES, friends, bury_value
 # %% auto #0
 __all__ = ['RECONSTRUCTED', 'POINTS_NOTE', 'VARIANTS', 'REMOVED', 'SHAPES', 'T6', 'OPTIONS', 'VERBS', 'PICK', 'PASS', 'PARTNER',
            'ALONE', 'PHASE_VERBS', 'ROLE_WORDS', 'BadPoints', 'point_table', 'points_by_suit', 'points_text',
-           'BeggarsAndThieves', 'draw_rank', 'ThievesTricks', 'ThievesHand', 'bury_problem', 'points_view',
-           'leaster_winners', 'winner_score', 'side_scores', 'match_winner', 'bot_points', 'ThievesView',
-           'BeggarsAndThievesSeatView', 'BeggarsAndThievesView', 'ThievesResult', 'BeggarsAndThievesResultKeys',
-           'BeggarsAndThievesResult', 'BeggarsAndThievesStanding', 'sides_known', 'match_line', 'blind_lines',
-           'snear_lines', 'side_at_end']
+           'points_words', 'points_markdown', 'BeggarsAndThieves', 'draw_rank', 'ThievesTricks', 'ThievesHand',
+           'bury_problem', 'points_view', 'leaster_winners', 'winner_score', 'side_scores', 'match_winner',
+           'bot_points', 'ThievesView', 'BeggarsAndThievesSeatView', 'BeggarsAndThievesView', 'ThievesResult',
+           'BeggarsAndThievesResultKeys', 'BeggarsAndThievesResult', 'BeggarsAndThievesStanding', 'sides_known',
+           'match_line', 'blind_lines', 'snear_lines', 'side_at_end']
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #335273a8
 RECONSTRUCTED = {'T14': 4, 'T13': 3, 'T12': 3, 'T11': 3, 'T10': 2, 'T9': 2, 'T8': 2, 'T7': 2, 'T6': 11, 'T5': 10,
                  **{f"{s}{n}": p for s in 'GBR' for n, p in ((8, 11), (7, 10), (6, 4), (5, 1))}}
-POINTS_NOTE = "Card points are reconstructed (the printed values are not known); a table may use its own."
+POINTS_NOTE = "The printed values are not known: these are the tutor's, modelled on Sheepshead, the game this one comes from."  # where the values come from, said once (with the values, at the deal)
 
 class BadPoints(BadOption): "A point table that breaks the rules of the pack."
 
@@ -74,9 +74,49 @@ def points_by_suit(points_of:dict) -> dict:
     return {suit: {c.rank: p for c, p in points_of.items() if c.suit == suit and p} for suit in BEGGARS.suits}
 
 def points_text(points_of:dict) -> str:
-    "The point table in one line, suit by suit."
+    "The point table in one line, suit by suit (typed as the terminal's `points` option is)."
     return '; '.join(f"{BEGGARS.suits[suit][0]} " + ', '.join(f"{n}={p}" for n, p in sorted(row.items(), reverse=True))
                      for suit, row in points_by_suit(points_of).items())
+
+def _runs(row:dict) -> list:
+    "A suit's {number: points}, highest first, as (numbers, points): numbers side by side that are worth the same together."
+    runs = []
+    for n, p in sorted(row.items(), reverse=True):
+        if runs and runs[-1][1] == p and runs[-1][0][-1] == n + 1: runs[-1][0].append(n)
+        else: runs.append(([n], p))
+    return runs
+
+def _worth(runs:list, first:bool) -> str:
+    "A suit's runs in words: '14 is worth 4 points, 13 to 11 worth 3 each, 10 to 7 worth 2 each, 6 worth 11, 5 worth 10'."
+    said = []
+    for numbers, p in runs:
+        which = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]} and {numbers[1]}" if len(numbers) == 2 else f"{numbers[0]} to {numbers[-1]}"
+        said.append(f"{which} {'is worth' if first and not said else 'worth'} {plural(p, 'point') if first and not said else p}"
+                    + (' each' if len(numbers) > 1 else ''))
+    return ', '.join(said)
+
+def points_words(points_of:dict) -> str:
+    """The point table as a learner reads it, in words, suit by suit, and the pack's total. A number alone, never "6 Thief":
+    this names no card (a sentence that did would place it, for a leak check) and says what every card is worth."""
+    by_suit = points_by_suit(points_of)
+    said = [f"Thieves: {_worth(_runs(by_suit['T']), True)}."]
+    beggars = [by_suit[s] for s in 'GBR']
+    if all(row == beggars[0] for row in beggars): said.append(f"Each Beggar suit: {_worth(_runs(beggars[0]), False)}.")
+    else: said += [f"{BEGGARS.suits[s][0][0].upper() + BEGGARS.suits[s][0][1:]}: {_worth(_runs(by_suit[s]), False)}." for s in 'GBR']
+    return f"Card points, {sum(points_of.values())} in the pack. " + ' '.join(said) + " Cards 1 to 4 are worth nothing."
+
+def points_markdown(points_of:dict) -> str:
+    "The point table for a page: a small table, cards written as the tutor draws them (6 Thief, 8 green)."
+    rows = []
+    for numbers, p in _runs(points_by_suit(points_of)['T']):
+        rows.append((f"{', '.join(map(str, numbers))} Thief", str(p) if len(numbers) == 1 else f"{p} each"))
+    beggars = [points_by_suit(points_of)[s] for s in 'GBR']
+    for n in sorted({n for row in beggars for n in row}, reverse=True):
+        worth = {row.get(n, 0) for row in beggars}
+        if len(worth) == 1: rows.append((f"{n} green, {n} blue, {n} red", f"{worth.pop()} each"))
+        else: rows += [(f"{n} {s}", str(row.get(n, 0))) for s, row in zip(('green', 'blue', 'red'), beggars)]
+    rows.append(("every other card (1 to 4)", "0"))
+    return "| cards | points |\n|---|---|\n" + '\n'.join(f"| {a} | {b} |" for a, b in rows)
 
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #d53f242b
@@ -183,7 +223,7 @@ def draw_for_deal(self:BeggarsAndThieves, rng) -> tuple:
 def first_dealer(self:BeggarsAndThieves, rng):
     seat, lines = self.draw_for_deal(rng)
     text = f"Cards drawn for the deal: {'; '.join(lines)}. Seat {seat} drew the highest and deals."
-    note = f"Card points: {points_text(self.points_of)}. " + ("These are the table's own." if self.points else POINTS_NOTE)
+    note = f"{points_words(self.points_of)} " + ("These are the table's own values." if self.points else POINTS_NOTE)
     return seat, [Event('dealer', text, seat), Event('rules', note)]
 
 
@@ -342,8 +382,7 @@ def bury_problem(hand:list, cards:list, count:int) -> str|None:
     thieves = [c for c in cards if c.suit == 'T']
     beggars_left = [c for c in hand if c.suit != 'T' and c not in cards]
     if thieves and beggars_left:
-        return (f"You may not bury a Thief ({symbols_text(thieves)}) while a Beggar stays in your hand "
-                f"({symbols_text(in_order(beggars_left))}): a Thief is buried only with every Beggar you hold.")
+        return f"You may not bury a Thief ({symbols_text(thieves)}) while a Beggar stays in your hand."  # no list of Beggars: a panel asks with a guess beside the Thief
 
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #49d4c5f4
@@ -472,7 +511,7 @@ def _apply_declare(self:ThievesHand, action):
         self.partner = None if holder == seat else holder
         name = f"the {self.partner_card.symbol}"  # the learner's notation: a card a rule names ('whoever holds', 'the holder of') is not a card seen
         said = (f"Seat {seat} plays with a partner: whoever holds the {T6.symbol} (the partner card)."
-                if action.verb == 'partner' else f"Seat {seat} calls the holder of {name} as partner: only the holder of the {T6.symbol} may call.")
+                if action.verb == 'partner' else f"Seat {seat} calls a partner: whoever holds {name} (only a picker who holds the {T6.symbol} may call).")
         self.log('declare', said + " Who it is stays secret until that card is played.", seat)
         if self.partner is None:
             self.log('alone', f"Seat {seat} holds the {T6.symbol} too: Seat {seat} plays alone, and nobody else knows.", seat, to=(seat,))
@@ -492,7 +531,7 @@ def noted_played(self:ThievesHand, seat, card) -> str:
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #0e02c7dd
 def points_view(self, view):
     view.update(variant=self.game.variant, point_table=points_by_suit(self.points_of),
-                points_note=POINTS_NOTE if self.game.points is None else "Card points: the table's own.",
+                points_note=POINTS_NOTE if self.game.points is None else "These are the table's own values.",
                 trick_points=list(self.taken), tricks_won=list(self.tricks_won))
 
 
@@ -759,15 +798,15 @@ def contract(self:BeggarsAndThieves) -> Contract:
     return self.CONTRACTS[self.players]
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #9f909bba
-_SIDE = {'picker': 'you picked up the blind', 'partner': "you are the picker's partner", 'opponent': 'you play against the picker',
-         'leaster': '', 'snear': ''}  # a Leaster: said by `leaster`
+_SIDE = {'picker': '', 'partner': "you are the picker's partner", 'opponent': 'you play against the picker',
+         'leaster': '', 'snear': ''}  # the picker: said by `picker`; a Leaster: by `leaster`
 BeggarsAndThieves.FACT_WORDS = {
     'variant': {'five': 'five players', 'four': 'four players', 'cutthroat': 'three players (Cutthroat)', 'snear': 'two players (Snear)'},
     'blind_size': lambda n: f"blind of {plural(n, 'card')}", 'blind': 'in the blind: {}', 'buried': 'the buried cards: {}',
     'buried_count': lambda n: f"{plural(n, 'card')} buried", 'thief_buried': 'a Thief is buried',
     'picker': '{} picked up the blind', 'partner': "{} is the picker's partner", 'alone': 'the picker plays alone',
-    'declaration': {'partner': '', 'call': 'the picker called the partner card', 'alone': 'the picker chose to play alone'},
-    'partner_thief': lambda n: f"partner card: the {n} Thief", 'revealed': 'the partner card has been played', 'role': _SIDE,
+    'declaration': {'partner': '', 'call': '', 'alone': 'the picker chose to play alone'},  # a call: said by `partner_thief`
+    'partner_thief': lambda n: f"partner card: the {n} Thief" + (' (called)' if n != 6 else ''), 'revealed': 'the partner card has been played', 'role': _SIDE,
     'leaster': 'a Leaster: everyone passed', 'blind_offer': {'pick': 'picked up the blind', 'pass': 'passed'},
     'trick_points': lambda n: plural(n, 'card point') + ' taken', 'tricks_won': lambda n: plural(n, 'trick') + ' won',
     'face_up': 'on the table: {}', 'face_down_cards': 'face down under them: {}', 'covering': 'on face-down cards: {}', 'face_down': lambda n: f"{plural(n, 'card')} face down"}
@@ -784,12 +823,12 @@ BeggarsAndThieves.QUICKREF = [
     Row('First dealer', "everyone draws; the highest number deals (on the same number a Thief beats a Beggar; players still tied draw again)"),
     Row('Tricks', "the dealer's left leads the first; follow suit if you can, else play a Thief or anything; the highest "
         "Thief wins, else the highest of the led suit; the winner leads next", PLAY),
-    Row('Card points', "Thieves 5 = 10, 6 = 11, 7-10 = 2, 11-13 = 3, 14 = 4; each Beggar suit 5 = 1, 6 = 4, 7 = 10, "
-        "8 = 11; the rest 0: 120 in the pack (values reconstructed: the printed ones are lost)", ALL, page=False),
+    Row('Card points', points_words(point_table()).removeprefix('Card points, ') + " The printed "
+        "values are not known: these are the tutor's.", ALL, page=False),
     Row('The blind (3-5)', "from the dealer's left, each player picks it up or passes", ('blind',),
         ('five', 'four', 'cutthroat')),
     Row('Bury', "the picker lays down as many cards as the blind held; their points count for the picker. A Thief only "
-        "when no Beggar is left in hand (say so)", ('bury',), ('five', 'four', 'cutthroat')),
+        "when no Beggar is left in hand; the picker then tells the table a Thief is buried, not which", ('bury',), ('five', 'four', 'cutthroat')),
     Row('Partner (4-5)', "the holder of the partner card, the 6 Thief, is the picker's secret partner; or the picker goes "
         "**alone**; a picker holding the 6 Thief may call the lowest Thief above six they do not hold (buried cards count as "
         "held)", ('declare', 'play'), ('five', 'four')),
