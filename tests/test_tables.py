@@ -10,7 +10,7 @@ from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.core.records import load
 from cardgames_tutor.tables.seats import CODE_SIGNS, Reply, TableError, clean_name, new_table_code, read_code
-from cardgames_tutor.tables.table import KEPT_REFUSALS, Table
+from cardgames_tutor.tables.table import KEPT_REFUSALS, Table, doing
 from cardgames_tutor.tables.class_tables import Tables
 from cardgames_tutor.practice.exercises import EXERCISES
 from helpers import cards_in, may_see
@@ -104,7 +104,7 @@ class Seats:
         to = t.match.to_act
         if to == seat: return "Your turn."
         st = self.state(to)
-        if st == 'here': return f"Waiting for {self.label(to)} to play."
+        if st == 'here': return f"Waiting for {self.label(to)} {doing(t.match.hand.phase)}."  # Kočka's exchange: passing, not playing
         if st == 'away': return f"Waiting for {self.label(to)}: a bot plays for them if they are not back within {self.hold:g} s."
         return f"Seat {to} (bot) is playing."
     def open_page(self, seat):
@@ -331,6 +331,21 @@ def test_a_seat_out_of_turn_is_told_whose_turn_it_is():
     assert (reply.ok, reply.rule, reply.text) == (False, 'table/turn', 'Not your turn: Bo (Seat 1) is to play.')
     assert snapshot(t) == before
     assert t.waiting_text(0) == 'Waiting for Bo (Seat 1) to play.' and t.waiting_text(1) == 'Your turn.'
+
+def test_in_kockas_exchange_the_table_waits_for_cards_passed_not_played():
+    "Kočka's exchange: the others read that the table waits for the seat to pass three cards (it said 'to play')."
+    t = Table('kq7m2x', 'kocka', seed=1)
+    tokens = [t.join(n).token for n in ('Ana', 'Ben', 'Chloé', 'Dev')]
+    seen = []
+    while t.match.hand.phase == 'pass':
+        to = t.match.to_act
+        others = {t.waiting_text(s) for s in range(4) if s != to}
+        assert others == {f"Waiting for {t.label(to)} to pass three cards."} and t.waiting_text(to) == 'Your turn.'
+        seen.append(to)
+        assert t.act(tokens[to], t.match.legal_actions()[0], f'p{len(seen)}').ok
+    assert len(seen) == 4 and t.match.hand.phase == 'play'
+    to = t.match.to_act
+    assert t.waiting_text((to + 1) % 4) == f"Waiting for {t.label(to)} to play."  # the tricks: to play
 
 def test_a_move_is_answered_in_the_learners_words():
     """The answer to a move says it as the learner does, its cards by their symbols: 'You picked up the blind.',

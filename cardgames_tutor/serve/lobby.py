@@ -27,9 +27,12 @@ __all__ = ['MODES', 'GUIDES', 'PLACEHOLDERS', 'TableTutor', 'Lobby', 'pause_bann
 
 # %% ../../nbs/serve/33d_lobby.ipynb #b727334f
 class TableTutor(Tutor):
-    "The tutor panel of a seat at a table: drawn while the table's lock is held."
+    "The tutor panel of a seat at a table: drawn while the table's lock is held; then `drawn()`, if set (the page's table bar)."
+    drawn = None
     def render(self):
-        with self.session.lock: super().render()
+        with self.session.lock:
+            super().render()
+            if self.drawn is not None: self.drawn()  # a press of the page's own (“next hand”) changes what the bar says too
 
 # %% ../../nbs/serve/33d_lobby.ipynb #829e7e25
 def _connected(context):
@@ -256,7 +259,7 @@ def _draw_bar(self:Lobby):
         f'Table <b class="cgt-table-code" style="font-family:monospace;font-size:16px">{escape(code)}</b>'
         f' · share this link: <a class="cgt-share" href="{escape(link)}" target="_blank">{escape(link)}</a><br>'
         f'At the table: <span class="cgt-seats">{escape(s.seat_labels())}</span><br>'
-        f'<b class="cgt-waiting" aria-live="polite">{escape(facts["waiting"])}</b><br>'
+        f'<b class="cgt-waiting" aria-live="polite">{escape(s.waiting())}</b><br>'
         + (f'<span class="cgt-next-work">From the next hand: {escape(later)} (your teacher set it).</span><br>' if later else '')
         + f'<span style="color:#555">{escape(_LEAVE.format(hold=hold))}</span></div>')
     self.start_button.layout.display = (None if facts['host'] == s.seat and not facts['started'] and not facts['closed']
@@ -280,13 +283,16 @@ def _draw(self:Lobby):
     if self._closed or self.tutor is None: return
     try:
         with self.context if self.context is not None else contextlib.nullcontext():
-            with self.session.lock:
-                s = self.session
-                if self._bar_from is None or self._bar_from[0] is not s.latest or self._bar_from[1] != len(s.match.actions):
-                    self._draw_bar()  # the table's news since the bar was drawn (its facts are a new view at every change)
-                    self._bar_from = (s.latest, len(s.match.actions))
-                self.tutor.render()
+            self.tutor.render()  # and the bar, if it has news (`_bar_news`, called by the panel's drawing)
     except Exception: _log.exception("drawing a seat's page failed")
+
+@patch
+def _bar_news(self:Lobby):
+    "Draw the table bar again if it has news: the table's since it was drawn (its facts are a new view at every change), or “next hand” pressed."
+    s = self.session
+    if self._bar_from is None or self._bar_from[0] is not s.latest or self._bar_from[1:] != (len(s.match.actions), s.review):
+        self._draw_bar()
+        self._bar_from = (s.latest, len(s.match.actions), s.review)
 
 @patch
 def _redraw_solo(self:Lobby):
@@ -305,6 +311,7 @@ def _sit(self:Lobby, ticket:Ticket, back:bool):
     if back: session.back()  # one more page open on the seat: the student is here (a reload, a second tab)
     self.ticket, self.session = ticket, session
     self.tutor = TableTutor(session=session, pace=0)
+    self.tutor.drawn = self._bar_news  # each drawing of the panel draws the bar too, when it has news
     session.on_change(lambda _: self.redraw())
     name = session.latest['table']['seats'][session.seat]['name']
     self.room.add_page(StudentPage(f"{self.page_id}:table", self.browser, 'table', session, name, ticket.code, self.redraw,

@@ -20,7 +20,7 @@ from ..core.records import to_record, load, RecordError
 from .seats import TableError, Reply, refused, clean_name, Seat
 
 # %% auto #0
-__all__ = ['KEPT_REFUSALS', 'MAX_REASON', 'Table', 'Ticket']
+__all__ = ['KEPT_REFUSALS', 'MAX_REASON', 'DOING', 'Table', 'Ticket', 'doing']
 
 # %% ../../nbs/tables/06a_table.ipynb #da47515e
 def _match(game, seed, record, options) -> Match:
@@ -279,6 +279,13 @@ def _paused_text(reason:str) -> str:
 
 
 # %% ../../nbs/tables/06a_table.ipynb #5838789c
+DOING = {'pass': 'to pass three cards', 'trump': 'to name trump', 'blind': 'to pick up the blind or pass',
+         'bury': 'to bury cards', 'declare': 'to choose a partner or to play alone'}  # a phase -> what its seat is to do
+
+def doing(phase:str) -> str:
+    "What the seat to act is to do in `phase`, for “Waiting for Asha (Seat 2) …”: 'to pass three cards' in Kočka's exchange, else 'to play'."
+    return DOING.get(phase, 'to play')
+
 @patch
 def waiting_text(self:Table, seat:int|None=None) -> str:
     "Whom the table is waiting for, told to `seat` (None: an onlooker)."
@@ -292,7 +299,7 @@ def waiting_text(self:Table, seat:int|None=None) -> str:
     to = self.match.to_act
     if to == seat: return "Your turn."
     state = self.seats[to].state(self.now(), self.hold)
-    if state == 'here': return f"Waiting for {self.label(to)} to play."
+    if state == 'here': return f"Waiting for {self.label(to)} {doing(self.match.hand.phase)}."  # Kočka's exchange: to pass three cards
     if state == 'away': return f"Waiting for {self.label(to)}: a bot plays for them if they are not back within {self.hold:g} s."
     return f"Seat {to} (bot) is playing."
 

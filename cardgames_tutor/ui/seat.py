@@ -10,7 +10,7 @@ import json, pathlib, random, secrets
 from ..core.cards import Card, in_order
 from ..core.words import one_line, plural
 from ..core.actions import Move
-from ..tables.table import Table
+from ..tables.table import Table, doing
 from ..tables.class_tables import Tables
 from ..tables.seats import TableError
 from .session import Session
@@ -184,21 +184,36 @@ def log(self:SeatSession, viewer:int|None=None, last:int|None=None) -> list:
     return Session.log(self, self.seat, last)
 
 # %% ../../nbs/ui/22a_seat.ipynb #a777e020
+def _seat_label(x:dict, you:bool=True) -> str:
+    "A seat as the table's facts tell it: 'Asha (Seat 0, you)' (`you`: said of the page's own), 'Bo (Seat 1, away)', 'Seat 2 (bot)'."
+    return (f"{x['name']} (Seat {x['seat']}" + (', you' if you and x['you'] else '') + (', away' if x['state'] == 'away' else '') + ')'
+            if x['name'] else f"Seat {x['seat']} (bot)")
+
 @patch
 def seat_labels(self:SeatSession) -> str:
     "Who sits where, as the table tells every seat: 'Asha (Seat 0, you), Bo (Seat 1, away), Seat 2 (bot)'."
-    def label(x): return (f"{x['name']} (Seat {x['seat']}" + (', you' if x['you'] else '') + (', away' if x['state'] == 'away' else '') + ')'
-                          if x['name'] else f"Seat {x['seat']} (bot)")
-    return ', '.join(map(label, self.latest['table']['seats']))
+    return ', '.join(map(_seat_label, self.latest['table']['seats']))
 
 # %% ../../nbs/ui/22a_seat.ipynb #c43bcd6d
+@patch
+def waiting(self:SeatSession) -> str:
+    """Whom the table waits for, as this page says it. The table's own line, except while the page still shows the hand
+    just finished (its result, and “next hand” to press): the table does not wait for the student to press it, only for
+    the seat that begins the next hand, so the line says that, and that the student presses “next hand” when ready."""
+    facts, r = self.latest['table'], self.review
+    if r is None or facts['paused'] is not None or facts['closed'] or self.match.over: return facts['waiting']
+    to, phase = self.latest['to_act'], self.latest['phase']
+    who = 'you' if to == self.seat else _seat_label(facts['seats'][to], you=False)
+    return in_game_words(f"Hand {r + 1} is over: the table waits for {who} {doing(phase)} first in hand {r + 2}. "
+                         "Press “next hand” when you are ready.", self.game)
+
 @patch
 def status(self:SeatSession, teaching:bool=False) -> Status:
     "The status line of the moment shown: the table's code, the seat, whom the table waits for, who sits where."
     shown, i, mine = self.shown(), self.shown_hand(), self.view(self.seat)
     if i < len(shown.hands) - 1 or (shown.over and not shown.hand.legal_actions()):
         turn = 'the match is over' if shown.over and i == len(shown.hands) - 1 else f"hand {i + 1} is over"
-    else: turn = self.latest['table']['waiting'] if self.live else ('your turn' if mine['to_act'] == self.seat else f"Seat {mine['to_act']} to play")
+    else: turn = self.waiting() if self.live else ('your turn' if mine['to_act'] == self.seat else f"Seat {mine['to_act']} to play")
     mode = '' if self.live else f" · stepping: move {self.cursor} of {len(self.match.actions)}"
     name = self.latest['table']['seats'][self.seat]['name']
     facts = f"hand {i + 1} · table {self._table.code} · you are {name} (Seat {self.seat}) · {PHASE_WORDS.get(mine['phase'], mine['phase'])}"
