@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/drawing.html.md"""
 
 # %% ../../nbs/ui/23_drawing.ipynb #632a2c81
 from __future__ import annotations
-import collections, contextlib, os, threading
+import collections, contextlib, os, re, threading
 from IPython.display import HTML
 from html import escape
 import ipywidgets as widgets
@@ -20,8 +20,8 @@ from .looks import whole_button, running_loop, widget_tree
 from ..core.words import and_list
 
 # %% auto #0
-__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'CHARTS', 'PanelDrawing', 'held', 'put',
-           'notes_said_once', 'shared_chart', 'in_voila']
+__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'CHARTS', 'PanelDrawing', 'held', 'put', 'seat_names',
+           'named_seats', 'notes_said_once', 'shared_chart', 'in_voila']
 
 # %% ../../nbs/ui/23_drawing.ipynb #697cf922
 class PanelDrawing:
@@ -134,21 +134,34 @@ def _fresh(self:PanelDrawing, part:str, *key) -> bool:
     return True
 
 # %% ../../nbs/ui/23_drawing.ipynb #cb404248
+_SEAT_WORD = re.compile(r'(?<![(\w])Seat (\d+)\b')  # 'Seat 2' in a sentence or a label; not 'Bo (Seat 1)', which names him already
+
+def seat_names(session) -> tuple:
+    """At a table, each seat's student's name as the table tells every seat (escaped: a name is text), None for a seat a
+    bot plays; () for a solo game (its seats are Seat 0 to 3). Names are public: every page shows who sits where."""
+    if getattr(session, 'solo', True): return ()
+    return tuple(escape(x['name']) if x['name'] else None for x in session.latest['table']['seats'])
+
+def named_seats(html:str, names:tuple) -> str:
+    "`html` with each 'Seat N' of a seat a student holds written as the student's name (a bot's seat stays 'Seat N')."
+    if not names: return html
+    return _SEAT_WORD.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) and names[int(m[1])] else m[0], html)
+
 @patch
 def _draw_all(self:PanelDrawing, view:dict, controls, viewer):
     "Set every widget from the moment shown (`view` for the table, `controls` for the buttons, `viewer`'s log): each part only when `_fresh`."
     s, shown, chosen = self.session, self._moment(), tuple(self.session.selected)
-    at = shown + self._progress()
+    at, names = shown + self._progress(), seat_names(self.session)  # at a table, the seats' names
     if self._fresh('status', at, view): self._draw_status()
-    if self._fresh('table', at, view): self.table.value = table_html(view, self.seat, direction_of(self.game), self.game.title, self.game)
-    if self._fresh('message', s.generation, s.message): self.message.value = _message_html(s.message, self.game.pack)
+    if self._fresh('table', at, view): self.table.value = named_seats(table_html(view, self.seat, direction_of(self.game), self.game.title, self.game), names)
+    if self._fresh('message', s.generation, s.message, names): self.message.value = named_seats(_message_html(s.message, self.game.pack), names)
     if self._fresh('hand', shown, s.shown_hand(), controls, chosen): self._draw_hand(controls)  # only the cards and what is lit
     if self._fresh('moves', shown, s.match.over, controls, chosen, at if controls.plain else None, _paused(s)):  # the notes: the match's words
         self._draw_moves(controls)
         self.move_notes.value = self._notes_html()
-    if self._fresh('log', at, viewer): self._draw_log(viewer)
+    if self._fresh('log', at, viewer, names): self._draw_log(viewer)
     if self._fresh('steps', at, view, self.jump.value): self._draw_steps()
-    if self._fresh('scores', at): self._draw_scores()
+    if self._fresh('scores', at, names): self._draw_scores()
     if self._download_key is None: self.download.value = ''
     for draw in self._draws: draw(self)
 
@@ -266,8 +279,9 @@ def _log_rows(self:PanelDrawing, entries:list, styled:bool=False) -> list:
         if not styled: return ''
         return (f' style="padding:1px 4px;font:12px/1.35 sans-serif;{"background:" + ink("now") + ";" if now else ""}'
                 f'{"font-weight:bold;" if e.kind in ("trick", "score", "match") else ""}{"border-top:1px solid " + ink("rule") + ";" if e.kind == "hand" else ""}"')
+    names = seat_names(self.session)  # at a table: the students' names for their seats
     return [f'<div class="cgt-event{" cgt-now" if now else ""}" data-hand="{h}" data-kind="{escape(e.kind)}"{look(e, now)}>'
-            f'{cards_text_html(e.text, pack, styled)}</div>' for h, e, now in entries]
+            f'{named_seats(cards_text_html(e.text, pack, styled), names)}</div>' for h, e, now in entries]
 
 # %% ../../nbs/ui/23_drawing.ipynb #8fd0465f
 @patch
@@ -283,7 +297,8 @@ def _draw_log(self:PanelDrawing, viewer):
     log = self.session.log(viewer)
     cut = (len(log) - 1) // LOG_CHUNK * LOG_CHUNK if log else 0
     before = log[max(0, cut - LOG_ROWS):cut]  # the same rows as last time: their HTML is kept, not written again
-    if self._log_kept[0] != before: self._log_kept = (before, ''.join(self._log_rows(before)))
+    key = (before, seat_names(self.session))  # the rows, and the names they are written with
+    if self._log_kept[0] != key: self._log_kept = (key, ''.join(self._log_rows(before)))
     earlier, latest = self.log_parts
     earlier.value, latest.value = self._log_kept[1], ''.join(self._log_rows(log[cut:]))
 
@@ -312,10 +327,10 @@ def _scores_html(self:PanelDrawing, shown) -> str:
                    + '</tr>' for i, row in enumerate(tallies, 1))
     last = (f'<p class="cgt-last" data-hand="{len(done)}"><b>Hand {len(done)}:</b> '
             f'{cards_text_html(str(done[-1].result.get("text", "")), self.game.pack)}</p>' if done else '<p>No hand finished yet.</p>')
-    return (f'<div class="cgt-scores" style="font:12px sans-serif;max-width:520px">{last}'
+    return named_seats(f'<div class="cgt-scores" style="font:12px sans-serif;max-width:520px">{last}'
                          f'<table style="border-collapse:collapse"><tr><th>{escape(label)}</th>{head}</tr>{rows}'
                          f'<tr><td><b>now</b></td>' + ''.join(f'<td style="text-align:center"><b>{escape(str(v))}</b></td>' for v in values)
-                         + '</tr></table></div>')
+                         + '</tr></table></div>', seat_names(self.session))  # at a table: the students' names
 
 # %% ../../nbs/ui/23_drawing.ipynb #0f06e830
 CHARTS = 32  # tally charts kept
