@@ -187,8 +187,8 @@ def render(self:PanelDrawing):
 def _draw_status(self:PanelDrawing):
     "The session's status line, the game and whose turn it is in bold."
     st = self.session.status(self.teaching)
-    self.status.value = (f'<div class="cgt-status" style="font:14px sans-serif"><b>{escape(st.title)}</b> · '
-                         f"{escape(st.facts)} · <b>{escape(st.turn)}</b>{escape(st.notes)}</div>")
+    self.status.value = named_seats(f'<div class="cgt-status" style="font:14px sans-serif"><b>{escape(st.title)}</b> · '
+                                    f"{escape(st.facts)} · <b>{escape(st.turn)}</b>{escape(st.notes)}</div>", seat_names(self.session))  # stepping at a table: 'Ben to play'
 
 
 # %% ../../nbs/ui/23_drawing.ipynb #174c3795
