@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/terminal.html.md"""
 
 # %% ../../nbs/term/31_terminal.ipynb #9f128725
 from __future__ import annotations
-import random, re, unicodedata
+import random, re, shlex, unicodedata
 from functools import lru_cache
 from ..core.cards import Card, Pack
 from ..core.engine import Event, Game, Goal
@@ -115,7 +115,7 @@ def header_text(game:Game, seed:int|None, seat:int|None, coach:bool=False) -> st
 # %% ../../nbs/term/31_terminal.ipynb #53fd659d
 def play_command(game:Game, *extra) -> str:
     "The command a learner types to play `game` at its table (players, options not the default), then `extra` (`--seed 5`)."
-    said = lambda o, v: f"--players {v}" if o.name == 'players' else f"--option {o.name}={str(v).lower() if isinstance(v, bool) else v}"
+    said = lambda o, v: f"--players {v}" if o.name == 'players' else f"--option {shlex.quote(f'{o.name}={str(v).lower() if isinstance(v, bool) else v}')}"  # quoted as a shell needs it: a value with spaces
     args = [said(o, v) for o in game.OPTIONS if (v := game.options[o.name]) != o.default and v is not None]
     return ' '.join(['cardgames-tutor play', game.name, *args, *extra])
 
