@@ -327,7 +327,7 @@ class Scene:
 
     def mallory_label(self) -> str: return f"{self.mallory_name} (Seat {self.mallory_seat})"
 
-    def mallorys_turn(self) -> bool: return self.host.waiting() == f"Waiting for {self.mallory_label()} to play."
+    def mallorys_turn(self) -> bool: return self.host.waiting().startswith(f"Waiting for {self.mallory_label()} to ")
 
     def round_due(self) -> bool:
         "Whether Mallory attacks now: a moment left and due (spread over the hand), others have moved since her last move and moment."
@@ -464,7 +464,7 @@ async def watch(scene:Scene):
             scene.fail(f'opened-{code}', f"a table was opened while Mallory sat at table {scene.code1}: table {code} "
                                          f"({rows[code]['title']}, seats {seats_of(rows[code])})")
         page = scene.reloaded or scene.attacker
-        if one is not None and one['waiting'] == f"Waiting for {scene.mallory_label()} to play." and not scene.paused:
+        if one is not None and one['waiting'].startswith(f"Waiting for {scene.mallory_label()} to ") and not scene.paused:
             scene.stuck_since = scene.stuck_since or max(time.monotonic(), scene.round_end)
             if time.monotonic() - scene.stuck_since > STUCK and scene.reloaded is None:
                 scene.fail('stuck', f"table {scene.code1} waited {STUCK} s on {scene.mallory_label()}, a seat no page plays: her page "
