@@ -162,5 +162,5 @@ def test_a_hand_with_one_loser_says_who_lost_not_who_did_best():
     while not s.match.tallies: s.match.apply(s.game.bot(s.match.view(s.match.to_act), random.Random(1)))
     loser = next(i for i, (a, b) in enumerate(zip(s.match.tallies[0], [0] * 4)) if a)
     words = s.best_words(0)
-    assert words.startswith(f"Only Seat {loser}") and 'added to the letters this hand (1); everyone else added nothing.' in words
+    assert words.startswith(f"Only Seat {loser}") and 'added to the letters this hand: 1 more. Everyone else added nothing.' in words
     assert 'Best this hand' not in words

@@ -275,7 +275,8 @@ MAX_REASON = 120
 def _paused_text(reason:str) -> str:
     "The line every page of a paused table shows (its `waiting`, its refusals, the banner of a student's page)."
 
-    return f"Your teacher paused the table{': ' + reason if reason else ''}. Wait until they resume it."
+    said = f": {reason}{'' if reason[-1:] in '.?!' else '.'}" if reason else '.'  # a message that ends its own sentence keeps its mark
+    return f"Your teacher paused the table{said} Wait until they resume it."
 
 
 # %% ../../nbs/tables/06a_table.ipynb #5838789c

@@ -295,11 +295,11 @@ def best_words(self:Session, i:int) -> str:
     gains = [tally_number(a) - tally_number(b) for a, b in zip(m.tallies[i], before)]
     fewer = game.goal.outcome == 'lose'  # reach the goal and you lose: a seat wants its tally low
     label = game.tally(m.standing)[0]
-    added = ', '.join(f"Seat {s} {g:g}" for s, g in enumerate(gains))
+    added = ', '.join(f"{g:g} by {_seats([s], self.seat)}" for s, g in enumerate(gains))  # the count first: 'Seat 1 0' read as seat numbers
     if len(set(gains)) == 1: return f"Nobody did better than the others this hand (each adds {gains[0]:g} to the {label})."
     took = [s for s, g in enumerate(gains) if g]
     if fewer and len(took) == 1:  # a game with one loser a hand (Kočka's letter): say who, not who did 'best'
-        return f"Only {_seats(took, self.seat)} added to the {label} this hand ({gains[took[0]]:g}); everyone else added nothing."
+        return f"Only {_seats(took, self.seat)} added to the {label} this hand: {gains[took[0]]:g} more. Everyone else added nothing."
     best = min(gains) if fewer else max(gains)
     return (f"Best this hand: {_seats([s for s, g in enumerate(gains) if g == best], self.seat)}. "
             f"Added to the {label}: {added} ({'fewer' if fewer else 'more'} is better).")
