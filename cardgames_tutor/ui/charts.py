@@ -10,16 +10,22 @@ import base64, collections, io, threading
 from html import escape
 from matplotlib.figure import Figure
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from ..core.contracts import start_standing
 from .session_data import tally_number
 
 # %% auto #0
-__all__ = ['FRAMES', 'tally_table', 'tally_chart', 'chart_png', 'tally_words', 'png_html', 'chart_html']
+__all__ = ['FRAMES', 'tally_table', 'tally_start', 'tally_chart', 'chart_png', 'tally_words', 'png_html', 'chart_html']
 
 # %% ../../nbs/ui/21_charts.ipynb #539e62cb
 def tally_table(match) -> tuple:
     "The match's tally: (label, [values per seat after each finished hand])."
     label, _ = match.game.tally(match.standing)
     return label, [[tally_number(v) for v in row] for row in match.tallies]
+
+def tally_start(match) -> list:
+    "Each seat's tally before the match's first hand: the game's start, or what an exercise's standing gives them."
+    game, given = match.game, getattr(match, 'given_standing', None)
+    return [tally_number(v) for v in game.tally(game.new_standing() if given is None else start_standing(game, given))[1]]
 
 # %% ../../nbs/ui/21_charts.ipynb #21d79a73
 def _goal_line(ax, goal):
@@ -43,11 +49,12 @@ def _chart_frame(game, label:str, width:float=5.5, height:float=2.8) -> Figure:
     return fig
 
 # %% ../../nbs/ui/21_charts.ipynb #d6984fcc
-def _fill(fig:Figure, rows:list) -> Figure:
-    "Put `rows` (each seat's tally after each finished hand) on the chart `fig`: a point per hand and seat, from 0 before the first."
+def _fill(fig:Figure, rows:list, start:list|None=None) -> Figure:
+    """Put `rows` (each seat's tally after each finished hand) on the chart `fig`: a point per hand and seat, from `start`
+    before the first (`tally_start`: 0, or where an exercise starts them)."""
     ax, hands, goal = fig.axes[0], list(range(len(rows) + 1)), fig.goal
     if goal is not None and goal.on_tally: ax.lines[-1].remove()  # drawn again below, after the seats, as when first made
-    for seat, line in enumerate(ax.lines): line.set_data(hands, [0] + [row[seat] for row in rows])
+    for seat, line in enumerate(ax.lines): line.set_data(hands, [start[seat] if start else 0] + [row[seat] for row in rows])
     ax.relim(); ax.autoscale_view()
     if goal is not None and goal.on_tally: _goal_line(ax, goal)
     ax.set_xlim(0, max(1, len(rows)))
@@ -80,7 +87,7 @@ def _laid_out(fig:Figure) -> Figure:
 def tally_chart(match, width:float=5.5, height:float=2.8) -> Figure:
     "A line chart of each seat's tally after every finished hand of `match`."
     label, rows = tally_table(match)
-    return _laid_out(_fill(_chart_frame(match.game, label, width, height), rows))
+    return _laid_out(_fill(_chart_frame(match.game, label, width, height), rows, tally_start(match)))
 
 # %% ../../nbs/ui/21_charts.ipynb #480dad14
 FRAMES = 8  # chart frames kept, one per game and size
@@ -95,7 +102,7 @@ def chart_png(match, width:float=5.5, height:float=2.8) -> bytes:
         _frames[key] = fig
         while len(_frames) > FRAMES: _frames.popitem(last=False)
         buf = io.BytesIO()
-        _laid_out(_fill(fig, rows)).canvas.print_png(buf)  # not savefig: after tight_layout it lays the chart out again, a second draw
+        _laid_out(_fill(fig, rows, tally_start(match))).canvas.print_png(buf)  # not savefig: after tight_layout it lays the chart out again, a second draw
     return buf.getvalue()
 
 # %% ../../nbs/ui/21_charts.ipynb #8ead6912

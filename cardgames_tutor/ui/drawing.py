@@ -12,7 +12,7 @@ from html import escape
 import ipywidgets as widgets
 from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
-from .charts import chart_html
+from .charts import chart_html, tally_start
 from .table import direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
 from .session_data import Message
 from ..core.engine import rule_name
@@ -338,7 +338,7 @@ _charts, _charts_lock = collections.OrderedDict(), threading.Lock()
 
 def shared_chart(match) -> str:
     "`chart_html(match)`, drawn once for every panel showing the same game's same tallies (a table's four pages)."
-    key = (id(match.game), tuple(map(tuple, match.tallies)))
+    key = (id(match.game), tuple(tally_start(match)), tuple(map(tuple, match.tallies)))
     with _charts_lock:  # held while drawing: pages asking together get the first one's picture
         kept = _charts.get(key)
         if kept is not None and kept[0] is match.game:  # the very game (kept alive here, so its id is no other's)
@@ -354,7 +354,7 @@ def shared_chart(match) -> str:
 def _draw_scores(self:PanelDrawing):
     shown = self.session.shown()
     self.scores.value = self._scores_html(shown)
-    key = (self.game, tuple(map(tuple, shown.tallies)))
+    key = (self.game, tuple(tally_start(shown)), tuple(map(tuple, shown.tallies)))
     if key == self._chart_key: return
     self._chart_key = key
     loop = running_loop()  # in a kernel, draw the chart just after this update: matplotlib takes ~100 ms

@@ -204,7 +204,7 @@ def waiting(self:SeatSession) -> str:
     if r is None or facts['paused'] is not None or facts['closed'] or self.match.over: return facts['waiting']
     to, phase = self.latest['to_act'], self.latest['phase']
     who = 'you' if to == self.seat else _seat_label(facts['seats'][to], you=False)
-    return in_game_words(f"Hand {r + 1} is over: the table waits for {who} {doing(phase)} first in hand {r + 2}. "
+    return in_game_words(f"Hand {r + 1} is over: the table waits for {who} {doing(phase)} in hand {r + 2}. "
                          "Press “next hand” when you are ready.", self.game)
 
 @patch
