@@ -19,8 +19,9 @@ from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.coach import search as coach
 from cardgames_tutor.coach.search import hint, hint_text, ActionValue, alike_classes, joined
-from cardgames_tutor.coach.reasons import (capture_reasons, odds_reasons, stat_text, stat_ranges, wilson,
+from cardgames_tutor.coach.reasons import (capture_reasons, odds_reasons, stat_text, wilson,
                                            tenths, CLOSE, CHANCES, STAT_WORDS, compare)
+from cardgames_tutor.coach.stat_words import stat_ranges
 from cardgames_tutor.coach.truths import reasons_for
 from cardgames_tutor.ui.coach_view import by_value, hint_chart, hint_words
 from cardgames_tutor.games.maghe_satra import VALUE

@@ -576,7 +576,7 @@ def test_finished_hand_stays_until_the_learner_moves_on(name):
     i = t.session.review
     n, status = len(t.match.actions), t.status.value
     assert re.search(rf"(hand|deal) {i + 1} is over", status) or 'match is over' in status
-    assert any(w in t.message.value for w in ('Best this hand', 'Best this deal', 'Nobody did better', 'everyone else added nothing'))
+    assert any(w in t.message.value for w in ('Best this hand', 'Best this deal', 'Nobody did better', 'Everyone else added nothing'))
     last = [e for e in t.match.hands[i].events if e.kind == 'trick']
     if last: assert f"won trick {last[-1].data['number']}" in t.table.value  # the last trick is still on the table
     if not t.match.over:

@@ -266,7 +266,7 @@ def learner_cells(cells, code_page_link:str|None=None):
 def rulebook_page(nb, rel:Path):
     "The rulebook as a learner reads it (`learner_cells`); its code, tests and notes for programmers are on the code page."
     nb.cells = learner_cells(nb.cells)
-    nb.cells.append(_md_cell(f"*For programmers: how the tutor plays these rules is on "
+    nb.cells.append(_md_cell(f"*How the tutor itself plays these rules, step by step, is on "
                              f"[the code page](../api/{page_name(rel).stem}.ipynb).*"))
     return nb
 

@@ -16,12 +16,11 @@ from ..core.sampling import shown_voids
 
 # %% auto #0
 __all__ = ['STAT_WORDS', 'CHANCES', 'COUNTS', 'LESS_BETTER', 'Z_RANGE', 'CHANCE_NOUNS', 'Z_NOISE', 'CLOSE', 'STAT_UNITS',
-           'OVER_DEALS', 'BOUNDS', 'TACTIC_WORDS', 'UNTAUGHT', 'Reason', 'stat_text', 'wilson', 'tenths',
-           'chance_words', 'count_words', 'estimate_words', 'range_label', 'suit_word', 'act_words', 'still_out',
-           'is_top', 'is_high', 'TrickFacts', 'noise_words', 'within_noise', 'fair_choice', 'weighed', 'compare',
-           'known_over', 'guard_of', 'low_count', 'no_duck', 'penalty_reasons', 'pass_reasons', 'voided',
-           'centre_words', 'capture_reasons', 'so_far', 'points_reasons', 'odds_reasons', 'odds_bounds', 'stat_ranges',
-           'tactic_words', 'taught', 'reason_text']
+           'OVER_DEALS', 'Reason', 'stat_text', 'wilson', 'tenths', 'chance_words', 'count_words', 'estimate_words',
+           'range_label', 'suit_word', 'act_words', 'still_out', 'is_top', 'is_high', 'TrickFacts', 'noise_words',
+           'within_noise', 'fair_choice', 'weighed', 'compare', 'known_over', 'guard_of', 'low_count', 'no_duck',
+           'penalty_reasons', 'pass_reasons', 'voided', 'centre_words', 'capture_reasons', 'so_far', 'points_reasons',
+           'odds_reasons']
 
 # %% ../../nbs/coach/40b_coach_reasons.ipynb #3ffc799b
 class Reason(NamedTuple):
@@ -440,58 +439,3 @@ def odds_reasons(view, game, ranked) -> list:
     if b.verb == 'beg':
         return [Reason('beg-odds', f"At {o.total}, {'only ' if 2 * o.bust < o.unseen else ''}{pct(o.bust)} would take you over 17, and {exact}: beg.")]
     return [Reason('stand-odds', f"At {o.total}, {pct(o.bust)} would take you over 17 (only {o.exact} make exactly 17): pass.")]
-
-# %% ../../nbs/coach/40b_coach_reasons.ipynb #a266742b
-def odds_bounds(view, game, action) -> dict:
-    "What the rules fix of a chance in a game of drawing to a total: begging wins at least when the next card makes exactly 17; passing wins for certain when every other seat is over."
-    if not isinstance(action, Move): return {}
-    if action.verb == 'pass' and all(st == 'over' for s, st in enumerate(view['status']) if s != view['seat']): return {'win': (1.0, 1.0)}
-    o = game.odds(view) if action.verb == 'beg' else None
-    return {'win': (o.exact / o.unseen, 1.0)} if o and o.exact else {}
-
-BOUNDS = {'odds': odds_bounds}  # a game's `coach_tactics` -> what the rules fix of its stats: {stat: (low, high)}
-
-# %% ../../nbs/coach/40b_coach_reasons.ipynb #cb493872
-def stat_ranges(view:dict, game, r) -> dict:
-    "Each of `r`'s (an `ActionValue`) stats as (low, high): a chance's Wilson range over its deals, an average two standard errors each side; the rules' bounds laid over."
-    out, bounds = {}, BOUNDS[game.coach_tactics](view, game, r.action) if game.coach_tactics in BOUNDS else {}
-    for k, v in r.stats.items():
-        se = (r.spread or {}).get(k, float('inf'))
-        lo, hi = wilson(v, r.deals) if k in CHANCES else (max(v - Z_RANGE * se, 0.0) if k in COUNTS else v - Z_RANGE * se, v + Z_RANGE * se)
-        if k in bounds: lo, hi = min(max(lo, bounds[k][0]), bounds[k][1]), max(min(hi, bounds[k][1]), bounds[k][0])
-        out[k] = (lo, hi)
-    return out
-
-# %% ../../nbs/coach/40b_coach_reasons.ipynb #905b6860
-TACTIC_WORDS = {  # the coach's tactic tags (`coach.reasons`) in a teacher's words
-    'duck': 'play under the card winning the trick', 'win-safely': 'win a trick that holds nothing bad, to be rid of a high card',
-    'throw-penalty': "with none of the suit led, throw a penalty card into another player's trick",
-    'shed-high': 'with none of the suit led, get rid of a high card', 'keep-guard': 'keep a low card beside a dangerous high one',
-    'void': 'lead your only card of a suit, to have none of it later', 'no-void-lead': 'do not lead a suit another player has none of',
-    'last-trick': 'mind the last trick (in Kočka it is worth 5)', 'collect-centre': 'win two tricks running to collect the centre',
-    'stop-on-one': 'beat a player who is on one before they collect', 'ten-on-partner': "play a ten on your partner's winning card",
-    'keep-ten': 'do not hand a ten to the other side', 'points-on-partner': 'give points to a trick your side is winning',
-    'take-points': 'win a trick worth points', 'trump-in': 'with none of the suit led, win the trick with a trump',
-    'leaster-trick': 'in a Leaster, take one cheap trick, then shed points',
-    'beg-odds': 'beg for a card when the odds of the next card say so', 'stand-odds': 'pass (ask for no more cards) when the odds of the next card say so',
-    'pick-blind': 'pick up the blind when your trumps are strong enough', 'pass-blind': 'pass the blind when your trumps are too weak',
-    'bury-points': 'bury cards that bank points', 'name-trump': 'make trumps the suit you hold most of',
-    'pass-danger': 'pass on penalty cards and high cards', 'pass-void': 'pass every card of a suit, to be free to throw penalty cards when it is led',
-    'no-duck': 'when every card you may play wins the trick, choose which card wins it', 'low-lead': 'lead a low card, so that another player takes the trick', 'win-trick': 'take the trick rather than leave it to another player',
-    'forced': 'the only legal move', 'compare': "the coach's odds alone (no one tactic): its choice against the move played"}
-
-def tactic_words(tactic:str, reason:str='') -> str:
-    "A tactic tag in words: `TACTIC_WORDS`, else the first sentence of the coach's `reason`, else the tag."
-    if tactic in TACTIC_WORDS: return TACTIC_WORDS[tactic]
-    return re.split(r'(?<=[.!?])\s', reason or '', maxsplit=1)[0] or tactic
-
-# %% ../../nbs/coach/40b_coach_reasons.ipynb #bbd9eba3
-UNTAUGHT = ('compare', 'forced')  # reasons that teach no tactic of their own: the odds alone, the only legal move
-
-def taught(r:Reason) -> str:
-    "The tactic reason `r` teaches, in words ('' for none): what a hint or review writes after it, never its tag."
-    return '' if r.tactic in UNTAUGHT or r.tactic not in TACTIC_WORDS else TACTIC_WORDS[r.tactic]
-
-def reason_text(r:Reason) -> str:
-    "A reason as a learner reads it: its sentence, then the tactic it teaches in words ('(Tactic: play under the card winning the trick.)')."
-    return f"{r.text} (Tactic: {taught(r)}.)" if taught(r) else r.text

@@ -19,7 +19,8 @@ from ..core.match import Match
 from ..core.records import load
 from .worlds import sample_hand
 from .pool import in_shared_pool
-from .reasons import stat_text, act_words, within_noise, stat_ranges, reason_text
+from .reasons import stat_text, act_words, within_noise
+from .stat_words import stat_ranges, reason_text
 from .truths import reasons_for
 
 # %% auto #0
@@ -65,7 +66,7 @@ class ActionValue(NamedTuple):
     noise: float = 0.0  # standard error of (this action - the first action compared), over the deals both were played on
     deals: int = 0  # the deals it was played out on (fewer than the hint's: it fell clearly behind in the race)
     spread: dict|None = None  # each stat's standard error over those deals
-    ranges: dict|None = None  # each stat as a range that holds (`reasons.stat_ranges`): what the words and the chart say
+    ranges: dict|None = None  # each stat as a range that holds (`stat_words.stat_ranges`): what the words and the chart say
 
 # %% ../../nbs/coach/40_coach.ipynb #e216e86b
 def _key(action): return (1, str(action)) if isinstance(action, Move) else (0, action.order)

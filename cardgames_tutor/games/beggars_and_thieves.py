@@ -78,6 +78,7 @@ def points_text(points_of:dict) -> str:
     return '; '.join(f"{BEGGARS.suits[suit][0]} " + ', '.join(f"{n}={p}" for n, p in sorted(row.items(), reverse=True))
                      for suit, row in points_by_suit(points_of).items())
 
+# %% ../../nbs/games/14_beggars_and_thieves.ipynb #b7d1e2f3a4c5
 def _runs(row:dict) -> list:
     "A suit's {number: points}, highest first, as (numbers, points): numbers side by side that are worth the same together."
     runs = []

@@ -641,8 +641,7 @@ def centre_lines(view:dict, me:int) -> list:
     c, on = view['centre'], view.get('on_one')
     return ["The centre is empty." if not c['cards'] else f"The centre: {plural(c['cards'], 'card')} face down "
             f"({plural(c['tricks'], 'trick')}), tens in it: {cards_text(c['tens'])}.",
-            "Nobody is on one." if on is None else f"On one: {who(on, me)} (won the last trick; winning the "
-            f"next one too collects the centre).",
+            "Nobody is on one." if on is None else f"On one: {who(on, me)} (won the last trick; winning the next one too collects the centre).",
             "Collected so far: " + '; '.join(f"by {seats_text(t, me)}, {plural(cap['cards'], 'card')} (tens: {cards_text(cap['tens'])})"
                                              for t, cap in zip(view['teams'], view['captures'])) + '.']
 

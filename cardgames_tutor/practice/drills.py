@@ -18,15 +18,16 @@ from ..core.actions import Move, action_text
 from ..core.tricks import TrickHand, suit_name
 from ..core.contracts import played_text
 from ..core.match import Match
+from .drill_words import doing, typed_words, typing_key, plain
 from . import game_drills
 
 # %% auto #0
 __all__ = ['DRILLS', 'MAX_HANDS', 'YES_NO', 'PLAY_ON', 'MAX_DRILLS', 'Grade', 'Question', 'Drill', 'add_drill', 'positions',
-           'asked', 'question', 'held', 'trick_text', 'situation', 'own_action', 'doing', 'typed_words', 'typing_key',
-           'plain', 'tries', 'card_question', 'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices',
-           'finishing_trick', 'trick_shown', 'trick_facts', 'trick_drill', 'points_drill', 'settled', 'standing_at',
-           'turned', 'near_goal', 'wins_the', 'next_dealer_drill', 'match_end_drill', 'match_over_drill', 'BadDrill',
-           'drill_rules', 'drills_for', 'drill_set']
+           'asked', 'question', 'held', 'trick_text', 'situation', 'own_action', 'tries', 'card_question',
+           'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices', 'finishing_trick', 'trick_shown',
+           'trick_facts', 'trick_drill', 'points_drill', 'settled', 'standing_at', 'turned', 'near_goal', 'wins_the',
+           'next_dealer_drill', 'match_end_drill', 'match_over_drill', 'BadDrill', 'drill_rules', 'drills_for',
+           'drill_set']
 
 # %% ../../nbs/practice/41_drills.ipynb #9a95f652
 class Grade(NamedTuple):
@@ -175,31 +176,6 @@ def own_action(hand, seat, legal):
     if hand.phase == 'play' and isinstance(hand, TrickHand) and own: return own[0]
     if hand.phase == 'pass' and len(own) >= 3: return Move('pass', tuple(own[:3]))
     return legal[0]
-
-# %% ../../nbs/practice/41_drills.ipynb #2d5b26e2
-def doing(hand, action) -> str:
-    "What trying `action` is, in words: 'lead 6♠', 'play 6♠', 'pass J♥, 8🔔 and Q🔔', 'beg for one more card', \"type 'QS'\"."
-    if isinstance(action, Card): return f"{'lead' if isinstance(hand, TrickHand) and not hand.trick else 'play'} {action.symbol}"
-    if isinstance(action, Move): return action_text(action, hand.game, 'do')  # in the game's words, cards as cards: nothing typed
-    return f"type '{action}'"  # what a learner types in the terminal (the question says how it is typed: `typing_key`)
-
-def typed_words(hand) -> list:
-    "The words the seat to act may type where its moves are words alone (Maghe Satra: beg, pass; no card): else []."
-    legal = hand.legal_actions() if hand.to_act is not None else []
-    if not legal or not all(isinstance(a, Move) and not a.cards and not a.arg for a in legal): return []
-    return sorted({a.verb for a in legal})
-
-def typing_key(hand) -> str:
-    "How what is tried in a question is typed in the terminal, for a question about typing: a game's words, or the pack's cards."
-    words = typed_words(hand)
-    if words: return f"In the terminal, the seat to act types one of these words: {', '.join(words[:-1])} or {words[-1]}." if len(words) > 1 \
-        else f"In the terminal, the seat to act types {words[0]}."
-    return f"In the terminal, {hand.game.pack.notation_help().split(', e.g. ')[0]}."  # (no example card: a card the seat may not see)
-
-def plain(text:str) -> str:
-    """`text` with what is typed in double quotes, not backquotes (marks a learner does not read as quotes): 'e.g. "AB" for A🔔'.
-    (Typed text stays quoted: a card code bare in a sentence would read as a card the learner should know.)"""
-    return text.replace('`', '"')
 
 # %% ../../nbs/practice/41_drills.ipynb #ce5c5da1
 def tries(hand, rng) -> list:

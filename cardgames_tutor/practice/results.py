@@ -7,6 +7,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/results.html.md
 # %% ../../nbs/practice/44_results.ipynb #f514719f
 from __future__ import annotations
 import csv, hashlib, io, json, re, sqlite3, threading, time
+from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -17,7 +18,8 @@ from ..core.registry import game_class, get_game
 from ..core.actions import action_text
 from .exercises import EXERCISES
 from .progress import Progress, data_dir, rule_title
-from ..coach.reasons import TACTIC_WORDS, tactic_words
+from ..coach.reasons import LESS_BETTER
+from ..coach.stat_words import TACTIC_WORDS, tactic_words
 
 # %% auto #0
 __all__ = ['COST_UNITS', 'HEADS', 'ResultsError', 'Results', 'login_key', 'exercise_title', 'tactic_of', 'rule_words',
@@ -141,6 +143,7 @@ def played(self:Results, student:str, game:str, hand_no:int, place:str='solo', s
                 [(_key(student), _text(game), _text(place, 12), int(seat), int(hand_no), _text(result, 300), self.now(),
                   _points(points), None if seed is None else str(seed), _text(exercise, 120))])  # a seed as text: it may pass SQLite's 64 bits
 
+# %% ../../nbs/practice/44_results.ipynb #c8e2f3a4b5d6
 def exercise_title(match) -> str:
     "The title of the prepared exercise (`practice.exercises`) `match` was made from, known by its note; '' if none."
     note = getattr(match, 'note', None)
@@ -260,9 +263,6 @@ def standings(self:Results, since:float|None=None) -> dict: # only what was kept
     return {k: Standing(*v) for k, v in out.items()}
 
 # %% ../../nbs/practice/44_results.ipynb #1a96741f
-from collections import defaultdict
-from ..coach.reasons import LESS_BETTER
-
 COST_UNITS = {'penalty': ('penalty points', 1, 1), 'lose': ('% chance of losing', 100, 0), 'win': ('% chance of winning', 100, 0),
               'score': ('score points', 1, 1), 'margin': ('points over the opponent', 1, 1)}  # the coach's stat: (words, scale, decimals)
 
@@ -345,6 +345,7 @@ def _game(game) -> str:
 def _own(points, seat):
     return points[seat] if isinstance(seat, int) and 0 <= seat < len(points) else ''
 
+# %% ../../nbs/practice/44_results.ipynb #d9f3a4b5c6e7
 @patch
 def _summary_rows(self:Results, name, since) -> tuple:
     rows = self._read("SELECT student, game, rule, count(*), sum(right), sum(1 - right) FROM answers WHERE (? IS NULL OR at >= ?) GROUP BY student, game, rule", (since, since))
@@ -381,6 +382,7 @@ def _decisions_rows(self:Results, name, since) -> tuple:
     return ['student', HEADS['at'], 'game', HEADS['hand'], 'tactic', HEADS['played'], HEADS['best'], *(h for hs in groups for h in hs),
             'reason', HEADS['key']], out
 
+# %% ../../nbs/practice/44_results.ipynb #f0a1b2c3d4ea
 _CSV = {'summary': Results._summary_rows, 'answers': Results._answers_rows, 'hands': Results._hands_rows, 'decisions': Results._decisions_rows}
 
 @patch

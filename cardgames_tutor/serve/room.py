@@ -110,6 +110,7 @@ def token(self:Classroom, browser:str, code) -> str|None:
     table = self.tables.tables.get(plain)
     return token if table is not None and not table.closed and table.seat_of(token) is not None else None
 
+# %% ../../nbs/serve/33a_room.ipynb #e1a2b3c4d5f7
 @patch
 def held_seats(self:Classroom, browser:str) -> list:
     """The seats `browser` holds at open tables, the latest taken first, each `(code, seat, name)`: what its start page

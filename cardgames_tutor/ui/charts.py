@@ -50,15 +50,13 @@ def _chart_frame(game, label:str, width:float=5.5, height:float=2.8) -> Figure:
 
 # %% ../../nbs/ui/21_charts.ipynb #d6984fcc
 def _fill(fig:Figure, rows:list, start:list|None=None) -> Figure:
-    """Put `rows` (each seat's tally after each finished hand) on the chart `fig`: a point per hand and seat, from `start`
-    before the first (`tally_start`: 0, or where an exercise starts them)."""
+    "Put `rows` (each seat's tally after each hand) on the chart `fig`: a point per hand and seat, from `start` (`tally_start`) before the first."
     ax, hands, goal = fig.axes[0], list(range(len(rows) + 1)), fig.goal
     if goal is not None and goal.on_tally: ax.lines[-1].remove()  # drawn again below, after the seats, as when first made
     for seat, line in enumerate(ax.lines): line.set_data(hands, [start[seat] if start else 0] + [row[seat] for row in rows])
     ax.relim(); ax.autoscale_view()
     if goal is not None and goal.on_tally: _goal_line(ax, goal)
-    ax.set_xlim(0, max(1, len(rows)))
-    return fig
+    return ax.set_xlim(0, max(1, len(rows))) and fig
 
 # %% ../../nbs/ui/21_charts.ipynb #8868eb68
 def _ticks(axis, lo:float, hi:float) -> tuple:

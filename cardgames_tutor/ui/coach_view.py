@@ -16,7 +16,8 @@ from ..core.cards import Card
 from ..core.words import plural
 from ..core.actions import action_text, Move
 from ..coach.search import hint, review, Hint, cached, in_workers
-from ..coach.reasons import act_words, range_label, taught, CHANCES, LESS_BETTER
+from ..coach.reasons import act_words, range_label, CHANCES, LESS_BETTER
+from ..coach.stat_words import taught
 from ..coach.bot_reasons import bot_reason
 from .charts import png_html
 from .looks import running_loop

@@ -6,13 +6,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/drawing.html.md"""
 
 # %% ../../nbs/ui/23_drawing.ipynb #632a2c81
 from __future__ import annotations
-import collections, contextlib, os, re, threading
+import collections, contextlib, os, threading
 from IPython.display import HTML
 from html import escape
 import ipywidgets as widgets
 from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
 from .charts import chart_html, tally_start
+from .session_data import seat_names, named_seats
 from .table import direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
 from .session_data import Message
 from ..core.engine import rule_name
@@ -20,8 +21,8 @@ from .looks import whole_button, running_loop, widget_tree
 from ..core.words import and_list
 
 # %% auto #0
-__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'CHARTS', 'PanelDrawing', 'held', 'put', 'seat_names',
-           'named_seats', 'notes_said_once', 'shared_chart', 'in_voila']
+__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'CHARTS', 'PanelDrawing', 'held', 'put',
+           'notes_said_once', 'shared_chart', 'in_voila']
 
 # %% ../../nbs/ui/23_drawing.ipynb #697cf922
 class PanelDrawing:
@@ -134,19 +135,6 @@ def _fresh(self:PanelDrawing, part:str, *key) -> bool:
     return True
 
 # %% ../../nbs/ui/23_drawing.ipynb #cb404248
-_SEAT_WORD = re.compile(r'(?<![(\w])Seat (\d+)\b')  # 'Seat 2' in a sentence or a label; not 'Bo (Seat 1)', which names him already
-
-def seat_names(session) -> tuple:
-    """At a table, each seat's student's name as the table tells every seat (escaped: a name is text), None for a seat a
-    bot plays; () for a solo game (its seats are Seat 0 to 3). Names are public: every page shows who sits where."""
-    if getattr(session, 'solo', True): return ()
-    return tuple(escape(x['name']) if x['name'] else None for x in session.latest['table']['seats'])
-
-def named_seats(html:str, names:tuple) -> str:
-    "`html` with each 'Seat N' of a seat a student holds written as the student's name (a bot's seat stays 'Seat N')."
-    if not names: return html
-    return _SEAT_WORD.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) and names[int(m[1])] else m[0], html)
-
 @patch
 def _draw_all(self:PanelDrawing, view:dict, controls, viewer):
     "Set every widget from the moment shown (`view` for the table, `controls` for the buttons, `viewer`'s log): each part only when `_fresh`."

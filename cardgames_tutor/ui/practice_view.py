@@ -28,8 +28,7 @@ def _progress_row(progress:Progress, game:str, rule:str) -> str:
             f"<td>{b.right} right, {b.wrong} wrong</td></tr>")
 
 # %% ../../nbs/ui/26_practice_view.ipynb #f70e91db
-# what the dots are, said under the table (a learner saw a wrong answer fill a dot as a right one does, and no word on them):
-# a rule's box (`Progress.record`): up one for a right answer, back to the first for a wrong one, which comes back sooner
+# what a rule's dots (its box, `Progress.record`) are, said under the table: a learner read a wrong answer as filling a dot
 DOTS = (f"The dots show how far each rule has come: a right answer fills one more dot ({len(GAPS)} at most); a wrong "
         f"answer sends the rule back to one dot, and that rule is asked again sooner. No dot filled: not asked yet.")
 

@@ -6,6 +6,8 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/session_data.html.md"
 
 # %% ../../nbs/ui/21a_session_data.ipynb #b04644b2
 from __future__ import annotations
+import re
+from html import escape
 from typing import NamedTuple
 from urllib.parse import parse_qs
 from ..core.cards import Card
@@ -17,7 +19,7 @@ from ..core.match import Match
 from ..practice.exercises import exercise, EXERCISES
 
 # %% auto #0
-__all__ = ['sort_actions', 'Controls', 'Message', 'Status', 'tally_number', 'Link', 'parse_link']
+__all__ = ['sort_actions', 'Controls', 'Message', 'Status', 'tally_number', 'Link', 'parse_link', 'seat_names', 'named_seats']
 
 # %% ../../nbs/ui/21a_session_data.ipynb #18a9ea73
 def sort_actions(legal:list, hand:list) -> tuple:
@@ -113,3 +115,18 @@ def parse_link(query:str='', # a URL's query string, e.g. 'game=kocka&seed=42&se
     except (BadOption, ValueError) as e: notes.append(one_line(e, 120)); g = get_game(game)
     if seat not in range(g.n_seats()): notes.append(f"seat={seat} is not a seat here"); seat = 0
     return Link(g, seat, seed, min(max(paced, 0), 2), q.get('teach') in ('1', 'true', 'yes'), match, title, tuple(notes))
+
+# %% ../../nbs/ui/21a_session_data.ipynb #a9b8c7d6e5f2
+_SEAT_WORD = re.compile(r'(?<![(\w])Seat (\d+)\b')  # 'Seat 2' in a sentence or a label; not 'Bo (Seat 1)', which names him already
+
+def seat_names(session) -> tuple:
+    """At a table, each seat's student's name as the table tells every seat (escaped: a name is text), None for a seat a
+    bot plays; () for a solo game (its seats are Seat 0 to 3). Names are public: every page shows who sits where."""
+    if getattr(session, 'solo', True): return ()
+    return tuple(escape(x['name']) if x['name'] else None for x in session.latest['table']['seats'])
+
+# %% ../../nbs/ui/21a_session_data.ipynb #a9b8c7d6e5f4
+def named_seats(html:str, names:tuple) -> str:
+    "`html` with each 'Seat N' of a seat a student holds written as the student's name (a bot's seat stays 'Seat N')."
+    if not names: return html
+    return _SEAT_WORD.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) and names[int(m[1])] else m[0], html)
