@@ -19,12 +19,15 @@ def named_only(text:str, pack=None) -> str:
     return _NAMED.sub(' ', text)
 
 def _text_cards(text, pack) -> frozenset:
-    "The cards of `pack` written in `text` (notation, signs, or number and suit in words), cached: views repeat their event texts."
+    """The cards of `pack` written in `text` as cards (codes in capitals, signs, or number and suit in words), cached: views
+    repeat their event texts. A word is not a card: "as good as" holds no A♠ (the pack reads any case, as a learner types)."""
     cache = _TEXT_CACHE.setdefault(pack.name, {})
     if text not in cache:
         found = set()
         for token in text.replace(',', ' ').replace('(', ' ').replace(')', ' ').replace(':', ' ').replace(';', ' ').split():
-            try: found.add(pack.parse(token.strip('.!?[]\'"`')))
+            token = token.strip('.!?[]\'"`')
+            if token != token.upper(): continue  # a word ("as", "Ah"): cards are written as symbols (A♠) or codes in capitals (AS, T6)
+            try: found.add(pack.parse(token))
             except ValueError: pass
         if pack.name not in _WORDS_RE:
             many = sorted({c.symbol for c in pack if ' ' in c.symbol}, key=len, reverse=True)

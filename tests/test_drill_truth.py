@@ -409,3 +409,12 @@ def test_the_sentence_check_catches_a_false_sentence():
     led = re.search(r"It follows the led colour \((\w+)\)", q.explanation)[1]
     wrong = f"You hold no {led}, so you may play any card."
     assert [k for k, _ in false_sentences(pos, q._replace(explanation=wrong))[0]] == ['void']
+
+
+def test_cards_in_finds_only_cards_written_as_cards():
+    "The pack reads any case (a learner may type `as`), so the scan once found A♠ in 'as good as': only cards written as cards count."
+    from cardgames_tutor.core.cards import FRENCH, MARIAS
+    P = FRENCH.parse
+    assert cards_in("It is as good as any: Ah, so kd and 10h are words here.", FRENCH) == set()
+    assert cards_in(["Seat 1 led A♠ (10♥ next); type AS or TH", P('KD')], FRENCH) == {P('AS'), P('10H'), P('KD')}
+    assert cards_in("Q🍃, the Hejma; type QL", MARIAS) == {MARIAS.parse('QL')}
