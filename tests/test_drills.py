@@ -379,3 +379,40 @@ def test_kocka_play_is_asked_in_the_learners_words():
     for seed in range(3):
         q = question(d, seed)
         assert q.choices[q.answers[0]] == 'Play one card to the trick' and 'What does Seat' in q.prompt, q.prompt
+
+
+# ---------------------------------------------------------------- a card asked about is one the seat holds, or the question says it is not
+
+MAY = re.compile(r"May Seat (\d+) (?:play|lead|pass|bury) (.+)\?$")
+NOT_HELD = re.compile(r", (?:a card it does not hold|a card it has neither in hand nor face up|though it does not hold [^?]+)$")
+
+def shown_as_the_seats(q, seat, pack) -> set:
+    "The cards the question shows as `seat`'s: those shown with it, and those its prompt says the seat holds (in hand, face up, face down)."
+    from helpers import cards_in
+    said = re.findall(rf"Seat {seat} holds[^.]*\.|Seat {seat}'s face-up cards:[^.]*\.|Seat {seat}(?: \(dealer\))?: face down[^;.]*", q.prompt)
+    return set(q.cards) | cards_in(said, pack)
+
+@pytest.mark.parametrize('name', GAME_NAMES)
+def test_a_may_question_names_a_card_the_seat_holds_or_says_it_does_not(name):
+    """A learner was asked "May Seat 2 lead 2♥?" of a seat without 2♥, and the answer gave only the trump rule: they thought
+    they had misread the hand. Every 'may Seat s play/lead/pass/bury ...' question names only cards the question shows as
+    the seat's, or it says the seat does not hold the card, and its answer says that first."""
+    from helpers import cards_in
+    asked_n = unheld_n = 0
+    for d in DRILLS[name]:
+        for seed in range(40 if d.ask.__qualname__.startswith(('verdict_drill', 'match_over_drill')) else 4):
+            pos, q = asked(d, seed)
+            m = MAY.search(q.prompt)
+            if not m: continue
+            seat, pack = int(m[1]), pos.game.pack
+            named = cards_in(m[2], pack)
+            if not named: continue
+            asked_n += 1
+            missing = named - shown_as_the_seats(q, seat, pack)
+            if not missing: continue
+            unheld_n += 1
+            first = q.explanation.split(':')[0]
+            assert NOT_HELD.search(m[2]), f"{d.rule}: {q.prompt}"
+            assert first.startswith((f"Seat {seat} does not hold", f"Seat {seat} cannot play")), f"{d.rule}: {q.prompt} -> {q.explanation}"
+            assert missing <= cards_in(first, pack), f"{d.rule}: {q.prompt} -> {q.explanation}"
+    assert asked_n >= 30 and (unheld_n > 10 or name == 'maghe-satra'), (asked_n, unheld_n)

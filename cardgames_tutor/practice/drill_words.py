@@ -9,9 +9,10 @@ from __future__ import annotations
 from ..core.cards import Card
 from ..core.actions import Move, action_text
 from ..core.tricks import TrickHand
+from ..core.contracts import played_text
 
 # %% auto #0
-__all__ = ['doing', 'typed_words', 'typing_key', 'plain']
+__all__ = ['HOLD_RULES', 'doing', 'unheld', 'asking', 'typed_words', 'typing_key', 'plain']
 
 # %% ../../nbs/practice/41f_drill_words.ipynb #2d5b26e2
 def doing(hand, action) -> str:
@@ -19,6 +20,28 @@ def doing(hand, action) -> str:
     if isinstance(action, Card): return f"{'lead' if isinstance(hand, TrickHand) and not hand.trick else 'play'} {action.symbol}"
     if isinstance(action, Move): return action_text(action, hand.game, 'do')  # in the game's words, cards as cards: nothing typed
     return f"type '{action}'"  # what a learner types in the terminal (the question says how it is typed: `typing_key`)
+
+# %% ../../nbs/practice/41f_drill_words.ipynb #a7c1e0d1
+HOLD_RULES = ('hold', 'pass-hold')  # the rules of trying a card one does not hold: the only questions that name such a card
+
+def unheld(hand, seat, action) -> list:
+    """The cards `action` names that `seat` does not have: not among the cards it may choose from nor those the question
+    says it holds (the picker's buried cards at the call). None for a word, or for a seat not at the table."""
+    cards = (action,) if isinstance(action, Card) else action.cards if isinstance(action, Move) else ()
+    if not cards or seat not in range(hand.n): return []
+    has = {*hand.drill_cards(seat), *hand.drill_holding(seat)[1]}
+    return [c for c in cards if c not in has]
+
+# %% ../../nbs/practice/41f_drill_words.ipynb #a7c1e0d3
+def asking(hand, seat, action) -> str:
+    """What a question asks `seat` to do, after 'May Seat s': `doing`, and if it names a card the seat does not have, it
+    says so ('lead Q♣, a card it does not hold'). Once the hand is over no card is named: 'still play' (nobody has one to choose)."""
+    if hand.is_over and isinstance(action, Card): return 'still play'
+    missing = unheld(hand, seat, action)
+    if not missing: return doing(hand, action)
+    if isinstance(action, Move): return f"{doing(hand, action)}, though it does not hold {played_text(missing)}"
+    face_up = set(hand.drill_cards(seat)) - set(hand.drill_holding(seat)[1])  # cards it may play besides its hand (Snear's face-up cards)
+    return f"{doing(hand, action)}, a card it {'has neither in hand nor face up' if face_up else 'does not hold'}"
 
 # %% ../../nbs/practice/41f_drill_words.ipynb #2d5b26f1
 def typed_words(hand) -> list:

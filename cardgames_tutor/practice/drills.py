@@ -18,7 +18,7 @@ from ..core.actions import Move, action_text
 from ..core.tricks import TrickHand, suit_name
 from ..core.contracts import played_text
 from ..core.match import Match
-from .drill_words import doing, typed_words, typing_key, plain
+from .drill_words import doing, typed_words, typing_key, plain, unheld, asking, HOLD_RULES
 from . import game_drills
 
 # %% auto #0
@@ -171,11 +171,13 @@ def situation(hand, seat:int) -> str:
 
 # %% ../../nbs/practice/41_drills.ipynb #b1d887c2
 def own_action(hand, seat, legal):
-    "What `seat` might try out of turn: a card of its own, its own pass, or what the seat to act may do."
+    "What `seat` might try out of turn: a card of its own, its own pass, or what the seat to act may do (with its own cards, if any)."
     own = held(hand, seat)
     if hand.phase == 'play' and isinstance(hand, TrickHand) and own: return own[0]
     if hand.phase == 'pass' and len(own) >= 3: return Move('pass', tuple(own[:3]))
-    return legal[0]
+    a = legal[0]  # the seat to act's move: if it names cards, with this seat's own (never cards it may not see), or none
+    if not (isinstance(a, Move) and a.cards): return a
+    return Move(a.verb, tuple(own[:len(a.cards)]), a.arg) if len(own) >= len(a.cards) else None
 
 # %% ../../nbs/practice/41_drills.ipynb #ce5c5da1
 def tries(hand, rng) -> list:
@@ -186,7 +188,7 @@ def tries(hand, rng) -> list:
     out = [(seat, c) for c in deck] + [(seat, a) for a in rng.sample(legal, min(8, len(legal)))]
     out += [(seat, m) for m in hand.drill_moves(seat, rng)]
     out += [(seat, w) for w in hand.drill_wrong_words() or hand.game.pack.misspelt] + [(seat, 7)]  # notation; no action
-    out += [(s, own_action(hand, s, legal)) for s in range(hand.n) if s != seat]  # out of turn
+    out += [(s, a) for s in range(hand.n) if s != seat and (a := own_action(hand, s, legal)) is not None]  # out of turn
     return out + hand.drill_more_tries(legal)
 
 # %% ../../nbs/practice/41_drills.ipynb #8428361c
@@ -206,9 +208,11 @@ def verdict_drill(game:str, rule:str, options:tuple=({},)):
     """A drill of the verdict rule `rule`: 'may Seat s do this here?', answered and explained by the engine's `Verdict`.
     Only what a learner can do or type is asked about (a card, a move, a typed word): not a program's value such as the
     number 7 that `tries` gives the engine's tests ("May Seat 3 say '7'?" read as a seven). A question about typing
-    shows how cards (or words) are typed, so that it can be answered from what it shows."""
+    shows how cards (or words) are typed, so that it can be answered from what it shows. A card the seat does not have is
+    asked about only where that is the rule drilled (`HOLD_RULES`), and the question says so (`asking`)."""
     def ask(hand, rng):
-        fits = [(s, a, v) for s, a in tries(hand, rng) if isinstance(a, (Card, Move, str)) and (v := hand.explain(a, s)).rule == rule]
+        fits = [(s, a, v) for s, a in tries(hand, rng) if isinstance(a, (Card, Move, str)) and (v := hand.explain(a, s)).rule == rule
+                and (hand.is_over or rule.split('/')[-1] in HOLD_RULES or not unheld(hand, s, a))]  # a card it has not: asked as such
         if not fits: return None
         seat, action, v = rng.choice(fits)
         cards = held(hand, seat) if seat in range(hand.n) else []
@@ -221,7 +225,7 @@ def verdict_drill(game:str, rule:str, options:tuple=({},)):
         if isinstance(action, str):  # typed: the question says how, the answer why
             key = ' ' + typing_key(hand)
             if typed_words(hand) and not v.legal: why = f"No: '{action}' is not one of them.{key}"
-        return dict(prompt=f"{where}{key} May Seat {seat} {doing(hand, action)}?", choices=YES_NO,
+        return dict(prompt=f"{where}{key} May Seat {seat} {asking(hand, seat, action)}?", choices=YES_NO,
                     answers=(0 if v.legal else 1,), explanation=why, cards=tuple(cards), rules=(rule,),
                     facts={'seat': seat, 'action': action})
     return add_drill(game, rule, ask, 'easy', options)
@@ -386,10 +390,10 @@ def match_over_drill(game, standing, told, options=({},)):
         if not over: return None
         match = Match(hand.game, seed=0)
         match.over = True  # this position: the match has just ended
-        seat, card = rng.randrange(hand.n), rng.choice(hand.game.deck())
+        seat, card = rng.randrange(hand.n), rng.choice(hand.game.deck())  # the card asked about (no seat holds one: not named)
         v = match.explain(card, seat)
         ended = ' '.join(e.text for e in events if e.kind == 'match')
-        return dict(prompt=f"{told(hand, st)} {ended} May Seat {seat} play {card.symbol} now?", choices=YES_NO,
+        return dict(prompt=f"{told(hand, st)} {ended} May Seat {seat} still play?", choices=YES_NO,
                     answers=(0 if v.legal else 1,), explanation=v.text, rules=(v.rule,),
                     facts={'standing': st, 'seat': seat, 'action': card})
     return add_drill(game, 'match-over', ask, 'easy', options)
