@@ -378,3 +378,41 @@ def test_has_passed_shows_only_during_the_exchange():
     while m.hand is first and not first.is_over:  # the match deals the next hand once this one is over
         assert 'has passed' not in table_html(m.view(0), 0, pack=MARIAS), len(first.tricks)
         m.apply(bot(m.view(m.to_act), random.Random(0)))
+
+
+# ---------------------------------------------------------------- what the learner's pages say
+
+from pathlib import Path as _Path
+_NBS = _Path(__file__).parent.parent/'nbs'
+
+def _cell(rel, cid) -> str:
+    "A notebook cell's text (by its id), on one line."
+    cell = next(c for c in json.loads((_NBS/rel).read_text(encoding='utf-8'))['cells'] if c.get('id') == cid)
+    return ' '.join(''.join(cell['source']).split())
+
+def test_the_small_o_and_u_on_the_drawn_cards_are_explained_where_the_pack_is_introduced():
+    """A learner saw an 'O' and a 'U' on Kočka's drawn jacks, explained nowhere the cards first appear: the rulebook's
+    section on the cards, the quick reference's pack line and the glossary's Kočka words each say what they are."""
+    from cardgames_tutor.core.cards import card_html
+    assert '<sub>O</sub>' in card_html(HEJMA) and '<sub>U</sub>' in card_html(MARIAS.parse('JH'))  # the marks the pages draw
+    for rel, cid in (('games/11_kocka.ipynb', '7c858bf6'), ('quickref/kocka.ipynb', '15f8564c'), ('glossary.ipynb', 'cc3c97cf')):
+        text = _cell(rel, cid)
+        for mark, name, means, jack in (('O', 'Ober', 'upper', 'upper jack'), ('U', 'Unter', 'lower', 'lower jack')):
+            assert re.search(rf'small \*\*{mark}\*\*', text) and f'*{name}*' in text and f'"{means}"' in text and jack in text, (rel, mark, text)
+
+RULEBOOK = 'games/11_kocka.ipynb'
+
+
+def _rulebook_prose(rel) -> str:
+    "The rulebook's Markdown as the learner's page keeps it (tools/docs.py: notes for programmers go to the code page)."
+    import importlib.util
+    from fastcore.basics import AttrDict
+    spec = importlib.util.spec_from_file_location('docs', _NBS.parent/'tools'/'docs.py'); docs = importlib.util.module_from_spec(spec); spec.loader.exec_module(docs)
+    cells = [AttrDict(c) for c in json.loads((_NBS/rel).read_text(encoding='utf-8'))['cells']]
+    return '\n\n'.join(''.join(c['source']) for c in docs.learner_cells(cells) if c.cell_type == 'markdown')
+
+def test_the_rulebooks_prose_shows_typing_in_quotes_and_no_code_words():
+    """The learner's rulebook drew what is typed as code (`pass 7H 8H 9H`, `QL`) and named 'the module's function `bot`':
+    typing is written as the terminal shows it, in double quotes (as Dehla Pakad's rulebook does), and no code word is left."""
+    prose = _rulebook_prose(RULEBOOK)
+    assert not re.findall(r"`[^`]+`|\bmodule\b|\bfunction\b", prose), re.findall(r".{40}(?:`[^`]+`|\bmodule\b|\bfunction\b).{20}", prose)

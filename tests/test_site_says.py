@@ -272,3 +272,17 @@ def test_the_rulebook_page_shows_typing_as_the_terminal_does():
     assert '`' not in shown, re.findall(r'.{40}`.{40}', shown)[:3]
     assert 'Seat 0 A♠, Seat 1 2♦' in shown  # the trick table: each card with its seat
     assert not re.search(r', \d: (?:10|[AKQJ2-9])[♠♥♦♣]', shown), re.findall(r'.{20}, \d: (?:10|[AKQJ2-9])[♠♥♦♣].{20}', shown)[:3]
+
+
+RULEBOOKS = [docs.page_name(p.relative_to(docs.NBS)).stem for p in sorted((docs.NBS/'games').glob('*.ipynb'))
+             if docs.is_rulebook(p.relative_to(docs.NBS))]
+
+@pytest.mark.parametrize('page', RULEBOOKS)
+def test_no_rulebook_page_shows_a_raw_backquote(page):
+    """The Kočka and Begga Kaat rulebooks showed raw backquotes in their examples ('e.g. `pass 7H AH 8L`', '`AC` for
+    A♣'), as Dehla Pakad's once did: what a learner types is shown as the terminal shows it, in double quotes. A code
+    span in the prose is drawn as typed text, its backquotes unseen; a backquote seen on the page is one left raw."""
+    built = fresh_site_or_fail()/'games'/f'{page}.html'
+    assert built.is_file(), f"no page {built}"
+    shown = html.unescape(re.sub(r'<[^>]+>', ' ', re.sub(r'(?s)<(script|style)\b.*?</\1>', '', built.read_text(encoding='utf-8'))))
+    assert '`' not in shown, re.findall(r'.{40}`.{40}', shown)[:3]

@@ -479,7 +479,7 @@ Kocka.QUICKREF = [
         "Hejma, who loses any tie (the tutor ends the hand there and says why; players may agree to play every hand out instead)", PLAY),
     Row('Who loses the hand', "the most penalty points. Tied: the tied player who took the Hejma loses; if none of them "
         "took it, nobody loses and the same dealer deals again", PLAY),
-    Row('Letters', "the loser takes one letter of the playing word (`KOČKA` unless the players agree another word); points are not carried over", PLAY),
+    Row('Letters', "the loser takes one letter of the playing word (KOČKA unless the players agree another word); points are not carried over", PLAY),
     Row('Next dealer', "the loser of the last hand deals the next"),
     Row('End of the match', "the first player to complete the word loses"),
 ]
