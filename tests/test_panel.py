@@ -19,6 +19,7 @@ from cardgames_tutor.ui.panel import Tutor
 from cardgames_tutor.ui.session_data import sort_actions
 from cardgames_tutor.ui.table import seat_positions, direction_of
 from cardgames_tutor.ui.drawing import move_label
+from cardgames_tutor.term.terminal import in_game_words
 from cardgames_tutor.core import records
 from helpers import cards_in, may_see, named_only
 
@@ -711,3 +712,27 @@ def test_one_notation_in_everything_the_learner_reads(name, players):
         found += [(step, k, v[max(0, m.start() - 30):m.end() + 10]) for k, v in texts.items() for m in pattern.finditer(v)]
         if t.match.over or not t.play_for_me(): break
     assert step > 10 and not found, found[:5]
+
+
+@pytest.mark.parametrize('name', GAMES)
+def test_the_bot_button_never_skips_a_hands_end(name):
+    """"bot plays my move" pressed to the end of a hand: the finished hand stays on screen (its result, the scores, the
+    review) and the button is off, its tooltip saying why, until the learner presses "next hand"; a press made anyway
+    (a click that left before the button was drawn off) plays nothing and deals nothing."""
+    t = Tutor(name, seed=4)
+    for _ in range(300):
+        if t.session.review is not None or t.match.over: break
+        t.bot_button.click()
+    assert t.session.review is not None, "no hand ended"
+    ended, moves, hands, said = t.session.review, len(t.match.actions), len(t.match.hands), t.message.value
+    assert t.bot_button.disabled and t.bot_button.tooltip == in_game_words("the hand is over: read how it ended, then press “next hand” to play on", t.game)
+    t.bot_button.click()
+    assert (t.session.review, len(t.match.actions), len(t.match.hands), t.message.value) == (ended, moves, hands, said)
+    assert t.session.shown_hand() == ended and f'data-hand="{ended + 1}"' in t.scores.value  # the finished hand's result, still shown
+    if t.match.over: return
+    while t.session.review is not None: t.move_button('next hand').click()
+    assert not t.bot_button.disabled and 'next hand' not in t.bot_button.tooltip
+    t.bot_button.click()
+    assert len(t.match.actions) > moves  # now it plays on
+    t.close()
+

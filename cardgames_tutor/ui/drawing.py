@@ -19,9 +19,10 @@ from .session_data import Message
 from ..core.engine import rule_name
 from .looks import whole_button, running_loop, widget_tree
 from ..core.words import and_list
+from ..term.terminal import in_game_words
 
 # %% auto #0
-__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'CHARTS', 'PanelDrawing', 'held', 'put',
+__all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'BOT_TIPS', 'CHARTS', 'PanelDrawing', 'held', 'put',
            'notes_said_once', 'shared_chart', 'in_voila']
 
 # %% ../../nbs/ui/23_drawing.ipynb #697cf922
@@ -291,13 +292,16 @@ def _draw_log(self:PanelDrawing, viewer):
     earlier.value, latest.value = self._log_kept[1], ''.join(self._log_rows(log[cut:]))
 
 # %% ../../nbs/ui/23_drawing.ipynb #11b6410f
+BOT_TIPS = ('let the bot choose your move (it sees only your cards)', 'the hand is over: read how it ended, then press “next hand” to play on')
+
 @patch
 def _draw_steps(self:PanelDrawing):
     s = self.session
-    at = len(s.match.actions) if s.live else s.cursor
+    at, ended = len(s.match.actions) if s.live else s.cursor, s.live and s.review is not None  # ended: a finished hand on screen
     for b, off in ((self.first, at == 0), (self.back, at == 0), (self.forward, s.live), (self.last, s.live),
-                   (self.undo_button, not s.live), (self.bot_button, not s.may_play_for_me)):
+                   (self.undo_button, not s.live), (self.bot_button, not s.may_play_for_me or ended)):  # the bot never skips a hand's end
         if b is not None: put(b, disabled=off)  # a table has no undo
+    put(self.bot_button, tooltip=in_game_words(BOT_TIPS[ended], self.game))  # why it is off, in the game's word (Dehla Pakad: deal)
     options = [('-', -1)] + s.jump_marks()
     if len(options) != len(self.jump.options): self.jump.options = options
     if self.jump.value != -1 and (s.live or self.jump.value != s.cursor): self.jump.value = -1

@@ -19,7 +19,7 @@ from ..core import records
 from ..core.match import Match
 from .session import Session, IN_PROGRESS
 from .session_data import parse_link
-from .drawing import PANEL_CSS, PanelDrawing, NEXT_HAND, NEW_MATCH
+from .drawing import PANEL_CSS, PanelDrawing, NEXT_HAND, NEW_MATCH, BOT_TIPS
 from .looks import Looks, running_loop, widget_tree
 from .coach_view import PanelCoach
 from .access import attach
@@ -126,7 +126,7 @@ def _build_steps(self:Tutor, teach, solo:bool=True):
     self.first, self.back, self.forward, self.last = (button(t, tooltip=tip) for t, tip in (
         ('|◀', 'the start of the match'), ('◀', 'one move back'), ('▶', 'one move forward'), ('▶|', 'back to live play')))
     self.jump = W.Dropdown(description='jump to', options=[('-', -1)], value=-1, layout=W.Layout(width='auto', max_width='100%'))
-    self.bot_button = button('bot plays my move', tooltip='let the bot choose your move (it sees only your cards)')
+    self.bot_button = button('bot plays my move', tooltip=BOT_TIPS[False])
     self.undo_button = self.teach = None  # a seat at a table: never made, so no page can press them
     if not solo: return
     self.undo_button = button('undo my last move', tooltip='take back your last move and the bots’ replies')
@@ -199,7 +199,7 @@ def _wire(self:Tutor):
     for w, where in ((self.first, 'first'), (self.back, 'back'), (self.forward, 'forward'), (self.last, 'last')):
         w.on_click(guard(lambda _, where=where: self.step_by(where)))
     self.jump.observe(guard(lambda change: change['new'] is not None and change['new'] >= 0 and self.step(change['new'])), 'value')
-    self.bot_button.on_click(guard(lambda _: self.play_for_me()))
+    self.bot_button.on_click(guard(lambda _: self._on_bot()))
     self.save_button.on_click(guard(lambda _: self.offer_download()))
     if self.teach is None: return  # a seat at a table: the solo controls were never made
     self.undo_button.on_click(guard(lambda _: self.undo()))
@@ -281,6 +281,14 @@ def _on_move(self:Tutor, slot):
     if isinstance(item, str): self.session.choose(item)  # a verb that takes chosen cards
     else: self.session.act(item)
     self._bots()
+
+# %% ../../nbs/ui/24_panel.ipynb #45c09aad
+@patch
+def _on_bot(self:Tutor):
+    "“bot plays my move”: the learner's next move (`play_for_me`), none while a finished hand is on screen."
+    s = self.session
+    if s.live and s.review is not None: return self.render()  # the hand's end stays on screen: “next hand” moves on
+    self.play_for_me()
 
 # %% ../../nbs/ui/24_panel.ipynb #fb2fcf68
 @patch
