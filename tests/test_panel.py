@@ -20,6 +20,7 @@ from cardgames_tutor.ui.session_data import sort_actions
 from cardgames_tutor.ui.table import seat_positions, direction_of
 from cardgames_tutor.ui.drawing import move_label
 from cardgames_tutor.term.terminal import in_game_words
+from cardgames_tutor.core.contracts import seats_text
 from cardgames_tutor.core import records
 from helpers import cards_in, may_see, named_only
 
@@ -122,7 +123,8 @@ def test_full_hand_through_widgets(name, players):
     # the standing table's line for that hand is the result's text, word for word and card for card
     shown = _result_line(t.scores.value, hands_at_start)
     assert shown is not None, t.scores.value
-    assert _words_and_cards(shown, t.game.pack) == _words_and_cards(f"Hand {hands_at_start}: {first.result['text']}", t.game.pack)
+    hand_no = in_game_words(f"Hand {hands_at_start}", t.game)  # the game's word for a hand (Dehla Pakad: Deal 1)
+    assert _words_and_cards(shown, t.game.pack) == _words_and_cards(f"{hand_no}: {first.result['text']}", t.game.pack)
     # the standing table shows the game's tally, and the chart has been drawn (no event loop: at once)
     label, values = t.game.tally(t.match.standing)
     assert label in t.scores.value
@@ -736,3 +738,26 @@ def test_the_bot_button_never_skips_a_hands_end(name):
     assert len(t.match.actions) > moves  # now it plays on
     t.close()
 
+
+def _score_table(t):
+    "The scores' table as rows of cell texts (heading first)."
+    rows = re.findall(r'<tr>(.*?)</tr>', t.scores.value, re.S)
+    return [[html.unescape(re.sub(r'<[^>]+>', '', c)) for c in re.findall(r'<t[hd][^>]*>(.*?)</t[hd]>', r, re.S)] for r in rows]
+
+
+@pytest.mark.parametrize('seat', [0, 1])
+def test_dehla_pakad_scores_are_per_side(seat):
+    "Dehla Pakad's deals are won by partnerships: the scores have a column per side, named as the terminal names it, each with the side's deals won."
+    t = Tutor('dehla-pakad', seed=3, seat=seat, coach=False)
+    for deals in (1, 2):
+        while len(t.match.tallies) < deals: t.play_for_me()
+        head, *rows = _score_table(t)
+        teams = t.match.standing['teams']
+        assert head[1:] == [seats_text(team, seat) for team in teams] and f"you and Seat {(seat + 2) % 4}" in head
+        assert [r[0] for r in rows] == [f"after deal {k}" for k in range(1, deals + 1)] + ['now']
+        assert rows[-1][1:] == [str(n) for n in t.match.standing['deals_won']] and all(len(r) == 3 for r in rows)
+        assert f"Deal {deals}:" in t.scores.value
+    t.close()
+    k = Tutor('kocka', seed=3, coach=False)  # a game without sides: a column per seat, as before
+    assert _score_table(k)[0][1:] == ['Seat 0 (you)', 'Seat 1', 'Seat 2', 'Seat 3']
+    k.close()

@@ -164,3 +164,15 @@ def test_a_hand_with_one_loser_says_who_lost_not_who_did_best():
     words = s.best_words(0)
     assert words.startswith(f"Only Seat {loser}") and 'added to the letters this hand: 1 more. Everyone else added nothing.' in words
     assert 'Best this hand' not in words
+
+
+def test_dehla_pakad_says_what_each_side_added():
+    "Dehla Pakad's end of a deal counts the deals won per side, named as the scores name them ('1 by you and Seat 2, 0 by Seats 1 and 3')."
+    from cardgames_tutor.core.contracts import seats_text
+    for seat in (0, 1):
+        s = Session('dehla-pakad', seed=3, seat=seat)
+        while not s.match.tallies: s.play_for_me()
+        words, won = s.best_words(0), s.match.standing['deals_won']
+        sides = [seats_text(team, seat) for team in s.match.standing['teams']]
+        assert f"Added to the deals won by the side: {won[0]} by {sides[0]}, {won[1]} by {sides[1]} (more is better)." in words, words
+        assert f"Best this hand: {sides[won.index(1)]}." in words  # (the session says 'deal' when it shows it)

@@ -14,7 +14,7 @@ from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
 from .charts import chart_html, tally_start
 from .session_data import seat_names, named_seats
-from .table import direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
+from .table import score_columns, direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
 from .session_data import Message
 from ..core.engine import rule_name
 from .looks import whole_button, running_loop, widget_tree
@@ -309,20 +309,21 @@ def _draw_steps(self:PanelDrawing):
 # %% ../../nbs/ui/23_drawing.ipynb #4db9b733
 @patch
 def _scores_html(self:PanelDrawing, shown) -> str:
-    "The scores of the match `shown`: the last finished hand's result, the tally after each hand and now."
+    "The scores of the match `shown`: the last finished hand's result, the tally after each hand and now (a column a seat, or a side: `score_columns`)."
     done = [h for h in shown.hands[:self.session.shown_hand() + 1] if h.result is not None]  # none after the hand shown
     label, values = self.game.tally(shown.standing)
     tallies = shown.tallies[:len(done)]
     if len(tallies) < len(shown.tallies): values = tallies[-1] if tallies else self.game.tally(self.game.new_standing())[1]
-    head = ''.join(f'<th style="padding:0 4px">Seat {s}{" (you)" if s == self.seat else ""}</th>' for s in range(self.game.n_seats()))
-    rows = ''.join(f'<tr><td>after hand {i}</td>' + ''.join(f'<td style="text-align:center">{escape(str(v))}</td>' for v in row)
-                   + '</tr>' for i, row in enumerate(tallies, 1))
-    last = (f'<p class="cgt-last" data-hand="{len(done)}"><b>Hand {len(done)}:</b> '
-            f'{cards_text_html(str(done[-1].result.get("text", "")), self.game.pack)}</p>' if done else '<p>No hand finished yet.</p>')
+    cols, said = score_columns(self.game, shown.standing, self.seat), lambda text: in_game_words(text, self.game)  # Dehla Pakad: a deal
+    head = ''.join(f'<th style="padding:0 4px">{escape(name)}</th>' for name, _ in cols)
+    cells = lambda row, b='': ''.join(f'<td style="text-align:center">{b}{escape(str(row[s]))}{b and "</b>"}</td>' for _, s in cols)
+    rows = ''.join(f'<tr><td>{said(f"after hand {i}")}</td>{cells(row)}</tr>' for i, row in enumerate(tallies, 1))
+    last = (f'<p class="cgt-last" data-hand="{len(done)}"><b>{said(f"Hand {len(done)}")}:</b> '
+            f'{cards_text_html(str(done[-1].result.get("text", "")), self.game.pack)}</p>' if done else
+            f'<p>No {getattr(self.game, "LEARNER_WORDS", {}).get("hand", "hand")} finished yet.</p>')
     return named_seats(f'<div class="cgt-scores" style="font:12px sans-serif;max-width:520px">{last}'
-                         f'<table style="border-collapse:collapse"><tr><th>{escape(label)}</th>{head}</tr>{rows}'
-                         f'<tr><td><b>now</b></td>' + ''.join(f'<td style="text-align:center"><b>{escape(str(v))}</b></td>' for v in values)
-                         + '</tr></table></div>', seat_names(self.session))  # at a table: the students' names
+                       f'<table style="border-collapse:collapse"><tr><th>{escape(label)}</th>{head}</tr>{rows}'
+                       f'<tr><td><b>now</b></td>{cells(values, "<b>")}</tr></table></div>', seat_names(self.session))  # at a table: the students' names
 
 # %% ../../nbs/ui/23_drawing.ipynb #0f06e830
 CHARTS = 32  # tally charts kept

@@ -16,7 +16,7 @@ from ..core.actions import Move, action_text
 from ..core.match import Match
 from ..core import records
 from ..core.contracts import start_standing
-from .table import move_label
+from .table import move_label, score_columns
 from fastcore.basics import patch
 from .session_data import sort_actions, Controls, Message, Status, tally_number
 from ..term.terminal import PHASE_WORDS, in_game_words
@@ -293,15 +293,15 @@ def best_words(self:Session, i:int) -> str:
     start = game.new_standing() if m.given_standing is None else start_standing(game, m.given_standing)
     before = m.tallies[i - 1] if i else game.tally(start)[1]
     gains = [tally_number(a) - tally_number(b) for a, b in zip(m.tallies[i], before)]
-    fewer = game.goal.outcome == 'lose'  # reach the goal and you lose: a seat wants its tally low
-    label = game.tally(m.standing)[0]
-    added = ', '.join(f"{g:g} by {_seats([s], self.seat)}" for s, g in enumerate(gains))  # the count first: 'Seat 1 0' read as seat numbers
+    fewer, label = game.goal.outcome == 'lose', game.tally(m.standing)[0]  # fewer: reach the goal and you lose (a seat wants its tally low)
+    cols = score_columns(game, m.standing, self.seat)  # a seat each, or a side each where seats play in sides (Dehla Pakad's partners)
+    added = ', '.join(f"{gains[s]:g} by {name}" for name, s in cols)  # the count first: 'Seat 1 0' read as seat numbers
     if len(set(gains)) == 1: return f"Nobody did better than the others this hand (each adds {gains[0]:g} to the {label})."
     took = [s for s, g in enumerate(gains) if g]
     if fewer and len(took) == 1:  # a game with one loser a hand (Kočka's letter): say who, not who did 'best'
         return f"Only {_seats(took, self.seat)} added to the {label} this hand: {gains[took[0]]:g} more. Everyone else added nothing."
     best = min(gains) if fewer else max(gains)
-    return (f"Best this hand: {_seats([s for s, g in enumerate(gains) if g == best], self.seat)}. "
+    return (f"Best this hand: {and_list(name for name, s in cols if gains[s] == best)}. "
             f"Added to the {label}: {added} ({'fewer' if fewer else 'more'} is better).")
 
 # %% ../../nbs/ui/22_session.ipynb #df77a00a

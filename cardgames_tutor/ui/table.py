@@ -13,10 +13,11 @@ from ..core.cards import Card, card_html, SUIT_COLOURS
 from ..core.engine import Game
 from ..core.words import plural
 from ..core.actions import action_text
+from ..core.contracts import seats_text
 
 # %% auto #0
 __all__ = ['PALETTE', 'THEME_CSS', 'MINI_STYLE', 'direction_of', 'seat_positions', 'ink', 'mini_card', 'cards_text_html',
-           'move_label', 'cards_text_words', 'facts_html', 'table_html']
+           'move_label', 'cards_text_words', 'facts_html', 'table_html', 'score_columns']
 
 # %% ../../nbs/ui/20_table.ipynb #e624b0e2
 def direction_of(game:Game) -> str:
@@ -218,3 +219,9 @@ def table_html(view:dict, me:int, direction:str='clockwise', title:str='', pack=
             f"grid-template-areas:{areas};gap:6px;padding:8px;"
             f'box-sizing:border-box;background:{ink("felt")};border-radius:28px;border:1px solid {ink("felt-edge")};margin:4px 0">'
             + cells + _middle(view, me, direction, title, pack) + '</div>' + facts_html(view, extras, told) + '</div>')
+
+# %% ../../nbs/ui/20_table.ipynb #8d3f9dfa
+def score_columns(game:Game, standing:dict, me:int) -> list:
+    "(heading, seat whose count the column shows) for each column of the scores: a side each where the game has fixed sides (`teams`), else a seat each."
+    if sides := standing.get('teams'): return [(seats_text(side, me), side[0]) for side in sides]
+    return [(f"Seat {s}{' (you)' if s == me else ''}", s) for s in range(game.n_seats())]
