@@ -8,7 +8,9 @@ untouched) and left for the table; the console's "Show to the class" choosing wh
 route and the gate (the teacher's cookie only).
 
 In a browser (marked `browser`): the teacher shows a table where students play; the projector page, opened in
-the console's tab at 1366x768, shows the next move without a reload; a student's browser asking for it is refused.
+the console's tab at 1366x768, shows the next move without a reload; a student's browser asking for it is refused; at
+each screen a classroom projector has (1024x768 to 3840x2160, and a laptop's 1280x720), four, five and three students'
+tables each with a trick lie wholly in sight (every seat, the trick, the status line: no scrolling), their cards large.
 Every wait is on the page's state, with one generous timeout."""
 import asyncio, itertools, re
 import pytest
@@ -30,7 +32,7 @@ class Clock:
 def a_table(game='begga-kaat', players=4, names=NAMES, seed=SEED, room=None):
     "A table of `game` where the students `names` sit (its match starts when every seat is taken); (room, table, tokens)."
     room = room or Classroom(now=Clock())
-    first = room.open_table(f"b-{names[0]}", game, names[0], seed=seed, **({'players': players} if players else {}))
+    first = room.open_table(f"b-{game}-{names[0]}", game, names[0], seed=seed, **({'players': players} if players else {}))
     tickets = [first] + [room.join_table(f"b-{n}", first.code, n) for n in names[1:]]
     return room, room.table(first.code), {k.seat: k.token for k in tickets}
 
@@ -69,15 +71,16 @@ def test_every_hand_face_up_each_seat_by_name_and_no_seed_no_you_no_panel_contro
     page = projector(room, console)
     html = everything(page)
     assert all(f'data-card="{c.code}"' in page.table.value for h in t.match.hand.hands for c in h)  # every hand's every card
-    for seat, name in enumerate(['Asha', 'Bo', '&lt;b&gt;Chidi&lt;/b&gt;', 'Dana']):
-        assert f"{name} (Seat {seat})" in page.table.value and f"{name} (Seat {seat})" in page.head.value
+    for seat, name in enumerate(['Asha', 'Bo', '&lt;b&gt;Chidi&lt;/b&gt;', 'Dana']):  # by name as the students' pages say it; who sits where in the head
+        assert f"<b>{name}</b>" in page.table.value and f"{name} (Seat {seat})" in page.head.value
+    assert '(Seat ' not in page.table.value and '(Seat ' not in page.head.value.split('cgt-proj-scores')[1].split('</div>')[0]  # table and scores: 'Bo', not 'Bo (Seat 1)'
     assert '<b>Chidi' not in html  # a student's name is text, never markup
     assert str(SEED) not in html and 'seed' not in html.lower() and '(you)' not in html and 'you are' not in html.lower()
     words = {getattr(w, 'description', '') for w in widget_tree([page])} | {getattr(w, 'tooltip', '') or '' for w in widget_tree([page])}
     assert not any(x in ' '.join(words).lower() for x in ('undo', 'deal', 'setup', 'show every hand', 'pause', 'set the work'))
     assert head(page) == {'mode': 'live', 'moves': '3', 'table': t.code} and 'Begga Kaat' in page.head.value and 'hand 1' in page.head.value
     log = page.log_box.value
-    assert log.count('<li') == 5 and '(Seat ' in log and not re.search(r'(?<!\()Seat \d', log)  # the table's last lines, each seat by name
+    assert log.count('<li') == 5 and 'Seat ' not in log and any(n in log for n in ('Asha', 'Bo', 'Dana'))  # the table's last lines, each seat by name
     forget(console, page); page.close()
 
 def test_the_drawing_of_a_bot_and_an_away_student_says_so():
@@ -86,7 +89,8 @@ def test_the_drawing_of_a_bot_and_an_away_student_says_so():
     t.left(tokens[1])
     console = Console(room)
     parts = projector_parts(console.show(t.code))
-    assert 'Bo (Seat 1, away)' in parts['table'] and 'Seat 2 (bot)' in parts['table'] and 'Seat 3 (bot)' in parts['head']
+    assert 'Bo (Seat 1, away)' in parts['head'] and 'Seat 2 (bot)' in parts['head'] and 'Seat 3 (bot)' in parts['head']  # who sits where
+    assert '<b>Bo</b>' in parts['table'] and '<b>Seat 2</b>' in parts['table'] and '(Seat' not in parts['table']  # the table as the pages draw it
 
 # ---------------------------------------------------------------- live: it follows the table
 
@@ -157,7 +161,7 @@ def test_what_if_plays_on_in_a_copy_the_table_untouched_and_back_to_the_table_is
     assert [b.layout.display for b in (page.back, page.forward, page.live_button, page.what_if_button, page.leave_button)] == ['none'] * 4 + [None]
     lesson = console.on_projector()
     to_act = lesson.session.seat
-    assert f"The teacher plays {['Asha', 'Bo', '&lt;b&gt;Chidi&lt;/b&gt;', 'Dana'][to_act]} (Seat {to_act})" in page.head.value
+    assert f"The teacher plays {['Asha', 'Bo', '&lt;b&gt;Chidi&lt;/b&gt;', 'Dana'][to_act]}; bots play" in page.head.value
     lit = [b for b in page.cards_row.children if not b.disabled]
     assert lit and len(page.cards_row.children) == len(lesson.session.match.hand.hands[to_act])
     chosen = lit[-1].tooltip
@@ -200,7 +204,7 @@ def test_the_consoles_show_chooses_what_every_projector_page_shows():
     pages[0].back.click(); beat(room)
     assert [head(p)['mode'] for p in pages] == ['held', 'held']  # one state, shared by every projector page
     teacher.table_choice.value = b.code; teacher.show_button.click(); beat(room)
-    assert [head(p)['table'] for p in pages] == [b.code, b.code] and all('Kočka' in p.head.value and 'Eli (Seat 0)' in p.table.value for p in pages)
+    assert [head(p)['table'] for p in pages] == [b.code, b.code] and all('Kočka' in p.head.value and '<b>Eli</b>' in p.table.value for p in pages)
     teacher.what_if_button.click(); beat(room)
     assert all(WHAT_IF in p.banner.value for p in pages)
     teacher.refresh_button.click(); beat(room)
@@ -249,7 +253,7 @@ def test_the_classroom_routes_teacher_show_to_the_projector_page():
 
 # ---------------------------------------------------------------- in a browser
 
-from helpers import POLL, classroom_server, malloc_env, wait_shown
+from helpers import POLL, classroom_server, free_port, malloc_env, served, wait_shown
 from test_classroom_tables import WAIT, browser_test, cards_named, chromium, join_pages, open_table, _public
 
 TEACHER = 'kq7m-x2pd-9hte'
@@ -306,7 +310,7 @@ def test_the_projector_page_follows_the_table_without_a_reload_and_is_the_teache
         played = next(c for c in deck if c.name == name)
         projector.wait_for_function("([who, card]) => { const li = [...document.querySelectorAll('.cgt-proj-log li')].pop();"
                                     " return !!li && li.innerText.includes(who) && !!li.querySelector(`[data-card='${card}']`); }",
-                                    arg=['Asha (Seat 0)', played.code], polling=POLL, timeout=WAIT)  # its log's last line: Asha's card
+                                    arg=['Asha', played.code], polling=POLL, timeout=WAIT)  # its log's last line: Asha's card
         assert projector.evaluate("() => window.cgtSamePage === true")  # no reload
         assert projector.get_attribute('.cgt-proj-head', 'data-mode') == 'live'
 
@@ -316,3 +320,69 @@ def test_the_projector_page_follows_the_table_without_a_reload_and_is_the_teache
                                   " const c = document.querySelector('.cgt-proj-table .cgt-played .cgt-card').getBoundingClientRect();"
                                   " return {table: w.width, card: c.width, cardHigh: c.height}; }")
         assert size['table'] >= 0.55 * 1920 and size['cardHigh'] >= 100, size  # a trick card was about 55 px high here before
+
+
+# ---------------------------------------------------------------- on the room's screen: it fits, its cards large
+
+SCREENS = ((1024, 768), (1280, 720), (1280, 800), (1366, 768), (1600, 900), (1920, 1080), (3840, 2160))  # a classroom projector's, a laptop's
+FITTED = [('kocka', None, ['Asha', 'Bo', 'Chloé', 'Dana']), ('beggars-and-thieves', 5, ['Asha', 'Bo', 'Chloé', 'Dana', 'Eli']),
+          ('begga-kaat', 3, ['Asha', 'Bo', 'Chloé'])]  # four seats, five, three: every seat a student's
+SERVED = r'''
+import json, sys, threading
+import uvicorn
+from cardgames_tutor.serve.classroom import make_app
+from cardgames_tutor.serve.room import classroom
+from cardgames_tutor.serve.teacher_server import teacher_gate
+port, results, tables = int(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
+app = make_app(None, '60s', '', {'127.0.0.1'}, teacher_code='kq7m-x2pd-9hte', results=results)
+room, codes = classroom(), []
+for game, players, names in tables:  # every student seated; each plays their first legal move until two cards lie in a trick
+    first = room.open_table(f"b-{game}-{names[0]}", game, names[0], seed=12, **({'players': players} if players else {}))
+    tokens = {k.seat: k.token for k in [first] + [room.join_table(f"b-{game}-{n}", first.code, n) for n in names[1:]]}
+    t = room.table(first.code)
+    if not t.started: t.start(tokens[0])
+    while len(t.match.view(None).get('trick') or []) < 2:
+        assert t.act(tokens[t.match.to_act], t.match.legal_actions()[0], f"m{len(t.match.actions)}").ok
+    codes.append(first.code)
+gate = teacher_gate()
+print(json.dumps({'codes': codes, 'proof': gate.proof}), flush=True)
+def show():  # a table's code on stdin: the console shows that table to the class
+    for line in sys.stdin: gate.console.show(line.strip())
+threading.Thread(target=show, daemon=True).start()
+uvicorn.run(app, host='127.0.0.1', port=port, log_level='warning')
+'''
+FIT = """() => { const W = innerWidth, H = innerHeight, all = s => [...document.querySelectorAll(s)];
+  const box = e => e.getBoundingClientRect(), inside = b => b.left >= 0 && b.top >= 0 && b.right <= W && b.bottom <= H;
+  const parts = [...all('.cgt-proj-table .cgt-seat').map(e => ['seat ' + e.dataset.seat, e]), ...all('.cgt-proj-table .cgt-trick').map(e => ['trick', e]),
+                 ...all('.cgt-proj-now').map(e => ['status line', e])];
+  return {seats: all('.cgt-proj-table .cgt-seat').length, outside: parts.filter(([, e]) => !inside(box(e))).map(([what]) => what),
+          trick: Math.min(...all('.cgt-proj-table .cgt-played .cgt-card').map(e => box(e).height)),
+          hand: Math.min(...all('.cgt-proj-table .cgt-seat .cgt-mini').map(e => box(e).height)),
+          table: box(document.querySelector('.cgt-proj-table .cgt-table-wrap')).width}; }"""
+
+@browser_test
+def test_the_projector_fits_each_classroom_screen_with_its_cards_as_large_as_fit():
+    "Four, five and three students at their tables, a trick on each: at each screen every seat, the trick and the status line are in sight."
+    import json, subprocess, sys, tempfile
+    port, measured, wrong = free_port(), {}, []
+    with tempfile.TemporaryDirectory() as tmp, served([sys.executable, '-c', SERVED, str(port), f'{tmp}/results.sqlite', json.dumps(FITTED)], port,
+                                                      'the classroom server', wait=120, env=malloc_env(), stdin=subprocess.PIPE,
+                                                      stdout=subprocess.PIPE, text=True) as proc, chromium() as browser:
+        got = json.loads(next(line for line in proc.stdout if line.startswith('{"codes"')))
+        context = browser.new_context(viewport={'width': 1920, 'height': 1080})
+        context.add_cookies([{'name': TEACHER_COOKIE, 'value': got['proof'], 'url': f'http://127.0.0.1:{port}'}])
+        page = context.new_page()
+        for n, ((game, _, names), code) in enumerate(zip(FITTED, got['codes'])):
+            proc.stdin.write(code + '\n'); proc.stdin.flush()
+            if n == 0: page.goto(f'http://127.0.0.1:{port}/teacher/show', timeout=WAIT)
+            wait_shown(page, f'.cgt-proj-head[data-table="{code}"]', WAIT)
+            page.wait_for_function("() => document.querySelectorAll('.cgt-proj-table .cgt-played').length >= 2", polling=POLL, timeout=WAIT)
+            for w, h in SCREENS:
+                page.set_viewport_size({'width': w, 'height': h})
+                m = measured[game, w, h] = page.evaluate(FIT)
+                if m['seats'] != len(names) or m['outside']: wrong.append((game, w, h, 'out of sight:', m['outside']))  # no scrolling
+                if m['trick'] < 0.075 * h or m['hand'] < 0.023 * h: wrong.append((game, w, h, 'small:', m))  # 57 px at 720, 88 at 1080 for five hands
+            m = measured[game, 1920, 1080]  # the class's usual screen, four hands or fewer: the table most of the width, a trick card 100 px or more
+            if len(names) <= 4 and (m['table'] < 0.55 * 1920 or m['trick'] < 100): wrong.append((game, 1920, 1080, 'small:', m))
+    print({k: (round(m['trick']), round(m['hand'])) for k, m in measured.items()})  # the figures: the trick's cards, the hands' cards (px)
+    assert wrong == [], wrong

@@ -6,13 +6,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/projector.html.md"
 
 # %% ../../nbs/serve/34b_projector.ipynb #8aabe760
 from __future__ import annotations
-import logging, re, threading
-from html import escape
+import logging, math, re, threading
+from html import escape, unescape
 import ipywidgets as widgets
 from fastcore.basics import patch
 from ..core.cards import SUIT_COLOURS
 from ..tables.seats import Reply
 from ..ui.looks import widget_tree
+from ..ui.session_data import named_seats
 from ..ui.table import cards_text_html, direction_of, move_label, table_html
 from ..term.terminal import in_game_words
 from .teacher import Console, Lesson
@@ -21,22 +22,25 @@ from .teacher_server import TeacherGate, coalesced, in_solara_page
 _log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['WHAT_IF', 'ZOOMS', 'PROJECTOR_CSS', 'seat_labels', 'named', 'projector_parts', 'what_if_choices', 'ProjectorPage',
-           'projector_for', 'projector_widget']
+__all__ = ['TABLE_WIDTH', 'WHAT_IF', 'ZOOMS', 'PROJECTOR_CSS', 'seat_labels', 'student_names', 'named', 'fit_height', 'fitted',
+           'projector_parts', 'what_if_choices', 'ProjectorPage', 'projector_for', 'projector_widget']
 
 # %% ../../nbs/serve/34b_projector.ipynb #7d77abeb
-_SEAT = re.compile(r'\bSeat (\d+)\b')
-
 def seat_labels(table) -> list:
-    "How the projector names each seat of `table`: 'Asha (Seat 0)', 'Bo (Seat 1, away)', 'Seat 2 (bot)' (`Table.label`)."
+    "Who sits where at `table`, for the head's 'At the table' line: 'Asha (Seat 0)', 'Bo (Seat 1, away)', 'Seat 2 (bot)' (`Table.label`)."
     with table.lock: return [table.label(i) for i in range(len(table.seats))]
 
-def named(html:str, labels:list) -> str:
-    "`html` (its text escaped already) with each 'Seat N' written as that seat's label, escaped."
-    return _SEAT.sub(lambda m: escape(labels[int(m.group(1))]) if int(m.group(1)) < len(labels) else m.group(0), html)
+def student_names(table) -> tuple:
+    "Each seat's student's name (escaped) as the students' pages write it, None for a seat a bot plays (an empty seat, or one given up)."
+    with table.lock: return tuple(None if state in ('empty', 'gone') else escape(seat.name) for seat, state in zip(table.seats, table.states()))
+
+# %% ../../nbs/serve/34b_projector.ipynb #f17a0010
+def named(html:str, names:tuple) -> str:
+    "`html` (its text escaped already) with each 'Seat N' of a student's seat written as the student's name, as the students' pages write it."
+    return named_seats(html, names)
 
 # %% ../../nbs/serve/34b_projector.ipynb #176e7b07
-def _head(lesson:Lesson, labels:list, m, s) -> str:
+def _head(lesson:Lesson, labels:list, names:tuple, m, s) -> str:
     """The page's head: table, game, hand, the names at the table, the scores, and live, held or 'what if'. Live, a hand
     just finished stays on screen until the next move: the head says so, and what the table waits for in the hand dealt
     since; a paused table is said paused, live or held."""
@@ -49,14 +53,57 @@ def _head(lesson:Lesson, labels:list, m, s) -> str:
     if over and hands > shown + 1:
         now = escape(in_game_words(f"Hand {shown + 1} is over: it stays on screen until the first move of hand {hands}. Hand {hands}: ", game)) + now
     line = {'live': now, 'held': "The table is paused meanwhile." if paused else "The table plays on meanwhile: “live again” follows it.",
-            'what-if': named(f"The teacher plays Seat {s.seat}; bots play the others. The table is not changed.", labels)}[mode]
+            'what-if': named(f"The teacher plays Seat {s.seat}; bots play the others. The table is not changed.", names)}[mode]
     label, values = game.tally(m.standing)
-    scores = escape(str(label)) + ': ' + ' · '.join(f"{escape(labels[i])} {escape(str(v)) if str(v).strip() else 'none'}" for i, v in enumerate(values))
+    scores = escape(str(label)) + ': ' + ' · '.join(f"{names[i] if i < len(names) and names[i] else f'Seat {i}'} {escape(str(v)) if str(v).strip() else 'none'}" for i, v in enumerate(values))
     return (f'<div class="cgt-proj-head" data-mode="{mode}" data-moves="{len(m.actions)}" data-table="{escape(lesson.code)}">'
             f'<div class="cgt-proj-title">Table <b>{escape(lesson.code)}</b> · {escape(game.title)} · {escape(in_game_words(hand_word, game))} '
             f'<span class="cgt-proj-state cgt-proj-{badge}">{state}</span></div>'
             f'<div class="cgt-proj-seats">At the table: {" · ".join(map(escape, labels))}</div>'
             f'<div class="cgt-proj-scores">{scores}</div><div class="cgt-proj-now">{line}</div></div>')
+
+# %% ../../nbs/serve/34b_projector.ipynb #f17a0002
+TABLE_WIDTH = 760  # px: the projector's table before it is zoomed to the screen
+_TAG, _MINI = re.compile(r'<[^>]+>'), re.compile(r'<span class="cgt-mini"[^>]*>((?:[^<]|<span[^>]*>[^<]*</span>)*)</span>')
+_BOX = re.compile(r'<div class="cgt-seat"[^>]*>(.*?)</div>', re.S)
+
+def _wide(line:str) -> float:
+    "How wide a seat's line is drawn, in px: its small cards and its words (at the projector's 15 px)."
+    words = _TAG.sub('', _MINI.sub('', line))
+    return sum(8 * len(unescape(_TAG.sub('', m))) + 8 for m in _MINI.findall(line)) + 8.2 * len(unescape(words))
+
+# %% ../../nbs/serve/34b_projector.ipynb #f17a0013
+def _box_high(box:str, room:float) -> float:
+    "How high a seat's box is drawn in a column `room` px wide: its lines, a line wider than that wrapped."
+    return 10 + sum(21 * max(1, math.ceil(_wide(l) / room)) for l in box.split('<br>'))
+
+# %% ../../nbs/serve/34b_projector.ipynb #f17a0003
+def _side_high(html:str, side:str) -> float:
+    "How high the seats on `side` of the table are drawn: at the top and the bottom side by side, at the left and right one above the other."
+    part = re.search(rf'<div class="cgt-side-{side}".*?(?=<div class="cgt-side-|<div class="cgt-middle")', html, re.S)
+    boxes = _BOX.findall(part.group(0)) if part else []
+    if side in ('top', 'bottom'): return max((_box_high(b, (TABLE_WIDTH - 30) / len(boxes)) for b in boxes), default=0)
+    return sum(_box_high(b, TABLE_WIDTH / 3.5 - 20) for b in boxes) + 4 * max(0, len(boxes) - 1)
+
+# %% ../../nbs/serve/34b_projector.ipynb #f17a0016
+def _middle_high(html:str) -> tuple:
+    "How high the middle of the table is drawn (its words, the trick, the trick before), and the facts under the table."
+    centre, facts = re.search(r'<div class="cgt-centre".*?</div>', html, re.S), re.search(r'<div class="cgt-facts".*?</div>\s*$', html, re.S)
+    middle = 16 * (centre.group(0).count('<br>') + 1 if centre else 0) + 96 * ('cgt-played' in html) + 50 * ('cgt-last-trick' in html)
+    return middle, 16 * math.ceil(6 * len(_TAG.sub('', facts.group(0))) / TABLE_WIDTH) if facts else 0
+
+# %% ../../nbs/serve/34b_projector.ipynb #f17a0018
+def fit_height(html:str) -> int:
+    "How high `table_html`'s table is drawn at the projector's `TABLE_WIDTH`, in px, reckoned on the high side from its lines."
+    top, left, right, bottom = (_side_high(html, side) for side in ('top', 'left', 'right', 'bottom'))
+    middle, under = _middle_high(html)
+    rows = [top, max(left, right), middle, bottom] if "'left . right'" in html else [top, max(left, right, middle), bottom]  # five seats: the middle a row of its own
+    return round(sum(rows) + 6 * (len(rows) - 1) + 26 + under)
+
+# %% ../../nbs/serve/34b_projector.ipynb #f17a0019
+def fitted(html:str) -> str:
+    "`table_html`'s table with the height it is drawn at (`fit_height`): the projector's rule zooms it to fit the screen."
+    return f'<div class="cgt-proj-fit" style="--cgt-high:{fit_height(html)}">{html}</div>' if 'cgt-table-wrap' in html else html
 
 # %% ../../nbs/serve/34b_projector.ipynb #26ad480d
 WHAT_IF = "WHAT IF: a copy, not the table"
@@ -72,17 +119,17 @@ def _said(lesson:Lesson, s) -> str:
 def projector_parts(lesson:Lesson, lines:int=5) -> dict:
     "The projector's drawing of `lesson` at the moment shown: its `head`, `banner`, `table`, `log` and `said`, as HTML."
     with lesson.lock:
-        s, labels = lesson.session, seat_labels(lesson.table)
+        s, labels, names = lesson.session, seat_labels(lesson.table), student_names(lesson.table)
         m, view = s.shown(), s.view(None)
         game = m.game
         events = [e for _, e, _ in s.log(None) if e.kind not in ('deal', 'dealer')][-lines:]  # the hands are on the table: its moves
-        rows = [f'<li data-kind="{escape(e.kind)}">{named(cards_text_html(e.text, game.pack), labels)}</li>' for e in events]
+        rows = [f'<li data-kind="{escape(e.kind)}">{named(cards_text_html(e.text, game.pack), names)}</li>' for e in events]
         said = _said(lesson, s)
-        return {'head': _head(lesson, labels, m, s),
+        return {'head': _head(lesson, labels, names, m, s),
                 'banner': f'<div class="cgt-proj-whatif" role="status">{WHAT_IF}</div>' if lesson.mode == 'what-if' else '',
-                'table': named(table_html(view, view['players'], direction_of(game), game.title, game), labels),
+                'table': fitted(named(table_html(view, view['players'], direction_of(game), game.title, game), names)),
                 'log': f'<ul class="cgt-proj-log">{"".join(rows)}</ul>',
-                'said': named(cards_text_html(said, game.pack), labels) if said else ''}
+                'said': named(cards_text_html(said, game.pack), names) if said else ''}
 
 # %% ../../nbs/serve/34b_projector.ipynb #131f54a8
 def what_if_choices(lesson:Lesson) -> tuple:
@@ -95,22 +142,27 @@ def what_if_choices(lesson:Lesson) -> tuple:
                 [(move_label(m, s.game.pack), m) for m in c.plain] + [(f"{verb} the chosen cards", verb) for verb in c.choose])
 
 # %% ../../nbs/serve/34b_projector.ipynb #8c703cb0
-ZOOMS = ((1280, 1.7), (1600, 2.1), (1900, 2.5))  # (from a screen this wide in px, the table this many times its size): 1.35 below
+ZOOMS = tuple(round(0.5 + 0.05 * i, 2) for i in range(81))  # the zooms the table may take, 0.5 to 4.5 times its size: the largest that fits
 PROJECTOR_CSS = (
-    '.cgt-projector{font-family:sans-serif;color:#123}'
-    '.cgt-proj-head{font:clamp(22px,1.6vw,34px)/1.35 sans-serif}.cgt-proj-title{font-size:clamp(30px,2.2vw,46px)}.cgt-proj-none{font:28px/1.4 sans-serif}'
+    '.cgt-projector{font-family:sans-serif;color:#123;height:calc(100vh - 8px);overflow:hidden;box-sizing:border-box}'
+    '.cgt-projector>*{flex:0 0 auto}.cgt-projector>.cgt-proj-main{flex:1 1 0;min-height:0}'  # the table and its log: what the head leaves
+    '.cgt-proj-head{font:clamp(15px,min(1.35vw,2.3vh),34px)/1.3 sans-serif}.cgt-proj-title{font-size:clamp(20px,min(1.9vw,3.2vh),46px)}.cgt-proj-none{font:28px/1.4 sans-serif}'
     '.cgt-proj-state{font-weight:bold;padding:0 10px;border-radius:6px;margin-left:8px}'
     '.cgt-proj-state.cgt-proj-live{color:#1b5e20;border:2px solid #1b5e20}.cgt-proj-state.cgt-proj-held{background:#fff3c4;border:2px solid #e6a100}'
     '.cgt-proj-state.cgt-proj-what-if{background:#b71c1c;color:#fff}.cgt-proj-state.cgt-proj-paused{background:#fff3c4;color:#7a4f00;border:2px solid #e6a100}'
-    '.cgt-proj-whatif{font:bold 48px/1.2 sans-serif;color:#fff;background:#b71c1c;padding:6px 20px;border-radius:10px;display:inline-block}'
-    # the table fills its part of the screen, its cards and words scaled with the screen: read from the back of the room
-    '.cgt-proj-table .cgt-table-wrap{max-width:none!important;zoom:1.35}'
-    + ''.join(f'@media (min-width:{w}px){{.cgt-proj-table .cgt-table-wrap{{zoom:{z}}}}}' for w, z in ZOOMS) +
+    '.cgt-proj-whatif{font:bold clamp(22px,4.4vh,48px)/1.2 sans-serif;color:#fff;background:#b71c1c;padding:4px 20px;border-radius:10px;display:inline-block}'
+    # the table as large as fits both the width and the height it is given (`fit_height`): read from the back of the room
+    '.cgt-proj-table{container:cgt-proj/size;flex:1 1 0;min-width:0;overflow:hidden}'
+    f'.cgt-proj-fit{{container:cgt-fit/inline-size;width:min(100cqw,calc(100cqh * {TABLE_WIDTH} / var(--cgt-high)))}}'
+    f'.cgt-proj-fit .cgt-table-wrap{{width:{TABLE_WIDTH}px!important;max-width:none!important;zoom:0.5}}'
+    + ''.join(f'@container cgt-fit (min-width:{math.ceil(z * TABLE_WIDTH)}px){{.cgt-proj-fit .cgt-table-wrap{{zoom:{z}}}}}' for z in ZOOMS[1:]) +
     '.cgt-proj-table .cgt-seat{font-size:15px!important}'
-    '.cgt-proj-table .cgt-trick{gap:4px 16px!important}.cgt-proj-table .cgt-played{font-size:12px!important;max-width:9em;text-align:center}'
-    '.cgt-proj-log{list-style:none;margin:0;padding:0;font:clamp(19px,1.3vw,28px)/1.4 sans-serif}.cgt-proj-log li{border-bottom:1px solid #ccc;padding:3px 4px}'
-    '.cgt-proj-said p{font:clamp(24px,1.6vw,34px)/1.4 sans-serif;margin:4px 0}'
-    '.cgt-projector button.cgt-proj-button{font-size:22px!important;height:auto!important;padding:4px 18px!important;margin:2px 6px 2px 0}'
+    '.cgt-proj-table .cgt-trick{gap:4px 16px!important}.cgt-proj-table .cgt-played .cgt-card{zoom:1.25}'  # the trick, what the class reads first
+    '.cgt-proj-table .cgt-played{font-size:12px!important;max-width:9em;text-align:center}'
+    '.cgt-proj-log-box{width:clamp(230px,24vw,620px);overflow:hidden}.cgt-proj-log-box>div{height:100%;display:flex;flex-direction:column;justify-content:flex-end}'
+    '.cgt-proj-log{list-style:none;margin:0;padding:0;font:clamp(14px,min(1.2vw,2.1vh),28px)/1.35 sans-serif}.cgt-proj-log li{border-bottom:1px solid #ccc;padding:3px 4px}'
+    '.cgt-proj-said p{font:clamp(17px,min(1.5vw,2.6vh),34px)/1.35 sans-serif;margin:4px 0}'
+    '.cgt-projector button.cgt-proj-button{font-size:clamp(16px,2vh,22px)!important;height:auto!important;padding:2px 18px!important;margin:2px 6px 2px 0}'
     '.cgt-projector button.cgt-proj-card{font:bold 28px sans-serif!important;height:auto!important;padding:6px 12px!important;background:#fff;border:3px solid #2e7d32}'
     '.cgt-projector button.cgt-proj-card:disabled{border-color:#ccc;opacity:0.55}.cgt-projector button.cgt-proj-card.cgt-chosen{background:#ffe082}'
     '.cgt-projector button.cgt-proj-move{font-size:22px!important;height:auto!important}'
@@ -134,7 +186,7 @@ def _build(self:ProjectorPage):
     button = lambda label, css, tip: W.Button(description=label, tooltip=tip, _dom_classes=('cgt-proj-button', css), layout=W.Layout(width='auto'))
     self.css = W.HTML(f'<style>{PROJECTOR_CSS}</style>', layout=W.Layout(display='none'))  # applies though hidden
     self.head, self.banner, self.said = html('cgt-proj-head-box'), html('cgt-proj-banner-box'), html('cgt-proj-said')
-    self.table, self.log_box = html('cgt-proj-table', flex='3 1 640px', max_width='100%'), html('cgt-proj-log-box', flex='1 1 300px', max_width='100%')
+    self.table, self.log_box = html('cgt-proj-table', max_width='100%'), html('cgt-proj-log-box')  # sized by `PROJECTOR_CSS`: the table what the log leaves
     self.back = button('◀', 'cgt-proj-back', 'one move back: the projector holds there')
     self.forward = button('▶', 'cgt-proj-forward', 'one move forward: the projector holds there')
     self.live_button = button('live again', 'cgt-proj-live', 'follow the table again, move by move')
@@ -148,7 +200,7 @@ def _build(self:ProjectorPage):
     row = W.HBox([self.banner, self.back, self.forward, self.live_button, self.what_if_button, self.leave_button],  # 'what if' beside its way out
                  layout=W.Layout(flex_flow='row wrap', align_items='center'))
     self.children = [self.css, self.head, row,
-                     W.HBox([self.table, self.log_box], layout=W.Layout(flex_flow='row wrap', align_items='flex-start', width='100%')),
+                     W.HBox([self.table, self.log_box], _dom_classes=('cgt-proj-main',), layout=W.Layout(flex_flow='row nowrap', align_items='stretch', width='100%')),
                      self.said, self.cards_row, self.moves_row]
 
 # %% ../../nbs/serve/34b_projector.ipynb #ac8a180c
