@@ -381,8 +381,34 @@ def test_the_projector_fits_each_classroom_screen_with_its_cards_as_large_as_fit
                 page.set_viewport_size({'width': w, 'height': h})
                 m = measured[game, w, h] = page.evaluate(FIT)
                 if m['seats'] != len(names) or m['outside']: wrong.append((game, w, h, 'out of sight:', m['outside']))  # no scrolling
-                if m['trick'] < 0.075 * h or m['hand'] < 0.023 * h: wrong.append((game, w, h, 'small:', m))  # 57 px at 720, 88 at 1080 for five hands
+                if m['trick'] < 0.065 * h or m['hand'] < 0.02 * h: wrong.append((game, w, h, 'small:', m))  # five hands: 51 px at 720, 78 at 1080
             m = measured[game, 1920, 1080]  # the class's usual screen, four hands or fewer: the table most of the width, a trick card 100 px or more
             if len(names) <= 4 and (m['table'] < 0.55 * 1920 or m['trick'] < 100): wrong.append((game, 1920, 1080, 'small:', m))
     print({k: (round(m['trick']), round(m['hand'])) for k, m in measured.items()})  # the figures: the trick's cards, the hands' cards (px)
     assert wrong == [], wrong
+
+@browser_test
+def test_the_tables_height_is_reckoned_on_the_high_side_at_every_table_size():
+    "`fit_height` (what the zoom is chosen from) is never below the height the table is drawn at, all along each game's first hands."
+    from cardgames_tutor.serve.projector import PROJECTOR_CSS, fit_height
+    low, high = [], []
+    with chromium() as browser:
+        page = browser.new_page(viewport={'width': 1920, 'height': 1080})
+        for game, players in (('kocka', None), ('begga-kaat', 3), ('begga-kaat', 4), ('beggars-and-thieves', 2), ('beggars-and-thieves', 3),
+                              ('beggars-and-thieves', 4), ('beggars-and-thieves', 5), ('maghe-satra', 3), ('maghe-satra', 5), ('maghe-satra', 7),
+                              ('dehla-pakad', None)):
+            room, t, tokens = a_table(game, players, ['Asha', 'Bo', 'Chloé', 'Dana', 'Eli', 'Fay', 'Gus'][:players or 4], seed=3)
+            if not t.started: t.start(tokens[0])
+            for k in range(100):
+                if t.match.over or t.match.to_act is None: break
+                if k % 8 == 0:
+                    table = projector_parts(Console(room).show(t.code))['table']
+                    page.set_content(f'<style>{PROJECTOR_CSS}</style><div class="cgt-projector"><div class="cgt-proj-table" style="width:2000px;height:3000px">'
+                                     f'{table}</div></div>')  # room enough: the table at its own size (zoom 1)
+                    drawn = page.evaluate("() => { const w = document.querySelector('.cgt-table-wrap'); w.style.zoom = 1; return w.getBoundingClientRect().height; }")
+                    reckoned = int(table.split('--cgt-high:', 1)[1].split('"', 1)[0])
+                    assert reckoned == fit_height(table.split('">', 1)[1].rsplit('</div>', 1)[0])
+                    (low if reckoned < drawn else high).append((game, players, k, reckoned, round(drawn)))
+                play(t, tokens)
+    assert low == [] and len(high) > 50, low  # never below (the table would not fit); a few percent above (its cards that much smaller)
+    assert max(r / d for *_, r, d in high) < 1.4, high

@@ -64,26 +64,43 @@ def _head(lesson:Lesson, labels:list, names:tuple, m, s) -> str:
 
 # %% ../../nbs/serve/34b_projector.ipynb #f17a0002
 TABLE_WIDTH = 760  # px: the projector's table before it is zoomed to the screen
-_TAG, _MINI = re.compile(r'<[^>]+>'), re.compile(r'<span class="cgt-mini"[^>]*>((?:[^<]|<span[^>]*>[^<]*</span>)*)</span>')
+_TAG, _SMALL = re.compile(r'<[^>]+>'), re.compile(r'<span[^>]*>([^<]*)</span>')  # a small card's suit written small inside it (6 Thief)
+_MINI = re.compile(r'<span class="cgt-mini"[^>]*>((?:[^<]|<span[^>]*>[^<]*</span>)*)</span>')
 _BOX = re.compile(r'<div class="cgt-seat"[^>]*>(.*?)</div>', re.S)
 
-def _wide(line:str) -> float:
-    "How wide a seat's line is drawn, in px: its small cards and its words (at the projector's 15 px)."
-    words = _TAG.sub('', _MINI.sub('', line))
-    return sum(8 * len(unescape(_TAG.sub('', m))) + 8 for m in _MINI.findall(line)) + 8.2 * len(unescape(words))
+def _sign(c:str) -> float: return 20.5 if ord(c) >= 0x1F000 else 10.5 if c in '♥♦♣♠' else 11.5 if c.isupper() else 4.2 if c == ' ' else 8.5  # px at 15 px
+def _card_wide(face:str) -> float: return 6 + sum(map(_sign, unescape(_SMALL.sub('', face)))) + 6.4 * len(unescape(''.join(_SMALL.findall(face))))
+
+# %% ../../nbs/serve/34b_projector.ipynb #f17a0021
+def _pieces(line:str) -> list:
+    "The widths of a seat's line's pieces in px, in order: each small card, each word (at the projector's 15 px, about 6.6 px a letter)."
+    parts = _MINI.split(line)  # words, a card's face, words, ...
+    return [w for i, p in enumerate(parts) for w in ([_card_wide(p)] if i % 2 else [7.2 * len(x) + 4 for x in unescape(_TAG.sub('', p)).split()])]
+
+def _wide(line:str) -> float: return sum(_pieces(line))
 
 # %% ../../nbs/serve/34b_projector.ipynb #f17a0013
-def _box_high(box:str, room:float) -> float:
-    "How high a seat's box is drawn in a column `room` px wide: its lines, a line wider than that wrapped."
-    return 10 + sum(21 * max(1, math.ceil(_wide(l) / room)) for l in box.split('<br>'))
+def _rows(line:str, room:float) -> int:
+    "How many rows a seat's line takes in `room` px: its pieces side by side, the next one on a new row when it does not fit."
+    rows, used = 1, 0
+    for w in _pieces(line):
+        if used and used + w > room: rows, used = rows + 1, 0
+        used += w
+    return rows
+
+def _box_high(box:str, room:float) -> float: return 10 + 21 * sum(_rows(l, room - 14) for l in box.split('<br>'))
 
 # %% ../../nbs/serve/34b_projector.ipynb #f17a0003
 def _side_high(html:str, side:str) -> float:
-    "How high the seats on `side` of the table are drawn: at the top and the bottom side by side, at the left and right one above the other."
+    "How high the seats on `side` of the table are drawn: at the top and bottom side by side as far as they fit, at the left and right one above the other."
     part = re.search(rf'<div class="cgt-side-{side}".*?(?=<div class="cgt-side-|<div class="cgt-middle")', html, re.S)
-    boxes = _BOX.findall(part.group(0)) if part else []
-    if side in ('top', 'bottom'): return max((_box_high(b, (TABLE_WIDTH - 30) / len(boxes)) for b in boxes), default=0)
-    return sum(_box_high(b, TABLE_WIDTH / 3.5 - 20) for b in boxes) + 4 * max(0, len(boxes) - 1)
+    boxes, rows = (_BOX.findall(part.group(0)) if part else []), [[0, 0]]  # rows: [width, height]
+    if side in ('left', 'right'): return sum(_box_high(b, (TABLE_WIDTH - 30) / 3.5 - 4) for b in boxes) + 4 * max(0, len(boxes) - 1)
+    for b in boxes:
+        wide = min(TABLE_WIDTH - 24, 20 + max(_wide(l) for l in b.split('<br>')))
+        if rows[-1][0] and rows[-1][0] + wide > TABLE_WIDTH - 24: rows.append([0, 0])
+        rows[-1] = [rows[-1][0] + wide + 4, max(rows[-1][1], _box_high(b, wide))]
+    return sum(h for _, h in rows) + 4 * (len(rows) - 1)
 
 # %% ../../nbs/serve/34b_projector.ipynb #f17a0016
 def _middle_high(html:str) -> tuple:
