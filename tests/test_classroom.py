@@ -442,6 +442,21 @@ def test_the_code_is_made_up_for_a_network_address():
     code = r.stdout.split('MADE ')[-1].strip()
     assert f'Class code: {code}' in r.stdout
 
+def test_the_log_says_how_to_stop_the_server_started_in_the_background(server):
+    """The server's log said "Ctrl-C stops the server." also when it ran in the background, its output in a file (the
+    README's `nohup ... &`), where no Ctrl-C reaches it. Started so here (no terminal), its log gives `kill` and its own
+    process number, the one the shell printed (`$!`: the command becomes the server), as the README says to stop it."""
+    import threading
+    addr, proc = server
+    lines = []
+    def read():  # its first lines: printed before it listens, so before the fixture handed it over
+        while not any('stop' in x for x in lines) and (line := proc.stdout.readline()): lines.append(line)
+    reader = threading.Thread(target=read, daemon=True); reader.start(); reader.join(30)
+    said = next((x for x in lines if 'stop' in x), '')
+    assert f"kill {proc.pid}" in said and 'background' in said and 'Ctrl-C' not in said, lines
+    readme = (ROOT/'README.md').read_text()
+    assert '`kill` and that number stops it' in readme and '& echo $!' in readme  # the README's way, the same number
+
 def test_closed_sessions_threads_end_and_memory_is_given_back():
     """Each student's websocket is served in a thread of anyio's pool, which ends idle threads only when it is next used.
     Once sessions have closed, the memory keeper uses the pool: the class's idle threads end (29 threads were about 8 MB).

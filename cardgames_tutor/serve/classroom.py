@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/classroom.html.md"
 
 # %% ../../nbs/serve/33_classroom.ipynb #c002
 from __future__ import annotations
-import asyncio, contextlib, importlib, os, socket, warnings
+import asyncio, contextlib, importlib, os, socket, sys, warnings
 from urllib.parse import urlencode
 from fastcore.basics import patch
 try: import solara
@@ -22,7 +22,8 @@ from .housekeeping import few_malloc_arenas, give_back_memory, on_start, on_syst
 from .classroom_cli import arguments
 
 # %% auto #0
-__all__ = ['STATIC', 'StaticCache', 'make_app', 'warm_up', 'lan_address', 'address', 'allowed_hosts', 'serve', 'run', 'main']
+__all__ = ['STATIC', 'StaticCache', 'make_app', 'warm_up', 'lan_address', 'address', 'allowed_hosts', 'in_foreground',
+           'stop_text', 'serve', 'run', 'main']
 
 # %% ../../nbs/serve/33_classroom.ipynb #c021b
 STATIC = ('/static/', '/_solara/cdn/', '/jupyter/nbextensions/')  # Solara's folders of files, the same for every student
@@ -134,12 +135,27 @@ def allowed_hosts(host:str, more=()) -> set:
         with contextlib.suppress(OSError): names |= {a[4][0] for a in socket.getaddrinfo(socket.gethostname(), None)}
     return {n.strip().strip('[]').lower() for n in names if n and n.strip() not in ('0.0.0.0', '::')}
 
+# %% ../../nbs/serve/33_classroom.ipynb #f3b2a7c2
+def in_foreground(stream=None) -> bool:
+    "Whether the server runs in the foreground of a terminal window (where Ctrl-C reaches it), not in the background (`nohup ... &`, a service)."
+    stream = sys.stdin if stream is None else stream
+    try: return stream.isatty() and os.tcgetpgrp(stream.fileno()) == os.getpgrp()
+    except AttributeError: return bool(getattr(stream, 'isatty', lambda: False)())  # no process groups to ask (Windows): a terminal is its window
+    except (OSError, ValueError): return False  # a terminal, not this process's (a session of its own, `setsid`), or no stream
+
+# %% ../../nbs/serve/33_classroom.ipynb #f3b2a7c4
+def stop_text(pid:int, foreground:bool) -> str:
+    "How to stop the server, said in its log: Ctrl-C in its window when it runs there; `kill` and its process number either way."
+    if foreground: return f"To stop the server: Ctrl-C in this window (or, from another window, kill {pid}: {pid} is its process number)."
+    return (f"The server runs in the background: to stop it, type kill {pid} in a terminal ({pid} is its process number, "
+            f"the one printed when it started).")
+
 # %% ../../nbs/serve/33_classroom.ipynb #ca209fc6
 def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s', root_path:str='', allowed=(),
           behind_proxy:str|None=None, limits:Limits|None=None, max_message:int=MAX_MESSAGE, max_connections:int=1000,
           tables:TableOptions|None=None, teacher_code:str|None=None, results=None,
           hint_workers:int=0): # processes the hints are searched in (`search_in_processes`; 0: this one)
-    "Run the classroom server until Ctrl-C; on a network address it asks for `code` (a new one if not given)."
+    "Run the classroom server until it is stopped (`stop_text`); on a network address it asks for `code` (a new one if not given)."
     code = checked_code(code)
     if not code and not is_loopback(host): code = new_code()
     app = make_app(code, cull, root_path, allowed_hosts(host, allowed), limits, max_message, tables, teacher_code, results)
@@ -151,7 +167,7 @@ def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s
     link = address(host, port).rstrip('/') + root_path.rstrip('/') + '/teacher?' + urlencode([('code', code)] if code else []) + ('&' if code else '') + urlencode([('teacher', gate.code)])
     print(f"Teacher's code: {gate.code}   (the teacher's page: {link})\n"
           f"Keep it to yourself: it opens every table and the class's results ({gate.console.results.path}).")
-    print("Ctrl-C stops the server.", flush=True)
+    print(stop_text(os.getpid(), in_foreground()), flush=True)  # started in a window or in the background (README)
     search_in_processes(hint_workers)
     uvicorn.run(app, host=host, port=port, ws_max_size=max_message + 1024, log_level='warning', proxy_headers=bool(behind_proxy),
                 forwarded_allow_ips=behind_proxy, timeout_keep_alive=5, limit_concurrency=max_connections)
