@@ -699,7 +699,7 @@ def test_set_the_work_from_the_next_hand_switches_each_table_at_its_hands_end():
     page.kind_choice.value, page.game_choice.value, page.seed_box.value, page.target_choice.value = 'game', 'kocka', '31', 'tables'
     page.when_choice.value = 'next-hand'
     page.set_button.click()
-    assert 'starts there when its hand under way ends' in page.work_line.value and page.confirm_button.description == 'Yes, from their next hand'
+    assert 'starts there when the hand in play ends' in page.work_line.value and page.confirm_button.description == 'Yes, from their next hand'
     old = t.match.hands[0]
     page.confirm_button.click()
     assert 'Set Kočka, seed 31 for 2 tables (1 from the next hand).' in page.work_line.value
@@ -717,7 +717,7 @@ def test_the_solo_work_from_the_next_hand_starts_once_the_student_has_read_the_h
     done = dict((where, line) for where, _, line in console.set_work(make_work('game', game='kocka', seed=12), 'solo', 'next-hand'))
     assert done['solo Dee'] == 'Dee plays Kočka, seed 12 from their next hand.' and 'from your next hand' in s.message.text
     assert done['solo <b>Eli</b>'] == '<b>Eli</b> now plays Kočka, seed 12.'  # no move made: at once
-    assert 'solo: Dee (connected; from the next hand: Kočka, seed 12)' in glance_html(console.glance())
+    assert 'solo: Dee (here; from the next hand: Kočka, seed 12)' in glance_html(console.glance())
     _finish_solo(s, 1)
     assert console.due() == 0 and s.review == 0  # the finished hand on screen: the work waits
     s.next_hand()
@@ -755,7 +755,7 @@ def test_names_everywhere_and_results_per_student_and_rule_from_the_summary_expo
     g = console.glance()
     assert {s['name'] for s in g['solo']} == {'Dee', None, 'Fay'} and g['tables'][0]['students'] == ['Asha', 'Bo']
     html = glance_html(g)
-    assert 'solo: Fay (connected)' in html and 'solo: a student with no name' in html and 'solo: a student (' not in html
+    assert 'solo: Fay (here)' in html and '(connected' not in html and 'solo: a student with no name' in html and 'solo: a student (' not in html
     summary = {r[HEADS['key']]: r for r in as_dicts(results.csv_text('summary'))}
     assert (summary['b-fay']['right'], summary['b-fay']['wrong']) == ('3', '1')
     assert console.summary() == ['Fay: Following the led suit (Kočka): 3 right, 1 wrong',
@@ -803,3 +803,40 @@ def test_a_teachers_page_loaded_again_says_which_table_is_on_the_projector():
     assert not again.what_if_button.disabled
     room.close_table(k['asha'].code); again.refresh()
     assert 'No table is on the projector page yet' in again.shown_line.value
+
+
+# ---------------------------------------------------------------- a class of four at a Kočka table, the CSVs in a spreadsheet
+
+FOUR = ('Ana', 'Ben', 'Cleo', 'Dan')
+
+def _kocka_four():
+    "Four students at a Kočka table opened with no seed (the table's own, secret), each with a page: (room, table, tickets by name)."
+    from cardgames_tutor.ui.seat import SeatSession
+    room = Classroom()
+    first = room.open_table('b-ana', 'kocka', 'Ana')
+    tickets = {'Ana': first, **{n: room.join_table(f"b-{n.lower()}", first.code, n) for n in FOUR[1:]}}
+    t = room.table(first.code)
+    assert t.started  # every seat taken: it starts by itself
+    for n, k in tickets.items():
+        room.add_page(StudentPage(f"p-{n}:table", f"b-{n.lower()}", 'table', SeatSession(room.tables, k.token), n, t.code))
+    return room, t, tickets
+
+def test_set_the_work_now_asks_between_two_hands_too_and_says_what_is_lost():
+    """Finding 4: between two hands (hand 1 played out, no move yet in hand 2) “now” replaced the class's match without
+    asking. It asks wherever a move was made in the match, says where each is and what is lost, and sets nothing until “Yes”."""
+    room, t, tickets = _kocka_four()
+    _finish(t, {k.seat: k.token for k in tickets.values()}, 1, 'n')
+    assert len(t.match.hands) == 2 and not t.match.hand.history  # between hands: nobody has moved in hand 2
+    page = TeacherPage(Console(room))
+    page.kind_choice.value, page.exercise_choice.value, page.target_choice.value = 'exercise', 'kocka-two-letters', 'tables'
+    before = list(t.match.actions)
+    page.set_button.click()
+    said = page.work_line.value
+    assert f"A match is under way at table {t.code} ({', '.join(FOUR)}), after hand 1" in said, said
+    assert 'replaces it now' in said and 'scores so far' in said and 'lost' in said and page.confirm_button.layout.display is None
+    assert t.match.actions == before  # asked: nothing changed yet
+    page.cancel_button.click(); assert t.match.actions == before
+    page.when_choice.value = 'next-hand'; page.set_button.click()
+    assert 'where a hand has just ended, at once' in page.work_line.value  # from the next hand: what happens here, said
+    page.confirm_button.click()
+    assert t.match.actions == [] and t.work['title'] == 'the exercise “Two letters each”'

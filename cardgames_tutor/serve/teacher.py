@@ -330,15 +330,20 @@ def due(self:Console) -> int:
         n += 1
     return n
 
+def _under_way(match) -> bool: return not match.over and bool(match.actions)  # a move made: a hand in play, or hands finished and scored
+
+def _hand_words(match) -> str: return f"in hand {len(match.hands)}" if match.hand.history else f"after hand {len(match.hands) - 1}"
+
 @patch
 def running(self:Console, to:str='all') -> list:
-    "Where a match is under way (a move made in its hand, the match not over) among the places `to` names: 'table kq7m2x (Asha, Bo)', a solo student's name."
+    """Where a match is under way (a move made in it, the match not over: work set now ends it, its hand in play and its
+    scores so far) among the places `to` names, with where it is: 'table kq7m2x (Asha, Bo), in hand 2', 'Dee, after hand 1'."""
     out = []
     if to in ('tables', 'all'):
-        for t in [t for t in list(self.room.tables.tables.values()) if not t.closed and t.in_hand()]:
+        for t in [t for t in list(self.room.tables.tables.values()) if not t.closed and t.started and _under_way(t.match)]:
             names = [s.name for s, st in zip(t.seats, t.states()) if st in ('here', 'away')]
-            out.append(f"table {t.code}" + (f" ({', '.join(names)})" if names else ''))
-    if to in ('solo', 'all'): out += [_named(p) for p in self._solo_pages() if _in_hand(p.session.match)]
+            out.append(f"table {t.code}" + (f" ({', '.join(names)})" if names else '') + f", {_hand_words(t.match)}")
+    if to in ('solo', 'all'): out += [f"{_named(p)}, {_hand_words(p.session.match)}" for p in self._solo_pages() if _under_way(p.session.match)]
     return out
 
 # %% ../../nbs/serve/34_teacher.ipynb #663a9ea2

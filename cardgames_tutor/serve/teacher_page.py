@@ -40,14 +40,14 @@ def _table_state(t) -> str:
     return state + (f"; work: {t['work']}" if t['work'] else '') + (f"; from the next hand: {t['next_work']}" if t.get('next_work') else '')
 
 def glance_html(glance:dict) -> str:
-    "The class at a glance as an HTML table (every text escaped), every student by name."
+    "The class at a glance as an HTML table (every text escaped), every student by name, here or away: the same words at a table and alone."
     rows = ['<tr><th>where</th><th>game</th><th>hand</th><th>scores</th><th>turn</th><th>seats and progress</th></tr>']
     for t in glance['tables']:
         rows.append('<tr class="cgt-glance-table">' + _cell(f"table {t['code']} ({_table_state(t)})") + _cell(t['title']) + _cell(t['hand'])
                     + _cell(t['scores_text']) + _cell(t['to_act_label'] or '-', nowrap=True) + _lines(map(_seat_text, t['seats'])) + '</tr>')
     for s in glance['solo']:
         later = f"; from the next hand: {s['next_work']}" if s.get('next_work') else ''
-        rows.append('<tr class="cgt-glance-solo">' + _cell(f"solo: {s['name'] or NO_NAME} ({'connected' if s['connected'] else 'away'}{later})")
+        rows.append('<tr class="cgt-glance-solo">' + _cell(f"solo: {s['name'] or NO_NAME} ({'here' if s['connected'] else 'away'}{later})")
                     + _cell(s['title']) + _cell(s['hand']) + _cell(s['scores_text'])
                     + _cell('their turn' if s['to_act'] == s['seat'] else f"Seat {s['to_act']} (bot)" if s['to_act'] is not None else '-', nowrap=True)
                     + _cell(s['progress']) + '</tr>')
@@ -349,8 +349,9 @@ def set_work(self:TeacherPage):
     if not busy: return self._set(work, to, when)
     where = '; '.join(busy[:6]) + (f" and {len(busy) - 6} more" if len(busy) > 6 else '')
     self._asking((work, to, when))
-    self._work_say(f"A match is under way at {where}: {work.title} " + ("replaces it now" if when == 'now' else "starts there when its hand under way ends")
-                   + f". Press “{YES[when]}” to set it, or “Cancel”.")
+    then = ("replaces it now: the match's scores so far and any hand in play are lost" if when == 'now' else
+            "starts there when the hand in play ends (where a hand has just ended, at once)")
+    self._work_say(f"A match is under way at {where}: {work.title} {then}. Press “{YES[when]}” to set it, or “Cancel”.")
 
 @patch
 def _asking(self:TeacherPage, asked):
