@@ -293,13 +293,21 @@ def _figure(x, unit):
     value = round(x * scale, digits)
     return int(value) if digits == 0 else value
 
+def _difference(a, b, unit):
+    "`a - b` of two figures as written: what a reader who subtracts the two columns finds (no rounding of its own to differ by one)."
+    digits = COST_UNITS.get(unit, ("coach's value", 1, 2))[2]
+    value = round(a - b, digits)
+    return int(value) if digits == 0 else value + 0.0  # + 0.0: never -0.0
+
 def _cost(played, best, cost, unit, game:str='') -> tuple:
     """(the columns, the numbers) of a decision in the game's own unit, rounded as the coach's estimate deserves: the stat the
-    review states for the move played and for the coach's choice, and the cost between them (the same difference the review
-    reads). A decision kept before its stats were has its kept cost only where that was the stat's (`_value_is_main`)."""
+    review states for the move played and for the coach's choice, and the cost between them: the difference of those two
+    figures as written, so the three agree as a reader subtracts them. A decision kept before its stats were has its kept
+    cost only where that was the stat's (`_value_is_main`)."""
     heads, lower = cost_heads(unit), unit in LESS_BETTER
     if isinstance(played, (int, float)) and isinstance(best, (int, float)):
-        return heads, (_figure(played, unit), _figure(best, unit), _figure(played - best if lower else best - played, unit))
+        p, b = _figure(played, unit), _figure(best, unit)
+        return heads, (p, b, _difference(p, b, unit) if lower else _difference(b, p, unit))
     return heads, ('', '', _figure(cost, unit) if _value_is_main(game) else '')
 
 # %% ../../nbs/practice/44_results.ipynb #c05c3f68
