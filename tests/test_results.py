@@ -265,3 +265,21 @@ def test_the_cost_is_the_two_figures_subtracted_as_a_reader_subtracts_them(tmp_p
     for r, row in zip(got, rows):
         played, best, cost = (Decimal(r[h]) for h in cost_heads(row[8]))
         assert cost == (played - best if row[8] in LESS_BETTER else best - played), (row, played, best, cost)
+
+def test_every_seed_in_the_hands_export_survives_a_spreadsheet_and_reads_back_as_the_seed(tmp_path):
+    """A seed of 1 to 30 digits, either sign: a spreadsheet reading the cell as a number would round it past 15 digits
+    and show it as 1.23E+27 past 11, so no cell it would read as a number holds more than it keeps whole; every cell,
+    as a spreadsheet shows it, is read back by the teacher's page (`read_seed`) as the seed, which deals the same cards."""
+    from cardgames_tutor.practice.results import read_seed
+    db, rng = Results(tmp_path/'r.sqlite'), random.Random(5)
+    seeds = [rng.choice((1, -1)) * rng.randrange(10 ** (n - 1), 10 ** n) for n in range(1, 31) for _ in range(3)] + [2 ** 96 - 1, 0]
+    for i, seed in enumerate(seeds): db.played('s1', 'kocka', i + 1, 'abcdef', 0, 'x', seed=seed)
+    cells = [r[HEADS['seed']] for r in as_dicts(db.csv_text('hands'))]
+    assert len(cells) == len(seeds)
+    for cell, seed in zip(cells, seeds):
+        try: number = float(cell)
+        except ValueError: number = None
+        if number is not None: assert number.is_integer() and abs(number) < 1e11 and str(int(number)) == cell, cell  # a number kept whole
+        assert read_seed(cell) == seed, (cell, seed)
+    deal = lambda s: Match(get_game('kocka'), seed=s).hands[0].deal
+    assert all(deal(read_seed(c)) == deal(s) for c, s in list(zip(cells, seeds))[::9])  # the same cards

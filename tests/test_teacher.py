@@ -518,11 +518,13 @@ def test_the_exports_read_as_a_spreadsheet_reads_them():
         ('Asha', 'Kočka', t.code, str(asha.seat), '1', '3', '', 'b-asha'), ('Asha', 'Kočka', t.code, str(asha.seat), '2', '3', '', 'b-asha'),
         ('Asha', 'Beggars and Thieves', t.code, str(asha.seat), '1', '7', '', 'b-asha'),
         ('Asha', 'Beggars and Thieves', t.code, str(asha.seat), '2', '7', '', 'b-asha'),
-        ('', 'Kočka', 'alone', '0', '1', '2', 'Two letters each', 'b-kid')]
+        ('', 'Kočka', 'alone', '0', '1', '', 'Two letters each', 'b-kid')]  # an exercise: its seed alone deals other cards, so none
     for h, result in zip(hands, played):  # each seat's number is the hand's own, as many as the game has seats; the student's own beside
         points = [float(x) for x in h[HEADS['every']].split(' · ')]
         assert points == result['points'] and float(h[HEADS['own']]) == result['points'][int(h['seat'])]
-        assert h['result'] == ' '.join(result['text'].split())[:300] and h[HEADS['at']] == iso(AT)
+        said = ' '.join(result['text'].split())[:300]
+        if h[HEADS['place']] == t.code: said = re.sub(rf"\bSeat {asha.seat}\b", 'Asha', said)  # at the table, Asha by name; the bots' seats as they are
+        assert h['result'] == said and h[HEADS['at']] == iso(AT)
     assert len(played[2]['points']) == 5 and any('♥' in h['result'] for h in hands)
 
     decisions = as_dicts(results.csv_text('decisions'))  # Kočka's coach counts the chance of losing: in percentage points
@@ -820,6 +822,42 @@ def _kocka_four():
     for n, k in tickets.items():
         room.add_page(StudentPage(f"p-{n}:table", f"b-{n.lower()}", 'table', SeatSession(room.tables, k.token), n, t.code))
     return room, t, tickets
+
+def _as_a_spreadsheet_keeps(cell:str) -> str:
+    "What a spreadsheet shows of a CSV cell: a cell it reads as a number, as the number (a long one as 1.23E+27, rounded); text as it is."
+    try: number = float(cell)
+    except ValueError: return cell
+    return str(int(number)) if number.is_integer() and abs(number) < 1e11 else f"{number:.2E}"
+
+def test_a_tables_own_seed_survives_a_spreadsheet_and_deals_the_hand_again_and_the_result_names_the_students():
+    """The walk of a teacher with a class of four at a Kočka table (findings 1 and 3): the hands CSV's seed was a 28-digit
+    number, shown by a spreadsheet as 1.23E+27 and rounded, and its result named seats ('Seat 2 lost'). Now every seed
+    cell reads back as written, and typed into the teacher's page as it reads (“a game and seed”) deals the same cards;
+    the result names each student where the game's words name their seat."""
+    from cardgames_tutor.serve.teacher_server import ClassKeeper
+    results = Results(':memory:', now=lambda: AT)
+    room, t, tickets = _kocka_four()
+    seed, tokens = t.match.seed, {k.seat: k.token for k in tickets.values()}
+    assert abs(seed) >= 10 ** 15  # a table's own seed: more digits than a spreadsheet keeps
+    _finish(t, tokens, 1, 'h')
+    first_deal, said = t.match.hands[0].deal, t.match.hands[0].result['text']
+    assert ClassKeeper(room, results).beat() == 4
+    head, *rows = read_csv(results.csv_text('hands'))
+    hands = [dict(zip(head, r)) for r in rows]
+    assert len(hands) == 4 and "“a game and seed”" in HEADS['seed']  # the header says what the seed is for, and how
+    for h in hands:
+        cell = h[HEADS['seed']]
+        assert _as_a_spreadsheet_keeps(cell) == cell, cell  # neither rounded nor shown as 1.23E+27
+        seats = {k.seat: n for n, k in tickets.items()}
+        assert h['result'] == re.sub(r"\bSeat (\d)\b", lambda m: seats[int(m[1])], ' '.join(said.split())), (h['result'], said)
+        assert not re.search(r"\bSeat \d", h['result']) and h['student'] in seats.values()
+    assert any(n in hands[0]['result'] for n in FOUR)  # the game's words named a seat: now a student
+    page = TeacherPage(Console(room, results))  # the teacher deals the hand again from the seed as the spreadsheet shows it
+    page.kind_choice.value, page.game_choice.value, page.target_choice.value = 'game', 'kocka', 'tables'
+    page.seed_box.value = hands[0][HEADS['seed']]
+    page.set_button.click(); page.confirm_button.click()
+    assert t.match.seed == seed and t.match.hands[0].deal == first_deal and t.match.actions == []
+    assert f"Set Kočka, seed {seed} for table {t.code}." in page.work_line.value
 
 def test_set_the_work_now_asks_between_two_hands_too_and_says_what_is_lost():
     """Finding 4: between two hands (hand 1 played out, no move yet in hand 2) “now” replaced the class's match without

@@ -22,8 +22,9 @@ from ..coach.reasons import LESS_BETTER
 from ..coach.stat_words import TACTIC_WORDS, tactic_words
 
 # %% auto #0
-__all__ = ['COST_UNITS', 'HEADS', 'ResultsError', 'Results', 'login_key', 'exercise_title', 'tactic_of', 'rule_words',
-           'RuleResult', 'TacticResult', 'Mine', 'Standing', 'cost_heads', 'ClassProgress']
+__all__ = ['COST_UNITS', 'HEADS', 'ResultsError', 'Results', 'login_key', 'exercise_title', 'replay_seed', 'tactic_of',
+           'rule_words', 'RuleResult', 'TacticResult', 'Mine', 'Standing', 'cost_heads', 'seed_cell', 'read_seed',
+           'ClassProgress']
 
 # %% ../../nbs/practice/44_results.ipynb #61202a6c
 class ResultsError(ValueError):
@@ -148,6 +149,13 @@ def exercise_title(match) -> str:
     "The title of the prepared exercise (`practice.exercises`) `match` was made from, known by its note; '' if none."
     note = getattr(match, 'note', None)
     return next((x.title for x in EXERCISES.values() if note and x.note == note), '')
+
+def replay_seed(match) -> int|None:
+    """The seed that deals `match` again from its start (“a game and seed” on the teacher's page: the same game, number of
+    players and seed), or None where its seed alone does not: given its first deals, standing or dealer (a prepared
+    exercise, a deal the teacher wrote, a hand record)."""
+    alone = not match.given_deals and match.given_standing is None and match.first_dealer_given is None
+    return match.seed if alone else None
 
 def tactic_of(mistake) -> str:
     "The tactic a review item teaches: its first reason's that is not the plain comparison, else 'compare'."
@@ -319,8 +327,25 @@ def _title(game, rule) -> str:
     try: return rule_title(game, rule)
     except Exception: return str(rule).split('/')[-1].replace('-', ' ')
 
+def seed_cell(seed:int):
+    """A seed as the hands export writes it: up to 4 digits, the number itself; longer, its digits in groups of four from
+    the right ('12 3456 7890'): text a spreadsheet keeps whole, where it shows a number that long as 1.2E+27 and rounds
+    it (a table's own seed has 29 digits). The teacher's page reads it back as written (`read_seed`)."""
+    digits = str(abs(seed))
+    if len(digits) <= 4: return seed
+    head = len(digits) % 4 or 4
+    return ('-' if seed < 0 else '') + ' '.join([digits[:head]] + [digits[i:i + 4] for i in range(head, len(digits), 4)])
+
+def read_seed(text) -> int|None:
+    """The seed in `text`, typed or pasted from the hands export: spaces anywhere, and the `'` the export puts before a
+    '-' (`_cell`) dropped; None if empty; a `ValueError` in words unless a whole number of at most 30 digits."""
+    plain = ''.join(str(text or '').split()).removeprefix("'")
+    if not plain: return None
+    if not re.fullmatch(r'-?\d{1,30}', plain): raise ValueError(f"the seed is a whole number, such as 12, not {short_repr(str(text).strip(), 40)}")
+    return int(plain)
+
 def _seed(text):
-    try: return int(text)  # a number, left alone by `_cell` (a negative seed too)
+    try: return seed_cell(int(text))  # short: a number, left alone by `_cell` (a negative one too); long: text a spreadsheet keeps
     except (TypeError, ValueError): return text or ''
 
 def _seat_points(text) -> list:
@@ -343,7 +368,8 @@ def _cell(value):
 # %% ../../nbs/practice/44_results.ipynb #3e8f0c51
 HEADS = {'at': 'date and time', 'hand': 'hand of the match', 'place': 'table (its code), or alone',
          'own': "the student's points in the hand", 'every': 'points of each seat, seat 0 first',
-         'seed': 'seed (the same seed deals the same cards again)', 'played': 'move played', 'best': "coach's choice",
+         'seed': "seed (the same seed deals the same cards again: on the teacher's page, set “a game and seed” with this game, its "
+                 "number of players and this seed as written here; empty for a prepared exercise, a deal you wrote or a hand record)", 'played': 'move played', 'best': "coach's choice",
          'key': "student's code (tells apart students with the same name, or none)"}  # the columns' headers, in words
 
 def _game(game) -> str:

@@ -14,6 +14,7 @@ from ..core.words import one_line, plural, short_repr
 from ..core.registry import game_class, games, get_game
 from ..tables.seats import Reply
 from ..practice.exercises import EXERCISES
+from ..practice.results import read_seed
 from ..ui.looks import whole_button, wrap_row
 from .teacher import NO_NAME, Console, Work, make_work
 
@@ -320,11 +321,9 @@ def back_to_table(self:TeacherPage):
     got.live(); self.say(f"The projector page follows table {got.code} live again.")
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #8ed1f5bf
-def _number(text:str, what:str) -> int|None:
-    text = (text or '').strip()
-    if not text: return None
-    if not text.lstrip('-').isdigit() or len(text) > 30: raise ValueError(f"{what} is a whole number, not {short_repr(text)}")
-    return int(text)
+def _seed(text:str) -> int|None:
+    "The seed typed in the form (None if empty): a whole number, spaces anywhere, as the hands export writes a long one (`read_seed`)."
+    return read_seed(text)
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #3da2a9db
 @patch
@@ -336,7 +335,7 @@ def _work(self:TeacherPage) -> Work:
         files = self.record_upload.value
         if not files: raise ValueError("choose a hand record file to upload first")
         return make_work('record', source=bytes(files[0]['content'] if isinstance(files, (list, tuple)) else next(iter(files.values()))['content']))
-    seed, players = _number(self.seed_box.value, 'the seed') or 0, self.players_box.value if len(self.players_box.options) > 1 else None  # a game of one number: none to choose
+    seed, players = _seed(self.seed_box.value) or 0, self.players_box.value if len(self.players_box.options) > 1 else None  # a game of one number: none to choose
     if kind == 'game': return make_work('game', game=self.game_choice.value, seed=seed, players=players)
     return make_work('deal', game=self.game_choice.value, constraints=self.deal_box.value, seed=seed, players=players)
 

@@ -13,7 +13,8 @@ import ipywidgets as widgets
 from fastcore.basics import patch
 from ..core.words import one_line
 from ..tables.seats import CODE_SIGNS
-from ..practice.results import ClassProgress, Results, ResultsError, exercise_title
+from ..practice.results import ClassProgress, Results, ResultsError, exercise_title, replay_seed
+from ..ui.session_data import named_seats
 from ..ui.practice_view import Practice
 from .room import Classroom, Pacer
 from .teacher import Console
@@ -112,6 +113,12 @@ class ClassKeeper:
         t = self.room.tables.tables.get(p.code)  # a seat's hands are the table's: one key for every page of the seat (a reload, a second tab)
         return None if t is None else (('table', p.browser, p.code, p.seat), t.match, p.seat, t.lock)
 
+    def _names(self, p, seat:int) -> tuple:
+        "Each seat's student's name, for the results it records ('Asha lost', not 'Seat 2 lost'): at a table, the seats students hold; alone, the student's own; None for a bot's seat."
+        if p.kind == 'solo': return tuple(p.name if i == seat else None for i in range(seat + 1)) if p.name else ()
+        t = self.room.tables.tables.get(p.code)
+        return () if t is None else tuple(s.name if st in ('here', 'away') and s.name else None for s, st in zip(t.seats, t.states()))
+
 # %% ../../nbs/serve/34c_teacher_server.ipynb #250ccc86
 @patch
 def _recorded(self:ClassKeeper, key, m, hands:list, done:int) -> int:
@@ -149,12 +156,13 @@ def beat(self:ClassKeeper) -> int:
             done = sum(h.is_over for h in hands)
             behind, before = self._left_behind(key, m, hands), self._recorded(key, m, hands, done)
             ends = list(itertools.accumulate(len(h.history) for h in hands[:done]))  # the moves up to the end of each finished hand
-            facts, moves = (m.game.name, m.seed, exercise_title(m)), len(m.actions)
+            facts, moves = (m.game.name, replay_seed(m), exercise_title(m)), len(m.actions)  # the seed only where it deals the match again
+            names = self._names(p, seat)
             rows = behind + [(i + 1, hands[i].result or {}, facts) for i in range(before, done)]
             self.seen[key] = (m, hands, ends, list(m.actions[:ends[-1]]) if ends else [], facts)
         keys.add(key)
         for hand_no, result, (game, seed, exercise) in rows:
-            text, points = str(result.get('text', '')), result.get('points')
+            text, points = named_seats(str(result.get('text', '')), names), result.get('points')  # the students by name, as their pages say it
             try: self.results.played(p.browser, game, hand_no, p.code or 'solo', seat, text, points, seed, exercise)
             except ResultsError: self.results.played(p.browser, game, hand_no, p.code or 'solo', seat, text, exercise=exercise)  # points or seed it cannot keep
             n += 1
