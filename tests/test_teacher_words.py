@@ -94,7 +94,7 @@ def test_the_console_names_the_projector_page_by_a_link_never_by_its_path():
 
 def test_the_projector_table_grows_with_the_screen():
     assert 'max-width:700px' not in PROJECTOR_CSS and 'max-width:none' in PROJECTOR_CSS
-    zooms = [float(z) for z in re.findall(r'@media \(min-width:(?:\d+)px\)\{\.cgt-proj-table \.cgt-table-wrap\{zoom:([\d.]+)\}', PROJECTOR_CSS)]
+    zooms = [float(z) for z in re.findall(r'@container cgt-fit \(min-width:\d+px\)\{\.cgt-proj-fit \.cgt-table-wrap\{zoom:([\d.]+)\}', PROJECTOR_CSS)]
     assert zooms == sorted(zooms) and zooms[-1] >= 2.4  # at 1920x1080 the cards are over twice the console's
     assert 'cgt-trick{gap:' in PROJECTOR_CSS  # the names under the trick apart
 
