@@ -255,3 +255,35 @@ def test_the_ring_is_on_the_cards_to_pick(name, players):
             press_one(t, seed)
         t.close()
     if name == 'kocka': assert seen  # Kočka's exchange reached
+
+
+def test_a_hint_whose_chart_puts_another_action_first_says_why():
+    """The finding: a Kočka hint's chart ranked J♥ above the coach's 7🌰 and the text never said why. On real hints (the
+    learner playing at random) where the chart's first bar is not the coach's choice, the hint box says why the coach
+    still prefers its own, and what it says holds: that action dropped out of the race, or the coach's overall score puts
+    its choice ahead, or the lead is within the luck of the deals tried."""
+    import random
+    from cardgames_tutor.core.registry import get_game
+    from cardgames_tutor.core.match import Match
+    from cardgames_tutor.coach.reasons import act_words, within_noise
+    game, seen = get_game('kocka'), 0
+    box = coach_view.HintBox(lambda: None, game)
+    box.picture = lambda *drawn: None  # the words are checked here; the picture is not needed
+    for seed in range(8):
+        m, rng = Match(game, seed=seed), random.Random(seed)
+        while len(m.hands) == 1 and not m.hands[0].is_over:
+            v = m.view(m.to_act)
+            if m.to_act == 0 and len(v['legal']) > 1:
+                h = hint(v, game, seed, 0.2)
+                top, best = coach_view.by_value(h)[0], h.ranked[0]
+                box.put(h)
+                said = plain(box.text.value)
+                if top.action != h.best:
+                    seen += 1
+                    assert f"Why {act_words(h.best, game)} and not {act_words(top.action, game)}? The chart puts" in said, said
+                    if 'fell clearly behind' in said: assert top.deals < best.deals
+                    elif 'by less than the luck' in said: assert top.value > best.value and within_noise(best, top) or top.noise * 1.5 >= top.value - best.value
+                    else: assert best.value >= top.value and ('still comes first' in said or 'comes out ahead' in said), said
+                else: assert 'Why ' not in said
+            m.apply(rng.choice(v['legal']) if m.to_act == 0 else game.bot(v, rng))
+    assert seen >= 3, seen

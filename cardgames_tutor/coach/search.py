@@ -27,7 +27,8 @@ from .truths import reasons_for
 __all__ = ['PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES', 'DEFAULT_BUDGET', 'Z_RACE',
            'RACE_FROM', 'RACE_EVERY', 'Z_PRIOR', 'SETTLE', 'HINT_CACHE', 'fork', 'bot_playout', 'ActionValue',
            'candidates', 'evaluate', 'Hint', 'alike_classes', 'joined', 'searched', 'hint_key', 'cached',
-           'search_in_processes', 'in_workers', 'hint', 'hint_text', 'unnamed', 'Mistake', 'review', 'review_text']
+           'search_in_processes', 'in_workers', 'hint', 'hint_text', 'unnamed', 'Mistake', 'choices', 'side_by_side',
+           'review', 'made_words', 'none_costly', 'review_text']
 
 # %% ../../nbs/coach/40_coach.ipynb #3b9e6184
 def fork(hand:HandState) -> HandState:
@@ -156,6 +157,7 @@ class Hint(NamedTuple):
     label: str  # what the chart shows, e.g. 'expected penalty points'
     main: str  # the key of that stat in each action's `stats`
     deals: int  # how many sampled deals it rests on
+    prior: Any = None  # the house bot's choice, kept first unless another action is clearly better (None: the game's search has none)
     def value_of(self, action):
         "The `ActionValue` of `action` (None if it was not compared)."
         return next((r for r in self.ranked if r.action == action), None)
@@ -198,7 +200,7 @@ def searched(view:dict, game:Game, seed, budget:float, actions:list, race:bool|N
     every = [v._replace(ranges=stat_ranges(view, game, v)) for v in every]  # one value per group; what the words say, once
     ranked = sorted(every, key=lambda r: (r.deals < deals, -r.value))  # out of the race: after those still in; ties keep the order above
     if prior is not None: ranked = _choose(ranked, every[0])
-    return Hint(view['seat'], ranked[0].action, ranked, reasons_for(view, game, ranked, measure), measure.label, measure.main, deals)
+    return Hint(view['seat'], ranked[0].action, ranked, reasons_for(view, game, ranked, measure), measure.label, measure.main, deals, prior)
 
 # %% ../../nbs/coach/40_coach.ipynb #90c7357c
 HINT_CACHE = 4096  # hints kept, least recently used dropped first
@@ -316,6 +318,27 @@ class Mistake(NamedTuple):
     cost: float  # the coach's value of its choice minus that of the action played (> 0)
     hint: Hint
 
+# %% ../../nbs/coach/40_coach.ipynb #c401ce5a
+def choices(match, seat:int, hand_no:int|None=None) -> list:
+    "The `seat`'s decisions in `match` (in hand `hand_no`; None: every hand) where it had a choice, each as (index in `match.actions`, hand number, its view then, the action played): what a review weighs."
+    again, out = match.replayed([]), []  # the same start (seed, deals, dealer, standing), no actions yet
+    for index, (h, s, action) in enumerate(match.actions):
+        if s == seat and (hand_no is None or h + 1 == hand_no) and len(again.legal_actions()) > 1: out.append((index, h + 1, again.view(seat), action))
+        again.apply(action)
+    return out
+
+
+# %% ../../nbs/coach/40_coach.ipynb #c401ce5c
+def side_by_side(view:dict, game:Game, advice:Hint, played, seed=0, budget:float=DEFAULT_BUDGET) -> Hint:
+    """`advice` with its choice and the move `played` played out again, the two alone, each on every deal of a search of their
+    own (the race off; the noise of `played` is that of its difference from the choice, deal by deal): the figures a review
+    judges a move by. The hint's race may have stopped playing `played` out after 8 deals, far behind the leader: figures
+    too loose to weigh it by, and a bad move (a Kočka pass that gives away the low cards) went unlisted."""
+    (best, got), _ = in_workers(evaluate, view, game, [advice.best, played], seed, budget)
+    best, got = (v._replace(ranges=stat_ranges(view, game, v)) for v in (best, got))
+    return advice._replace(ranked=[best, got] + [r for r in advice.ranked[1:] if r.action != played])
+
+
 # %% ../../nbs/coach/40_coach.ipynb #f6332341
 def review(source, # a finished `Match`, or a hand record (file, text or dict) for `records.load`
            seat:int=0, hand_no:int|None=None, # the hand to review (None: every hand)
@@ -324,27 +347,46 @@ def review(source, # a finished `Match`, or a hand record (file, text or dict) f
     match = source if hasattr(source, 'replayed') else load(source)  # a `Match`, or a seat's (`ui.seat.SeatMatch`)
     if seat not in range(match.game.n_seats()):
         raise ValueError(f"seat must be from 0 to {match.game.n_seats() - 1}, not {seat!r}")
-    game = match.game
-    again = match.replayed([])  # the same start (seed, deals, dealer, standing), no actions yet
-    out = []
-    for index, (h, s, action) in enumerate(match.actions):
-        if s == seat and (hand_no is None or h + 1 == hand_no) and len(again.legal_actions()) > 1:
-            view = again.view(seat)
-            advice = hint(view, game, seed, budget, include=[action])
-            got = advice.value_of(action)
-            cost = advice.ranked[0].value - got.value
-            if advice.best != action and cost >= min_cost and not within_noise(advice.ranked[0], got):  # inside the noise: no mistake  # its reasons set the move played beside the coach's choice
-                advice = advice._replace(reasons=reasons_for(view, game, advice.ranked, game.coach_measure, played=action))
-                out.append(Mistake(index, h + 1, action, advice.best, cost, advice))
-        again.apply(action)
+    game, out = match.game, []
+    for index, h, view, action in choices(match, seat, hand_no):
+        advice = hint(view, game, seed, budget, include=[action])
+        if advice.best == action or advice.value_of(action).stats == advice.ranked[0].stats: continue  # its choice, or a card that plays alike
+        advice = side_by_side(view, game, advice, action, seed, budget)
+        best, got = advice.ranked[0], advice.value_of(action)
+        if best.value - got.value >= min_cost and not within_noise(best, got):  # inside the noise: no mistake
+            advice = advice._replace(reasons=reasons_for(view, game, advice.ranked, game.coach_measure, played=action))  # its reasons set the move played beside the coach's choice
+            out.append(Mistake(index, h, action, advice.best, best.value - got.value, advice))
     return sorted(out, key=lambda x: -x.cost)[:top]
+
+
+# %% ../../nbs/coach/40_coach.ipynb #c401ce69
+def made_words(made:list, game:Game) -> list:
+    "The actions `made` in words, after 'you': a move or two each in words, more counted; the cards played counted ('passed 7♥, 8♥ and 9🍃', 'played 7 cards')."
+    moves, cards = [a for a in made if isinstance(a, Move)], sum(not isinstance(a, Move) for a in made)
+    what = ([act_words(a, game, 'done') for a in moves] if len(moves) <= 2 else [f"made {plural(len(moves), 'other move')}"])
+    return what + ([f"played {plural(cards, 'card')}"] if cards else [])
+
+
+# %% ../../nbs/coach/40_coach.ipynb #c401ce5e
+def none_costly(match, seat:int, hand_no:int|None=None) -> str:
+    """What a review that lists no decision says: which of the seat's decisions the coach weighed (`choices`: every one with a
+    choice, a pass included) and that none cost anything noticeable against its choice; never more than was checked."""
+    made, game = [a for *_, a in choices(match, seat, hand_no)], match.game
+    where = f" in hand {hand_no}" if hand_no is not None else ''
+    if not made: return f"you had no choice to make{where}: each of your moves was the only one allowed."
+    what = made_words(made, game)
+    head = f"your one decision{where} (you {what[0]})" if len(made) == 1 else f"none of your {len(made)} decisions{where} (you {' and '.join(what)})"
+    return (f"{head} {'cost' if len(made) > 1 else 'did not cost'} anything noticeable against the coach's choice: "
+            "where you chose otherwise, your move was played out beside the coach's on deals of the cards you could not see, "
+            "and a difference within the luck of those deals is not counted.")
+
 
 # %% ../../nbs/coach/40_coach.ipynb #02646323
 def review_text(source, seat:int=0, hand_no:int|None=None, seed=0, budget:float=DEFAULT_BUDGET, top:int=5) -> str:
     "The review of `seat`'s play in a match or hand record, as text (the command line's `review`)."
     match = source if hasattr(source, 'replayed') else load(source)  # a `Match`, or a seat's (`ui.seat.SeatMatch`)
     items, game = review(match, seat, hand_no, seed, budget, top), match.game
-    if not items: return f"Review of Seat {seat}: no decision cost anything noticeable against the coach's choice. Well played."
+    if not items: return f"Review of Seat {seat}: {none_costly(match, seat, hand_no)}"  # what was checked, no more (no 'Well played' after a lost hand)
     lines = [f"Review of Seat {seat}: the {len(items)} costliest {'decision' if len(items) == 1 else 'decisions'}, worst first."]
     for k, x in enumerate(items, 1):
         lines.append(f"{k}. Hand {x.hand_no}: you {act_words(x.played, game, 'done')}; the coach would rather {act_words(x.best, game, 'do')}.")

@@ -8,36 +8,46 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/coach_view.html.md"""
 from __future__ import annotations
 import io
 from collections import OrderedDict
+from textwrap import fill
 from html import escape
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 import ipywidgets as W
 from fastcore.basics import patch
 from ..core.cards import Card
 from ..core.words import plural
 from ..core.actions import action_text, Move
-from ..coach.search import hint, review, Hint, cached, in_workers
-from ..coach.reasons import act_words, range_label, CHANCES, LESS_BETTER
+from ..coach.search import hint, review, none_costly, Hint, cached, in_workers
+from ..coach.reasons import act_words, range_label, stat_text, weighed, CHANCES, LESS_BETTER, STAT_UNITS
 from ..coach.stat_words import taught
 from ..coach.bot_reasons import bot_reason
 from .charts import png_html
 from .looks import running_loop
 
 # %% auto #0
-__all__ = ['CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'by_value', 'hint_chart', 'hint_words', 'reasons_html', 'png',
-           'HintBox', 'drawn_chart', 'chart_of', 'ReviewList', 'bot_reasons', 'PanelCoach', 'ring_of']
+__all__ = ['PHONE_WIDTH', 'CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'by_value', 'hint_chart', 'hint_words',
+           'reasons_html', 'png', 'HintBox', 'count_words', 'chart_first', 'drawn_chart', 'chart_of', 'ReviewList',
+           'bot_reasons', 'PanelCoach', 'ring_of']
 
 # %% ../../nbs/ui/25_coach_view.ipynb #43b39c93
 def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
 
 # %% ../../nbs/ui/25_coach_view.ipynb #40483433
-def chart_label(action, pack=None) -> str:
+def chart_label(action, pack=None, plain:bool=True) -> str:
     """An action as the chart writes it, in words (`act_words`): in a pack with suit signs its font lacks (Kočka's 🍃 🌰 🔔),
-    every suit is written by its name (hearts too: one chart, one way of writing suits)."""
+    every suit is written by its name (hearts too: one chart, one way of writing suits); `plain` False: a card's number and suit
+    joined by a no-break space, for `_one` to wrap a long name between cards."""
     text = act_words(action, pack)
     for card in ([action] if isinstance(action, Card) else getattr(action, 'cards', ())):
         name, sign = card.pack.suits[card.suit][:2]
-        if any(ord(s[1][0]) > 0xFFFF for s in card.pack.suits.values()): text = text.replace(card.symbol, card.symbol.replace(sign, f" {name}"))
-    return text
+        if any(ord(s[1][0]) > 0xFFFF for s in card.pack.suits.values()): text = text.replace(card.symbol, card.symbol.replace(sign, f"\xa0{name}"))
+    return text.replace('\xa0', ' ') if plain else text
+
+# %% ../../nbs/ui/25_coach_view.ipynb #c401ce63
+def _one(text:str, width:int=20) -> str:
+    "A chart's name on lines of `width` at most, a card's name never split ('pass K hearts,' / 'Q acorns and 8 bells')."
+    return fill(text, width).replace('\xa0', ' ')
+
 
 # %% ../../nbs/ui/25_coach_view.ipynb #d7cdabb0
 def by_value(h:Hint) -> list:
@@ -51,22 +61,34 @@ def _span(h:Hint, r) -> tuple:
     v = r.stats.get(h.main, 0)
     return (r.ranges or {}).get(h.main, (v, v))
 
+# %% ../../nbs/ui/25_coach_view.ipynb #c401ce65
+PHONE_WIDTH = 4.1  # inches: at the PNG's 90 dots an inch 369 px, shown whole in a phone's 390 px (a wider chart is shrunk, and its words with it)
+
+
 # %% ../../nbs/ui/25_coach_view.ipynb #865d657b
 def hint_chart(h:Hint, pack=None) -> 'matplotlib.figure.Figure':
-    "A horizontal bar chart of each compared action's expected result, the best on top, each with the range it holds in (a plain `Figure`, nothing kept open by pyplot)."
+    """A horizontal bar chart of each compared action's expected result, the best on top, each with the range it holds in (a
+    plain `Figure`, nothing kept open by pyplot). Drawn for a phone: names and caption wrapped, three ticks for a chance, and
+    the coach's choice in green, its bar and its name (in bold), as the caption says."""
     rows = by_value(h)[::-1]  # barh draws the first row at the bottom
-    fig = Figure(figsize=(5.5, 0.6 + 0.28 * len(rows)), layout='constrained')
+    names = [_one(chart_label(r.action, pack, False)) for r in rows]  # a pass's three cards on two lines
+    fig = Figure(figsize=(PHONE_WIDTH, 1.1 + 0.19 * sum(n.count('\n') + 1 for n in names) + 0.09 * len(rows)), layout='constrained')
     ax = fig.add_subplot()
     spans = [_span(h, r) for r in rows]
     values = [r.stats.get(h.main, 0) for r in rows]  # the figure its label says (a chance: the share of the deals tried)
     colours = ['#2e7d32' if r.action == h.best else '#4c78a8' for r in rows]
-    ax.barh([chart_label(r.action, pack) for r in rows], values, color=colours, ecolor='#555555', capsize=2,
+    ax.barh(range(len(rows)), values, color=colours, ecolor='#555555', capsize=2,
             xerr=[[max(0, v - lo) for v, (lo, hi) in zip(values, spans)], [max(0, hi - v) for v, (lo, hi) in zip(values, spans)]])
+    ax.set_yticks(range(len(rows)), names)
+    for t, r in zip(ax.get_yticklabels(), rows):
+        if r.action == h.best: t.set_color('#2e7d32'); t.set_fontweight('bold')
     for y, (r, v, (lo, hi)) in enumerate(zip(rows, values, spans)): ax.text(max(v, hi), y, f" {range_label(h.main, v, lo, hi, r.deals)}", va='center', fontsize=8)
-    if h.main in CHANCES: ax.set_xlim(0, 1.45); ax.set_xticks([0, .2, .4, .6, .8, 1], ['0'] + [f"{k} in 10" for k in (2, 4, 6, 8, 10)])  # a chance in tenths, room for its label
-    ax.set_xlabel(f"{h.label}\n(the coach tried {plural(h.deals, 'possible deal')} of the cards you cannot see)", fontsize=9)  # two lines: whole on a narrow chart
-    ax.tick_params(labelsize=8)
+    if h.main in CHANCES: ax.set_xlim(0, 1.6); ax.set_xticks([0, .5, 1], ['0', '5 in 10', '10 in 10'])  # a chance in tenths, room for its label
+    else: ax.xaxis.set_major_locator(MaxNLocator(4)); ax.set_xlim(0, max(hi for lo, hi in spans) * 1.6 or 1)  # few ticks, room for the labels
+    ax.set_xlabel(fill(f"{h.label}; green: the coach's choice. The coach tried {plural(h.deals, 'possible deal')} of the cards you cannot see.", 44), fontsize=9)
+    ax.tick_params(labelsize=9)
     return fig
+
 
 # %% ../../nbs/ui/25_coach_view.ipynb #ed656dfb
 def hint_words(h:Hint, pack=None) -> str:
@@ -125,9 +147,41 @@ def put(self:HintBox, h:Hint|None):
     if h is None:
         self.text.value = "<i>No hint: it is not your turn.</i>"
         return self.picture()
-    self.text.value = f"<b>Hint: {escape(act_words(h.best, self.game))}</b>{reasons_html(h.reasons)}"
     differ = len({tuple(sorted(r.stats.items())) for r in h.ranked}) > 1
+    why = chart_first(h, self.game) if differ else ''  # the chart puts another action first: why the coach still prefers its own
+    self.text.value = f"<b>Hint: {escape(act_words(h.best, self.game))}</b>{reasons_html(h.reasons)}" + (f"<p>{escape(why)}</p>" if why else '')
     self.picture(*(chart_of(h, self.game.pack) if differ else ()))
+
+# %% ../../nbs/ui/25_coach_view.ipynb #c401ce67
+def count_words(measure, r) -> str:
+    "How the coach's overall score weighs a chance against a count (' (which counts losing the hand as much as 66 penalty points)'), or ''."
+    zero = dict.fromkeys(r.stats, 0.0)
+    weight = {k: abs(measure.value({**zero, k: 1.0}) - measure.value(zero)) for k in r.stats if k in STAT_UNITS}
+    chance, count = [k for k in weight if k in CHANCES], [k for k in weight if k not in CHANCES and weight[k]]
+    if len(chance) != 1 or len(count) != 1: return ''
+    return f" (which counts {STAT_UNITS[chance[0]]} as much as {weight[chance[0]] / weight[count[0]]:g} {STAT_UNITS[count[0]]})"
+
+
+# %% ../../nbs/ui/25_coach_view.ipynb #c401ce61
+def chart_first(h:Hint, game) -> str:
+    """Why the coach's choice comes first when the chart's first bar is another action's (better by the figure it shows), in
+    words; '' when the chart puts the coach's choice first. Every case says what the search found: that action dropped out
+    of the race, or the coach's weighing of the figures (`reasons.weighed`), or the luck of the deals tried."""
+    top, best, measure, w = by_value(h)[0], h.ranked[0], game.coach_measure, lambda a: act_words(a, game)
+    if top.action == h.best: return ''
+    fig = lambda r: range_label(h.main, r.stats.get(h.main, 0), *_span(h, r), r.deals)
+    head = f"Why {w(best.action)} and not {w(top.action)}? The chart puts {w(top.action)} first, by its {h.label} ({fig(top)}, against {fig(best)} for {w(best.action)}): "
+    if top.deals < best.deals:
+        return head + (f"it was played out on only {plural(top.deals, 'deal')}: on those it fell clearly behind on the coach's overall score"
+                       f"{count_words(measure, best)}, so the coach stopped trying it, and its bar rests on those {plural(top.deals, 'deal')} alone.")
+    if best.value >= top.value and (said := weighed(measure, best, top, game)): return head + said[2:] + '.'
+    if best.value >= top.value:
+        return head + (f"on the coach's overall score{count_words(measure, best)} {w(best.action)} comes out ahead, with "
+                       f"{stat_text(best.stats, best.ranges, best.deals)} against {stat_text(top.stats, top.ranges, top.deals)}.")
+    keep = f"{w(best.action)}, the move its plain rules of play pick," if h.prior == h.best else w(best.action)
+    return head + (f"it is ahead on the coach's overall score too, but by less than the luck of the deals tried, and the coach "
+                   f"leaves {keep} only for a move clearly better.")
+
 
 # %% ../../nbs/ui/25_coach_view.ipynb #27083d88
 CHARTS = 64  # charts kept: a hint shared by a class (the coach's cache) is drawn once, not once per student
@@ -179,14 +233,14 @@ def _row(self:ReviewList, k:int, x) -> W.VBox:
 
 # %% ../../nbs/ui/25_coach_view.ipynb #dc0ff2a2
 @patch
-def show(self:ReviewList, items:list):
-    "Show `items` (the `review` of a hand); `on_review`, if set, hears of them."
+def show(self:ReviewList, items:list, checked:str=''):
+    "Show `items` (the `review` of a hand); none: what the coach `checked` (`search.none_costly`); `on_review`, if set, hears of them."
     self.items = list(items)
     if self.on_review: self.on_review(self.items)
     if not items:
-        self.children = [W.HTML("<i>Review: no decision cost anything noticeable against the coach's choice.</i>")]
+        self.children = [W.HTML(f"<i>Review: {escape(checked or 'the coach found no decision of yours that cost anything noticeable against its choice.')}</i>")]
         return
-    rows = [W.HTML(f"<b>Review: your {len(items)} costliest decisions, worst first</b>")]
+    rows = [W.HTML(f"<b>Review: {'your costliest decision' if len(items) == 1 else f'your {len(items)} costliest decisions, worst first'}</b>")]  # never '1 costliest decisions'
     self.children = rows + [self._row(k, x) for k, x in enumerate(items, 1)]
 
 # %% ../../nbs/ui/25_coach_view.ipynb #b8947b17
@@ -195,7 +249,8 @@ REVIEWING = "<i>Reviewing the hand... (the coach looks at each of your decisions
 def review(self:ReviewList, match, seat:int=0, hand_no:int|None=None, **kw):
     "Review `seat`'s play in `match` (hand `hand_no`, 1 for the first; None: every hand) and show it (a 'reviewing' line while it works)."
     self.pack, self.children = match.game.pack, [W.HTML(REVIEWING)]
-    self.show(review(match, seat, hand_no, **kw))
+    items = review(match, seat, hand_no, **kw)
+    self.show(items, '' if items else none_costly(match, seat, hand_no))  # nothing listed: say exactly what was weighed
 
 # %% ../../nbs/ui/25_coach_view.ipynb #c2c10001
 def bot_reasons(match, # the match as shown
