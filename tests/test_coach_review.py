@@ -73,3 +73,22 @@ def test_a_review_that_lists_nothing_says_what_it_checked_and_it_holds(bad_pass,
         assert nothing_noticeable(m, 0, 1, seed, B), seed
         assert re.search(rf"none of your {len(made)} decisions in hand 1 \(you passed .+ and played {len(made) - 1} cards\) cost anything noticeable", text), text
     assert said >= 1, said  # the sentence was said (and checked) at least once
+
+
+def test_a_reviewed_moment_says_true_things_of_its_chart():
+    """A review's moment (shown in the hint box by its jump) sets the move played beside the coach's choice on more deals
+    than the hint's search: its chart's words never call an action dropped from the race unless it was (fewer deals than
+    the hint's), and the coach's choice is ahead on its overall score wherever the words say so."""
+    from cardgames_tutor.ui.coach_view import chart_first, by_value
+    seen = 0
+    for seed in range(10):
+        m = hand_one(seed, True, True)
+        for x in review(m, 0, hand_no=1, seed=seed, budget=B, top=20):
+            h, said = x.hint, chart_first(x.hint, game)
+            top, best = by_value(h)[0], h.ranked[0]
+            assert best.action == x.best and h.value_of(x.played).deals == best.deals > 0
+            if not said: continue
+            seen += 1
+            if 'fell clearly behind' in said: assert top.deals < h.deals, (top, h.deals)
+            elif 'by less than the luck' not in said: assert best.value >= top.value, said
+    assert seen >= 2, seen

@@ -281,7 +281,7 @@ def test_a_hint_whose_chart_puts_another_action_first_says_why():
                 if top.action != h.best:
                     seen += 1
                     assert f"Why {act_words(h.best, game)} and not {act_words(top.action, game)}? The chart puts" in said, said
-                    if 'fell clearly behind' in said: assert top.deals < best.deals
+                    if "fell clearly behind" in said: assert top.deals < h.deals
                     elif 'by less than the luck' in said: assert top.value > best.value and within_noise(best, top) or top.noise * 1.5 >= top.value - best.value
                     else: assert best.value >= top.value and ('still comes first' in said or 'comes out ahead' in said), said
                 else: assert 'Why ' not in said

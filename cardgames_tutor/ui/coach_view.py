@@ -171,7 +171,7 @@ def chart_first(h:Hint, game) -> str:
     if top.action == h.best: return ''
     fig = lambda r: range_label(h.main, r.stats.get(h.main, 0), *_span(h, r), r.deals)
     head = f"Why {w(best.action)} and not {w(top.action)}? The chart puts {w(top.action)} first, by its {h.label} ({fig(top)}, against {fig(best)} for {w(best.action)}): "
-    if top.deals < best.deals:
+    if top.deals < h.deals:  # out of the hint's race (a review's side-by-side search plays its two moves on more deals than the hint's)
         return head + (f"it was played out on only {plural(top.deals, 'deal')}: on those it fell clearly behind on the coach's overall score"
                        f"{count_words(measure, best)}, so the coach stopped trying it, and its bar rests on those {plural(top.deals, 'deal')} alone.")
     if best.value >= top.value and (said := weighed(measure, best, top, game)): return head + said[2:] + '.'
