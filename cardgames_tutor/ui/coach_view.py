@@ -84,8 +84,9 @@ def hint_chart(h:Hint, pack=None) -> 'matplotlib.figure.Figure':
         if r.action == h.best: t.set_color('#2e7d32'); t.set_fontweight('bold')
     for y, (r, v, (lo, hi)) in enumerate(zip(rows, values, spans)): ax.text(max(v, hi), y, f" {range_label(h.main, v, lo, hi, r.deals)}", va='center', fontsize=8)
     if h.main in CHANCES: ax.set_xlim(0, 1.6); ax.set_xticks([0, .5, 1], ['0', '5 in 10', '10 in 10'])  # a chance in tenths, room for its label
-    else: ax.xaxis.set_major_locator(MaxNLocator(4)); ax.set_xlim(0, max(hi for lo, hi in spans) * 1.6 or 1)  # few ticks, room for the labels
-    ax.set_xlabel(fill(f"{h.label}; green: the coach's choice. The coach tried {plural(h.deals, 'possible deal')} of the cards you cannot see.", 44), fontsize=9)
+    else: ax.xaxis.set_major_locator(MaxNLocator(4)); left, right = ax.get_xlim(); ax.set_xlim(left, right + 0.6 * (right - left))  # few ticks, room for the labels (a score may be below 0)
+    ax.set_xlabel(fill(h.label, 44), fontsize=9)  # the caption below: centred on the whole picture, never cut at its edge
+    fig.supxlabel(fill(f"Green: the coach's choice. The coach tried {plural(h.deals, 'possible deal')} of the cards you cannot see.", 48), fontsize=9)
     ax.tick_params(labelsize=9)
     return fig
 
