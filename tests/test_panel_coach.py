@@ -287,3 +287,30 @@ def test_a_hint_whose_chart_puts_another_action_first_says_why():
                 else: assert 'Why ' not in said
             m.apply(rng.choice(v['legal']) if m.to_act == 0 else game.bot(v, rng))
     assert seen >= 3, seen
+
+
+@pytest.mark.parametrize('name', GAMES)
+def test_the_hint_chart_fits_a_phone(name):
+    """On a phone (390 px wide) the hint chart is drawn no wider than the screen (a wider picture is shrunk, and its words
+    with it), and no name, bar label, axis title or caption runs past its edge (Dehla Pakad's caption once did)."""
+    import random
+    from cardgames_tutor.core.registry import get_game
+    from cardgames_tutor.core.match import Match
+    game, drawn = get_game(name), 0
+    for seed in range(6):
+        m, rng = Match(game, seed=seed), random.Random(seed)
+        for _ in range(40):
+            if m.over or drawn >= 3: break
+            v = m.view(m.to_act)
+            if m.to_act == 0 and len(v['legal']) > 1:
+                h = hint(v, game, seed, BUDGET)
+                if len({r.stats.get(h.main) for r in h.ranked}) > 1:
+                    fig = coach_view.hint_chart(h, game.pack)
+                    fig.draw_without_rendering()
+                    ax, box = fig.axes[0], fig.bbox
+                    texts = ax.texts + ax.get_yticklabels() + [ax.xaxis.label, fig._supxlabel]
+                    cut = [t.get_text() for t in texts if not (box.x0 - 1 <= t.get_window_extent().x0 and t.get_window_extent().x1 <= box.x1 + 1)]
+                    assert fig.get_figwidth() * 90 <= 380 and not cut, cut
+                    drawn += 1
+            m.apply(rng.choice(v['legal']) if m.to_act == 0 else game.bot(v, rng))
+    assert drawn, name
