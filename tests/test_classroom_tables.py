@@ -204,6 +204,9 @@ def test_a_seated_page_shares_a_whole_address_and_shows_a_pause_at_the_top_of_th
         room.table(code).pause('<b>eyes</b> on the board')
         banner = host.banner.value
         assert 'role="alert"' in banner and 'position:fixed;top:0' in banner and '&lt;b&gt;eyes&lt;/b&gt; on the board' in banner
+        host._draw()  # the whole page as a phone shows it: the message once, in the banner (it was there, in the bar and in the status line)
+        seen = [banner.split('<div aria-hidden="true"')[0], host.bar.value, host.tutor.status.value, host.tutor.message.value]
+        assert [x.count('on the board') for x in seen] == [1, 0, 0, 0] and 'Paused by your teacher' in host.tutor.status.value, seen
         assert host.start_button.layout.display == 'none'  # nothing to start while paused
         assert host.tutor.lit_cards() == [] and host.tutor.move_box.children == ()
         room.table(code).resume()

@@ -523,3 +523,41 @@ def test_under_a_pause_a_finished_hand_stays_on_screen_and_next_hand_waits():
     t.resume()
     assert [b.description for b in p.move_box.children] == ['next hand ▶'] and p.session.next_hand()
     p.close()
+
+
+# ---------------------------------------------------------------- the teacher's work from the next hand
+
+@pytest.mark.parametrize('over', [False, True])
+def test_work_from_the_next_hand_shows_the_finished_hands_end_first(over):
+    """A teacher set work “from the next hand” at a Kočka table: the move that ended the hand replaced it at once, so
+    the students never saw who lost, the end of the hand or their review; the new work just appeared. Now each page
+    shows that hand's end (its result, “next hand”, the review of the hand) first, and “next hand” starts the work.
+    `over`: the same when the hand was the match's last (the table's match over)."""
+    from cardgames_tutor.core.match import Match
+    tables = Tables()
+    host = tables.open('kocka', 'Ana', seed=4)
+    table = tables.find(host.code)
+    tickets = [host] + [tables.join(host.code, n) for n in ('Ben', 'Chloé')]
+    pages, rng = [page(tables, k) for k in tickets], random.Random(4)
+    table.start(host.token); table.run_bots()
+    if over: table.match.__dict__.update(Match(get_game('kocka', word='K'), seed=4).__dict__)  # one letter ends the match
+    def play_on():
+        if table.match.to_act < len(pages) and not pages[table.match.to_act].session.review: panel_press(pages[table.match.to_act], rng)
+        elif not table.bot_move(): pages[table.match.to_act].session.next_hand()
+    while not table.in_hand(): play_on()
+    assert table.set_work(Match(get_game('begga-kaat', players=4), seed=3), 'Begga Kaat, seed 3', 'next-hand').rule == 'table/work-next'
+    while table.match.game.name == 'kocka': play_on()
+    for p in pages:
+        s = p.session
+        assert (s.match.game.name, s.review) == ('kocka', 0) and s.status().turn.lower().startswith('hand 1 is over'), s.status()
+        assert 'loses the hand' in s.message.text and 'Begga Kaat, seed 3' in s.message.text, s.message
+        assert ('The match is over.' in s.message.text) == over
+        assert 'loses the hand' in p.message.value and s.message.kind == 'result'  # the end of the hand, on the page
+        assert [b.description for b in p.move_box.children] == ['next hand ▶'] and p.lit_cards() == []
+        assert p.coach.finished_hand() == 1 and not p.coach.review_button.disabled  # the review of the hand may be asked for
+    pages[1].move_button('next hand').click()
+    s = pages[1].session
+    assert (s.match.game.name, s.review, len(s.match.hands)) == ('begga-kaat', None, 1)
+    assert s.message.text == "Your teacher's new work begins: Begga Kaat, seed 3." and 'Begga Kaat' in pages[1].status.value
+    assert pages[0].session.match.game.name == 'kocka'  # Ana's page is still on the hand just over
+    for p in pages: p.close()

@@ -237,10 +237,12 @@ _BANNER = ('padding:10px 14px;font:bold 16px/1.4 sans-serif;text-align:center;ba
 def pause_banner(text:str|None) -> str:
     """The teacher's pause as a banner fixed at the top of the screen, in view however far the page is scrolled (a
     phone's too), read out by a screen reader as it comes (`role="alert"`); below it, the same line unseen, holding its
-    room at the top of the page so that it covers nothing there. '' when the table is not paused."""
+    room at the top of the page so that it covers nothing there. '' when the table is not paused. While the table is
+    paused, the banner is the page's line of whom the table waits for (`cgt-waiting`: the teacher), in the teacher's
+    words, and the only one: the table's bar and the panel's status line do not say it again (`ui.seat.PAUSED_LINE`)."""
     if not text: return ''
     line = f"⏸ {escape(text)}"
-    return (f'<div class="cgt-pause-banner" role="alert" style="position:fixed;top:0;left:0;right:0;z-index:1000;'
+    return (f'<div class="cgt-pause-banner cgt-waiting" role="alert" style="position:fixed;top:0;left:0;right:0;z-index:1000;'
             f'box-shadow:0 2px 6px rgba(0,0,0,.3);{_BANNER}">{line}</div><div aria-hidden="true" style="visibility:hidden;{_BANNER}">{line}</div>')
 
 def share_link(host:str, code:str) -> str:
@@ -259,7 +261,7 @@ def _draw_bar(self:Lobby):
         f'Table <b class="cgt-table-code" style="font-family:monospace;font-size:16px">{escape(code)}</b>'
         f' · share this link: <a class="cgt-share" href="{escape(link)}" target="_blank">{escape(link)}</a><br>'
         f'At the table: <span class="cgt-seats">{escape(s.seat_labels())}</span><br>'
-        f'<b class="cgt-waiting" aria-live="polite">{escape(s.waiting())}</b><br>'
+        + ('' if facts.get('paused') is not None else f'<b class="cgt-waiting" aria-live="polite">{escape(s.waiting())}</b><br>')  # paused: the banner
         + (f'<span class="cgt-next-work">From the next hand: {escape(later)} (your teacher set it).</span><br>' if later else '')
         + f'<span style="color:#555">{escape(_LEAVE.format(hold=hold))}</span></div>')
     self.start_button.layout.display = (None if facts['host'] == s.seat and not facts['started'] and not facts['closed']

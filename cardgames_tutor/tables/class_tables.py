@@ -65,6 +65,7 @@ def _resize(self:Table, n:int) -> str|None:
 def _start_work(self:Table, copy:Match, title:str, before:str='') -> str|None:
     "Make `copy` the table's match, in place, its seats fitted (`before`: the line told first); why it cannot be, or None."
     if (why := self._resize(copy.game.n_seats())) is not None: return why
+    self.ended = self.match.replayed(self.match.actions) if any(h.is_over for h in self.match.hands) else None  # as it was: a page shows its finished hand first
     self.match.__dict__.update(copy.__dict__)  # the same object, the new match: whoever holds the table's match sees it
     self.rng, self.next_work = random.Random(f"bots {copy.seed}"), None
     self.work = {'title': title, 'note': copy.note or '', 'text': f"{before}Your teacher set this work: {title}."}

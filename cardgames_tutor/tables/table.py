@@ -51,6 +51,7 @@ class Table:
         self.host, self.started, self.closed, self.version = None, False, False, 0
         self.paused, self.work = None, None  # the teacher's pause (its reason, '' for none) and the work they set
         self.next_work = None  # work set "from the next hand": taken up when the hand in play ends (`set_work`)
+        self.ended = None  # the match the teacher's work last replaced, if a hand of it was over: each page shows that hand's end first
         self.rng = random.Random(f"bots {self.match.seed}")  # the bots' own stream: their choices tell nothing of the deals' stream
         self.lock = threading.RLock()  # one request at a time: the server serves students from threads
 

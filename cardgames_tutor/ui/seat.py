@@ -19,7 +19,7 @@ from ..term.terminal import PHASE_WORDS, in_game_words
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['TEACH_AT_TABLE', 'Sealed', 'SeatHand', 'SeatMatch', 'SeatSession', 'new_request_id']
+__all__ = ['TEACH_AT_TABLE', 'PAUSED_LINE', 'Sealed', 'SeatHand', 'SeatMatch', 'SeatSession', 'new_request_id']
 
 # %% ../../nbs/ui/22a_seat.ipynb #e66049d0
 _NO_SEAT = "This seat token holds no seat at an open table: join the table again (ask for its code)"
@@ -100,6 +100,7 @@ class SeatMatch:
 class SeatSession(Session):
     "One student's seat at a shared `Table`, as a session the panel draws: made from the table (or `Tables`) and the seat token."
     solo = False  # a front end hides what only a solo game has: undo, deal, open a record, the teaching view
+    _then = None  # the teacher's new work, while the page still shows a finished hand of the match it replaced (`_new_work`)
     def __init__(self, tables:Tables|Table, token:str):
         self._table, self.token, self.listeners = _table_of(tables, token), token, []  # private: the page asks it for this seat only
         self.seat, self.generation, self.message = self._table.seat_of(token), 0, Message('info', '')
@@ -149,17 +150,47 @@ def start(self:SeatSession) -> bool:
 def _sync(self:SeatSession):
     "Catch up with the table's match: the new moves' places in the log, a hand that has just finished, new work set by the teacher."
     m, work = self.match, self.latest['table'].get('work')
-    if work != getattr(self, '_work', None):  # the teacher set the table new work (the same match object, a new match in it)
-        self._work = work
-        self.restart(m); self.finished = self._finished()
-        if work: self.say('info', work['text'])
-        return
+    if work != getattr(self, '_work', None): return self._new_work(work)  # the teacher set the table new work
+    if self._then is not None: return  # the finished hand stays on screen until its student moves on to the new work
     if len(self.marks) == len(m.actions): self.marks.append(sum(len(h.events) for h in m.hands))
     elif len(self.marks) != len(m.actions) + 1: self.restart(m)  # moves missed while away: count again
     done = self._finished()
     if done > self.finished:
         self.finished, self.review, self.selected = done, done - 1, []
         self.say('result', self.hand_over_text(done - 1))
+
+# %% ../../nbs/ui/22a_seat.ipynb #7e1a0c01
+class _Ended(SeatMatch):
+    "The match the teacher's new work replaced, held by a page on its finished hand: never over for the page (“next hand” goes on, to the new work)."
+    __slots__ = ()
+    over = property(lambda self: False)
+
+# %% ../../nbs/ui/22a_seat.ipynb #7e1a0c04
+@patch
+def _new_work(self:SeatSession, work):
+    """The teacher set the table new work (the table's match object holds the new match). A finished hand of the match it
+    replaced (`Table.ended`) that the page has not left yet, its end not shown yet or shown with “next hand” not pressed,
+    stays on screen first with its result and its review, as at the end of any hand; “next hand” starts the work."""
+    self._work, ended = work, self._table.ended
+    if self._then is not None: self._then = work; return  # still on the finished hand: the newest work follows it
+    done = sum(h.is_over for h in ended.hands) if ended is not None and work else 0
+    keep = done - 1 if done > self.finished else self.review
+    if keep is not None and keep < done:
+        self._then = work
+        self.restart(_Ended(ended, self.seat))
+        self.finished, self.review = done, keep
+        return self.say('result', self.hand_over_text(keep))
+    self.restart(self.match); self.finished = self._finished()
+    if work: self.say('info', work['text'])
+
+# %% ../../nbs/ui/22a_seat.ipynb #7e1a0c06
+@patch
+def hand_over_text(self:SeatSession, i:int) -> str:
+    "The message when hand `i` is over; on a hand of the match the teacher's new work replaced, what “next hand” starts now."
+    if self._then is None: return Session.hand_over_text(self, i)
+    text = Session.hand_over_text(self, i).removesuffix(in_game_words("Press “next hand” to play on.", self.game))
+    over = self.match._match.over and i == len(self.match.hands) - 1  # the page's copy is never over: the table's end was
+    return f"{text}{'The match is over. ' if over else ''}Your teacher set new work: {self._then['title']}. Press “next hand” to start it."
 
 # %% ../../nbs/ui/22a_seat.ipynb #a9c42ea9
 TEACH_AT_TABLE = "At a table each student sees only their own hand: the teaching view (every hand open) is for solo games."
@@ -195,15 +226,23 @@ def seat_labels(self:SeatSession) -> str:
     return ', '.join(map(_seat_label, self.latest['table']['seats']))
 
 # %% ../../nbs/ui/22a_seat.ipynb #c43bcd6d
+PAUSED_LINE = "Paused by your teacher: no moves until they resume the table."
+
 @patch
 def waiting(self:SeatSession) -> str:
-    """Whom the table waits for, as this page says it. The table's own line, except while the page still shows the hand
+    """Whom the table waits for, as this page says it. Paused, a short line: the teacher's message is on the page once, in
+    its banner (`serve.lobby.pause_banner`). Else the table's own line, except while the page still shows the hand
     just finished (its result, and “next hand” to press): the table does not wait for the student to press it, only for
     the seat that begins the next hand, so the line says that, and that the student presses “next hand” when ready."""
     facts, r = self.latest['table'], self.review
-    if r is None or facts['paused'] is not None or facts['closed'] or self.match.over: return facts['waiting']
+    if facts['paused'] is not None: return PAUSED_LINE  # the teacher's own message is said once, in the page's banner
+    if r is None or facts['closed'] or self.match.over: return facts['waiting']
     to, phase = self.latest['to_act'], self.latest['phase']
     who = 'you' if to == self.seat else _seat_label(facts['seats'][to], you=False)
+    if self._then is not None:  # the teacher's new work has begun at the table (`_new_work`)
+        if to is None or self.latest.get('match_over'): return self.hand_over_text(r)
+        return in_game_words(f"Hand {r + 1} is over. The table has begun your teacher's new work ({self._then['title']}) and waits for "
+                             f"{who} {doing(phase)}. Press “next hand” when you are ready.", self.game)
     return in_game_words(f"Hand {r + 1} is over: the table waits for {who} {doing(phase)} in hand {r + 2}. "
                          "Press “next hand” when you are ready.", self.game)
 
@@ -267,9 +306,12 @@ def choose(self:SeatSession, verb:str) -> bool:
 # %% ../../nbs/ui/22a_seat.ipynb #6d9c7833
 @patch
 def next_hand(self:SeatSession) -> bool:
-    "Move on from a finished hand; not while the table is paused (the pause's line says why)."
+    "Move on from a finished hand (to the teacher's new work, if it waits for this page); not while the table is paused (the pause's line says why)."
     if (line := self.paused) is not None: return self.say('info', line)
-    return Session.next_hand(self)
+    if self._then is None: return Session.next_hand(self)
+    work, self._then = self._then, None
+    with self._table.lock: self.restart(self._table.match); self.finished = self._finished()
+    return self.say('info', f"Your teacher's new work begins: {work['title']}.") or True
 
 # %% ../../nbs/ui/22a_seat.ipynb #87af47dd
 @patch(as_prop=True)
