@@ -581,3 +581,12 @@ def test_the_classroom_page_has_no_serious_accessibility_problem(seed_1_page, vi
         .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))])""")
     assert not found, found
     assert '.ipynb' not in page.inner_html('.cgt-start')  # the classroom serves no notebook: no link to one
+
+def test_playing_alone_the_page_says_what_a_student_there_can_do():
+    """The classroom's “Play alone” page showed the JupyterLab start page's instructions (`make tutor`, cells to run,
+    commands for a terminal), which a student in a browser cannot follow: its words now say what that page offers."""
+    made = subprocess.run([sys.executable, '-c', 'import json; from cardgames_tutor.serve.pages import start_html; '
+                           'print(json.dumps(start_html(part="rest")))'], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    rest = json.loads(made)  # in a child: Solara patches ipywidgets when imported
+    assert [x for x in ('make tutor', 'Run All Cells', 'cardgames-tutor', 'terminal', 'Jupyter', '<code>', '.ipynb') if x in rest] == []
+    assert all(x in rest for x in ('How to play here', 'Hint', 'review this hand', 'Open a table', 'Join a table', 'drills')), rest

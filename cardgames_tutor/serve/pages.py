@@ -21,8 +21,8 @@ from .teacher_server import drill_view, keep_reviews, teacher_gate, teacher_widg
 from .projector import projector_widget
 
 # %% auto #0
-__all__ = ['START', 'TITLE', 'LOGIN_HEADER', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'page_address', 'hub_links', 'take_logins',
-           'page_login', 'student_key', 'start_words', 'start_html', 'page_assets']
+__all__ = ['START', 'TITLE', 'LOGIN_HEADER', 'SOLO_WORDS', 'NOTEBOOK_LINK', 'PAGE_JS', 'PAGE_CSS', 'page_address', 'hub_links',
+           'take_logins', 'page_login', 'student_key', 'start_words', 'start_html', 'page_assets']
 
 # %% ../../nbs/serve/33b_pages.ipynb #c023
 START = importlib.resources.files('cardgames_tutor.serve') / 'start_page.json'  # package data: read where the package is installed
@@ -176,6 +176,33 @@ def start_words(path:Path=START) -> list:
     except (OSError, ValueError): return ['# Card games tutor']
     return words if isinstance(words, list) and all(isinstance(w, str) for w in words) else ['# Card games tutor']
 
+# %% ../../nbs/serve/33b_pages.ipynb #5a1f0c02
+SOLO_WORDS = """**How to play here.** The panel below is your own game against friendly bots: nothing to install or type. Your
+cards are at the bottom: the ones you may play now are lit with a green edge, the others faded. Click a faded card
+and the tutor tells you *why* it is not allowed, with the rule. Moves that are not cards (name trump, beg, pick up
+the blind, pass...) appear as blue buttons. The table is drawn the way the game turns, with you at the bottom; the
+log beside it (or under it, on a narrow screen) tells every move in plain words.
+
+- **◀ ▶** step back and forward through the hand move by move; **▶|** returns to play; *jump to* a trick.
+- **undo my last move** takes back your move and the bots' replies.
+- **bot plays my move** lets the bot choose your move (it sees only your cards).
+- **show every hand** opens all the cards, to see what the others held.
+- **next hand** appears when a hand is over, and deals the next one.
+- **table setup** (at the bottom of the panel): choose the game, the number of players, your seat and a **seed**,
+  then press *deal*. The same seed gives the same cards on every computer, so a class can play the same deal.
+
+**Ask the coach.** At any of your turns, **Hint** asks the coach what to play: it rings its choice in gold, gives its
+reasons and draws a chart of every move. Tick *show the hint every turn* to have it without asking. When a hand is
+over, **review this hand** lists your costliest decisions, worst first, each with the coach's choice; its **go to this
+moment** button takes you back to that move to try again.
+
+**Play with others.** **Open a table** (at the top of this page) opens a table of your own: you get a code to read out
+and a link to share. **Join a table** seats you at a table whose code another student gives you. A bot plays every
+seat no student takes.
+
+**Practise.** Your teacher may give you a link that opens a game's drills on this page: short questions, graded as
+you answer."""
+
 # %% ../../nbs/serve/33b_pages.ipynb #b0ce80f5
 NOTEBOOK_LINK = re.compile(r'\[([^\]]+)\]\((?![a-z]+:)[^)\s]*\.ipynb(?:#[^)\s]*)?\)')  # [words](path.ipynb)
 
@@ -184,10 +211,10 @@ def start_html(path:Path=START, part:str='all') -> str:
     """The start page's words as HTML, made once for every student (Solara's `Markdown` would load a 3 MB diagram library
     into each page). The classroom serves no notebook, so a link to one (a tutorial, a rulebook) is left as its words.
     `part`: 'all', 'title' (the first text: the title and the line under it, above every form of a student's start
-    page) or 'rest' (the others: under the buttons, when playing alone)."""
+    page) or 'rest' (under the buttons, when playing alone: the classroom's own words, `SOLO_WORDS`)."""
     import markdown
     words = [NOTEBOOK_LINK.sub(r'\1', w) for w in start_words(path)]
-    words = {'all': words, 'title': words[:1], 'rest': words[1:]}[part]
+    words = {'all': words[:1] + [SOLO_WORDS], 'title': words[:1], 'rest': [SOLO_WORDS]}[part]
     return markdown.markdown('\n\n'.join(words), extensions=['tables', 'fenced_code'])
 
 # %% ../../nbs/serve/33b_pages.ipynb #0064935b
