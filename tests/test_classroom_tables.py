@@ -213,6 +213,21 @@ def test_a_seated_page_shares_a_whole_address_and_shows_a_pause_at_the_top_of_th
         assert host.banner.value == '' and host.start_button.layout.display is None
     finally: host.close()
 
+def test_at_a_table_the_coach_names_the_students():
+    """At a table the pages showed the students' names for their seats, but the coach's hint and review still said
+    'Seat 1': now they name a student's seat as the page does (a bot's seat keeps its number)."""
+    import ipywidgets as widgets
+    room = Classroom(TableOptions(bot_pace=0))
+    a = Lobby(room, 'b-ana', '?table='); a.show('open'); a.game_choice.value = 'begga-kaat'; a.name_box.value = 'Ana'; a.open_button.click()
+    b = Lobby(room, 'b-bo', f'?table={a.ticket.code}'); b.name_box.value = 'Bo'; b.join_button.click()
+    try:
+        coach = a.tutor.coach  # the coach writes 'Seat N' (ui.coach_view): the page shows the names
+        coach.hint_box.text.value = '<b>Hint: play 5♠</b><ul><li>Seat 1 has no spades; Seat 2 leads.</li></ul>'
+        assert '<li>Bo has no spades; Seat 2 leads.</li>' in coach.hint_box.text.value
+        coach.reviews.children = [widgets.VBox([widgets.HTML('1. Hand 1: you played 5♠; Seat 1 took the trick.')])]
+        assert coach.reviews.children[0].children[0].value == '1. Hand 1: you played 5♠; Bo took the trick.'
+    finally: a.close(); b.close()
+
 def test_the_page_address_comes_from_the_pages_own_websocket():
     from cardgames_tutor.serve.pages import page_address
     assert page_address({'origin': ['https://class.example.org'], 'host': ['127.0.0.1:8866']}, '/class') == 'https://class.example.org/class'

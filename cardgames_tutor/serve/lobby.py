@@ -17,13 +17,21 @@ from ..tables.seats import TableError, clean_name
 from ..ui.seat import SeatSession
 from ..ui.panel import Tutor
 from ..ui.looks import widget_tree
+from ..ui.session_data import seat_names, named_seats
 from ..practice.exercises import exercises
 from .room import Classroom, StudentPage
 
 _log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['MODES', 'GUIDES', 'PLACEHOLDERS', 'TableTutor', 'Lobby', 'pause_banner', 'share_link']
+__all__ = ['MODES', 'GUIDES', 'PLACEHOLDERS', 'TableTutor', 'name_coach', 'Lobby', 'pause_banner', 'share_link']
+
+# %% ../../nbs/serve/33d_lobby.ipynb #2c0a7e01
+def _named_html(w, session):
+    "Write the students' names for 'Seat N' in the HTML widget `w` (the coach's), now and whenever its words change."
+    def put(_=None):  # its own rewrite comes back here: once (a name that reads as a seat is not rewritten again)
+        if w.value != getattr(w, '_cgt_named', None): w._cgt_named = named_seats(w.value, seat_names(session)); w.value = w._cgt_named
+    if not hasattr(w, '_cgt_named'): w.observe(put, 'value'); put()
 
 # %% ../../nbs/serve/33d_lobby.ipynb #b727334f
 class TableTutor(Tutor):
@@ -33,6 +41,15 @@ class TableTutor(Tutor):
         with self.session.lock:
             super().render()
             if self.drawn is not None: self.drawn()  # a press of the page's own (“next hand”) changes what the bar says too
+
+# %% ../../nbs/serve/33d_lobby.ipynb #2c0a7e03
+def name_coach(tutor):
+    """At a table, the coach's hint and its review of a hand name a student's seat by the student's name, as the rest of
+    the page does (a bot's by its number): the coach writes 'Seat 2' (`ui.coach_view`), renamed as its words change."""
+    c, s = tutor.coach, tutor.session
+    _named_html(c.hint_box.text, s)
+    rows = lambda _=None: [_named_html(w, s) for w in widget_tree([c.reviews]) if isinstance(w, widgets.HTML)]
+    c.reviews.observe(rows, 'children'); rows()
 
 # %% ../../nbs/serve/33d_lobby.ipynb #829e7e25
 def _connected(context):
@@ -314,6 +331,7 @@ def _sit(self:Lobby, ticket:Ticket, back:bool):
     self.ticket, self.session = ticket, session
     self.tutor = TableTutor(session=session, pace=0)
     self.tutor.drawn = self._bar_news  # each drawing of the panel draws the bar too, when it has news
+    if self.tutor.coach is not None: name_coach(self.tutor)  # the coach's words with the students' names, as the rest of the page
     session.on_change(lambda _: self.redraw())
     name = session.latest['table']['seats'][session.seat]['name']
     self.room.add_page(StudentPage(f"{self.page_id}:table", self.browser, 'table', session, name, ticket.code, self.redraw,
