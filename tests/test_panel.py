@@ -761,3 +761,31 @@ def test_dehla_pakad_scores_are_per_side(seat):
     k = Tutor('kocka', seed=3, coach=False)  # a game without sides: a column per seat, as before
     assert _score_table(k)[0][1:] == ['Seat 0 (you)', 'Seat 1', 'Seat 2', 'Seat 3']
     k.close()
+
+
+def _alt(img_html):
+    "The words of a chart's picture, as a screen reader reads them."
+    return html.unescape(re.search(r'alt="([^"]*)"', img_html).group(1))
+
+
+@pytest.mark.parametrize('seat', [0, 1])
+def test_dehla_pakad_chart_is_per_side(seat):
+    "Dehla Pakad's scores chart beside the table: a line per side (not one per seat, each partner's on the other's), named as the scores table names the sides, counted in deals, the game's word."
+    from cardgames_tutor.ui.charts import tally_chart
+    t = Tutor('dehla-pakad', seed=3, seat=seat, coach=False)
+    while len(t.match.tallies) < 2: t.play_for_me()
+    head, *_ = _score_table(t)
+    teams, won = t.match.standing['teams'], t.match.standing['deals_won']
+    ax = tally_chart(t.match, me=seat).axes[0]  # drawn for this seat: the legend is the table's headings
+    assert [l.get_label() for l in ax.lines] == head[1:]
+    assert [list(l.get_ydata()) for l in ax.lines] == [[0] + [row[side[0]] for row in t.match.tallies] for side in teams]
+    assert [l.get_ydata()[-1] for l in ax.lines] == won
+    said = in_game_words('hand 1', t.game).split()[0]  # 'deal'
+    assert ax.get_xlabel() == f"{said}s played" and f"after each {said}" in ax.get_title() and 'hand' not in ax.get_title()
+    words = _alt(t.chart.value)  # the panel's picture (one for the table's four pages) in words: each side, its deals
+    assert f"After {said} 2:" in words and 'hand' not in words
+    assert all(f"{n} for {seats_text(side)}" in words for side, n in zip(teams, won)) and 'Seat 3,' not in words
+    t.close()
+    k = Tutor('kocka', seed=3, coach=False)  # a game without sides: a line per seat, as before
+    assert [l.get_label() for l in tally_chart(k.match).axes[0].lines][:4] == [f"Seat {s}" for s in range(4)]
+    k.close()

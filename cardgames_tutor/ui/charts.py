@@ -12,9 +12,11 @@ from matplotlib.figure import Figure
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from ..core.contracts import start_standing
 from .session_data import tally_number
+from .table import score_columns
 
 # %% auto #0
-__all__ = ['FRAMES', 'tally_table', 'tally_start', 'tally_chart', 'chart_png', 'tally_words', 'png_html', 'chart_html']
+__all__ = ['FRAMES', 'tally_table', 'tally_start', 'chart_lines', 'hand_word', 'tally_chart', 'chart_png', 'tally_words',
+           'png_html', 'chart_html']
 
 # %% ../../nbs/ui/21_charts.ipynb #539e62cb
 def tally_table(match) -> tuple:
@@ -27,36 +29,48 @@ def tally_start(match) -> list:
     game, given = match.game, getattr(match, 'given_standing', None)
     return [tally_number(v) for v in game.tally(game.new_standing() if given is None else start_standing(game, given))[1]]
 
+# %% ../../nbs/ui/21_charts.ipynb #b3c1d2e4
+def chart_lines(game, standing:dict, me:int|None=None) -> list:
+    "The chart's lines, (name, seat whose tally the line draws): a side each where the game has fixed sides (named as the scores table names them; `me`: the seat shown the chart, or None), else a seat each."
+    if standing.get('teams'): return score_columns(game, standing, me)
+    return [(f"Seat {s}", s) for s in range(game.n_seats())]
+
+def hand_word(game) -> str:
+    "The game's word for a hand (Dehla Pakad: deal)."
+    return getattr(game, 'LEARNER_WORDS', {}).get('hand', 'hand')
+
 # %% ../../nbs/ui/21_charts.ipynb #21d79a73
 def _goal_line(ax, goal):
     "The match's goal on the chart `ax`: a dashed line saying whether reaching it wins or loses."
     ax.axhline(goal.value, linestyle='--', color='grey', linewidth=1, label=f"{goal.outcome} at {goal.value}")
 
-def _chart_frame(game, label:str, width:float=5.5, height:float=2.8) -> Figure:
-    "The tally chart of `game` without its numbers: a line per seat, the goal, the axes' labels, the title and the legend."
+def _chart_frame(game, label:str, width:float=5.5, height:float=2.8, lines:list|None=None) -> Figure:
+    "The tally chart of `game` without its numbers: a line per seat or side (`lines`: `chart_lines`), the goal, the axes' labels, the title and the legend."
     fig = Figure(figsize=(width, height), dpi=90)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
-    for seat in range(game.n_seats()): ax.plot([0], [0], marker='o', markersize=3, label=f"Seat {seat}")
+    lines = lines or chart_lines(game, game.new_standing())
+    for name, _ in lines: ax.plot([0], [0], marker='o', markersize=3, label=name)
     goal, note = game.goal, ''
     if goal is not None and goal.on_tally: _goal_line(ax, goal)
     elif goal is not None: note = f"\nto win: {goal.value} {goal.measure}"  # not on this scale: said, not drawn
-    ax.set_xlabel('hands played'); ax.set_ylabel(label)
-    ax.set_title(f"{game.title}: {label} after each hand{note}", fontsize=10, y=1.0)  # where matplotlib would put it (nothing above the axes), said once: no search at every draw
+    ax.set_xlabel(f"{hand_word(game)}s played"); ax.set_ylabel(label)
+    ax.set_title(f"{game.title}: {label} after each {hand_word(game)}{note}", fontsize=10, y=1.0)  # where matplotlib would put it (nothing above the axes), said once: no search at every draw
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(fontsize=7, loc='upper left', ncol=2, frameon=False)
-    fig.goal, fig.margins = goal, {None: {k: getattr(fig.subplotpars, k) for k in ('left', 'right', 'bottom', 'top')}}
+    fig.goal, fig.seats, fig.margins = goal, [seat for _, seat in lines], {None: {k: getattr(fig.subplotpars, k) for k in ('left', 'right', 'bottom', 'top')}}
     return fig
 
 # %% ../../nbs/ui/21_charts.ipynb #d6984fcc
 def _fill(fig:Figure, rows:list, start:list|None=None) -> Figure:
-    "Put `rows` (each seat's tally after each hand) on the chart `fig`: a point per hand and seat, from `start` (`tally_start`) before the first."
+    "Put `rows` (each seat's tally after each hand) on the chart `fig`: a point per hand and line, from `start` (`tally_start`) before the first."
     ax, hands, goal = fig.axes[0], list(range(len(rows) + 1)), fig.goal
     if goal is not None and goal.on_tally: ax.lines[-1].remove()  # drawn again below, after the seats, as when first made
-    for seat, line in enumerate(ax.lines): line.set_data(hands, [start[seat] if start else 0] + [row[seat] for row in rows])
+    for seat, line in zip(fig.seats, ax.lines): line.set_data(hands, [start[seat] if start else 0] + [row[seat] for row in rows])
     ax.relim(); ax.autoscale_view()
     if goal is not None and goal.on_tally: _goal_line(ax, goal)
-    return ax.set_xlim(0, max(1, len(rows))) and fig
+    ax.set_xlim(0, max(1, len(rows)))
+    return fig
 
 # %% ../../nbs/ui/21_charts.ipynb #8868eb68
 def _ticks(axis, lo:float, hi:float) -> tuple:
@@ -82,21 +96,22 @@ def _laid_out(fig:Figure) -> Figure:
     return fig
 
 # %% ../../nbs/ui/21_charts.ipynb #2a06d296
-def tally_chart(match, width:float=5.5, height:float=2.8) -> Figure:
-    "A line chart of each seat's tally after every finished hand of `match`."
+def tally_chart(match, width:float=5.5, height:float=2.8, me:int|None=None) -> Figure:
+    "A line chart of each seat's (or side's: `chart_lines`) tally after every finished hand of `match`, drawn for seat `me` (None: any)."
     label, rows = tally_table(match)
-    return _laid_out(_fill(_chart_frame(match.game, label, width, height), rows, tally_start(match)))
+    frame = _chart_frame(match.game, label, width, height, chart_lines(match.game, match.standing, me))
+    return _laid_out(_fill(frame, rows, tally_start(match)))
 
 # %% ../../nbs/ui/21_charts.ipynb #480dad14
 FRAMES = 8  # chart frames kept, one per game and size
 _frames, _frames_lock = collections.OrderedDict(), threading.Lock()
 
-def chart_png(match, width:float=5.5, height:float=2.8) -> bytes:
+def chart_png(match, width:float=5.5, height:float=2.8, me:int|None=None) -> bytes:
     "The tally chart as PNG bytes (for an `ipywidgets.Image` or a file), drawn on a kept frame of the same game and size."
-    label, rows = tally_table(match)
-    key = (match.game.title, label, match.game.n_seats(), repr(match.game.goal), width, height)
+    label, rows, lines = *tally_table(match), chart_lines(match.game, match.standing, me)
+    key = (match.game.title, label, tuple(lines), repr(match.game.goal), width, height)
     with _frames_lock:  # a frame draws one chart at a time (the classroom draws charts from several threads)
-        fig = _frames.pop(key, None) or _chart_frame(match.game, label, width, height)
+        fig = _frames.pop(key, None) or _chart_frame(match.game, label, width, height, lines)
         _frames[key] = fig
         while len(_frames) > FRAMES: _frames.popitem(last=False)
         buf = io.BytesIO()
@@ -104,20 +119,20 @@ def chart_png(match, width:float=5.5, height:float=2.8) -> bytes:
     return buf.getvalue()
 
 # %% ../../nbs/ui/21_charts.ipynb #8ead6912
-def tally_words(match) -> str:
-    "What the tally chart shows, in words: each seat's tally after the last finished hand, and the goal."
+def tally_words(match, me:int|None=None) -> str:
+    "What the tally chart shows, in words: each line's tally after the last finished hand (`chart_lines`), and the goal."
     label, rows = tally_table(match)
-    if not rows: return f"{match.game.title}: no hand finished yet."
-    now = ', '.join(f"Seat {s} {v}" for s, v in enumerate(rows[-1]))
-    goal = match.game.goal
-    return (f"Chart of {label} after each hand of {match.game.title}. After hand {len(rows)}: {now}."
-            + (f" Goal: {goal.outcome} at {goal.value} {goal.measure}." if goal is not None else ''))
+    game, word = match.game, hand_word(match.game)
+    if not rows: return f"{game.title}: no {word} finished yet."
+    now = ', '.join(f"{rows[-1][s]} for {name}" for name, s in chart_lines(game, match.standing, me))  # the count first: 'Seat 1 0' read as seat numbers
+    return (f"Chart of {label} after each {word} of {game.title}. After {word} {len(rows)}: {now}."
+            + (f" Goal: {game.goal.outcome} at {game.goal.value} {game.goal.measure}." if game.goal is not None else ''))
 
 # %% ../../nbs/ui/21_charts.ipynb #f4427ffb
 def png_html(data:bytes, words:str) -> str:
     "PNG `data` as an HTML `<img>` that holds it, with `words` as its text alternative (a screen reader reads them)."
     return f'<img class="cgt-chart" alt="{escape(words)}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
 
-def chart_html(match, **kwargs) -> str:
-    "The tally chart as an HTML `<img>` with the picture inside it (static pages, the live panel), its words as its text alternative."
-    return png_html(chart_png(match, **kwargs), tally_words(match))
+def chart_html(match, me:int|None=None, **kwargs) -> str:
+    "The tally chart as an HTML `<img>` with the picture inside it (static pages, the live panel), its words as its text alternative; drawn for seat `me` (None: any)."
+    return png_html(chart_png(match, me=me, **kwargs), tally_words(match, me))
