@@ -436,7 +436,7 @@ def _points(n): return f"{n} point{'' if n == 1 else 's'}"
 def test_bury_help_and_verdict_wording():
     h = four()
     for a in ('pass', 'pass', 'pick'): h.apply(a)  # seat 2 picks R3 R4
-    assert h.action_help().startswith("bury 2 cards from your hand: type bury and the cards, e.g. `bury ")
+    assert h.action_help().startswith("bury 2 cards from your hand: type bury and the cards, e.g. \"bury ")
     seen = set()
     for move in h.legal_actions():
         points = sum(h.points_of[c] for c in move.cards)

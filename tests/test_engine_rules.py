@@ -102,3 +102,55 @@ def test_rules_are_titled_and_prefixed(name):
     for rule, title in rules.items():
         assert isinstance(title, str) and 3 < len(title) < 80
         assert '/' not in rule or rule.startswith(name + '/'), rule
+
+
+# ---------- what is typed, quoted as a person writes it (round 3, HB 2) ----------
+from cardgames_tutor.core.engine import HandState
+from cardgames_tutor.core.match import Match
+
+TYPOS = ['ZZ', 'zz', 'pass ZZ', 'pass 7H', 'trump Q', 'call ZZ', 'bury ZZ ZZ', 'AH AH', 'beg please', '10H 10H', 'x y z']
+
+def _said(hand, rng) -> list:
+    "(what, text) of everything the hand says a person at this position: verdicts, refusals, read errors, help, events."
+    out, legal = [], hand.legal_actions()
+    for a in candidates(hand, rng) + TYPOS:
+        out.append((f"explain({a!r})", hand.explain(a).text))
+        try: hand.read(a)
+        except ValueError as e: out.append((f"read({a!r})", str(e)))
+        if _read(hand, a) not in legal:
+            with pytest.raises(IllegalAction) as e: hand.apply(a)
+            out.append((f"apply({a!r})", str(e.value)))
+    for seat in range(hand.n):
+        if seat != hand.to_act and legal: out.append((f"Seat {seat} out of turn", hand.explain(legal[0], seat).text))
+    own = hand.action_help()
+    if own != HandState.action_help(hand): out.append(('action_help', own))  # the engine's own list of cards to play: see below
+    game, view = hand.game, hand.view(hand.to_act)
+    out += [('help row', r.text) for r in game.help_rows(view)]
+    return out + [('event', str(e.text)) for e in hand.events]
+
+@pytest.mark.parametrize('name,options', VARIANTS, ids=[f"{n}-{o.get('players', '')}" for n, o in VARIANTS])
+def test_no_text_a_person_reads_has_a_backquote(name, options):
+    """What a learner types is quoted in the engine's and the games' own texts as a person writes it, in double quotes
+    ('e.g. "AB" for A🔔'), never in a programmer's backquotes: a learner in JupyterLab reads `m.apply('ZZ')`'s refusal as
+    the engine wrote it. Swept: the verdict, the read error and the refusal of every candidate action (unknown cards, odd
+    input, moves of every verb, the legal moves disturbed) at 100 positions of every variant, out-of-turn refusals, each
+    game's own help line for a phase, its quick-reference rows, table lines and events; the packs' notation lines.
+    (The engine's 'play one of ...' for the play phase, core/engine.py's `HandState.action_help`, and the coach's 'type
+    ...' are outside this: the terminal still puts their backquotes in double quotes.)"""
+    game, found = get_game(name, **options), []
+    texts = [('notation', game.pack.notation_help()), ('typing note', game.pack.typing_note)]
+    m = Match(game, seed=1)
+    for typed in TYPOS:
+        texts.append((f"Match.explain({typed!r})", m.explain(typed).text))
+        try: m.apply(typed)
+        except (IllegalAction, ValueError) as e: texts.append((f"Match.apply({typed!r})", str(e)))
+    rng = random.Random(17)
+    for _ in range(80):  # a match played on: the table's lines as each seat to act sees them
+        if m.over or not m.legal_actions(): break
+        view = m.view(m.to_act)
+        texts += [('table', l) for l in game.table_lines(view, m.to_act) + game.hand_lines(view)]
+        m.apply(rng.choice(m.legal_actions()))
+    texts += [('event', str(e.text)) for e in m.events()]
+    for hand, rng in walk(name, options, 17, 100): texts += _said(hand, rng)
+    found = [(what, text) for what, text in texts if '`' in text]
+    assert not found, found[:5]

@@ -277,7 +277,7 @@ def test_dehla_pakad_terminal_speaks_to_you():
     refused = for_you(m.hand.explain('10C').text, me)  # the terminal shows the turn again after it: how to type trump
     assert "you, on the dealer's right, first name trump" in refused and 'e.g.' not in refused, refused
     from cardgames_tutor.term.terminal import you_may
-    assert '`trump H`' in you_may(m, me)
+    assert '"trump H"' in you_may(m, me)
     play_out(m)
     streaks = [(e.text, seat) for e in m.events() if e.kind == 'deal-won' and 'Their streak' in e.text
                for seat in map(int, re.search(r"Seats (\d) and (\d)", e.text).groups())]

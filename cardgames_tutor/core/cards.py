@@ -113,7 +113,7 @@ def notation_help(self:Pack) -> str:
     suits = ' '.join(f"{s} ({v[0]})" for s, v in self.suits.items())
     ranks = ' '.join(dict.fromkeys(w for _, (w, _n) in sorted(self.ranks.items(), reverse=not self.suit_first)))
     card = self.cards[-1] if not self.suit_first else self.cards[5]
-    example = f"e.g. `{card.code}` for {card.symbol}"  # in backquotes: what is typed (a learner reads the card as its symbol)
+    example = f'e.g. "{card.code}" for {card.symbol}'  # in double quotes: what is typed, as a person writes it (a learner reads the card as its symbol)
     if self.suit_first: self._notation_help = f"the {self.title} is written suit then number: {suits}; numbers {ranks}, {example}"
     else: self._notation_help = f"the {self.title} is written rank then suit: ranks {ranks}; suits {suits}, {example}"
     return self._notation_help
@@ -134,7 +134,7 @@ FRENCH = Pack('french52', 'ordinary 52-card pack',
     {2: ('2', 'two'), 3: ('3', 'three'), 4: ('4', 'four'), 5: ('5', 'five'), 6: ('6', 'six'),
      7: ('7', 'seven'), 8: ('8', 'eight'), 9: ('9', 'nine'), 10: ('10', 'ten'), 11: ('J', 'jack'),
      12: ('Q', 'queen'), 13: ('K', 'king'), 14: ('A', 'ace')},
-    aliases={'T': '10'}, typing_note="T is accepted for 10 as well (`TH` = `10H`).", misspelt=('11H', '1S', 'QX'))
+    aliases={'T': '10'}, typing_note='T is accepted for 10 as well ("TH" = "10H").', misspelt=('11H', '1S', 'QX'))
 
 
 # %% ../../nbs/core/00_cards.ipynb #3000636e
@@ -146,7 +146,7 @@ MARIAS = Pack('marias32', 'mariáš 32-card pack',
     aliases={'T': '10', 'U': 'J', 'O': 'Q'}, misspelt=('QS', '6H', '11L'),
     typing_note=("There are no queens: J is the lower jack (spodek) and Q the upper jack (svršek); pictures mark them "
                  "U and O, and U and O are accepted when you type. A is the ace as a rank and acorns as a suit: "
-                 "`AA` is the ace of acorns. T is accepted for 10."))
+                 '"AA" is the ace of acorns. T is accepted for 10.'))
 
 
 # %% ../../nbs/core/00_cards.ipynb #003eb846
@@ -156,7 +156,7 @@ BEGGARS = Pack('beggars38', 'Beggars and Thieves 38-card pack',
     {n: (str(n), str(n)) for n in range(1, 15)},
     suit_first=True, ranks_of={'T': range(1, 15), 'G': range(1, 9), 'B': range(1, 9), 'R': range(1, 9)},
     suit_words={'T': 'Thief', 'G': 'green', 'B': 'blue', 'R': 'red'}, misspelt=('T15', 'G9', 'Q6'),
-    typing_note="Here T is the Thieves suit, never a ten, and B is blue Beggars: `T6` is the 6 Thief, `B6` the 6 blue.")
+    typing_note='Here T is the Thieves suit, never a ten, and B is blue Beggars: "T6" is the 6 Thief, "B6" the 6 blue.')
 
 
 # %% ../../nbs/core/00_cards.ipynb #7620d260

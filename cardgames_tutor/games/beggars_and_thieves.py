@@ -697,14 +697,14 @@ def settle(self:BeggarsAndThieves, hand, match):
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #c8a1ab0f
 @patch
 def action_help(self:ThievesHand) -> str:
-    if self.phase == 'blind': return "type `pick` to pick up the blind, or `pass` to leave it"
+    if self.phase == 'blind': return 'type "pick" to pick up the blind, or "pass" to leave it'
     if self.phase == 'bury':
         return (f"bury {self.game.bury_count} cards from your hand: type bury and the cards, e.g. "
-                f"`bury {' '.join(str(c) for c in self.legal_actions()[0].cards)}`")
+                f'"bury {" ".join(str(c) for c in self.legal_actions()[0].cards)}"')
     if self.phase == 'declare':
         call = self.callable_thief()
-        return ("type `partner` (whoever holds the 6 Thief is your partner), `alone`"
-                + (f", or `call {call.rank}` (the holder of the {call.symbol} is)" if call else ''))
+        return ('type "partner" (whoever holds the 6 Thief is your partner), "alone"'
+                + (f', or "call {call.rank}" (the holder of the {call.symbol} is)' if call else ''))
     return TrickHand.action_help(self)
 
 # %% ../../nbs/games/14_beggars_and_thieves.ipynb #e0ce24a6

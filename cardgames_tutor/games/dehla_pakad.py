@@ -194,7 +194,7 @@ def _explain_trump(self:DehlaPakadHand, action) -> Verdict:
         return Verdict(False, 'dehla-pakad/trump-first', "Name trump first: ♠ spades, ♥ hearts, ♦ diamonds or ♣ clubs.")
     if not (isinstance(action.arg, str) and len(action.arg) == 1 and action.arg in 'SHDC') or action.cards:
         return Verdict(False, 'dehla-pakad/suit', f"{(action.arg if len(str(action.arg)) < 20 else quoted(action.arg)) if action.arg else 'Nothing'} is not a suit: name spades, "
-                       f"hearts, diamonds or clubs (type trump and the suit's letter: `trump H` names ♥ hearts).")
+                       f'hearts, diamonds or clubs (type trump and the suit\'s letter: "trump H" names ♥ hearts).')
     return Verdict(True, 'dehla-pakad/trump', f"Seat {self.trump_maker}, the dealer's right-hand neighbour, names "
                    f"{suit_name(FRENCH, action.arg)} trump after seeing only five cards.")
 
@@ -218,8 +218,8 @@ def _apply_trump(self:DehlaPakadHand, action):
 @patch
 def action_help(self:DehlaPakadHand) -> str:
     if self.phase == 'trump':
-        return ("name trump from your five cards: type `trump S` for spades, `trump H` for hearts, `trump D` for diamonds "
-                "or `trump C` for clubs")
+        return ('name trump from your five cards: type "trump S" for spades, "trump H" for hearts, "trump D" for diamonds '
+                'or "trump C" for clubs')
     return TrickHand.action_help(self)
 
 

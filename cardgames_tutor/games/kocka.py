@@ -155,7 +155,7 @@ def parse_action(self:KockaHand, action):
     words = action.split()
     if words and words[0].lower() == 'pass': return parse_move(action, MARIAS, _VERBS)
     if len(words) == 1: return MARIAS.parse(words[0])
-    raise ValueError(f"{quoted(action)} is not an action: type one card (e.g. `10H`), or pass and three cards (e.g. `pass 7H 8H 9H`)")
+    raise ValueError(f'{quoted(action)} is not an action: type one card (e.g. "10H"), or pass and three cards (e.g. "pass 7H 8H 9H")')
 
 
 # %% ../../nbs/games/11_kocka.ipynb #ca03078e
@@ -163,7 +163,7 @@ def parse_action(self:KockaHand, action):
 def action_help(self:KockaHand) -> str:
     if self.phase == 'pass':
         return (f"pass three of your dealt cards to Seat {(self.to_act + 1) % 4}: type pass and three cards, e.g. "
-                f"`pass {' '.join(c.code for c in in_order(self.hands[self.to_act])[:3])}`")
+                f'"pass {" ".join(c.code for c in in_order(self.hands[self.to_act])[:3])}"')
     return TrickHand.action_help(self)
 
 

@@ -24,13 +24,13 @@ __all__ = ['PHASE_WORDS', 'legend_text', 'in_card_words', 'notation_table', 'opt
 
 # %% ../../nbs/term/31_terminal.ipynb #b658a752
 def legend_text(pack:Pack) -> str:
-    "How to type the cards of `pack`: each letter, the sign the table shows for it, and the letters that mean two things (what is typed in backquotes)."
+    "How to type the cards of `pack`: each letter, the sign the table shows for it, and the letters that mean two things (what is typed in double quotes, as a person writes it)."
     suits = ', '.join(f"{s} = {v[1] + ' ' if v[1] != s else ''}{v[0]}" for s, v in pack.suits.items())
     ranks = ' '.join(dict.fromkeys(w for _, (w, _n) in sorted(pack.ranks.items())))
     card = pack.cards[-1]
     lines = [f"Typing a card ({pack.title}), {'suit then number' if pack.suit_first else 'rank then suit'}: "
              f"suits {suits}; ranks from low to high {ranks}.",
-             f"Type `{card.code}` for {card.symbol}, the {card.name} (any case; `{card.symbol}` is read too)."]
+             f'Type "{card.code}" for {card.symbol}, the {card.name} (any case; "{card.symbol}" is read too).']
     if pack.typing_note: lines.append(pack.typing_note)  # what the pack says of its own letters
     return '\n'.join(lines)
 
@@ -43,13 +43,13 @@ def _cards_pattern(pack:Pack) -> tuple:
 
 # %% ../../nbs/term/31_terminal.ipynb #65b9bbdb
 def in_card_words(text, pack:Pack|None) -> str:
-    "`text` with every card of `pack` in it in the card's own words (`9♥ A♥ 9🍃`, `6 Thief, 5 green`); what is typed, in backquotes, as it is."
+    "`text` with every card of `pack` in it in the card's own words (`9♥ A♥ 9🍃`, `6 Thief, 5 green`); what is typed, in double quotes (or backquotes), as it is."
     if pack is None: return str(text)
     run, one = _cards_pattern(pack)
     def said(m):
         words = [pack.parse(w).words for w in one.findall(m.group(0))]
         return (', ' if any(' ' in w for w in words) else ' ').join(words)
-    parts = re.split(r"(`[^`\n]*`)", str(text))  # odd parts: typed, in backquotes
+    parts = re.split(r'(`[^`\n]*`|"[^"\n]*")', str(text))  # odd parts: typed, in double quotes (the coach's hint: in backquotes)
     return ''.join(p if k % 2 else run.sub(said, p) for k, p in enumerate(parts))
 
 # %% ../../nbs/term/31_terminal.ipynb #aa579ced
@@ -93,21 +93,26 @@ def without_goal(line:str, goal:Goal|None) -> str:
     def cut(m): return '' if re.search(rf"\b{goal.value}\b", m[1]) and re.search(r"\b(win|wins|lose|loses|losing)\b", m[1]) else m[0]
     return _RESTATED.sub(cut, line)
 
+# %% ../../nbs/term/31_terminal.ipynb #b7e1a2c4
+def _either(words) -> str:
+    "Words to type, each in double quotes, as a person writes them: '\"beg\" or \"pass\"'."
+    return and_list(f'"{w}"' for w in words).replace(' and ', ' or ')
+
 # %% ../../nbs/term/31_terminal.ipynb #2d74274b
 def typing_text(game:Game) -> str:
-    "What a learner types at a turn of `game`, in a phrase: a card (with an example) and the game's words, in backquotes."
+    "What a learner types at a turn of `game`, in a phrase: a card (with an example) and the game's words, in double quotes."
     card = game.deck()[-1]
     words = list(dict.fromkeys(v.typed.split()[0] for v in game.VERB_WORDS.values() if v.typed))
-    said = [f"a card (e.g. `{card.code}` for {card.symbol})"] if game.CARD_ACTIONS else []
-    if words and said: said.append(f"{'the word' if len(words) == 1 else 'one of the words'} {and_list(f'`{w}`' for w in words).replace(' and ', ' or ')} when the turn asks for it")
-    elif words: said.append(and_list(f'`{w}`' for w in words).replace(' and ', ' or '))
+    said = [f'a card (e.g. "{card.code}" for {card.symbol})'] if game.CARD_ACTIONS else []
+    if words and said: said.append(f"{'the word' if len(words) == 1 else 'one of the words'} {_either(words)} when the turn asks for it")
+    elif words: said.append(_either(words))
     return ', or '.join(said)
 
 # %% ../../nbs/term/31_terminal.ipynb #c14a3068
 def header_text(game:Game, seed:int|None, seat:int|None, coach:bool=False) -> str: # coach: the hint is shown at every turn; seed: not shown
     "The first line of a terminal game: the game, its table, the goal of the match (said here once, not at every turn), and what to type."
     you = ("Bots play every seat." if seat is None else
-           f"You are Seat {seat}. At your turn type {typing_text(game)}; `hint`, `help`, `undo` or `quit`."
+           f'You are Seat {seat}. At your turn type {typing_text(game)}; "hint", "help", "undo" or "quit".'
            + (" The coach's hint is shown at every turn." if coach else ''))
     goal = goal_text(game.goal)
     return in_card_words(f"{game.title} ({options_text(game)}). {goal + ' ' if goal else ''}{you}", game.pack)
@@ -125,7 +130,8 @@ def seed_text(seed:int, game:Game) -> str:
 
 # %% ../../nbs/term/31_terminal.ipynb #4ad5a36f
 def typed_quoted(text) -> str:
-    "`text` as the terminal prints it: each typed word, in backquotes in the tutor's texts, in double quotes."
+    """`text` as the terminal prints it: a typed word still in backquotes, in double quotes. The games and the terminal write
+    what is typed in double quotes themselves; the coach's hint ('type `AH`') and the engine's list of cards to play still use backquotes."""
     return re.sub(r"`([^`\n]*)`", r'"\1"', str(text))
 
 # %% ../../nbs/term/31_terminal.ipynb #72409c6f
@@ -213,9 +219,9 @@ def view_text(view:dict, game:Game) -> str:
 def _choices(match:Match, legal:list) -> str:
     "Actions with a word each (partner, alone, call T7): what to type, what it does, then what it means, a line each."
     typed, game = [str(a) for a in legal], match.game
-    lines = [f"You may choose one: {and_list(f'`{w}`' for w in typed).replace(' and ', ' or ')}."]
+    lines = [f"You may choose one: {_either(typed)}."]
     said = [re.sub(rf"^{re.escape(a.verb)}: ", '', match.hand.explain(a).text, flags=re.I) for a in legal]  # 'Beg: ...'
-    return '\n'.join(lines + [f"  `{w}` to {action_text(a, game, 'do')}: {in_card_words(t[:1].upper() + t[1:], game.pack)}"
+    return '\n'.join(lines + [f'  "{w}" to {action_text(a, game, "do")}: {in_card_words(t[:1].upper() + t[1:], game.pack)}'
                               for w, a, t in zip(typed, legal, said)])
 
 def you_may(match:Match, seat:int) -> str:
@@ -223,7 +229,7 @@ def you_may(match:Match, seat:int) -> str:
     legal, pack = match.view(seat)['legal'], match.game.pack
     if legal and all(isinstance(a, Card) for a in legal):
         first = min(legal, key=lambda c: c.order)
-        return f"You may play: {cards_text(legal)} (type e.g. `{first.code}` for {first.symbol})"
+        return f'You may play: {cards_text(legal)} (type e.g. "{first.code}" for {first.symbol})'
     verbs = [a.verb for a in legal if isinstance(a, Move) and not a.cards]
     if len(legal) > 1 and len(verbs) == len(legal) == len(set(verbs)): return _choices(match, legal)
     return f"You may {match.hand.action_help()}."
@@ -280,8 +286,8 @@ def help_text(match:Match, seat:int) -> str:
         lines += [legend_text(game.pack), "Every card: type it as on the left; the table shows it as in the middle.",
                   notation_table(game.pack, cards=game.deck())]
     else: lines.append(f"In {game.title} no card is ever typed: a turn is one of the words above.")
-    lines += [f"`hint` asks the coach what to play here, and why. To see the hint at every turn, start the game with: {play_command(game, '--coach')}",
-              "`undo` takes back your last move (and the bots' replies); `quit` stops the game."]
+    lines += [f'"hint" asks the coach what to play here, and why. To see the hint at every turn, start the game with: {play_command(game, "--coach")}',
+              '"undo" takes back your last move (and the bots\' replies); "quit" stops the game.']
     return '\n'.join(lines)
 
 # %% ../../nbs/term/31_terminal.ipynb #b7ca8d91
@@ -292,10 +298,10 @@ def between_hands(answer:str, done:int) -> tuple:
     word = answer.strip().lower()
     if word in _GO_ON: return 'go', None
     if word in _STOP: return 'stop', None
-    nxt = f"press Enter (or type `next`) for hand {done + 1}, or type `quit` to stop"
-    if word == 'help': return 'ask', f"Hand {done} is over: {nxt}. At your turn, `help` shows the rules of the moment and how to type."
+    nxt = f'press Enter (or type "next") for hand {done + 1}, or type "quit" to stop'
+    if word == 'help': return 'ask', f'Hand {done} is over: {nxt}. At your turn, "help" shows the rules of the moment and how to type.'
     if word in ('hint', 'undo'): return 'ask', f"There is nothing to {'advise on' if word == 'hint' else 'undo'} between hands: {nxt}."
-    return 'ask', f"Refused: {short_repr(answer.strip(), 40)} (as typed) is not an answer between hands: {nxt}; `help` and `hint` are answered too."
+    return 'ask', f'Refused: {short_repr(answer.strip(), 40)} (as typed) is not an answer between hands: {nxt}; "help" and "hint" are answered too.'
 
 # %% ../../nbs/term/31_terminal.ipynb #e21a0759
 class Narrator:
