@@ -61,5 +61,6 @@ def typing_key(hand) -> str:
 # %% ../../nbs/practice/41f_drill_words.ipynb #2d5b26f3
 def plain(text:str) -> str:
     """`text` with what is typed in double quotes, not backquotes (marks a learner does not read as quotes): 'e.g. "AB" for A🔔'.
-    (Typed text stays quoted: a card code bare in a sentence would read as a card the learner should know.)"""
+    (Typed text stays quoted: a card code bare in a sentence would read as a card the learner should know.) The engine's and
+    the games' verdicts quote typing in double quotes themselves (tests/test_engine_rules.py), so on them this changes nothing."""
     return text.replace('`', '"')
