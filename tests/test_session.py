@@ -176,3 +176,18 @@ def test_dehla_pakad_says_what_each_side_added():
         sides = [seats_text(team, seat) for team in s.match.standing['teams']]
         assert f"Added to the deals won by the side: {won[0]} by {sides[0]}, {won[1]} by {sides[1]} (more is better)." in words, words
         assert f"Best this hand: {sides[won.index(1)]}." in words  # (the session says 'deal' when it shows it)
+
+
+@pytest.mark.parametrize('name', list(games()))
+def test_the_status_line_says_a_hand_is_over_once(name):
+    """At the end of each hand, and of the match, the status line says so once ('hand 1 is over', in the game's word),
+    never twice ('the deal is over · deal 1 is over'), the phase's words and the turn's saying the same thing."""
+    from cardgames_tutor.term.terminal import in_game_words
+    s, ends = Session(name, seed=2), 0
+    while not s.match.over and ends < 3:
+        while s.review is None and not s.match.over: s.play_for_me(bots=False) or s.run_bots()
+        text, i = s.status().text, s.review
+        assert text.count(' over') == 1, text
+        if not s.match.over: assert text.endswith(in_game_words(f"hand {i + 1} is over", s.game)), text
+        ends += 1
+        s.next_hand()

@@ -126,11 +126,11 @@ def move_notes(self:Session) -> list:
 def status(self:Session, teaching:bool=False) -> Status: # whether every hand is shown
     "The status line of the moment shown."
     shown, i, mine = self.shown(), self.shown_hand(), self.view(self.seat)
-    if i < len(shown.hands) - 1 or (shown.over and not shown.hand.legal_actions()):
-        turn = 'the match is over' if shown.over and i == len(shown.hands) - 1 else f"hand {i + 1} is over"
+    over = i < len(shown.hands) - 1 or (shown.over and not shown.hand.legal_actions()) or mine['phase'] == 'over'
+    if over: turn = 'the match is over' if shown.over and i == len(shown.hands) - 1 else f"hand {i + 1} is over"
     else: turn = 'your turn' if mine['to_act'] == self.seat else f"Seat {mine['to_act']} to play"
     mode = '' if self.live else f" · stepping: move {self.cursor} of {len(self.match.actions)}"
-    facts = in_game_words(f"hand {i + 1} · seed {self.seed} · you are Seat {self.seat} · {PHASE_WORDS.get(mine['phase'], mine['phase'])}", self.game)  # the phase in words; the game's word for a hand
+    facts = in_game_words(f"hand {i + 1} · seed {self.seed} · you are Seat {self.seat}" + ('' if over else f" · {PHASE_WORDS.get(mine['phase'], mine['phase'])}"), self.game)  # the phase in words (a finished hand's: the turn says it, once); the game's word for a hand
     return Status(self.game.title, facts, in_game_words(turn, self.game), mode + (' · all hands shown' if teaching else ''))
 
 # %% ../../nbs/ui/22_session.ipynb #71b469b8
