@@ -789,3 +789,20 @@ def test_dehla_pakad_chart_is_per_side(seat):
     k = Tutor('kocka', seed=3, coach=False)  # a game without sides: a line per seat, as before
     assert [l.get_label() for l in tally_chart(k.match).axes[0].lines][:4] == [f"Seat {s}" for s in range(4)]
     k.close()
+
+
+def test_kockas_small_o_and_u_are_keyed_under_the_hand():
+    """Kočka's drawn cards carry a small O and U (the upper and lower jack: Ober and Unter), which only a tooltip named, and
+    a phone shows none: the panel says what they are in a line under the hand, live and in its static picture; a game
+    whose cards carry no letters has no such line."""
+    t = Tutor('kocka', seed=3)
+    kids = list(t.children)
+    assert kids[kids.index(t.hand_box) + 1] is t.key_line
+    said = html.unescape(re.sub(r'<[^>]+>', '', t.key_line.value))
+    assert 'Q with a small O = upper jack (Ober)' in said and 'J with a small U = lower jack (Unter)' in said, said
+    picture = t.snapshot_html()
+    assert t.key_line.value in picture and re.search(r'<sub>[OU]</sub>', picture)  # the letters it keys are drawn there
+    for name in GAMES:
+        t.deal(seed=1, game=name)
+        assert bool(t.key_line.value) == (name == 'kocka') and (t.key_line.value in t.snapshot_html()), name
+    t.close()

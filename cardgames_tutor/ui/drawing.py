@@ -14,7 +14,7 @@ from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
 from .charts import chart_html, tally_start
 from .session_data import seat_names, named_seats
-from .table import score_columns, direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
+from .table import face_key, score_columns, direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
 from .session_data import Message
 from ..core.engine import rule_name
 from .looks import whole_button, running_loop, widget_tree
@@ -145,6 +145,7 @@ def _draw_all(self:PanelDrawing, view:dict, controls, viewer):
     if self._fresh('table', at, view): self.table.value = named_seats(table_html(view, self.seat, direction_of(self.game), self.game.title, self.game), names)
     if self._fresh('message', s.generation, s.message, names): self.message.value = named_seats(_message_html(s.message, self.game.pack), names)
     if self._fresh('hand', shown, s.shown_hand(), controls, chosen): self._draw_hand(controls)  # only the cards and what is lit
+    if self._fresh('key', self.game.pack): self.key_line.value = face_key(self.game.pack)  # under the hand: Kočka's O and U
     if self._fresh('moves', shown, s.match.over, controls, chosen, at if controls.plain else None, _paused(s)):  # the notes: the match's words
         self._draw_moves(controls)
         self.move_notes.value = self._notes_html()
@@ -386,7 +387,7 @@ def snapshot_html(self:PanelDrawing, chart:bool=False) -> str: # with the tally 
     return (f'<div class="cgt-snapshot" style="border:1px solid {ink("edge")};padding:6px;border-radius:6px;max-width:100%;box-sizing:border-box">'
             f'{self.status.value}<div style="display:flex;gap:8px;flex-wrap:wrap">{self.table.value}'
             f'<div style="flex:1 1 260px;max-width:420px">{log}</div></div>'
-            f'{self.message.value}<div>{cards}</div><div>{moves}</div>{self.move_notes.value}'
+            f'{self.message.value}<div>{cards}</div>{self.key_line.value}<div>{moves}</div>{self.move_notes.value}'
             f'<div style="display:flex;gap:8px;flex-wrap:wrap">{self.scores.value}{chart}</div></div>')
 
 # %% ../../nbs/ui/23_drawing.ipynb #fe7fbedd

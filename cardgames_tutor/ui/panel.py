@@ -219,7 +219,7 @@ def _build(self:Tutor, pace, teach, solo:bool=True):
     self.log_view = W.VBox([W.VBox(list(self.log_parts), layout=W.Layout(flex='0 0 auto'))], layout=W.Layout(
         flex='1 1 260px', max_width='420px', height='300px', overflow='auto', flex_flow='column-reverse', border='1px solid #ddd'))
     self.log_view.add_class('cgt-log')  # the newest row at the bottom, in view, as the log grows
-    self.hand_box, self.move_box, self.move_notes = looks.row([]), looks.row([]), html()  # notes: what each move does
+    self.hand_box, self.key_line, self.move_box, self.move_notes = looks.row([]), html(), looks.row([]), html()  # key: Kočka's O and U; notes: what each move does
     self.card_slots, self.move_slots, self._slot_cards, self._slot_moves = [], [], [], []
     self.scores, self.chart = html(max_width='100%'), html(max_width='100%')  # the chart: an <img> with its words (no set width: it grew a phone's page)
     self._build_steps(teach, solo)
@@ -228,7 +228,7 @@ def _build(self:Tutor, pace, teach, solo:bool=True):
     self._wire()
     self.steps_row = row([w for w in (self.first, self.back, self.forward, self.last, self.jump, self.undo_button, self.bot_button, self.teach) if w is not None])
     self.css = W.HTML(f'<style>{PANEL_CSS}</style>', layout=W.Layout(display='none'), style=looks(HTMLStyle))  # applies though hidden
-    self.children = [self.css, self.status, row([self.table, self.log_view], align_items='flex-start'), self.message, self.hand_box,
+    self.children = [self.css, self.status, row([self.table, self.log_view], align_items='flex-start'), self.message, self.hand_box, self.key_line,
                      self.move_box, self.move_notes, self.steps_row, W.Accordion([self.setup], titles=(self.setup.title,)),
                      row([self.scores, self.chart], align_items='flex-start')]
 
