@@ -17,7 +17,7 @@ from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.ui.panel import Tutor
 from cardgames_tutor.ui.session_data import sort_actions
-from cardgames_tutor.ui.table import seat_positions, direction_of
+from cardgames_tutor.ui.table import seat_positions, direction_of, hand_word
 from cardgames_tutor.ui.drawing import move_label
 from cardgames_tutor.term.terminal import in_game_words
 from cardgames_tutor.core.contracts import seats_text
@@ -176,7 +176,7 @@ def test_step_back_forward_jump_undo(name):
     t.last.click(); assert t.cursor is None and t.table.value == live_table
     # jump to a trick, if the game has tricks and one is done
     labels = dict(t.jump.options)
-    assert labels['hand 1 · start'] == 0
+    assert labels[in_game_words('hand 1 · start', t.game)] == 0  # Dehla Pakad: deal 1 · start
     tricks = [(label, k) for label, k in t.jump.options if 'trick' in label]
     if tricks:
         label, k = tricks[0]
@@ -584,7 +584,7 @@ def test_finished_hand_stays_until_the_learner_moves_on(name):
     if last: assert f"won trick {last[-1].data['number']}" in t.table.value  # the last trick is still on the table
     if not t.match.over:
         t.hand_box.children and t.hand_box.children[0].click()
-        assert len(t.match.actions) == n and 'next hand' in t.message.value
+        assert len(t.match.actions) == n and f'next {hand_word(t.game)}' in t.message.value
         t.move_button('next hand').click()
         assert t.session.review is None and re.search(rf"(hand|deal) {len(t.match.hands)} ", t.status.value)
 
@@ -647,7 +647,7 @@ def test_the_download_holds_only_what_the_seat_has_seen(name, players):
     for step in range(70):
         t.save_button.click()
         done = sum(h.is_over for h in t.match.hands)
-        assert t.message.value.count(IN_PROGRESS) == (not t.match.over), t.message.value
+        assert t.message.value.count(IN_PROGRESS.format(hand=hand_word(t.game))) == (not t.match.over), t.message.value
         if not done:
             assert t.download.value == ''
         else:
@@ -727,13 +727,15 @@ def test_the_bot_button_never_skips_a_hands_end(name):
         t.bot_button.click()
     assert t.session.review is not None, "no hand ended"
     ended, moves, hands, said = t.session.review, len(t.match.actions), len(t.match.hands), t.message.value
-    assert t.bot_button.disabled and t.bot_button.tooltip == in_game_words("the hand is over: read how it ended, then press “next hand” to play on", t.game)
+    word, nexts = hand_word(t.game), [b.description for b in t.move_box.children]  # the button to press, in the game's word
+    assert t.bot_button.disabled and t.bot_button.tooltip == f"the {word} is over: read how it ended, then press “next {word}” to play on"
+    assert nexts == [f"next {word} ▶"] or t.match.over, nexts
     t.bot_button.click()
     assert (t.session.review, len(t.match.actions), len(t.match.hands), t.message.value) == (ended, moves, hands, said)
     assert t.session.shown_hand() == ended and f'data-hand="{ended + 1}"' in t.scores.value  # the finished hand's result, still shown
     if t.match.over: return
     while t.session.review is not None: t.move_button('next hand').click()
-    assert not t.bot_button.disabled and 'next hand' not in t.bot_button.tooltip
+    assert not t.bot_button.disabled and 'next' not in t.bot_button.tooltip
     t.bot_button.click()
     assert len(t.match.actions) > moves  # now it plays on
     t.close()
@@ -805,4 +807,35 @@ def test_kockas_small_o_and_u_are_keyed_under_the_hand():
     for name in GAMES:
         t.deal(seed=1, game=name)
         assert bool(t.key_line.value) == (name == 'kocka') and (t.key_line.value in t.snapshot_html()), name
+    t.close()
+
+
+DEAL_AS_HAND = re.compile(r"\b[Hh]and \d|\bnext hand\b|\bfinished hands?\b|\bthis hand\b|\bhand in progress\b|\bthe hand is over\b|\bafter (each )?hand\b")
+
+def test_dehla_pakads_panel_says_deal_where_the_game_does():
+    """Dehla Pakad's pages say "deal" for one hand of the match (its LEARNER_WORDS); its panel said "hand": "next hand ▶",
+    "press “next hand”", "hand 1 · start" in the jump menu, "the hand in progress is not in the record", "No finished
+    hand is waiting". Played through its widgets over three deals, no button, tooltip, menu entry or line of the panel
+    (the coach's row aside: coach_view) says "hand" for a deal; "next deal ▶" is the button pressed between deals."""
+    t, seen, pressed = Tutor('dehla-pakad', seed=12, coach=False), [], 0  # its match goes on after deal 1
+    def read():
+        ws = [t.status, t.message, t.move_notes, t.scores, t.key_line, t.download]
+        seen.extend(w.value for w in ws)
+        seen.extend(f"{b.description} {b.tooltip}" for b in [*t.move_box.children, *t.steps_row.children] if hasattr(b, 'tooltip'))
+        seen.extend(label for label, _ in t.jump.options)
+        seen.extend(w.titles[0] for w in t.children if isinstance(w, ipywidgets.Accordion))  # the setup's fold
+    for _ in range(400):
+        if t.match.over or pressed == 3: break
+        read()
+        if t.session.review is not None:
+            t.save_button.click(); read()
+            t.move_box.children[0].click(); pressed += 1
+            t.next_hand(); read()  # once more, with no finished deal on screen: the message says so
+        else: t.bot_button.click()
+    read()
+    assert pressed or t.match.over
+    said = [html.unescape(re.sub(r'<[^>]+>', ' ', x)) for x in seen]
+    wrong = sorted({m[0] for x in said for m in DEAL_AS_HAND.finditer(x)})
+    assert not wrong, wrong
+    assert any('next deal ▶' in x for x in said) and any('deal 1 · start' in x for x in said), said[:5]
     t.close()

@@ -14,7 +14,7 @@ from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
 from .charts import chart_html, tally_start
 from .session_data import seat_names, named_seats
-from .table import face_key, score_columns, direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
+from .table import face_key, hand_word, score_columns, direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
 from .session_data import Message
 from ..core.engine import rule_name
 from .looks import whole_button, running_loop, widget_tree
@@ -41,7 +41,7 @@ def _move_items(self:PanelDrawing, controls) -> list:
     s = self.session
     if _paused(s) is not None: return []  # a paused table: nothing moves on (the step buttons still look back)
     if s.live and s.match.over: return [("new match (next seed)", NEW_MATCH)] if s.solo else []  # a table's match is the table's
-    if s.live and s.review is not None: return [("next hand ▶", NEXT_HAND)]
+    if s.live and s.review is not None: return [(f"next {hand_word(self.game)} ▶", NEXT_HAND)]  # Dehla Pakad: next deal
     items = [(move_label(m, self.game.pack), m) for m in controls.plain]
     for verb, moves in controls.choose.items():
         sizes = ' or '.join(str(k) for k in sorted({len(m.cards) for m in moves}))
@@ -293,7 +293,7 @@ def _draw_log(self:PanelDrawing, viewer):
     earlier.value, latest.value = self._log_kept[1], ''.join(self._log_rows(log[cut:]))
 
 # %% ../../nbs/ui/23_drawing.ipynb #11b6410f
-BOT_TIPS = ('let the bot choose your move (it sees only your cards)', 'the hand is over: read how it ended, then press “next hand” to play on')
+BOT_TIPS = ('let the bot choose your move (it sees only your cards)', 'the {hand} is over: read how it ended, then press “next {hand}” to play on')
 
 @patch
 def _draw_steps(self:PanelDrawing):
@@ -302,7 +302,7 @@ def _draw_steps(self:PanelDrawing):
     for b, off in ((self.first, at == 0), (self.back, at == 0), (self.forward, s.live), (self.last, s.live),
                    (self.undo_button, not s.live), (self.bot_button, not s.may_play_for_me or ended)):  # the bot never skips a hand's end
         if b is not None: put(b, disabled=off)  # a table has no undo
-    put(self.bot_button, tooltip=in_game_words(BOT_TIPS[ended], self.game))  # why it is off, in the game's word (Dehla Pakad: deal)
+    put(self.bot_button, tooltip=BOT_TIPS[ended].format(hand=hand_word(self.game)))  # why it is off, in the game's word (Dehla Pakad: deal)
     options = [('-', -1)] + s.jump_marks()
     if len(options) != len(self.jump.options): self.jump.options = options
     if self.jump.value != -1 and (s.live or self.jump.value != s.cursor): self.jump.value = -1

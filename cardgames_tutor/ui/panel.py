@@ -114,7 +114,7 @@ def guarded(self:Tutor, callback):
             note = secrets.token_hex(3)  # the server's log says what failed, under this note; the page says only that it did
             _log.exception("tutor panel callback failed (note %s)", note)
             self.session.say('error', f"Something went wrong there, and it was noted for the people who run the tutor (note {note}). "
-                                      "The panel still works: try again" + (", or deal a new hand." if self.session.solo else "."))
+                                      "The panel still works: try again" + (", or deal a new match." if self.session.solo else "."))
             with contextlib.suppress(Exception): self.render()
     return run
 
@@ -159,7 +159,7 @@ class TableSetup(widgets.VBox):
         self.children = ([looks.row(deal_row), looks.row([self.pace])] if solo else []) + [looks.row(made([self.save_button, self.download, self.upload]))]
         self.title = SETUP_TITLES[solo]  # the fold's title names what it holds
 
-SETUP_TITLES = {True: 'table setup: game, seed, bots, hand records', False: 'hand record: save the finished hands'}
+SETUP_TITLES = {True: 'table setup: game, seed, bots, hand records', False: 'hand record: save the table’s finished play'}  # no word for a hand: a table may play Dehla Pakad (deals)
 
 # %% ../../nbs/ui/24_panel.ipynb #4d4ad1a0
 @patch

@@ -16,7 +16,7 @@ from ..core.actions import Move, action_text
 from ..core.match import Match
 from ..core import records
 from ..core.contracts import start_standing
-from .table import move_label, score_columns
+from .table import move_label, score_columns, hand_word
 from fastcore.basics import patch
 from .session_data import sort_actions, Controls, Message, Status, tally_number
 from ..term.terminal import PHASE_WORDS, in_game_words
@@ -151,7 +151,7 @@ def _not_now(self:Session) -> str|None:
     "Why the learner cannot act now, or None."
     if not self.live: return _STEPPED_BACK.format(at=self.cursor, n=len(self.match.actions))
     if self.match.over: return "The match is over: press “new match” (or deal in the table setup) to play again."
-    if self.review is not None: return in_game_words(f"Hand {self.review + 1} is over: press “next hand” to play on.", self.game)  # Dehla Pakad: Deal 1
+    if self.review is not None: return in_game_words(f"Hand {self.review + 1} is over: press “next {hand_word(self.game)}” to play on.", self.game)  # Dehla Pakad: Deal 1, next deal
     return None
 
 # %% ../../nbs/ui/22_session.ipynb #08965f05
@@ -208,7 +208,7 @@ def plan_bot(self:Session) -> bool:
 @patch
 def next_hand(self:Session) -> bool:
     "Move on from a finished hand to the hand the engine has dealt."
-    if self.review is None: return self.say('info', "No finished hand is waiting: play on.")
+    if self.review is None: return self.say('info', f"No finished {hand_word(self.game)} is waiting: play on.")
     later = [j for j in range(self.review + 1, len(self.match.hands)) if self.solo and self.match.hands[j].is_over]  # a table's: `_sync`
     if later:  # a hand over as it was dealt: shown too, before play goes on
         self.review, self.selected = later[0], []
@@ -311,7 +311,7 @@ def hand_over_text(self:Session, i:int) -> str:
     m = self.match
     text = str((m.hands[i].result or {}).get('text', '')).strip()
     for prefix in ('Hand over.', 'Deal over.'): text = text.removeprefix(prefix).strip()
-    end = ("The match is over." if m.over and i == len(m.hands) - 1 else "Press “next hand” to play on.")
+    end = ("The match is over." if m.over and i == len(m.hands) - 1 else f"Press “next {hand_word(m.game)}” to play on.")
     return in_game_words(' '.join(x for x in (f"Hand {i + 1} is over.", text, self.best_words(i), end) if x), self.game)
 
 # %% ../../nbs/ui/22_session.ipynb #c05d51fb
@@ -355,7 +355,7 @@ def jump_marks(self:Session) -> list:
                 hand_no += 1
                 out.append((f"hand {hand_no} · start", k))
             if e.kind == 'trick' and e.data: out.append((f"hand {hand_no} · trick {e.data.get('number')}", k))
-    return out
+    return [(in_game_words(label, self.game), k) for label, k in out]  # Dehla Pakad: deal 1 · start
 
 # %% ../../nbs/ui/22_session.ipynb #b0d7aff2
 @patch
@@ -435,15 +435,15 @@ def record_name(self:Session, every_hand:bool=True) -> str:
     return f"{self.game.name}-seed{self.seed}-{moves}moves.json"
 
 # %% ../../nbs/ui/22_session.ipynb #b49e21bb
-IN_PROGRESS = "the hand in progress is not in the record until it ends: its cards are not all public"
+IN_PROGRESS = "the {hand} in progress is not in the record until it ends: its cards are not all public"
 
 @patch
 def record_link(self:Session, every_hand:bool=False) -> str:
     "HTML of a link that downloads the hand record (every hand, or the finished ones only), '' if it would hold none; the message says what it holds."
     text = self.record_json(every_hand)
-    if text is None: return self.say('info', f"Nothing to download yet: {IN_PROGRESS}.") or ''  # the first hand still in play
+    if text is None: return self.say('info', f"Nothing to download yet: {IN_PROGRESS.format(hand=hand_word(self.game))}.") or ''  # the first hand still in play
     left_out = self.record_hands(every_hand) < len(self.match.hands)
     self.say('info', "Your hand record is ready: click “download the record” to save it on your computer"
-                     + (f"; {IN_PROGRESS}." if left_out else ". It shows every hand's cards."))
+                     + (f"; {IN_PROGRESS.format(hand=hand_word(self.game))}." if left_out else ". It shows every hand's cards."))
     return (f'<a class="cgt-download" download="{self.record_name(every_hand)}" href="data:application/json;base64,'
             f'{base64.b64encode(text.encode("utf-8")).decode("ascii")}" style="font:13px sans-serif;padding:4px">⬇ download the record</a>')
