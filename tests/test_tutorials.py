@@ -290,3 +290,34 @@ if __name__ == '__main__':
         src, done, report = ran(name)
         words, lines = visible(done)
         print(f"{name}: {words} words, repeated: {repeated(lines)}, live panel: {report}")
+
+
+# ---------------------------------------------------------------- the buttons a tutorial names are the panel's
+
+def _buttons(widget, out:set) -> set:
+    "The labels of the buttons in a widget tree (an arrow or play sign at either end dropped: 'next deal ▶' -> 'next deal')."
+    import ipywidgets as W
+    if isinstance(widget, W.Button): out.add(widget.description.strip(' ▶◀|'))
+    for kid in getattr(widget, 'children', ()): _buttons(kid, out)
+    return out
+
+def panel_buttons(name:str) -> set:
+    "Every button label the panel of game `name` shows over its first hand, played by the bot to that hand's end."
+    from cardgames_tutor.ui.panel import Tutor
+    t, seen = Tutor(name.replace('_', '-'), seed=3, coach=False), set()
+    while not t.match.hands[0].is_over:
+        _buttons(t, seen); t.play_for_me()
+    _buttons(t, seen); t.close()
+    return seen
+
+def test_every_button_a_tutorial_names_is_on_its_panel():
+    """A tutorial's **bold** words that are a button of some game's panel are a button of its own game's panel: Dehla Pakad's
+    panel says 'next deal' where the others say 'next hand', and its tutorial said 'press **next hand**' (false there)."""
+    shown = {g: panel_buttons(g) for g in GAMES}
+    any_panel = set().union(*shown.values())
+    for g in GAMES:
+        cells = json.loads((TUTORIALS / f'{g}.ipynb').read_text(encoding='utf-8'))['cells']
+        bold = {b for c in cells if c['cell_type'] == 'markdown' for b in re.findall(r'\*\*([^*]+)\*\*', _src(c))}
+        wrong = {b for b in bold if b in any_panel and b not in shown[g]}
+        assert not wrong, f"{g}: the tutorial names buttons its panel does not have: {sorted(wrong)}"
+    assert any('next deal' in b for b in shown['dehla_pakad']) and 'next hand' in any_panel  # the words this test is about

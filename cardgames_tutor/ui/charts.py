@@ -12,11 +12,11 @@ from matplotlib.figure import Figure
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from ..core.contracts import start_standing
 from .session_data import tally_number
-from .table import score_columns
+from .table import score_columns, hand_word
 
 # %% auto #0
-__all__ = ['FRAMES', 'tally_table', 'tally_start', 'chart_lines', 'hand_word', 'tally_chart', 'chart_png', 'tally_words',
-           'png_html', 'chart_html']
+__all__ = ['FRAMES', 'tally_table', 'tally_start', 'chart_lines', 'tally_chart', 'chart_png', 'tally_words', 'png_html',
+           'chart_html']
 
 # %% ../../nbs/ui/21_charts.ipynb #539e62cb
 def tally_table(match) -> tuple:
@@ -34,10 +34,6 @@ def chart_lines(game, standing:dict, me:int|None=None) -> list:
     "The chart's lines, (name, seat whose tally the line draws): a side each where the game has fixed sides (named as the scores table names them; `me`: the seat shown the chart, or None), else a seat each."
     if standing.get('teams'): return score_columns(game, standing, me)
     return [(f"Seat {s}", s) for s in range(game.n_seats())]
-
-def hand_word(game) -> str:
-    "The game's word for a hand (Dehla Pakad: deal)."
-    return getattr(game, 'LEARNER_WORDS', {}).get('hand', 'hand')
 
 # %% ../../nbs/ui/21_charts.ipynb #21d79a73
 def _goal_line(ax, goal):
