@@ -517,10 +517,12 @@ def leaks(scene:Scene, page:Page, full:Match) -> list:
     at that moment (`hidden`, from the deal and the record), first ones first, one for each set of cards:
     [(cards, moment, what of Mallory's it answered, words around)]."""
     n_hand, table2 = len(full.hands[0].history), Match(scene.game, seed=scene.seed + 1)
-    lots = [x for h in (Match(scene.game, seed=scene.seed).hands[0], table2.hands[0]) for e in h.events if e.kind == 'dealer'
-            for x in (e.text, cards_text_words(e.text, scene.game.pack))]
+    names = '|'.join(re.escape(x) for x in ('Asha', 'Bo', scene.mallory_name, f"Zed-{scene.name}"[:24]))  # the students' names
+    lots = [re.compile(f'(?:Seat \\d+|{names})'.join(re.escape(part) for part in re.split(r'Seat \d+', x)))
+            for h in (Match(scene.game, seed=scene.seed).hands[0], table2.hands[0]) for e in h.events if e.kind == 'dealer'
+            for x in (e.text, cards_text_words(e.text, scene.game.pack))]  # each 'Seat N' as said, or a student's name put in
     def public(text):  # without the first-dealer lot's sentences (a separate, public shuffle: tests/helpers.py), as the live region says them too
-        for x in lots: text = text.replace(x, '')
+        for x in lots: text = x.sub('', text)
         return text
     def hidden_at(key):
         code, n, seat = key

@@ -9,6 +9,7 @@ from __future__ import annotations
 import anywidget, traitlets
 from fastcore.basics import patch
 from .table import cards_text_words
+from .session_data import seat_names, named_seats
 from ..core.engine import rule_title, rule_name
 
 # %% auto #0
@@ -87,7 +88,7 @@ def attach(tutor) -> Access:
         new = s.message if s.message is not t._told else None  # a message is said once, when it comes
         words, t._heard = heard(new, s.log(None if t.teaching else t.seat), t._heard, t.game.pack)
         t._told = s.message
-        if words: t.access.say(words)
+        if words: t.access.say(named_seats(words, seat_names(s, escaped=False)))  # at a table: the students' names, as the page writes them
         elif len(s.match.hands) != t._hand: t.access.said = ''  # a new deal: the last hand's words are not kept
         t._hand = len(s.match.hands)
     tutor.children = (*tutor.children, tutor.access)  # last, taking no room; drawn with the rest

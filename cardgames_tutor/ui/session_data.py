@@ -119,11 +119,12 @@ def parse_link(query:str='', # a URL's query string, e.g. 'game=kocka&seed=42&se
 # %% ../../nbs/ui/21a_session_data.ipynb #a9b8c7d6e5f2
 _SEAT_WORD = re.compile(r'(?<![(\w])Seat (\d+)\b')  # 'Seat 2' in a sentence or a label; not 'Bo (Seat 1)', which names him already
 
-def seat_names(session) -> tuple:
-    """At a table, each seat's student's name as the table tells every seat (escaped: a name is text), None for a seat a
-    bot plays; () for a solo game (its seats are Seat 0 to 3). Names are public: every page shows who sits where."""
+def seat_names(session, escaped=True) -> tuple:
+    """At a table, each seat's student's name as the table tells every seat (escaped for a page, a name being text; as
+    typed with `escaped=False`, for words said aloud), None for a seat a bot plays; () for a solo game (its seats are
+    Seat 0 to 3). Names are public: every page shows who sits where."""
     if getattr(session, 'solo', True): return ()
-    return tuple(escape(x['name']) if x['name'] else None for x in session.latest['table']['seats'])
+    return tuple((escape(x['name']) if escaped else x['name']) if x['name'] else None for x in session.latest['table']['seats'])
 
 # %% ../../nbs/ui/21a_session_data.ipynb #a9b8c7d6e5f4
 def named_seats(html:str, names:tuple) -> str:
