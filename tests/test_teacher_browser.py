@@ -3,7 +3,7 @@ students (one playing, one drilling), and the teacher, each in a Chromium contex
 
 The teacher sees every hand of the table on the projector page while no student page (its DOM, or the widget state it
 was sent) holds a card of another seat; the teacher pauses the table (every seat is told, a banner fixed at the top of a
-phone's screen however far it is scrolled, no card lit, a click answered with the pause's line), holds the projector a
+phone's screen however far it is scrolled, no card lit, a click answered with the pause's short line), holds the projector a
 move back, resumes; sets an exercise for everyone, asked and confirmed beside the button (every table and solo page starts
 it, told who set it); a drill answered by a solo student appears in the teacher's results under her name; a solo page
 closed is away within seconds; a student's page reaches no teacher route. The console is at 1366x768, every button's label
@@ -14,6 +14,7 @@ from cardgames_tutor.core.registry import get_game
 from cardgames_tutor.core.match import Match
 from cardgames_tutor.practice.exercises import EXERCISES
 from cardgames_tutor.practice.results import HEADS
+from cardgames_tutor.ui.seat import PAUSED_LINE
 from cardgames_tutor.games.kocka import Kocka
 from helpers import POLL, classroom_server, malloc_env
 from test_classroom_tables import (WAIT, Student, browser_test, cards_named, chromium, hidden_from, join_pages,
@@ -139,7 +140,7 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
             assert not found['dom'] and not found['state'], f"Seat {s.seat}'s page holds another seat's cards: {found}"
 
         # pause: every seat is told (a phone at the top of its screen, scrolled down to its cards); no card lit, a click
-        # answered with the pause's line; step back in the teaching view; resume
+        # answered with the pause's short line (the teacher's message stays in the banner alone); step back in the teaching view; resume
         teacher.fill('.cgt-reason input', 'look at the first trick')
         teacher.click('.cgt-pause')
         said = 'Your teacher paused the table: look at the first trick.'
@@ -155,8 +156,9 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         assert turn.page.locator('button.cgt-card.cgt-legal').count() == 0  # nothing lit
         for s in students: assert s.page.locator(BOT).is_disabled(), s.name  # no page may have the bot move for it
         turn.page.locator('button.cgt-card').first.click()
-        turn.page.wait_for_function("t => document.querySelector('.cgt-message.cgt-info')?.innerText.includes(t)", arg=said, polling=POLL, timeout=WAIT)
+        turn.page.wait_for_function("t => document.querySelector('.cgt-message.cgt-info')?.innerText.includes(t)", arg=PAUSED_LINE, polling=POLL, timeout=WAIT)
         assert 'rule' not in turn.page.inner_text('.cgt-message') and turn.moves() == 2
+        assert said not in turn.page.inner_text('.cgt-message') and said in turn.page.inner_text('.cgt-pause-banner')  # the message once: in the banner
         shown.click('.cgt-proj-back')  # the projector held one move back (from the table's moment)
         shown.wait_for_function("() => document.querySelector('.cgt-proj-head')?.innerText.includes('Held at move 1 of 2')", polling=POLL, timeout=WAIT)
         teacher.click('.cgt-resume')

@@ -269,7 +269,7 @@ def paused(self:SeatSession) -> str|None:
 @patch
 def _not_now(self:SeatSession) -> str|None:
     "Why the student's screen may not act now (the table judges the rest), or None."
-    if (line := self.paused) is not None: return line  # told in the pause's own words, not as a rule broken
+    if self.paused is not None: return PAUSED_LINE  # told as news, not as a rule broken; the teacher's message is in the banner
     if not self.live: return f"You are looking back at move {self.cursor} of {len(self.match.actions)}: press ▶| (back to play) to play on."
     if self.review is not None: return in_game_words(f"Hand {self.review + 1} is over: press “next hand” to play on.", self.game)  # Dehla Pakad: Deal 1
 
@@ -306,8 +306,8 @@ def choose(self:SeatSession, verb:str) -> bool:
 # %% ../../nbs/ui/22a_seat.ipynb #6d9c7833
 @patch
 def next_hand(self:SeatSession) -> bool:
-    "Move on from a finished hand (to the teacher's new work, if it waits for this page); not while the table is paused (the pause's line says why)."
-    if (line := self.paused) is not None: return self.say('info', line)
+    "Move on from a finished hand (to the teacher's new work, if it waits for this page); not while the table is paused (the pause's short line says why)."
+    if self.paused is not None: return self.say('info', PAUSED_LINE)
     if self._then is None: return Session.next_hand(self)
     work, self._then = self._then, None
     with self._table.lock: self.restart(self._table.match); self.finished = self._finished()
