@@ -11,7 +11,7 @@ from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.records import to_record
 from cardgames_tutor.tables.class_tables import Tables
 from cardgames_tutor.tables.seats import TableError
-from cardgames_tutor.ui.seat import SeatSession, TEACH_AT_TABLE, new_request_id
+from cardgames_tutor.ui.seat import SeatSession, TEACH_AT_TABLE, PAUSED_LINE, new_request_id
 from cardgames_tutor.ui.session import Session
 from helpers import cards_in, may_see
 
@@ -482,7 +482,7 @@ PAUSED = "Your teacher paused the table: look at the last trick. Wait until they
 
 @pytest.mark.parametrize('name,players', [('kocka', 4), ('beggars-and-thieves', 3), ('dehla-pakad', 4)])
 def test_under_a_pause_a_seats_page_may_look_back_and_nothing_more(name, players):
-    """Paused, a seat's panel lights no card and offers no move (nor 'next hand'); a click anyway is told the pause's own
+    """Paused, a seat's panel lights no card and offers no move (nor 'next hand'); a click anyway is told the pause's short
     line (news, not a rule broken) and moves nothing; the step buttons still look back; resumed, the panel is as it was."""
     tables = Tables()
     a = tables.open(name, 'Asha', seed=5, **options(name, players))
@@ -498,7 +498,7 @@ def test_under_a_pause_a_seats_page_may_look_back_and_nothing_more(name, players
     assert (p.lit_cards(), p.move_box.children, p.session.paused) == ([], (), PAUSED)
     assert all('cgt-legal' not in b._dom_classes for b in p.hand_box.children)
     p.hand_box.children[0].click()
-    assert p.session.message == (('info', PAUSED, '')) and 'cgt-refused' not in p.message.value and 'rule' not in p.message.value
+    assert p.session.message == (('info', PAUSED_LINE, '')) and 'cgt-refused' not in p.message.value and 'rule' not in p.message.value
     assert len(t.match.actions) == n and p.session.selected == []
     if n:  # looking back at what happened: as ever
         p.step_by('back'); assert not p.session.live and p.session.cursor == n - 1
@@ -519,7 +519,7 @@ def test_under_a_pause_a_finished_hand_stays_on_screen_and_next_hand_waits():
     assert [b.description for b in p.move_box.children] == ['next hand ▶']
     t.pause('look at the last trick')
     assert p.move_box.children == () and not p.session.next_hand() and p.session.review == 0
-    assert p.session.message.text == PAUSED
+    assert p.session.message.text == PAUSED_LINE
     t.resume()
     assert [b.description for b in p.move_box.children] == ['next hand ▶'] and p.session.next_hand()
     p.close()
