@@ -561,3 +561,24 @@ def test_work_from_the_next_hand_shows_the_finished_hands_end_first(over):
     assert s.message.text == "Your teacher's new work begins: Begga Kaat, seed 3." and 'Begga Kaat' in pages[1].status.value
     assert pages[0].session.match.game.name == 'kocka'  # Ana's page is still on the hand just over
     for p in pages: p.close()
+
+
+def test_a_dehla_pakad_tables_pages_say_deal_as_its_button_does():
+    """At a Dehla Pakad table the button reads 'next deal ▶' (the game's word), but the pages' lines said 'Press “next
+    hand” when you are ready.' and the status said 'hand 1 ... · the deal is over' beside 'deal 1 is over' (twice). Every
+    line of a page at a deal's end now says 'deal', names the button as it reads, and says the deal is over once."""
+    tables = Tables()
+    a = tables.open('dehla-pakad', 'Asha', seed=7)  # a deal that does not end the match (a kot would)
+    t = tables.find(a.code)
+    t.start(a.token)
+    p, rng = page(tables, a), random.Random(7)
+    while p.session.review is None:
+        if t.match.to_act == 0: panel_press(p, rng)
+        else: t.run_bots()
+    s = p.session
+    assert [b.description for b in p.move_box.children] == ['next deal ▶']
+    st = s.status()
+    said = ' · '.join([s.waiting(), s._not_now() or '', s.message.text, st.facts, st.turn])
+    assert 'next hand' not in said and 'hand 1' not in said.lower() and '“next deal”' in said, said
+    assert st.turn == 'deal 1 is over' and 'over' not in st.facts, st
+    p.close()

@@ -14,6 +14,7 @@ from ..tables.table import Table, doing
 from ..tables.class_tables import Tables
 from ..tables.seats import TableError
 from .session import Session
+from .table import hand_word
 from .session_data import Message, Status
 from ..term.terminal import PHASE_WORDS, in_game_words
 from fastcore.basics import patch
@@ -188,9 +189,9 @@ def _new_work(self:SeatSession, work):
 def hand_over_text(self:SeatSession, i:int) -> str:
     "The message when hand `i` is over; on a hand of the match the teacher's new work replaced, what “next hand” starts now."
     if self._then is None: return Session.hand_over_text(self, i)
-    text = Session.hand_over_text(self, i).removesuffix(in_game_words("Press “next hand” to play on.", self.game))
+    text = Session.hand_over_text(self, i).removesuffix(f"Press “next {hand_word(self.game)}” to play on.")
     over = self.match._match.over and i == len(self.match.hands) - 1  # the page's copy is never over: the table's end was
-    return f"{text}{'The match is over. ' if over else ''}Your teacher set new work: {self._then['title']}. Press “next hand” to start it."
+    return f"{text}{'The match is over. ' if over else ''}Your teacher set new work: {self._then['title']}. Press “next {hand_word(self.game)}” to start it."
 
 # %% ../../nbs/ui/22a_seat.ipynb #a9c42ea9
 TEACH_AT_TABLE = "At a table each student sees only their own hand: the teaching view (every hand open) is for solo games."
@@ -242,21 +243,21 @@ def waiting(self:SeatSession) -> str:
     if self._then is not None:  # the teacher's new work has begun at the table (`_new_work`)
         if to is None or self.latest.get('match_over'): return self.hand_over_text(r)
         return in_game_words(f"Hand {r + 1} is over. The table has begun your teacher's new work ({self._then['title']}) and waits for "
-                             f"{who} {doing(phase)}. Press “next hand” when you are ready.", self.game)
+                             f"{who} {doing(phase)}. Press “next {hand_word(self.game)}” when you are ready.", self.game)
     return in_game_words(f"Hand {r + 1} is over: the table waits for {who} {doing(phase)} in hand {r + 2}. "
-                         "Press “next hand” when you are ready.", self.game)
+                         f"Press “next {hand_word(self.game)}” when you are ready.", self.game)
 
 @patch
 def status(self:SeatSession, teaching:bool=False) -> Status:
     "The status line of the moment shown: the table's code, the seat, whom the table waits for, who sits where."
     shown, i, mine = self.shown(), self.shown_hand(), self.view(self.seat)
-    if i < len(shown.hands) - 1 or (shown.over and not shown.hand.legal_actions()):
-        turn = 'the match is over' if shown.over and i == len(shown.hands) - 1 else f"hand {i + 1} is over"
+    over = i < len(shown.hands) - 1 or (shown.over and not shown.hand.legal_actions())
+    if over: turn = 'the match is over' if shown.over and i == len(shown.hands) - 1 else f"hand {i + 1} is over"
     else: turn = self.waiting() if self.live else ('your turn' if mine['to_act'] == self.seat else f"Seat {mine['to_act']} to play")
     mode = '' if self.live else f" · stepping: move {self.cursor} of {len(self.match.actions)}"
     name = self.latest['table']['seats'][self.seat]['name']
-    facts = f"hand {i + 1} · table {self._table.code} · you are {name} (Seat {self.seat}) · {PHASE_WORDS.get(mine['phase'], mine['phase'])}"
-    return Status(self.game.title, facts, turn, f"{mode} · at the table: {self.seat_labels()}")
+    facts = f"hand {i + 1} · table {self._table.code} · you are {name} (Seat {self.seat})" + ('' if over else f" · {PHASE_WORDS.get(mine['phase'], mine['phase'])}")  # a finished hand's phase: the turn says it, once
+    return Status(self.game.title, in_game_words(facts, self.game), in_game_words(turn, self.game), f"{mode} · at the table: {self.seat_labels()}")
 
 # %% ../../nbs/ui/22a_seat.ipynb #70d6927a
 def new_request_id() -> str: return secrets.token_urlsafe(12)
@@ -271,7 +272,7 @@ def _not_now(self:SeatSession) -> str|None:
     "Why the student's screen may not act now (the table judges the rest), or None."
     if self.paused is not None: return PAUSED_LINE  # told as news, not as a rule broken; the teacher's message is in the banner
     if not self.live: return f"You are looking back at move {self.cursor} of {len(self.match.actions)}: press ▶| (back to play) to play on."
-    if self.review is not None: return in_game_words(f"Hand {self.review + 1} is over: press “next hand” to play on.", self.game)  # Dehla Pakad: Deal 1
+    if self.review is not None: return in_game_words(f"Hand {self.review + 1} is over: press “next {hand_word(self.game)}” to play on.", self.game)  # Dehla Pakad: Deal 1
 
 # %% ../../nbs/ui/22a_seat.ipynb #a031f713
 @patch
