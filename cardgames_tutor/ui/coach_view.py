@@ -23,6 +23,8 @@ from ..coach.stat_words import taught
 from ..coach.bot_reasons import bot_reason
 from .charts import png_html
 from .looks import running_loop
+from .table import hand_word
+from ..term.terminal import in_game_words
 
 # %% auto #0
 __all__ = ['PHONE_WIDTH', 'CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'by_value', 'hint_chart', 'hint_words',
@@ -219,16 +221,16 @@ class ReviewList(W.VBox):
     "The review of a finished hand: the costliest decisions, each with a jump to that moment."
     def __init__(self, on_jump=None, # called with the action index of the chosen moment
                  on_review=None): # called with the items of each review shown (a class's results keep them)
-        self.on_jump, self.on_review, self.items, self.pack = on_jump, on_review, [], None  # pack: the game's, to write moves in words
+        self.on_jump, self.on_review, self.items, self.pack, self.game = on_jump, on_review, [], None, None  # pack: the game's, to write moves in words; game: its word for a hand
         super().__init__([])
 
 # %% ../../nbs/ui/25_coach_view.ipynb #8f85d8a6
 @patch
 def _row(self:ReviewList, k:int, x) -> W.VBox:
     "The `k`th costly decision `x`: what was played, what the coach prefers and why, and a jump to that moment."
-    text = W.HTML(f"{k}. Hand {x.hand_no}: you <b>{escape(act_words(x.played, self.pack, 'done'))}</b>; "
-                  f"the coach would rather <b>{escape(act_words(x.best, self.pack, 'do'))}</b>.{reasons_html(x.hint.reasons)}")
-    jump = W.Button(description='go to this moment', tooltip=f"back to that moment of hand {x.hand_no}, to try again", layout=_whole_layout())
+    text = W.HTML(in_game_words(f"{k}. Hand {x.hand_no}: you <b>{escape(act_words(x.played, self.pack, 'done'))}</b>; "
+                  f"the coach would rather <b>{escape(act_words(x.best, self.pack, 'do'))}</b>.{reasons_html(x.hint.reasons)}", self.game))  # Dehla Pakad: Deal 2
+    jump = W.Button(description='go to this moment', tooltip=in_game_words(f"back to that moment of hand {x.hand_no}, to try again", self.game), layout=_whole_layout())
     jump.on_click(lambda _, i=x.index: self.on_jump and self.on_jump(i))
     return W.VBox([text, jump])
 
@@ -245,13 +247,13 @@ def show(self:ReviewList, items:list, checked:str=''):
     self.children = rows + [self._row(k, x) for k, x in enumerate(items, 1)]
 
 # %% ../../nbs/ui/25_coach_view.ipynb #b8947b17
-REVIEWING = "<i>Reviewing the hand... (the coach looks at each of your decisions)</i>"
+REVIEWING = "<i>Reviewing this hand... (the coach looks at each of your decisions)</i>"
 @patch
 def review(self:ReviewList, match, seat:int=0, hand_no:int|None=None, **kw):
     "Review `seat`'s play in `match` (hand `hand_no`, 1 for the first; None: every hand) and show it (a 'reviewing' line while it works)."
-    self.pack, self.children = match.game.pack, [W.HTML(REVIEWING)]
+    self.pack, self.game, self.children = match.game.pack, match.game, [W.HTML(in_game_words(REVIEWING, match.game))]  # Dehla Pakad: this deal
     items = review(match, seat, hand_no, **kw)
-    self.show(items, '' if items else none_costly(match, seat, hand_no))  # nothing listed: say exactly what was weighed
+    self.show(items, '' if items else in_game_words(none_costly(match, seat, hand_no), match.game))  # nothing listed: say exactly what was weighed
 
 # %% ../../nbs/ui/25_coach_view.ipynb #c2c10001
 def bot_reasons(match, # the match as shown
@@ -277,8 +279,7 @@ class PanelCoach:
         self.review_budget = budget if review_budget is None else review_budget
         self.hint_box = HintBox(lambda: tutor.session.view(tutor.seat), tutor.game, on_suggest=lambda _: tutor.render(),
                                 seed=tutor.seed, budget=budget, auto=auto, guard=tutor.guarded)
-        self.review_button = W.Button(description='review this hand', tooltip="the coach's review of your play in the hand on the table",
-                                      layout=_whole_layout())
+        self.review_button = W.Button(layout=_whole_layout())  # its words: the game's (`draw`)
         self.review_button.on_click(tutor.guarded(lambda _: self.review()))
         self.reviews = ReviewList(on_jump=tutor.guarded(lambda index: self.jump(index)))
         self.bot_why = W.HTML()  # teaching view only: why each bot played its card
@@ -333,6 +334,8 @@ def draw(self:PanelCoach, tutor):
     s, box = tutor.session, self.hint_box
     if self._moment != self.moment() and box.hint is not None: box.clear()  # drawn without an event: no stale hint
     self.review_button.disabled = self.finished_hand() is None
+    word = hand_word(tutor.game)  # Dehla Pakad: deal
+    self.review_button.description, self.review_button.tooltip = f'review this {word}', f"the coach's review of your play in the {word} on the table"
     told = (self._moment, tutor.teaching)
     if self._told != told:  # the bots' reasons read their hands: shown in the teaching view only
         self._told, why = told, (bot_reasons(s.shown(), tutor.seat) if tutor.teaching else [])
