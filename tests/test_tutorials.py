@@ -302,9 +302,9 @@ def _buttons(widget, out:set) -> set:
     return out
 
 def panel_buttons(name:str) -> set:
-    "Every button label the panel of game `name` shows over its first hand, played by the bot to that hand's end."
+    "Every button label the panel of game `name` shows over its first hand, played by the bot to that hand's end (its coach's too)."
     from cardgames_tutor.ui.panel import Tutor
-    t, seen = Tutor(name.replace('_', '-'), seed=3, coach=False), set()
+    t, seen = Tutor(name.replace('_', '-'), seed=3), set()  # the coach asks nothing unless pressed
     while not t.match.hands[0].is_over:
         _buttons(t, seen); t.play_for_me()
     _buttons(t, seen); t.close()
@@ -312,7 +312,8 @@ def panel_buttons(name:str) -> set:
 
 def test_every_button_a_tutorial_names_is_on_its_panel():
     """A tutorial's **bold** words that are a button of some game's panel are a button of its own game's panel: Dehla Pakad's
-    panel says 'next deal' where the others say 'next hand', and its tutorial said 'press **next hand**' (false there)."""
+    panel says 'next deal' where the others say 'next hand' (and 'review this deal' for 'review this hand'), and its tutorial
+    said 'press **next hand**' and '**review this hand** once a hand is over' (false there)."""
     shown = {g: panel_buttons(g) for g in GAMES}
     any_panel = set().union(*shown.values())
     for g in GAMES:
@@ -321,3 +322,4 @@ def test_every_button_a_tutorial_names_is_on_its_panel():
         wrong = {b for b in bold if b in any_panel and b not in shown[g]}
         assert not wrong, f"{g}: the tutorial names buttons its panel does not have: {sorted(wrong)}"
     assert any('next deal' in b for b in shown['dehla_pakad']) and 'next hand' in any_panel  # the words this test is about
+    assert 'review this deal' in shown['dehla_pakad'] and 'review this hand' in any_panel - shown['dehla_pakad']
