@@ -334,7 +334,7 @@ def walk(page, name, rel):
     wait_found(page, 'button', 'bot plays my move', within='.cgt-tutor')
     panel.locator('button:text-is("Hint")').click()
     page.wait_for_function("() => [...document.querySelectorAll('.cgt-tutor')].pop().innerText.includes('Hint:')", polling=POLL, timeout=SLOW_LAB)
-    review = panel.locator('button:has-text("review this hand")')
+    review = panel.locator('button:has-text("review this ")')
     deadline = time.time() + SLOW_LAB / 1000
     while not (review.count() and review.first.is_enabled() and 'is over' in panel.inner_text()):
         assert time.time() < deadline, f"{rel}: the hand did not end with the bot playing the learner's moves"

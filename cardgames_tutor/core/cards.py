@@ -46,9 +46,10 @@ class Pack:
                  ranks_of:dict|None=None, # suit letter -> the ranks it has, when suits differ
                  suit_words:dict|None=None, # suit letter -> the word read after a rank, where a card's symbol is its code
                  typing_note:str='', # what a learner must know to type its cards, said by the terminal's legend
-                 misspelt:tuple=()): # words a learner might type for a card that are no card of it (drills ask about them)
+                 misspelt:tuple=(), # words a learner might type for a card that are no card of it (drills ask about them)
+                 face_key:str=''): # the key to the small letters its drawn cards carry (HTML), shown under a hand; '' if none
         self.name, self.title, self.suits, self.ranks, self.suit_first = name, title, suits, ranks, suit_first
-        self.suit_words, self.typing_note, self.misspelt = suit_words or {}, typing_note, tuple(misspelt)
+        self.suit_words, self.typing_note, self.misspelt, self.face_key = suit_words or {}, typing_note, tuple(misspelt), face_key
         self.aliases = {k.upper(): v for k, v in (aliases or {}).items()}
         self.symbols = {v[1]: s for s, v in suits.items() if v[1] != s}  # suit signs accepted as input
         cards = []
@@ -144,6 +145,7 @@ MARIAS = Pack('marias32', 'mariáš 32-card pack',
     {7: ('7', 'seven'), 8: ('8', 'eight'), 9: ('9', 'nine'), 10: ('10', 'ten'),
      11: ('J', 'lower jack (spodek)'), 12: ('Q', 'upper jack (svršek)'), 13: ('K', 'king'), 14: ('A', 'ace')},
     aliases={'T': '10', 'U': 'J', 'O': 'Q'}, misspelt=('QS', '6H', '11L'),
+    face_key="On the cards: Q with a small <b>O</b> = upper jack (<i>Ober</i>), J with a small <b>U</b> = lower jack (<i>Unter</i>)",  # the rulebook's words
     typing_note=("There are no queens: J is the lower jack (spodek) and Q the upper jack (svršek); pictures mark them "
                  "U and O, and U and O are accepted when you type. A is the ace as a rank and acorns as a suit: "
                  '"AA" is the ace of acorns. T is accepted for 10.'))

@@ -9,16 +9,15 @@ from __future__ import annotations
 import math, re
 from functools import lru_cache
 from html import escape
-from ..core.cards import MARIAS, Card, card_html, SUIT_COLOURS
+from ..core.cards import Card, card_html, SUIT_COLOURS
 from ..core.engine import Game
 from ..core.words import plural
 from ..core.actions import action_text
 from ..core.contracts import seats_text
 
 # %% auto #0
-__all__ = ['PALETTE', 'THEME_CSS', 'MINI_STYLE', 'FACE_KEYS', 'direction_of', 'seat_positions', 'ink', 'mini_card',
-           'cards_text_html', 'move_label', 'cards_text_words', 'facts_html', 'table_html', 'score_columns',
-           'hand_word', 'face_key']
+__all__ = ['PALETTE', 'THEME_CSS', 'MINI_STYLE', 'direction_of', 'seat_positions', 'ink', 'mini_card', 'cards_text_html',
+           'move_label', 'cards_text_words', 'facts_html', 'table_html', 'score_columns', 'hand_word', 'face_key']
 
 # %% ../../nbs/ui/20_table.ipynb #e624b0e2
 def direction_of(game:Game) -> str:
@@ -233,9 +232,7 @@ def hand_word(game) -> str:
     return getattr(game, 'LEARNER_WORDS', {}).get('hand', 'hand')
 
 # %% ../../nbs/ui/20_table.ipynb #a575ab56
-FACE_KEYS = {MARIAS.name: "On the cards: Q with a small <b>O</b> = upper jack (<i>Ober</i>), J with a small <b>U</b> = lower jack (<i>Unter</i>)"}  # the rulebook's words
-
 def face_key(pack) -> str:
-    "The one-line key to the small letters on `pack`'s drawn cards (Kočka's O and U), as HTML; '' for a pack drawn without letters."
-    key = FACE_KEYS.get(getattr(pack, 'name', None))
+    "The one-line key to the small letters on `pack`'s drawn cards (Kočka's O and U: the pack's own `face_key`), as HTML; '' for a pack drawn without letters."
+    key = getattr(pack, 'face_key', '')
     return f'<div class="cgt-face-key" style="font:12px/1.4 sans-serif;color:{ink("muted")}">{key}</div>' if key else ''
