@@ -193,7 +193,7 @@ log beside it (or under it, on a narrow screen) tells every move in plain words.
 
 **Ask the coach.** At any of your turns, **Hint** asks the coach what to play: it rings its choice in gold, gives its
 reasons and draws a chart of every move. Tick *show the hint every turn* to have it without asking. When a hand is
-over, **review this hand** lists your costliest decisions, worst first, each with the coach's choice; its **go to this
+over, **review this hand** (Dehla Pakad: **review this deal**) lists your costliest decisions, worst first, each with the coach's choice; its **go to this
 moment** button takes you back to that move to try again.
 
 **Play with others.** **Open a table** (at the top of this page) opens a table of your own: you get a code to read out
