@@ -561,3 +561,34 @@ def test_a_class_served_for_tables_opens_on_the_join_form_with_playing_alone_one
     alone.page.click('.cgt-mode-solo')
     wait_shown(alone.page, 'button.cgt-card.cgt-legal', WAIT)  # the solo game, lit cards and all
     for s in (host, phone, alone): s.close()
+
+
+def test_at_a_table_hint_shows_after_the_others_have_moved():
+    """A seat's page was drawn again at each change of the table without its coach hearing of it (`render`, not `update`),
+    so a hint asked for after the other seats had played was taken for a stale one and cleared at once: Hint showed nothing
+    in trick play (a teacher's walk: three tries of 25 s). Now the page's redraw tells the coach, as the solo panel does
+    after each move: the hint of an older moment is cleared when the table moves on, and a hint asked for is shown."""
+    room = Classroom(TableOptions(bot_pace=0))
+    page = Lobby(room, 'br-0', '?table=')
+    ticket = room.open_table('br-0', 'kocka', 'Asha', seed=42)
+    page._sit(ticket, back=False)
+    table, rng = room.table(ticket.code), random.Random(42)
+    table.start(ticket.token)
+    try:
+        def to_my_turn():
+            while table.match.to_act != ticket.seat and not table.match.hand.is_over: table.run_bots()
+        to_my_turn()
+        page.tutor.press(rng.choice(page.session.latest['legal']))  # the pass: the others pass and lead after it
+        to_my_turn()
+        assert table.match.hand.phase == 'play' and table.match.to_act == ticket.seat
+        box = page.tutor.coach.hint_box
+        box.button.click()
+        assert box.hint is not None and 'Hint:' in box.text.value, box.text.value
+        page.tutor.press(box.hint.best)  # the coach's card; the others play on to the student's turn again
+        to_my_turn()
+        if not table.match.hand.is_over:
+            assert box.hint is None and box.text.value == ''  # the old hint is gone with its moment
+            box.button.click()
+            assert box.hint is not None and 'Hint:' in box.text.value, box.text.value
+    finally:
+        page.close()

@@ -328,7 +328,7 @@ def page(tables, ticket):
     from cardgames_tutor.ui.panel import Tutor
     t = Tutor(session=SeatSession(tables, ticket.token))
     assert (t.teach, t.undo_button, t.seed_box, t.deal_button, t.upload) == (None,) * 5  # never made at a table
-    t.session.on_change(lambda s: t.render())
+    t.session.on_change(lambda s: t.update())  # as serve.lobby draws a seat's page: the coach hears of each new moment
     t.render()
     return t
 

@@ -145,7 +145,7 @@ MARIAS = Pack('marias32', 'mariáš 32-card pack',
     {7: ('7', 'seven'), 8: ('8', 'eight'), 9: ('9', 'nine'), 10: ('10', 'ten'),
      11: ('J', 'lower jack (spodek)'), 12: ('Q', 'upper jack (svršek)'), 13: ('K', 'king'), 14: ('A', 'ace')},
     aliases={'T': '10', 'U': 'J', 'O': 'Q'}, misspelt=('QS', '6H', '11L'),
-    face_key="On the cards: Q with a small <b>O</b> = upper jack (<i>Ober</i>), J with a small <b>U</b> = lower jack (<i>Unter</i>)",  # the rulebook's words
+    face_key="Q = upper jack (<i>Ober</i>), J = lower jack (<i>Unter</i>): a card drawn as a card marks them with a small <b>O</b> and a small <b>U</b>",  # true beside the hand's buttons too (they read Q🍃, no letter)
     typing_note=("There are no queens: J is the lower jack (spodek) and Q the upper jack (svršek); pictures mark them "
                  "U and O, and U and O are accepted when you type. A is the ace as a rank and acorns as a suit: "
                  '"AA" is the ace of acorns. T is accepted for 10.'))

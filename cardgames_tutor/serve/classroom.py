@@ -147,8 +147,7 @@ def in_foreground(stream=None) -> bool:
 def stop_text(pid:int, foreground:bool) -> str:
     "How to stop the server, said in its log: Ctrl-C in its window when it runs there; `kill` and its process number either way."
     if foreground: return f"To stop the server: Ctrl-C in this window (or, from another window, kill {pid}: {pid} is its process number)."
-    return (f"The server runs in the background: to stop it, type kill {pid} in a terminal ({pid} is its process number, "
-            f"the one printed when it started).")
+    return f"The server runs in the background: to stop it, type kill {pid} in a terminal ({pid} is the server's process number)."  # not always the shell's `$!` (a subshell's, after `cd ... &&`)
 
 # %% ../../nbs/serve/33_classroom.ipynb #ca209fc6
 def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s', root_path:str='', allowed=(),

@@ -302,7 +302,7 @@ def _draw(self:Lobby):
     if self._closed or self.tutor is None: return
     try:
         with self.context if self.context is not None else contextlib.nullcontext():
-            self.tutor.render()  # and the bar, if it has news (`_bar_news`, called by the panel's drawing)
+            self.tutor.update()  # as after the student's own move: the coach hears of the new moment (a hint of an older one cleared, the turn's hint if asked for every turn), then the panel and the bar (`_bar_news`) are drawn
     except Exception: _log.exception("drawing a seat's page failed")
 
 @patch

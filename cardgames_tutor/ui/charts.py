@@ -52,7 +52,7 @@ def _chart_frame(game, label:str, width:float=5.5, height:float=2.8, lines:list|
     elif goal is not None: note = f"\nto win: {goal.value} {goal.measure}"  # not on this scale: said, not drawn
     ax.set_xlabel(f"{hand_word(game)}s played"); ax.set_ylabel(label)
     ax.set_title(f"{game.title}: {label} after each {hand_word(game)}{note}", fontsize=10, y=1.0)  # where matplotlib would put it (nothing above the axes), said once: no search at every draw
-    ax.xaxis.get_major_locator().set_params(integer=True)
+    for axis in (ax.xaxis, ax.yaxis): axis.get_major_locator().set_params(integer=True)  # hands and every game's tally are counted: no tick at 0.25 of a deal
     ax.legend(fontsize=7, loc='upper left', ncol=2, frameon=False)
     fig.goal, fig.seats, fig.margins = goal, [seat for _, seat in lines], {None: {k: getattr(fig.subplotpars, k) for k in ('left', 'right', 'bottom', 'top')}}
     return fig

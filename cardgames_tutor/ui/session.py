@@ -300,9 +300,9 @@ def best_words(self:Session, i:int) -> str:
     took = [s for s, g in enumerate(gains) if g]
     if fewer and len(took) == 1:  # a game with one loser a hand (Kočka's letter): say who, not who did 'best'
         return f"Only {_seats(took, self.seat)} added to the {label} this hand: {gains[took[0]]:g} more. Everyone else added nothing."
-    best = min(gains) if fewer else max(gains)
-    return (f"Best this hand: {and_list(name for name, s in cols if gains[s] == best)}. "
-            f"Added to the {label}: {added} ({'fewer' if fewer else 'more'} is better).")
+    best, said = min(gains) if fewer else max(gains), f"Added to the {label}: {added} ({'fewer' if fewer else 'more'} is better)."
+    if m.standing.get('teams'): return said  # sides (Dehla Pakad): the deal's result has just said which side won it
+    return f"Best this hand: {and_list(name for name, s in cols if gains[s] == best)}. {said}"
 
 # %% ../../nbs/ui/22_session.ipynb #df77a00a
 @patch
