@@ -361,10 +361,10 @@ def review(source, # a finished `Match`, or a hand record (file, text or dict) f
 
 # %% ../../nbs/coach/40_coach.ipynb #c401ce69
 def made_words(made:list, game:Game) -> list:
-    "The actions `made` in words, after 'you': a move or two each in words, more counted; the cards played counted ('passed 7♥, 8♥ and 9🍃', 'played 7 cards')."
+    "The actions `made` in words, after 'you': a move or two each in words, more counted; the cards played where the seat had a choice counted ('passed 7♥, 8♥ and 9🍃', 'played 7 cards where you had a choice': a card that was the only one allowed is no decision)."
     moves, cards = [a for a in made if isinstance(a, Move)], sum(not isinstance(a, Move) for a in made)
     what = ([act_words(a, game, 'done') for a in moves] if len(moves) <= 2 else [f"made {plural(len(moves), 'other move')}"])
-    return what + ([f"played {plural(cards, 'card')}"] if cards else [])
+    return what + ([f"played {plural(cards, 'card')} where you had a choice"] if cards else [])
 
 
 # %% ../../nbs/coach/40_coach.ipynb #c401ce5e
