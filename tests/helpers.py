@@ -289,3 +289,12 @@ def classroom_server(*args, env=None):
     with served([*CLASSROOM, '--host', '127.0.0.1', '--port', str(port), *args], port, 'the classroom server', wait=90, env=env,
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
         yield f'127.0.0.1:{port}', proc
+
+
+def rulebook_prose(rel:str) -> str:
+    "The Markdown of rulebook `rel` (under nbs/) as the learner's page keeps it (tools/docs.py: notes for programmers go to the code page)."
+    import json
+    from fastcore.basics import AttrDict
+    spec = importlib.util.spec_from_file_location('docs', ROOT/'tools'/'docs.py'); docs = importlib.util.module_from_spec(spec); spec.loader.exec_module(docs)
+    cells = [AttrDict(c) for c in json.loads((ROOT/'nbs'/rel).read_text(encoding='utf-8'))['cells']]
+    return '\n\n'.join(''.join(c['source']) for c in docs.learner_cells(cells) if c.cell_type == 'markdown')

@@ -133,21 +133,13 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing():
 # ---------------------------------------------------------------- what the learner's rulebook says
 
 import json, re
-from pathlib import Path as _Path
-_NBS = _Path(__file__).parent.parent/'nbs'
 RULEBOOK = 'games/10_begga_kaat.ipynb'
 
 
-def _rulebook_prose(rel) -> str:
-    "The rulebook's Markdown as the learner's page keeps it (tools/docs.py: notes for programmers go to the code page)."
-    import importlib.util
-    from fastcore.basics import AttrDict
-    spec = importlib.util.spec_from_file_location('docs', _NBS.parent/'tools'/'docs.py'); docs = importlib.util.module_from_spec(spec); spec.loader.exec_module(docs)
-    cells = [AttrDict(c) for c in json.loads((_NBS/rel).read_text(encoding='utf-8'))['cells']]
-    return '\n\n'.join(''.join(c['source']) for c in docs.learner_cells(cells) if c.cell_type == 'markdown')
+from helpers import rulebook_prose
 
 def test_the_rulebooks_prose_shows_typing_in_quotes_and_no_code_words():
     """The learner's rulebook said 'A `Match` plays hand after hand' and 'it is the module's function `bot`' (code words,
     drawn as code): the match is said in words, the note on the bot is for programmers (the code page), no code word is left."""
-    prose = _rulebook_prose(RULEBOOK)
+    prose = rulebook_prose(RULEBOOK)
     assert not re.findall(r"`[^`]+`|\bmodule\b|\bfunction\b", prose), re.findall(r".{40}(?:`[^`]+`|\bmodule\b|\bfunction\b).{20}", prose)

@@ -523,16 +523,11 @@ def test_the_centre_story_names_each_seat():
     row = centre_story(h).splitlines()[2]
     assert _re.search(r'\| Seat 0 A♠, Seat 1 2♦, Seat 2 2♠, Seat 3 2♣ \|', row), row
 
-def _rulebook_prose() -> str:
-    import importlib.util
-    spec = importlib.util.spec_from_file_location('docs', NBS.parent/'tools'/'docs.py'); docs = importlib.util.module_from_spec(spec); spec.loader.exec_module(docs)
-    from fastcore.basics import AttrDict
-    cells = [AttrDict(c) for c in json.loads((NBS/'games'/'12_dehla_pakad.ipynb').read_text(encoding='utf-8'))['cells']]
-    return '\n\n'.join(''.join(c['source']) for c in docs.learner_cells(cells) if c.cell_type == 'markdown')
+from helpers import rulebook_prose
 
 def test_the_rulebooks_prose_has_no_code_words():
     "H1 item 5: 'the module's function `bot`', 'named as such and tested' were on the learner's page."
-    prose = _rulebook_prose()
+    prose = rulebook_prose('games/12_dehla_pakad.ipynb')
     assert not _re.findall(r"`[^`]+`|\bmodule\b|\bfunction\b|\btested\b", prose), _re.findall(r".{40}(?:`[^`]+`|\bmodule\b|\bfunction\b|\btested\b).{20}", prose)
 
 def test_the_second_worked_example_is_said_as_the_deal_it_is():

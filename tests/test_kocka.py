@@ -403,16 +403,10 @@ def test_the_small_o_and_u_on_the_drawn_cards_are_explained_where_the_pack_is_in
 RULEBOOK = 'games/11_kocka.ipynb'
 
 
-def _rulebook_prose(rel) -> str:
-    "The rulebook's Markdown as the learner's page keeps it (tools/docs.py: notes for programmers go to the code page)."
-    import importlib.util
-    from fastcore.basics import AttrDict
-    spec = importlib.util.spec_from_file_location('docs', _NBS.parent/'tools'/'docs.py'); docs = importlib.util.module_from_spec(spec); spec.loader.exec_module(docs)
-    cells = [AttrDict(c) for c in json.loads((_NBS/rel).read_text(encoding='utf-8'))['cells']]
-    return '\n\n'.join(''.join(c['source']) for c in docs.learner_cells(cells) if c.cell_type == 'markdown')
+from helpers import rulebook_prose
 
 def test_the_rulebooks_prose_shows_typing_in_quotes_and_no_code_words():
     """The learner's rulebook drew what is typed as code (`pass 7H 8H 9H`, `QL`) and named 'the module's function `bot`':
     typing is written as the terminal shows it, in double quotes (as Dehla Pakad's rulebook does), and no code word is left."""
-    prose = _rulebook_prose(RULEBOOK)
+    prose = rulebook_prose(RULEBOOK)
     assert not re.findall(r"`[^`]+`|\bmodule\b|\bfunction\b", prose), re.findall(r".{40}(?:`[^`]+`|\bmodule\b|\bfunction\b).{20}", prose)

@@ -507,15 +507,20 @@ def test_under_a_pause_a_seats_page_may_look_back_and_nothing_more(name, players
     assert (p.lit_cards(), [b.description for b in p.move_box.children]) == (lit, moves)
     p.close()
 
-def test_under_a_pause_a_finished_hand_stays_on_screen_and_next_hand_waits():
+def at_a_hands_end(game:str, seed:int):
+    "A table of `game` with one student (seat 0, a page drawn as the server draws it) and bots, played to its first hand's end: (table, page)."
     tables = Tables()
-    a = tables.open('kocka', 'Asha', seed=3)
+    a = tables.open(game, 'Asha', seed=seed)
     t = tables.find(a.code)
     t.start(a.token)
-    p, rng = page(tables, a), random.Random(3)
+    p, rng = page(tables, a), random.Random(seed)
     while p.session.review is None:
         if t.match.to_act == 0: panel_press(p, rng)
         else: t.run_bots()
+    return t, p
+
+def test_under_a_pause_a_finished_hand_stays_on_screen_and_next_hand_waits():
+    t, p = at_a_hands_end('kocka', 3)
     assert [b.description for b in p.move_box.children] == ['next hand ▶']
     t.pause('look at the last trick')
     assert p.move_box.children == () and not p.session.next_hand() and p.session.review == 0
@@ -567,14 +572,7 @@ def test_a_dehla_pakad_tables_pages_say_deal_as_its_button_does():
     """At a Dehla Pakad table the button reads 'next deal ▶' (the game's word), but the pages' lines said 'Press “next
     hand” when you are ready.' and the status said 'hand 1 ... · the deal is over' beside 'deal 1 is over' (twice). Every
     line of a page at a deal's end now says 'deal', names the button as it reads, and says the deal is over once."""
-    tables = Tables()
-    a = tables.open('dehla-pakad', 'Asha', seed=7)  # a deal that does not end the match (a kot would)
-    t = tables.find(a.code)
-    t.start(a.token)
-    p, rng = page(tables, a), random.Random(7)
-    while p.session.review is None:
-        if t.match.to_act == 0: panel_press(p, rng)
-        else: t.run_bots()
+    t, p = at_a_hands_end('dehla-pakad', 7)  # a deal that does not end the match (a kot would)
     s = p.session
     assert [b.description for b in p.move_box.children] == ['next deal ▶']
     st = s.status()
