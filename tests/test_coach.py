@@ -136,7 +136,9 @@ def test_maghe_satra_begs_when_no_card_can_bust():
     assert h.best == BEG and h.reasons[0].tactic == 'beg-odds' and 'At 3, no card' in h.reasons[0].text
 
 
-def test_review_worst_first_with_jump_index(tmp_path):
+def test_review_worst_first_with_jump_index(tmp_path, monkeypatch):
+    from test_coach_review import evaluated_once
+    evaluated_once(monkeypatch)  # the review and its text (from the saved hand) weigh the same moves: searched once
     game = get_game('begga-kaat')
     done = play_out(Match(game, seed=4), lambda v, rng: rng.choice(v['legal']) if v['seat'] == 0 else game.bot(v, rng))
     items = review(done, 0, budget=B, top=4)
