@@ -254,17 +254,19 @@ def test_the_classroom_routes_teacher_show_to_the_projector_page():
 # ---------------------------------------------------------------- in a browser
 
 from helpers import POLL, classroom_server, free_port, malloc_env, served, wait_shown
-from test_classroom_tables import WAIT, browser_test, cards_named, chromium, join_pages, open_table, _public
+from test_classroom_tables import WAIT, browser, browser_test, cards_named, join_pages, one_chromium, open_table, _public  # noqa: F401 (fixtures)
+# one Chromium for the file's three browser tests (`one_chromium`), each test's contexts closed after it (`browser`): it
+# was launched again for each test (its browser, GPU and network processes, and Playwright's driver, started three times)
 
 TEACHER = 'kq7m-x2pd-9hte'
 
 def moves(page) -> int: return int(page.get_attribute('.cgt-proj-head', 'data-moves'))
 
 @browser_test
-def test_the_projector_page_follows_the_table_without_a_reload_and_is_the_teachers_only():
+def test_the_projector_page_follows_the_table_without_a_reload_and_is_the_teachers_only(browser):
     from cardgames_tutor.core.registry import get_game
     from cardgames_tutor.core.match import Match
-    with classroom_server('--teacher-code', TEACHER, '--bot-pace', '0.3', env=malloc_env()) as (addr, _), chromium() as browser:
+    with classroom_server('--teacher-code', TEACHER, '--bot-pace', '0.3', env=malloc_env()) as (addr, _):
         host = open_table(browser, addr, 'Asha', game='Begga Kaat', players=4, seed=12, query='?table=')
         bo = join_pages(browser, addr, host.code, ['Bo'])[0]
 
@@ -361,13 +363,13 @@ FIT = """() => { const W = innerWidth, H = innerHeight, all = s => [...document.
           table: box(document.querySelector('.cgt-proj-table .cgt-table-wrap')).width}; }"""
 
 @browser_test
-def test_the_projector_fits_each_classroom_screen_with_its_cards_as_large_as_fit():
+def test_the_projector_fits_each_classroom_screen_with_its_cards_as_large_as_fit(browser):
     "Four, five and three students at their tables, a trick on each: at each screen every seat, the trick and the status line are in sight."
     import json, subprocess, sys, tempfile
     port, measured, wrong = free_port(), {}, []
     with tempfile.TemporaryDirectory() as tmp, served([sys.executable, '-c', SERVED, str(port), f'{tmp}/results.sqlite', json.dumps(FITTED)], port,
                                                       'the classroom server', wait=120, env=malloc_env(), stdin=subprocess.PIPE,
-                                                      stdout=subprocess.PIPE, text=True) as proc, chromium() as browser:
+                                                      stdout=subprocess.PIPE, text=True) as proc:
         got = json.loads(next(line for line in proc.stdout if line.startswith('{"codes"')))
         context = browser.new_context(viewport={'width': 1920, 'height': 1080})
         context.add_cookies([{'name': TEACHER_COOKIE, 'value': got['proof'], 'url': f'http://127.0.0.1:{port}'}])
@@ -388,27 +390,26 @@ def test_the_projector_fits_each_classroom_screen_with_its_cards_as_large_as_fit
     assert wrong == [], wrong
 
 @browser_test
-def test_the_tables_height_is_reckoned_on_the_high_side_at_every_table_size():
+def test_the_tables_height_is_reckoned_on_the_high_side_at_every_table_size(browser):
     "`fit_height` (what the zoom is chosen from) is never below the height the table is drawn at, all along each game's first hands."
     from cardgames_tutor.serve.projector import PROJECTOR_CSS, fit_height
     low, high = [], []
-    with chromium() as browser:
-        page = browser.new_page(viewport={'width': 1920, 'height': 1080})
-        for game, players in (('kocka', None), ('begga-kaat', 3), ('begga-kaat', 4), ('beggars-and-thieves', 2), ('beggars-and-thieves', 3),
-                              ('beggars-and-thieves', 4), ('beggars-and-thieves', 5), ('maghe-satra', 3), ('maghe-satra', 5), ('maghe-satra', 7),
-                              ('dehla-pakad', None)):
-            room, t, tokens = a_table(game, players, ['Asha', 'Bo', 'Chloé', 'Dana', 'Eli', 'Fay', 'Gus'][:players or 4], seed=3)
-            if not t.started: t.start(tokens[0])
-            for k in range(100):
-                if t.match.over or t.match.to_act is None: break
-                if k % 8 == 0:
-                    table = projector_parts(Console(room).show(t.code))['table']
-                    page.set_content(f'<style>{PROJECTOR_CSS}</style><div class="cgt-projector"><div class="cgt-proj-table" style="width:2000px;height:3000px">'
-                                     f'{table}</div></div>')  # room enough: the table at its own size (zoom 1)
-                    drawn = page.evaluate("() => { const w = document.querySelector('.cgt-table-wrap'); w.style.zoom = 1; return w.getBoundingClientRect().height; }")
-                    reckoned = int(table.split('--cgt-high:', 1)[1].split('"', 1)[0])
-                    assert reckoned == fit_height(table.split('">', 1)[1].rsplit('</div>', 1)[0])
-                    (low if reckoned < drawn else high).append((game, players, k, reckoned, round(drawn)))
-                play(t, tokens)
+    page = browser.new_page(viewport={'width': 1920, 'height': 1080})
+    for game, players in (('kocka', None), ('begga-kaat', 3), ('begga-kaat', 4), ('beggars-and-thieves', 2), ('beggars-and-thieves', 3),
+                          ('beggars-and-thieves', 4), ('beggars-and-thieves', 5), ('maghe-satra', 3), ('maghe-satra', 5), ('maghe-satra', 7),
+                          ('dehla-pakad', None)):
+        room, t, tokens = a_table(game, players, ['Asha', 'Bo', 'Chloé', 'Dana', 'Eli', 'Fay', 'Gus'][:players or 4], seed=3)
+        if not t.started: t.start(tokens[0])
+        for k in range(100):
+            if t.match.over or t.match.to_act is None: break
+            if k % 8 == 0:
+                table = projector_parts(Console(room).show(t.code))['table']
+                page.set_content(f'<style>{PROJECTOR_CSS}</style><div class="cgt-projector"><div class="cgt-proj-table" style="width:2000px;height:3000px">'
+                                 f'{table}</div></div>')  # room enough: the table at its own size (zoom 1)
+                drawn = page.evaluate("() => { const w = document.querySelector('.cgt-table-wrap'); w.style.zoom = 1; return w.getBoundingClientRect().height; }")
+                reckoned = int(table.split('--cgt-high:', 1)[1].split('"', 1)[0])
+                assert reckoned == fit_height(table.split('">', 1)[1].rsplit('</div>', 1)[0])
+                (low if reckoned < drawn else high).append((game, players, k, reckoned, round(drawn)))
+            play(t, tokens)
     assert low == [] and len(high) > 50, low  # never below (the table would not fit); a few percent above (its cards that much smaller)
     assert max(r / d for *_, r, d in high) < 1.4, high
