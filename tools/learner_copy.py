@@ -112,9 +112,20 @@ def learner_notebook(nb):
             cell.metadata['collapsed'] = True  # JupyterLab adds this to `outputs_hidden` when it saves
     return nb
 
+def _nbformat():
+    """nbformat, imported without jsonschema's optional IRI syntax checks: nbformat validates with jsonschema, which
+    imports rfc3987_syntax when it can, for its formats iri and iri-reference (38 grammars built, ~2.3 CPU-s); no
+    notebook schema uses a format, nor does nbformat give its validator a format checker: the same notebooks pass."""
+    if 'jsonschema' not in sys.modules and 'rfc3987_syntax' not in sys.modules:
+        sys.modules['rfc3987_syntax'] = None  # (an import of it fails: jsonschema goes without those two formats)
+        try: import jsonschema  # noqa: F401
+        finally: del sys.modules['rfc3987_syntax']
+    import nbformat
+    return nbformat
+
 def learner_text(path:Path) -> str:
     "The learner's copy of the notebook at `path`, as JupyterLab saves it (nbformat's writer, as jupyter_server uses it)."
-    import nbformat
+    nbformat = _nbformat()
     data = json.loads(path.read_text(encoding='utf-8'))
     if (data.get('nbformat', 0), data.get('nbformat_minor', 0)) >= (4, 5):  # a cell without its id would be given a random one
         for i, cell in enumerate(data.get('cells', [])): cell.setdefault('id', f'cell-{i}')
