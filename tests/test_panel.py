@@ -5,7 +5,7 @@ tests compare what the widgets show with what the engine says (legal actions, ex
 views, hidden cards). Tests of the session alone (no widgets) are in tests/test_session.py; the
 hostile-visitor tests (uploads, downloads, closing, errors in callbacks) are at the end here.
 """
-import base64, builtins, datetime, html, json, pathlib, re
+import base64, builtins, collections, datetime, html, json, pathlib, re
 import pytest
 import ipywidgets
 from ipywidgets.widgets import widget as widget_module
@@ -40,6 +40,16 @@ def make(name, players=None, **kw):
     t = Tutor(name, **({'players': players} if players else {}), **kw)
     while t.session.review is not None and not t.match.over: t.move_button('next hand').click()
     return t
+
+@pytest.fixture
+def chart_pixels_unread(monkeypatch):
+    """For a test none of whose assertions reads the scores chart's picture: its pixels are not drawn (matplotlib's drawing
+    was half of this file's CPU). Everything else is as ever: the chart's `<img>` is set at each change of the tallies, with
+    its words (its alt text, which the leak scans read); `test_full_hand_through_widgets` and `test_dehla_pakad_chart_is_per_side`
+    draw the real picture."""
+    from cardgames_tutor.ui import charts, drawing
+    monkeypatch.setattr(charts, 'chart_png', lambda match, **kw: b'')
+    monkeypatch.setattr(drawing, '_charts', collections.OrderedDict())  # the pictures kept for this test's panels only
 
 def lit(t):
     return [c for b, c in t._hand_pairs() if 'cgt-legal' in b._dom_classes]
@@ -131,6 +141,7 @@ def test_full_hand_through_widgets(name, players):
     assert t.chart.value.startswith('<img class="cgt-chart" alt="Chart of') and t.chart.layout.display is None
 
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 @pytest.mark.parametrize('name', GAMES)
 def test_illegal_card_is_explained(name):
     "Clicking a dimmed card (or any card when the phase wants a move) shows the hand's own explanation; nothing changes."
@@ -154,6 +165,7 @@ def test_illegal_card_is_explained(name):
     pytest.fail(f"{name}: no dimmed card met in 300 moves with seed 3 (is every card lit?)")
 
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 @pytest.mark.parametrize('name', GAMES)
 def test_step_back_forward_jump_undo(name):
     "Step back and forward through the match, jump to a trick, and undo the learner's last move."
@@ -261,6 +273,7 @@ def upload(t, content: bytes, name='r.json'):
     t.upload.value = ({'name': name, 'type': 'application/json', 'size': len(content), 'content': memoryview(content),
                        'last_modified': datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)},)
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 def test_record_round_trip():
     "Download the panel's match as a record, upload it into another panel: same standing, steps from the first move."
     for name in GAMES:
@@ -372,8 +385,8 @@ def _all_state(ids_before, hand_no=None, record_from=None) -> str:
     record's hands before `record_from` (0-based; by default the hand `hand_no`). A widget is read again only when
     one of its traits has changed since it was last read (traitlets tells every change: it is what is synced)."""
     parts, skip = [], record_from if record_from is not None else max((hand_no or 1) - 1, 0)
-    alive = dict(widget_module._instances)
-    for mid in [m for m, (w, _) in _SCANNED.items() if alive.get(m) is not w]: del _SCANNED[mid]  # closed since
+    alive = _made_after(ids_before)
+    for mid in [m for m, (w, _) in _SCANNED.items() if alive.get(m) is not w]: del _SCANNED[mid]  # closed since (or an earlier test's)
     for mid, w in alive.items():
         if mid in ids_before: continue
         if mid not in _SCANNED:  # a widget seen for the first time: watch every trait of it from now on
@@ -383,6 +396,16 @@ def _all_state(ids_before, hand_no=None, record_from=None) -> str:
         if (hand_no, skip) not in kept: kept[(hand_no, skip)] = _state_parts(w, hand_no, skip)
         parts += kept[(hand_no, skip)]
     return '\n'.join(parts)
+
+def _made_after(ids_before) -> dict:
+    """The widgets alive now that were not alive at `ids_before` (model ids), in the order they were made, without reading
+    every widget of the earlier tests: `_instances` holds them in the order they were opened, so they come after the last
+    one of `ids_before` still alive."""
+    instances, made = widget_module._instances, []
+    for mid in reversed(instances):
+        if mid in ids_before: break
+        made.append(mid)
+    return {mid: instances[mid] for mid in reversed(made)}
 
 _SCANNED = {}  # model id -> (widget, {(hand_no, skip): its parts}), emptied whenever a trait of the widget changes
 
@@ -401,6 +424,7 @@ def _state_parts(w, hand_no, skip) -> list:
     return parts
 
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 @pytest.mark.parametrize('name,players', _setups(every_size=True))
 def test_nothing_leaks_to_the_browser(name, players):
     "With the teaching toggle off, no widget state holds a card the learner's seat may not see."
@@ -550,6 +574,7 @@ def _read_text(html: str) -> str:
     html = re.sub(r'<span class="cgt-(?:mini|card)"[^>]*>.*?</span>(?:</span>)?', ' ', html)
     return re.sub(r'<[^>]+>', ' ', html)
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 @pytest.mark.parametrize('name,players', _setups())
 def test_cards_drawn_as_cards_and_plain_words(name, players):
     "Messages, log, table and scores never write a card as notation, a raw Python value, or '1 cards'."
@@ -571,6 +596,7 @@ def test_cards_drawn_as_cards_and_plain_words(name, players):
     assert seen > 10
 
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 @pytest.mark.parametrize('name', GAMES)
 def test_finished_hand_stays_until_the_learner_moves_on(name):
     "The last trick and the result stay on the table; the bots wait; the result says who did best."
@@ -589,6 +615,7 @@ def test_finished_hand_stays_until_the_learner_moves_on(name):
         assert t.session.review is None and re.search(rf"(hand|deal) {len(t.match.hands)} ", t.status.value)
 
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 def test_played_cards_never_cover_seats_or_caption():
     "Dehla Pakad, five-player Beggars and Thieves, teaching view: seats and trick sit in separate grid cells."
     for name, players in (('dehla-pakad', None), ('beggars-and-thieves', 5), ('maghe-satra', 7)):
@@ -633,6 +660,7 @@ def test_one_update_per_click():
     assert len({id(w) for w, _ in sent}) == len(sent)  # each widget sent once: one update per widget
 
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 @pytest.mark.parametrize('name,players', _setups())
 def test_the_download_holds_only_what_the_seat_has_seen(name, players):
     """Issue 39, deliverable 4: the download link carried every hand's cards mid-hand (a leak once students share a
@@ -676,6 +704,7 @@ def test_snear_face_up_row_stays_and_is_ringed_after_a_jump():
     assert [c for b, c in t._hand_pairs() if 'cgt-hint' in b._dom_classes] == [up[0]]
 
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 def test_the_leaster_is_explained_under_the_pass_button():
     "Beggars and Thieves: the line under the move buttons says what each does; the last pass says it makes a Leaster."
     for seed in range(60):
@@ -698,6 +727,7 @@ def _code_shapes(pack):
     return re.compile(r'(?<![\w/#&;-])(' + '|'.join(map(re.escape, codes)) + r'|(?:trump|call|calls|names|suit)\s+[A-Z])(?![\w/-])')
 
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 @pytest.mark.parametrize('name,players', _setups(every_size=True))
 def test_one_notation_in_everything_the_learner_reads(name, players):
     "Every message, log line, button, status, table, score line and live-region text of a seeded match writes cards as signs and words, never as codes."
@@ -716,6 +746,7 @@ def test_one_notation_in_everything_the_learner_reads(name, players):
     assert step > 10 and not found, found[:5]
 
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 @pytest.mark.parametrize('name', GAMES)
 def test_the_bot_button_never_skips_a_hands_end(name):
     """"bot plays my move" pressed to the end of a hand: the finished hand stays on screen (its result, the scores, the
@@ -747,6 +778,7 @@ def _score_table(t):
     return [[html.unescape(re.sub(r'<[^>]+>', '', c)) for c in re.findall(r'<t[hd][^>]*>(.*?)</t[hd]>', r, re.S)] for r in rows]
 
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 @pytest.mark.parametrize('seat', [0, 1])
 def test_dehla_pakad_scores_are_per_side(seat):
     "Dehla Pakad's deals are won by partnerships: the scores have a column per side, named as the terminal names it, each with the side's deals won."
@@ -813,6 +845,7 @@ def test_kockas_small_o_and_u_are_keyed_under_the_hand():
 
 DEAL_AS_HAND = re.compile(r"\b[Hh]and \d|\bnext hand\b|\bfinished hands?\b|\bthis hand\b|\bhand in progress\b|\bthe hand is over\b|\bafter (each )?hand\b")
 
+@pytest.mark.usefixtures('chart_pixels_unread')
 def test_dehla_pakads_panel_says_deal_where_the_game_does():
     """Dehla Pakad's pages say "deal" for one hand of the match (its LEARNER_WORDS); its panel said "hand": "next hand ▶",
     "press “next hand”", "hand 1 · start" in the jump menu, "the hand in progress is not in the record", "No finished

@@ -1,6 +1,7 @@
 """The coach in the tutor panel, through its widgets only: the hint button rings the coach's choice, the hint shows
 no hidden card, the automatic hint costs nothing when off, and the hand review jumps to the moment it names."""
 import html, re
+from collections import OrderedDict
 import pytest
 from cardgames_tutor.ui import coach_view
 from cardgames_tutor.core.cards import Card
@@ -8,9 +9,17 @@ from cardgames_tutor.core.actions import Move
 from cardgames_tutor.coach.search import hint
 from cardgames_tutor.ui.panel import Tutor
 from helpers import cards_in
-from test_panel import GAMES, _setups, make, press_one
+from test_panel import GAMES, _setups, make, press_one, chart_pixels_unread  # the fixture: the scores chart's words without its pixels
 
 BUDGET = 0.05  # small: the tests check the wiring, the coach's strength is benchmarked
+
+@pytest.fixture
+def hint_pixels_unread(monkeypatch):
+    """For a test none of whose assertions reads a hint chart's picture: the hint box is given the chart's words and no
+    pixels, as `png` giving b'' gave it (the box then shows no picture), without the figure that was drawn for nothing.
+    Where a test reads a chart's labels, it draws its own with `hint_chart`."""
+    monkeypatch.setattr(coach_view, 'drawn_chart', lambda h, pack: (b'', coach_view.hint_words(h, pack)))
+    monkeypatch.setattr(coach_view, '_charts', OrderedDict())  # the pictures kept for this test only
 
 def coached(name, players=None, **kw):
     t = make(name, players, **kw)
@@ -51,9 +60,9 @@ def test_hint_button_rings_the_coachs_choice(name, players):
     assert t.coach.hint_box.hint is None and ringed(t) == []
 
 @pytest.mark.parametrize('name', GAMES)
-def test_hint_text_and_chart_show_no_hidden_card(name, monkeypatch):
+@pytest.mark.usefixtures('hint_pixels_unread', 'chart_pixels_unread')  # the chart's labels are read below; its picture is not needed
+def test_hint_text_and_chart_show_no_hidden_card(name):
     "Leak test: every card in the hint's text and chart is one the learner's view shows (hand, table, events)."
-    monkeypatch.setattr(coach_view, 'png', lambda fig: b'')  # the chart's labels are read below; its picture is not needed
     for seed in range(2):
         t = coached(name, seed=seed)
         t.coach.hint_box.auto.value = True  # a hint at every turn of the learner
@@ -236,6 +245,7 @@ def test_the_hint_every_turn_follows_the_card():
 
 
 @pytest.mark.parametrize('name,players', [('kocka', None), ('beggars-and-thieves', 3), ('beggars-and-thieves', 4), ('beggars-and-thieves', 5)])
+@pytest.mark.usefixtures('hint_pixels_unread', 'chart_pixels_unread')
 def test_the_ring_is_on_the_cards_to_pick(name, players):
     """Issue 35 (6): for a pass or a bury the ring goes on the cards the coach would pick, never on a button that
     would be refused; over seeded positions with such a phase."""
