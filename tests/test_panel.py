@@ -362,13 +362,26 @@ def _hidden_beyond_view(t) -> set:
 def _leaks(states_text: str, hidden) -> list:
     "The cards of `hidden` written anywhere in `states_text` (by code or sign), each with where it was found; a card a rule names is no card seen (`named_only`)."
     states_text = named_only(states_text)
-    words, out = set(_WORD.findall(states_text)), []
+    words, out = _words(states_text), []
     for card in hidden:
         for tok in _tokens(card):
             if tok in words:
                 at = re.search(r'(?<![\w])' + re.escape(tok) + r'(?![\w])', states_text)
                 out.append((card, states_text[max(0, at.start() - 160):at.end() + 20] if at else tok)); break
     return out
+
+_LINE_WORDS = {}  # a line of widget state -> its words: most lines are the same from one step to the next
+
+def _words(text: str) -> set:
+    "`set(_WORD.findall(text))`, each line's words found once (a word never spans a line: `_WORD` has no line break in it)."
+    words = set()
+    for line in text.split('\n'):
+        got = _LINE_WORDS.get(line)
+        if got is None:
+            if len(_LINE_WORDS) > 20_000: _LINE_WORDS.clear()
+            got = _LINE_WORDS[line] = frozenset(_WORD.findall(line))
+        words |= got
+    return words
 
 _PAST = re.compile(r'<(div|p) class="cgt-(?:event|last)[^"]*" data-hand="(\d+)"(?: data-kind="([\w-]+)")?.*?</\1>', re.S)
 

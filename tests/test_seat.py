@@ -14,6 +14,7 @@ from cardgames_tutor.tables.seats import TableError
 from cardgames_tutor.ui.seat import SeatSession, TEACH_AT_TABLE, PAUSED_LINE, new_request_id
 from cardgames_tutor.ui.session import Session
 from helpers import cards_in, may_see
+from test_panel import chart_pixels_unread  # a fixture: the scores chart's words, its pixels not drawn
 
 SETUPS = [(name, n) for name, info in games().items() for n in info.players]  # all five games, every variant
 NAMES = ['Asha', 'Bo', '<b>Chidi</b>', 'Dana']
@@ -377,6 +378,7 @@ def panel_press(t, rng) -> bool:
 
 @pytest.mark.parametrize('name,players', [('begga-kaat', 4), ('beggars-and-thieves', 3), ('beggars-and-thieves', 5),
                                           ('dehla-pakad', 4), ('kocka', 4), ('maghe-satra', 4)])
+@pytest.mark.usefixtures('chart_pixels_unread')  # the scores chart's words (scanned) without its pixels (never read)
 def test_four_pages_at_one_table_hold_only_their_own_seat(name, players):
     "Each page's widget state names no card its seat may not see, at every step of whole hands pressed through the widgets."
     from test_panel import _leaks, _hidden_beyond_view
