@@ -98,6 +98,7 @@ def test_no_coach_row_when_left_out():
     assert t.coach is None and len(t.children) == len(Tutor('begga-kaat', seed=1).children) - 1
 
 @pytest.mark.parametrize('name', GAMES)
+@pytest.mark.usefixtures('hint_pixels_unread', 'chart_pixels_unread')  # no chart read here
 def test_review_jumps_to_the_moment_it_names(name):
     t = coached(name, seed=4)
     assert t.coach.review_button.disabled
@@ -121,6 +122,7 @@ def test_review_jumps_to_the_moment_it_names(name):
 
 
 @pytest.mark.parametrize('name', GAMES)
+@pytest.mark.usefixtures('hint_pixels_unread', 'chart_pixels_unread')  # no chart read here
 def test_why_the_bots_played_only_in_the_teaching_view(name):
     """Leak test: the line on why each bot played reads the bots' hands, so it stays empty while the teaching view is
     off; switched on, it gives one sentence per bot move since the learner's last, naming that seat and its action."""
@@ -335,6 +337,7 @@ def coach_words(t) -> list:
     return out
 
 @pytest.mark.parametrize('name', GAMES)
+@pytest.mark.usefixtures('hint_pixels_unread', 'chart_pixels_unread')  # no chart read here
 def test_the_coachs_part_says_the_games_word_for_a_hand(name):
     """Dehla Pakad's panel says 'deal' where the game does ('next deal ▶'), but its coach said 'review this hand', 'Hand 1:
     you ...', 'back to that moment of hand 1' and 'Reviewing the hand...'. Over the first deal played to its end and
