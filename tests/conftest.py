@@ -101,3 +101,23 @@ def browsers():
     shared = Browsers()
     try: yield shared
     finally: shared.close()
+
+# Charts whose pixels no assertion reads (matplotlib's drawing was half of test_panel's CPU and of the panel's hint tests'):
+# the widgets still get each chart's <img> and its words (alt text), which the leak scans read; only the picture is empty.
+# A test that reads a chart draws the real one (test_panel's test_full_hand_through_widgets, test_dehla_pakad_chart_is_per_side).
+
+@pytest.fixture
+def chart_pixels_unread(monkeypatch):
+    "The scores chart set at each change of the tallies with its words, its pixels not drawn (pictures kept for this test only)."
+    import collections
+    from cardgames_tutor.ui import charts, drawing
+    monkeypatch.setattr(charts, 'chart_png', lambda match, **kw: b'')
+    monkeypatch.setattr(drawing, '_charts', collections.OrderedDict())
+
+@pytest.fixture
+def hint_pixels_unread(monkeypatch):
+    "The hint box given its chart's words and no pixels (it then shows no picture), as a `png` giving b'' gave it."
+    import collections
+    from cardgames_tutor.ui import coach_view
+    monkeypatch.setattr(coach_view, 'drawn_chart', lambda h, pack: (b'', coach_view.hint_words(h, pack)))
+    monkeypatch.setattr(coach_view, '_charts', collections.OrderedDict())

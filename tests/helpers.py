@@ -9,14 +9,21 @@ _TEXT_CACHE = {}  # by pack: the cards each text names
 
 _WORDS_RE = {}  # by pack: a pattern of the card symbols written in two words (`6 Thief`, `5 green`)
 
-_NAMED = re.compile(r"\b(?:[Ww]hoever holds|[Aa] picker who holds|the holder of) the (?:<span class=\"cgt-mini\"[^>]*>[^<]*(?:<span[^>]*>[^<]*</span>)?</span>"
+_NAMED = re.compile(r"\b(?:[Ww]hoever holds|[Aa] picker who holds|the holder of|[Pp]artner card:) the (?:<span class=\"cgt-mini\"[^>]*>[^<]*(?:<span[^>]*>[^<]*</span>)?</span>"
                     r"|\d{1,2} [A-Z][a-z]+\b|[^\s<,.;:)]+)")
 
 def named_only(text:str, pack=None) -> str:
     """`text` (a sentence, or a page's HTML with its mini cards) without the cards a rule names, as distinct from a card
-    seen: "whoever holds the 6 Thief", "a picker who holds the 6 Thief", "the holder of the 7 Thief" name the partner card (Beggars and Thieves) without
-    placing it. "Seat 2 holds the 6 Thief" places it: kept, so every leak check still reads it."""
+    seen: "whoever holds the 6 Thief", "a picker who holds the 6 Thief", "the holder of the 7 Thief", "partner card: the 6 Thief" (the
+    table's facts line) name the partner card (Beggars and Thieves) without placing it. "Seat 2 holds the 6 Thief" places it: kept, so every leak check still reads it."""
     return _NAMED.sub(' ', text)
+
+def sign_in(sign:str, words:set, text:str) -> bool:
+    """Whether a card's sign is written in `text`, whose words (`_WORD`s) are `words`: a sign of one word ('Q♥') as a whole
+    word; a sign of two (Beggars and Thieves' '6 Thief') as those words in a row, with any space between ('16 Thief' and
+    '6 Thieves' are not it). A scan that looked the two-word sign up among single words never found it."""
+    if ' ' not in sign: return sign in words
+    return re.search(r'(?<![\w])' + r'\s+'.join(map(re.escape, sign.split())) + r'(?![\w])', text) is not None
 
 def _text_cards(text, pack) -> frozenset:
     """The cards of `pack` written in `text` as cards (codes in capitals, signs, or number and suit in words), cached: views

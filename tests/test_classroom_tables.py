@@ -17,7 +17,7 @@ from cardgames_tutor.serve.room import Classroom, TableOptions, StudentPage
 from cardgames_tutor.ui.session import Session
 from cardgames_tutor.ui.seat import SeatSession
 from cardgames_tutor.serve.pages import TITLE
-from helpers import CHROMIUM, FEW_WINDOWS_FLAGS, POLL, named_only, no_chromium, classroom_server, malloc_env, wait_shown
+from helpers import CHROMIUM, FEW_WINDOWS_FLAGS, POLL, named_only, sign_in, no_chromium, classroom_server, malloc_env, wait_shown
 
 
 # ---------------------------------------------------------------- the registry, without a browser
@@ -400,7 +400,7 @@ def cards_named(text:str, cards) -> set:
     "The cards of `cards` written in `text`: by code ('QH'), sign ('Q♥') or name ('queen of hearts'); not a card a rule names (`named_only`)."
     text = named_only(text)
     words = set(_WORD.findall(text))
-    return {c for c in cards if c.code in words or c.symbol in words or c.name in text}
+    return {c for c in cards if c.code in words or sign_in(c.symbol, words, text) or c.name in text}
 
 def leaks(student:Student, hidden, new=False) -> dict:
     """The cards of `hidden` in the page's DOM and in the widget state it was sent since `mark()`: {'dom': ..., 'state': ...}.

@@ -22,7 +22,7 @@ from cardgames_tutor.core.match import Match
 from cardgames_tutor.core.actions import action_text
 from cardgames_tutor.ui.session_data import sort_actions
 from cardgames_tutor.ui.table import move_label
-from helpers import POLL, SHOWN, cards_in, may_see, named_only, wait_shown
+from helpers import POLL, SHOWN, cards_in, may_see, named_only, sign_in, wait_shown
 from test_classroom_tables import (WAIT, Student, _WORD, _missing, _plain, _public, browser_test, chromium,
                                    classroom, hidden_from, join_from, open_from)
 import test_classroom_tables as tables_file
@@ -113,7 +113,7 @@ def cards_named(text:str, cards) -> set:
     ('2 of Thieves' is not in '12 of Thieves'); not a card a rule names ("whoever holds the 6 Thief": `named_only`)."""
     text = named_only(text)
     words = set(_WORD.findall(text))
-    return {c for c in cards if c.code in words or c.symbol in words
+    return {c for c in cards if c.code in words or sign_in(c.symbol, words, text)
             or (c.name in text and re.search(r'(?<![\w])' + re.escape(c.name) + r'(?![\w])', text))}
 
 _DATA_VALUE = re.compile(r' data-value="[^"]*"')  # a dropdown option's text percent-encoded (its text is read): "·" is %C2%B7, not card B7

@@ -16,7 +16,6 @@ search. The terminal itself prints no backquote, and names the learner's seat on
 Seat 0"): everywhere else it says "you".
 """
 import functools, random, re
-from collections import OrderedDict
 import pytest
 from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.registry import games, get_game, game_class
@@ -27,7 +26,6 @@ from cardgames_tutor.term.terminal import you_may
 from cardgames_tutor.ui.session import Session
 from cardgames_tutor.ui.table import move_label, cards_text_words, table_html, direction_of
 from cardgames_tutor.ui.access import heard
-from cardgames_tutor.ui import coach_view
 from cardgames_tutor.ui.coach_view import HintBox, ReviewList, hint_words
 from cardgames_tutor.coach.search import hint, hint_text, review, review_text
 from cardgames_tutor.practice.drills import drill_set
@@ -180,13 +178,6 @@ def panel_texts(name, options, seed) -> tuple:
         texts += [('message', f"You {action_text(action, s.game, 'done')}."), ('terminal', you_may(again, seat))]
         again.apply(action)
     return s.match, texts
-
-@pytest.fixture
-def hint_pixels_unread(monkeypatch):
-    """The hint box's chart with its words and no pixels (the box then shows no picture): the words on screen are read here,
-    from the box's text and `hint_words`, never the chart's picture, which was half of this test's CPU."""
-    monkeypatch.setattr(coach_view, 'drawn_chart', lambda h, pack: (b'', hint_words(h, pack)))
-    monkeypatch.setattr(coach_view, '_charts', OrderedDict())  # the pictures kept for this test only
 
 @pytest.mark.parametrize('name, options', VARIANTS, ids=IDS)
 @pytest.mark.usefixtures('hint_pixels_unread')

@@ -5,7 +5,7 @@ tests compare what the widgets show with what the engine says (legal actions, ex
 views, hidden cards). Tests of the session alone (no widgets) are in tests/test_session.py; the
 hostile-visitor tests (uploads, downloads, closing, errors in callbacks) are at the end here.
 """
-import base64, builtins, collections, datetime, html, json, pathlib, re
+import base64, builtins, datetime, html, json, pathlib, re
 import pytest
 import ipywidgets
 from ipywidgets.widgets import widget as widget_module
@@ -22,7 +22,7 @@ from cardgames_tutor.ui.drawing import move_label
 from cardgames_tutor.term.terminal import in_game_words
 from cardgames_tutor.core.contracts import seats_text
 from cardgames_tutor.core import records
-from helpers import cards_in, may_see, named_only
+from helpers import cards_in, may_see, named_only, sign_in
 
 GAMES = list(games())
 
@@ -40,16 +40,6 @@ def make(name, players=None, **kw):
     t = Tutor(name, **({'players': players} if players else {}), **kw)
     while t.session.review is not None and not t.match.over: t.move_button('next hand').click()
     return t
-
-@pytest.fixture
-def chart_pixels_unread(monkeypatch):
-    """For a test none of whose assertions reads the scores chart's picture: its pixels are not drawn (matplotlib's drawing
-    was half of this file's CPU). Everything else is as ever: the chart's `<img>` is set at each change of the tallies, with
-    its words (its alt text, which the leak scans read); `test_full_hand_through_widgets` and `test_dehla_pakad_chart_is_per_side`
-    draw the real picture."""
-    from cardgames_tutor.ui import charts, drawing
-    monkeypatch.setattr(charts, 'chart_png', lambda match, **kw: b'')
-    monkeypatch.setattr(drawing, '_charts', collections.OrderedDict())  # the pictures kept for this test's panels only
 
 def lit(t):
     return [c for b, c in t._hand_pairs() if 'cgt-legal' in b._dom_classes]
@@ -365,8 +355,8 @@ def _leaks(states_text: str, hidden) -> list:
     words, out = _words(states_text), []
     for card in hidden:
         for tok in _tokens(card):
-            if tok in words:
-                at = re.search(r'(?<![\w])' + re.escape(tok) + r'(?![\w])', states_text)
+            if sign_in(tok, words, states_text):  # (a code is one word; a sign may be two: '6 Thief')
+                at = re.search(r'(?<![\w])' + r'\s+'.join(map(re.escape, tok.split())) + r'(?![\w])', states_text)
                 out.append((card, states_text[max(0, at.start() - 160):at.end() + 20] if at else tok)); break
     return out
 

@@ -1,7 +1,6 @@
 """The coach in the tutor panel, through its widgets only: the hint button rings the coach's choice, the hint shows
 no hidden card, the automatic hint costs nothing when off, and the hand review jumps to the moment it names."""
 import html, re
-from collections import OrderedDict
 import pytest
 from cardgames_tutor.ui import coach_view
 from cardgames_tutor.core.cards import Card
@@ -9,17 +8,9 @@ from cardgames_tutor.core.actions import Move
 from cardgames_tutor.coach.search import hint
 from cardgames_tutor.ui.panel import Tutor
 from helpers import cards_in
-from test_panel import GAMES, _setups, make, press_one, chart_pixels_unread  # the fixture: the scores chart's words without its pixels
+from test_panel import GAMES, _setups, make, press_one
 
 BUDGET = 0.05  # small: the tests check the wiring, the coach's strength is benchmarked
-
-@pytest.fixture
-def hint_pixels_unread(monkeypatch):
-    """For a test none of whose assertions reads a hint chart's picture: the hint box is given the chart's words and no
-    pixels, as `png` giving b'' gave it (the box then shows no picture), without the figure that was drawn for nothing.
-    Where a test reads a chart's labels, it draws its own with `hint_chart`."""
-    monkeypatch.setattr(coach_view, 'drawn_chart', lambda h, pack: (b'', coach_view.hint_words(h, pack)))
-    monkeypatch.setattr(coach_view, '_charts', OrderedDict())  # the pictures kept for this test only
 
 def coached(name, players=None, **kw):
     t = make(name, players, **kw)

@@ -14,7 +14,6 @@ from cardgames_tutor.tables.seats import TableError
 from cardgames_tutor.ui.seat import SeatSession, TEACH_AT_TABLE, PAUSED_LINE, new_request_id
 from cardgames_tutor.ui.session import Session
 from helpers import cards_in, may_see
-from test_panel import chart_pixels_unread  # a fixture: the scores chart's words, its pixels not drawn
 
 SETUPS = [(name, n) for name, info in games().items() for n in info.players]  # all five games, every variant
 NAMES = ['Asha', 'Bo', '<b>Chidi</b>', 'Dana']
