@@ -22,8 +22,11 @@ def sign_in(sign:str, words:set, text:str) -> bool:
     """Whether a card's sign is written in `text`, whose words (`_WORD`s) are `words`: a sign of one word ('Q♥') as a whole
     word; a sign of two (Beggars and Thieves' '6 Thief') as those words in a row, with any space between ('16 Thief' and
     '6 Thieves' are not it). A scan that looked the two-word sign up among single words never found it."""
-    if ' ' not in sign: return sign in words
-    return re.search(r'(?<![\w])' + r'\s+'.join(map(re.escape, sign.split())) + r'(?![\w])', text) is not None
+    return sign in words if ' ' not in sign else sign_re(sign).search(text) is not None
+
+def sign_re(sign:str) -> re.Pattern:
+    "Where a card's sign is written: its words in a row, whole, with any space between ('6 Thief', not '16 Thief')."
+    return re.compile(r'(?<![\w])' + r'\s+'.join(map(re.escape, sign.split())) + r'(?![\w])')
 
 def _text_cards(text, pack) -> frozenset:
     """The cards of `pack` written in `text` as cards (codes in capitals, signs, or number and suit in words), cached: views

@@ -22,7 +22,7 @@ from cardgames_tutor.ui.drawing import move_label
 from cardgames_tutor.term.terminal import in_game_words
 from cardgames_tutor.core.contracts import seats_text
 from cardgames_tutor.core import records
-from helpers import cards_in, may_see, named_only, sign_in
+from helpers import cards_in, may_see, named_only, sign_in, sign_re
 
 GAMES = list(games())
 
@@ -356,7 +356,7 @@ def _leaks(states_text: str, hidden) -> list:
     for card in hidden:
         for tok in _tokens(card):
             if sign_in(tok, words, states_text):  # (a code is one word; a sign may be two: '6 Thief')
-                at = re.search(r'(?<![\w])' + r'\s+'.join(map(re.escape, tok.split())) + r'(?![\w])', states_text)
+                at = sign_re(tok).search(states_text)
                 out.append((card, states_text[max(0, at.start() - 160):at.end() + 20] if at else tok)); break
     return out
 
