@@ -7,7 +7,8 @@ from cardgames_tutor.core.match import Match, play_out, random_choice
 
 _TEXT_CACHE = {}  # by pack: the cards each text names
 
-_WORDS_RE = {}  # by pack: a pattern of the card symbols written in two words (`6 Thief`, `5 green`)
+_WORDS_RE = {}  # by pack: a pattern of the card symbols written in two words (`6 Thief`, `5 green`): `signs_re`
+_SIGN_RE = {}   # by sign of two words: where it is written (`sign_re`)
 
 _NAMED = re.compile(r"\b(?:[Ww]hoever holds|[Aa] picker who holds|the holder of|[Pp]artner card:) the (?:<span class=\"cgt-mini\"[^>]*>[^<]*(?:<span[^>]*>[^<]*</span>)?</span>"
                     r"|\d{1,2} [A-Z][a-z]+\b|[^\s<,.;:)]+)")
@@ -25,8 +26,14 @@ def sign_in(sign:str, words:set, text:str) -> bool:
     return sign in words if ' ' not in sign else sign_re(sign).search(text) is not None
 
 def sign_re(sign:str) -> re.Pattern:
-    "Where a card's sign is written: its words in a row, whole, with any space between ('6 Thief', not '16 Thief')."
-    return re.compile(r'(?<![\w])' + r'\s+'.join(map(re.escape, sign.split())) + r'(?![\w])')
+    "Where a card's sign (or code) is written (`signs_re` of it alone): '6 Thief', not '16 Thief' nor '6 Thieves'."
+    return _SIGN_RE.get(sign) or _SIGN_RE.setdefault(sign, signs_re([sign]))
+
+def signs_re(signs):
+    """A pattern of the card signs `signs` (None if none), each found whole, the words of a sign of two (`6 Thief`, `5 green`)
+    with any space between, and not as a count ('6 Thief Thieves' is no card)."""
+    many = sorted(set(signs), key=len, reverse=True)
+    return re.compile(r"(?<![\w])(" + '|'.join(r'\s+'.join(map(re.escape, s.split())) for s in many) + r")(?![\w]| Beggars\b| Thieves\b)") if many else None
 
 def _text_cards(text, pack) -> frozenset:
     """The cards of `pack` written in `text` as cards (codes in capitals, signs, or number and suit in words), cached: views
@@ -39,10 +46,8 @@ def _text_cards(text, pack) -> frozenset:
             if token != token.upper(): continue  # a word ("as", "Ah"): cards are written as symbols (A♠) or codes in capitals (AS, T6)
             try: found.add(pack.parse(token))
             except ValueError: pass
-        if pack.name not in _WORDS_RE:
-            many = sorted({c.symbol for c in pack if ' ' in c.symbol}, key=len, reverse=True)
-            _WORDS_RE[pack.name] = many and re.compile(r"(?<![\w])(" + '|'.join(map(re.escape, many)) + r")(?![\w]| Beggars\b| Thieves\b)")  # not a count
-        if _WORDS_RE[pack.name]: found.update(pack.parse(w) for w in _WORDS_RE[pack.name].findall(named_only(text, pack)))
+        if pack.name not in _WORDS_RE: _WORDS_RE[pack.name] = signs_re(c.symbol for c in pack if ' ' in c.symbol)
+        if _WORDS_RE[pack.name]: found.update(pack.parse(' '.join(w.split())) for w in _WORDS_RE[pack.name].findall(named_only(text, pack)))
         cache[text] = frozenset(found)
     return cache[text]
 
