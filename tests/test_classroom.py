@@ -457,6 +457,17 @@ def test_the_log_says_how_to_stop_the_server_started_in_the_background(server):
     readme = (ROOT/'README.md').read_text()
     assert 'the `kill` command that stops the server' in readme and 'echo $!' not in readme  # the README sends the teacher to the log's number
 
+def test_a_server_stopped_with_kill_leaves_no_folder_behind(tmp_path):
+    """`kill`, as the server's log tells a teacher to stop it (and as JupyterHub stops its service), ended the server at
+    once, so Python never removed the page's folder of script and style it had made: every start left one in /tmp (650 on
+    a test machine). Now it ends as on Ctrl-C: the folder is there while it serves and gone once it has stopped."""
+    made = lambda: sorted(tmp_path.glob('cgt-classroom-page-*'))
+    with classroom_server(env={**malloc_env(), 'TMPDIR': str(tmp_path)}) as (addr, proc):
+        assert len(made()) == 1 and (made()[0] / 'custom.js').is_file(), made()
+        proc.terminate()  # SIGTERM, as `kill PID` sends
+        proc.wait(30)
+    assert proc.returncode == 128 + signal.SIGTERM and made() == [], (proc.returncode, made())
+
 def test_closed_sessions_threads_end_and_memory_is_given_back():
     """Each student's websocket is served in a thread of anyio's pool, which ends idle threads only when it is next used.
     Once sessions have closed, the memory keeper uses the pool: the class's idle threads end (29 threads were about 8 MB).

@@ -18,7 +18,7 @@ from .teacher_server import ClassKeeper, teacher_app, teacher_gate
 from .gates import (MAX_MESSAGE, ClassroomGate, Limits, checked_code, guard_widget_messages, header_of,
                                          is_loopback, new_code, straight_to_handlers, under_root)
 from .pages import TITLE, page_assets, start_html
-from .housekeeping import few_malloc_arenas, give_back_memory, on_start, on_system_malloc
+from .housekeeping import exit_on_kill, few_malloc_arenas, give_back_memory, on_start, on_system_malloc
 from .classroom_cli import arguments
 
 # %% auto #0
@@ -168,6 +168,7 @@ def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s
           f"Keep it to yourself: it opens every table and the class's results ({gate.console.results.path}).")
     print(stop_text(os.getpid(), in_foreground()), flush=True)  # started in a window or in the background (README)
     search_in_processes(hint_workers)
+    exit_on_kill()  # `kill` ends it as Ctrl-C does, its page folder removed
     uvicorn.run(app, host=host, port=port, ws_max_size=max_message + 1024, log_level='warning', proxy_headers=bool(behind_proxy),
                 forwarded_allow_ips=behind_proxy, timeout_keep_alive=5, limit_concurrency=max_connections)
 

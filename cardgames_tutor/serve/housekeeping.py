@@ -6,11 +6,11 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/housekeeping.html.
 
 # %% ../../nbs/serve/33c_housekeeping.ipynb #2b1f09a6
 from __future__ import annotations
-import asyncio, ctypes, ctypes.util, gc, os, platform, sys
+import asyncio, ctypes, ctypes.util, gc, os, platform, signal, sys, threading
 from ..ui.table import cards_text_html
 
 # %% auto #0
-__all__ = ['few_malloc_arenas', 'on_start', 'give_back_memory', 'system_malloc_env', 'on_system_malloc']
+__all__ = ['few_malloc_arenas', 'on_start', 'give_back_memory', 'system_malloc_env', 'on_system_malloc', 'exit_on_kill']
 
 # %% ../../nbs/serve/33c_housekeeping.ipynb #096eb4e1
 def few_malloc_arenas(n:int=1):
@@ -111,3 +111,11 @@ def on_system_malloc(env=None):
     "Start this command again on the C library's allocator where `system_malloc_env` sets it (`env` None: this process's); else go on as it is."
     env = os.environ if env is None else env
     if system_malloc_env(env) is not env: os.execve(sys.executable, sys.orig_argv, system_malloc_env(env))
+
+# %% ../../nbs/serve/33c_housekeeping.ipynb #k1ll0002
+def exit_on_kill():
+    """From now on SIGTERM (`kill`) exits Python as `sys.exit` does, with the status a process ended by it has (143):
+    exit handlers run (temporary folders removed). Only the main thread may set a signal's handler: elsewhere, nothing."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+

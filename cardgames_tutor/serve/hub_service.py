@@ -14,7 +14,7 @@ from . import classroom
 from .classroom_cli import add_class_options
 from .room import add_options, read_options
 from .gates import PROXY_HEADERS, answer_line, cookies_of
-from .housekeeping import on_system_malloc
+from .housekeeping import exit_on_kill, on_system_malloc
 from .pages import LOGIN_HEADER, take_logins
 from .teacher_page import PREFIX as TEACHER_PREFIX
 from .teacher_server import TEACHER_COOKIE, teacher_gate
@@ -297,6 +297,7 @@ def serve(settings:HubSettings, teachers:str|None=None, cull:str='60s', limits:c
     gate = teacher_gate()
     app = HubGate(inner, settings, teachers=teachers, teacher_cookie=(TEACHER_COOKIE, gate.proof) if gate is not None and teachers else None)
     search_in_processes(hint_workers)
+    exit_on_kill()  # the hub stops its service with `kill`: it ends as on Ctrl-C, its page folder removed
     import uvicorn
     print(f"Card games tutor for a class: the hub's service {settings.name!r} at {settings.prefix} (listening on "
           f"{settings.host}:{settings.port})" + (f"; teachers: the hub group {teachers!r}, at {settings.prefix}teacher" if teachers else "; no teacher's page (no --teachers-group)")
