@@ -22,8 +22,9 @@ The test fails, naming the game, the message of Mallory's and the widget, if
   and `hidden` (tests/test_classroom_tables_games.py, from `may_see`), at the move count of the next table bar;
 - another seat's or table's state changes: table 1's other seats, table 2's seats, start or moves (the teacher's
   `glance.json`, read every half second, and Zed's page), or a table is opened from Mallory's page;
-- Mallory's page is seated at another table, or table 1 waits `STUCK` s on her seat (she then reloads her table's
-  link, as a student would, so that the hand ends and the leak scan runs);
+- Mallory's page is seated at another table, or table 1 waits on her seat and her page cannot play it: it is closed,
+  shows another table, or has not shown her *bot plays my move* within `MOVE_WAIT` s, or her move is not answered
+  within it (she then reloads her table's link, as a student would, so that the hand ends and the leak scan runs);
 - the honest pages stop working (a move not answered, the hand's end not shown) or the server stops answering (the
   glance, `GET /` and a new page at the end). Every wait is bounded by a named timeout.
 """
@@ -64,7 +65,6 @@ SERVER = ['--start', 'tables', '--bot-pace', '0.1', '--seat-hold', '3', '--cull'
 PAGE_WAIT = 60     # s: a page loads, a form answers, a seat is taken
 MOVE_WAIT = 30     # s: a student's move is answered on their page
 CATCH_UP = 60      # s: the server has handled every message Mallory sent so far
-STUCK = 10         # s: a table waiting this long on a seat whose page cannot play it is held by nobody
 GAME_LIMIT = 240   # s: one game's whole scene, from the first page to the hand's end
 ROUNDS = 3         # the moments of the hand at which Mallory attacks
 
@@ -307,8 +307,8 @@ class Scene:
         self.failures, self._said = [], set()
         self.paused = self.over = False
         self.rounds, self.spent = [], []  # the moves when each moment of Mallory's began; the seconds it took
-        self.last_round_moves, self.mine_after, self.round_end = None, 0, time.monotonic()
-        self.glance, self.stuck_since, self.reloaded = Glance(port), None, None
+        self.last_round_moves, self.mine_after = None, 0
+        self.glance, self.reloaded = Glance(port), None
         est, rng = Match(self.game, seed=seed), random.Random(f"bots {seed}")  # the hand played by bots alone: about how long it is
         while not est.hands[0].is_over: est.apply(self.game.bot(est.view(est.to_act, text=False), rng), est.to_act)
         self.plan = [max(1, len(est.actions) * k // ROUNDS) for k in range(ROUNDS)]  # the moves from which each moment of Mallory's is due
@@ -352,17 +352,26 @@ async def honest(scene:Scene, page:Page):
             return scene.fail(f'move-{page.name}', f"{page.name}'s move (at move {n}) was not answered within {MOVE_WAIT} s: "
                                                    f"the page says {page.waiting()!r}")
 
-async def play_own(scene:Scene, page:Page) -> bool:
-    "Mallory plays her seat as a student does, from what her page shows: back to live play, then *bot plays my move*."
-    if page.table() != scene.code1 or page.closed: return False  # her page shows another table (or none): she cannot
-    bot = page.shown_button('bot plays my move')
-    if bot is None: return False
+def cannot_play(scene:Scene, page:Page) -> str:
+    "Why Mallory's page cannot play her seat now ('' when it can: it shows her table and its *bot plays my move*)."
+    if page.closed: return f"her page is closed ({page.closed})"
+    if page.table() != scene.code1: return f"her page shows table {page.table()}"
+    return '' if page.shown_button('bot plays my move') else "her page shows no 'bot plays my move'"
+
+async def play_own(scene:Scene, page:Page) -> str:
+    """Mallory plays her seat as a student does, from what her page shows: once it shows her move (at most `MOVE_WAIT` s:
+    her page may hear of her turn after the host's), back to live play, then *bot plays my move*. Returns '' once the
+    move is answered, else what went wrong (her turn over meanwhile: '')."""
+    with contextlib.suppress(asyncio.TimeoutError):
+        await poll(lambda: scene.over or not scene.mallorys_turn() or not cannot_play(scene, page) or page.closed, MOVE_WAIT)
+    if scene.over or not scene.mallorys_turn(): return ''
+    if why := cannot_play(scene, page): return why
     n = scene.moves()
     if (last := page.shown_button('▶|')) is not None: await page.click(last, "Mallory's ▶| (back to live play)")
-    await page.click(bot, "Mallory's own move (bot plays my move)")
+    await page.click(page.shown_button('bot plays my move'), "Mallory's own move (bot plays my move)")
     with contextlib.suppress(asyncio.TimeoutError): await poll(lambda: scene.over or scene.moves() > n, MOVE_WAIT)
     scene.mine_after = scene.moves()
-    return scene.moves() > n
+    return '' if scene.over or scene.moves() > n else f"her move (at move {n}) was not answered within {MOVE_WAIT} s"
 
 async def attack(scene:Scene, m:Page, round_no:int):
     """One moment of Mallory's: every trait of every widget her page has heard of set to hostile values (at the first
@@ -435,16 +444,17 @@ async def mallory(scene:Scene):
             except asyncio.TimeoutError:
                 scene.fail('answer', f"the server did not handle Mallory's messages within {CATCH_UP} s (last: {scene.doing()})")
                 scene.attacker.closed = scene.attacker.closed or 'given up: the server did not catch up'
-            finally: scene.paused, scene.round_end = False, time.monotonic()
+            finally: scene.paused = False
             if not scene.attacker.closed: scene.rounds.append(n); scene.spent.append(round(time.monotonic() - began, 1))
             scene.attacker.frames.append((scene.attacker.text(), f"(the text of her widget models after moment {len(scene.rounds)})", time.monotonic()))
-        elif scene.mallorys_turn(): await play_own(scene, page)
+        elif scene.mallorys_turn() and (why := await play_own(scene, page)) and scene.reloaded is None:
+            scene.fail('stuck', f"table {scene.code1} waits on {scene.mallory_label()}, a seat no page plays: {why}")
+            await reload(scene)
         await asyncio.sleep(0.05)
 
 async def watch(scene:Scene):
     """Every half second, the class as the teacher sees it: the hand's end; table 2 and table 1's other seats as they
-    were; no table opened and no seat taken by Mallory's page; no table waiting on her seat for `STUCK` s (then she
-    reloads her table's link, as a student whose page went wrong would)."""
+    were; no table opened and no seat taken by Mallory's page."""
     while not scene.over:
         try: rows = await asyncio.to_thread(scene.glance.read)
         except Exception as e:
@@ -463,14 +473,6 @@ async def watch(scene:Scene):
         for code in sorted(set(rows) - scene.codes):
             scene.fail(f'opened-{code}', f"a table was opened while Mallory sat at table {scene.code1}: table {code} "
                                          f"({rows[code]['title']}, seats {seats_of(rows[code])})")
-        page = scene.reloaded or scene.attacker
-        if one is not None and one['waiting'].startswith(f"Waiting for {scene.mallory_label()} to ") and not scene.paused:
-            scene.stuck_since = scene.stuck_since or max(time.monotonic(), scene.round_end)
-            if time.monotonic() - scene.stuck_since > STUCK and scene.reloaded is None:
-                scene.fail('stuck', f"table {scene.code1} waited {STUCK} s on {scene.mallory_label()}, a seat no page plays: her page "
-                                    f"shows table {page.table()}{' (' + page.closed + ')' if page.closed else ''}")
-                await reload(scene)
-        else: scene.stuck_since = None
         await asyncio.sleep(0.5)
 
 async def reload(scene:Scene):
