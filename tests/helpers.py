@@ -21,7 +21,7 @@ def named_only(text:str, pack=None) -> str:
 
 def sign_in(sign:str, words:set, text:str) -> bool:
     """Whether a card's sign is written in `text`, whose words (`_WORD`s) are `words`: a sign of one word ('Q♥') as a whole
-    word; a sign of two (Beggars and Thieves' '6 Thief') as those words in a row, with any space between ('16 Thief' and
+    word; a sign of two (Beggars and Thieves' '6 Thief') as those words in a row, with any space or markup between ('16 Thief' and
     '6 Thieves' are not it). A scan that looked the two-word sign up among single words never found it."""
     return sign in words if ' ' not in sign else sign_re(sign).search(text) is not None
 
@@ -29,11 +29,17 @@ def sign_re(sign:str) -> re.Pattern:
     "Where a card's sign (or code) is written (`signs_re` of it alone): '6 Thief', not '16 Thief' nor '6 Thieves'."
     return _SIGN_RE.get(sign) or _SIGN_RE.setdefault(sign, signs_re([sign]))
 
+_GAP = r'(?:\s|<[^<>]*>|&nbsp;|&#160;)+'  # between a sign's two words: spaces, and markup ('<b>6</b> Thief', '6&nbsp;Thief')
+
 def signs_re(signs):
     """A pattern of the card signs `signs` (None if none), each found whole, the words of a sign of two (`6 Thief`, `5 green`)
-    with any space between, and not as a count ('6 Thief Thieves' is no card)."""
+    with any space or markup between (`_GAP`: a page's HTML), and not as a count ('6 Thief Thieves' is no card)."""
     many = sorted(set(signs), key=len, reverse=True)
-    return re.compile(r"(?<![\w])(" + '|'.join(r'\s+'.join(map(re.escape, s.split())) for s in many) + r")(?![\w]| Beggars\b| Thieves\b)") if many else None
+    return re.compile(r"(?<![\w])(" + '|'.join(_GAP.join(map(re.escape, s.split())) for s in many) + r")(?![\w]| Beggars\b| Thieves\b)") if many else None
+
+def sign_words(found:str) -> str:
+    "A two-word sign as `signs_re` found it, its words with one space between ('6</b> Thief' -> '6 Thief')."
+    return ' '.join(re.sub(_GAP, ' ', found).split())
 
 def _text_cards(text, pack) -> frozenset:
     """The cards of `pack` written in `text` as cards (codes in capitals, signs, or number and suit in words), cached: views
@@ -47,7 +53,7 @@ def _text_cards(text, pack) -> frozenset:
             try: found.add(pack.parse(token))
             except ValueError: pass
         if pack.name not in _WORDS_RE: _WORDS_RE[pack.name] = signs_re(c.symbol for c in pack if ' ' in c.symbol)
-        if _WORDS_RE[pack.name]: found.update(pack.parse(' '.join(w.split())) for w in _WORDS_RE[pack.name].findall(named_only(text, pack)))
+        if _WORDS_RE[pack.name]: found.update(pack.parse(sign_words(w)) for w in _WORDS_RE[pack.name].findall(named_only(text, pack)))
         cache[text] = frozenset(found)
     return cache[text]
 

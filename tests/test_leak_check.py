@@ -12,7 +12,7 @@ from cardgames_tutor.core.engine import Event
 from cardgames_tutor.core.registry import games, get_game
 from cardgames_tutor.core.actions import Move
 from cardgames_tutor.core.match import Match
-from helpers import assert_no_leak, may_see
+from helpers import assert_no_leak, cards_in, may_see, sign_in
 
 def _setups():
     return [(name, n) for name, info in games().items() for n in info.players]
@@ -111,3 +111,14 @@ def test_a_card_a_rule_names_is_told_from_a_card_seen(monkeypatch):
             mp.setattr(m.hand, 'events', [*m.hand.events, Event('note', f"Seat {holder} holds the 6 Thief.")])
             mp.setattr(m.hand, 'hidden_cards', lambda seat: set())
             with pytest.raises(AssertionError, match=r"leaks \['6 Thief'\]|leaks \['T6'\]"): assert_no_leak(m, seat)
+
+
+def test_a_two_word_sign_split_by_markup_is_caught():
+    """A Beggars and Thieves card written by its sign in a page's HTML, its two words apart in markup ('<b>6</b> Thief'),
+    is a card named: the classroom's and the panel's scans read HTML. A longer number, a plural or a count is not it."""
+    pack = _game('beggars-and-thieves', 5).pack
+    six = pack.parse('6 Thief')
+    for page in ('<b>6</b> Thief', '6 <b>Thief</b>', '<span>6</span><span>Thief</span>', '6&nbsp;Thief', 'the <i>6</i>\n  Thief.'):
+        assert cards_in(page, pack) == {six} and sign_in(six.symbol, set(), page), page
+    for page in ('<b>16</b> Thief', '6 <b>Thieves</b>', '<b>6</b> Thief Thieves', '6<br>'):
+        assert six not in cards_in(page, pack) and not sign_in(six.symbol, set(), page), page
