@@ -285,3 +285,18 @@ def test_dehla_pakad_terminal_speaks_to_you():
     for text, seat in streaks:
         said = for_you(text, seat)
         assert 'Your streak' in said and 'Their' not in said, said
+
+
+def test_a_refusals_example_typed_as_it_reads_is_played():
+    """Kočka's exchange refusal gives its example as a learner reads a move ('e.g. pass 9♥, A♥ and 9🍃'); typed so, the
+    terminal refused the word 'and'. Typed as it reads, it is the pass."""
+    m, out, typed = Match(get_game('kocka'), seed=1), [], []
+    def answer(prompt):
+        if len(typed) == 0: typed.append(m.hand.hands[0][0].code)  # a card, in the exchange
+        elif len(typed) == 1: typed.append(re.search(r'\(e\.g\. (pass [^)]+)\)', [l for l in out if l.startswith('Refused:')][-1])[1])
+        else: typed.append('quit')
+        return typed[-1]
+    play(m, input=answer, output=lambda text='': out.append(str(text)))
+    assert ', ' in typed[1] and ' and ' in typed[1], typed  # the example in words, as typed
+    assert sum(l.startswith('Refused:') for l in '\n'.join(out).splitlines()) == 1, out
+    assert (0, m.hand.parse_action(typed[1])) in m.hand.history and f"You pass {typed[1].removeprefix('pass ').replace(',', '').replace(' and', '')} to Seat 1." in out

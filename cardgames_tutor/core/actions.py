@@ -126,7 +126,7 @@ def parse_move(text:str, pack:Pack, verbs:dict) -> Move:
     if kind is None:
         if rest: raise ValueError(f"{verb!r} takes nothing after it")
         return Move(verb)
-    if kind == 'cards': return Move(verb, tuple(pack.parse_many(' '.join(rest).replace(',', ' '))))
+    if kind == 'cards': return Move(verb, tuple(pack.parse_many(' '.join(w for w in rest if w.lower() != 'and').replace(',', ' '))))
     if len(rest) != 1: raise ValueError(f"{verb!r} takes one word after it")
     return Move(verb, (), rest[0].upper())
 
