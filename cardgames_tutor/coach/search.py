@@ -27,8 +27,8 @@ from .truths import reasons_for
 __all__ = ['PLAYOUT', 'ACTIONS_PER_SECOND', 'DEAL_COST', 'MIN_DEALS', 'MAX_DEALS', 'MAX_CANDIDATES', 'DEFAULT_BUDGET', 'Z_RACE',
            'RACE_FROM', 'RACE_EVERY', 'Z_PRIOR', 'SETTLE', 'HINT_CACHE', 'fork', 'bot_playout', 'ActionValue',
            'candidates', 'evaluate', 'Hint', 'alike_classes', 'joined', 'searched', 'hint_key', 'cached',
-           'search_in_processes', 'in_workers', 'hint', 'hint_text', 'unnamed', 'Mistake', 'choices', 'side_by_side',
-           'review', 'made_words', 'none_costly', 'review_text']
+           'search_in_processes', 'in_workers', 'hint', 'hint_text', 'no_hint_text', 'unnamed', 'Mistake', 'choices',
+           'side_by_side', 'review', 'made_words', 'none_costly', 'review_text']
 
 # %% ../../nbs/coach/40_coach.ipynb #3b9e6184
 def fork(hand:HandState) -> HandState:
@@ -294,13 +294,17 @@ def hint(view:dict, # `view(seat)` of the seat to act: all the coach may read
 def hint_text(view:dict, game:Game, seed=0, budget:float=DEFAULT_BUDGET) -> str:
     "The hint for the seat to act, as lines of text (the command line's `hint`)."
     h, w = hint(view, game, seed, budget), lambda a: act_words(a, game)
-    if h is None: return "No hint: it is not your turn."
+    if h is None: return no_hint_text(view)
     said = [f"type `{h.best}`"]  # the move in words, then how it is typed (in backquotes: the terminal's way)
     said += [f"the coach tried {plural(h.deals, 'possible deal')} of the cards you cannot see"] if h.deals else []  # a sample of them, not all
     lines = [f"Hint: {w(h.best)} ({'; '.join(said)})"]
     lines += [f"  - {reason_text(r)}" for r in h.reasons]  # each with the tactic it teaches in words, never its tag
     lines += [f"  Also tried: " + '; '.join(f"{w(r.action)}: {stat_text(r.stats, r.ranges, r.deals)}" for r in also)] if (also := unnamed(h)) else []
     return '\n'.join(lines)
+
+def no_hint_text(view:dict) -> str:
+    "Why there is no hint for the seat of `view`: the hand is over (nobody is to act), or another seat is to act."
+    return "No hint: the hand is over." if view.get('to_act') is None else "No hint: it is not your turn."
 
 def unnamed(h:Hint) -> list:
     "The compared actions whose figures the hint's reasons do not give (`reasons.compare` names the best, the next best and the worst; or none, all being equal)."

@@ -17,7 +17,7 @@ from fastcore.basics import patch
 from ..core.cards import Card
 from ..core.words import plural
 from ..core.actions import action_text, Move
-from ..coach.search import hint, review, none_costly, Hint, cached, in_workers
+from ..coach.search import hint, review, none_costly, no_hint_text, Hint, cached, in_workers
 from ..coach.reasons import act_words, range_label, stat_text, weighed, CHANCES, LESS_BETTER, STAT_UNITS
 from ..coach.stat_words import taught
 from ..coach.bot_reasons import bot_reason
@@ -145,10 +145,10 @@ def clear(self:HintBox):
 # %% ../../nbs/ui/25_coach_view.ipynb #56715dab
 @patch
 def put(self:HintBox, h:Hint|None):
-    "Show the hint `h` (None: say it is not the learner's turn); no chart when every action gives the same (its bars would be an empty axis)."
+    "Show the hint `h` (None: say why there is none, `no_hint_text`); no chart when every action gives the same (its bars would be an empty axis)."
     self.hint = h
     if h is None:
-        self.text.value = "<i>No hint: it is not your turn.</i>"
+        self.text.value = f"<i>{escape(no_hint_text(self.get_view()))}</i>"
         return self.picture()
     differ = len({tuple(sorted(r.stats.items())) for r in h.ranked}) > 1
     why = chart_first(h, self.game) if differ else ''  # the chart puts another action first: why the coach still prefers its own
