@@ -145,6 +145,20 @@ def test_back_and_forward_hold_it_while_the_table_plays_on_and_live_again_follow
     assert head(page)['moves'] == '9'
     forget(console, page); page.close()
 
+def test_at_the_start_the_head_says_the_start_not_move_0():
+    "Stepped back to before the first move, the head said 'Held at move 0 of 2' and then 'What if, from move 0'."
+    room, t, tokens = a_table()
+    play(t, tokens, 2)
+    console = Console(room)
+    console.show(t.code)
+    page = projector(room, console)
+    page.back.click(); page.back.click()
+    assert 'Held at the start, before move 1 of 2' in page.head.value and 'move 0' not in page.head.value
+    page.what_if_button.click()
+    assert 'What if, from the start' in page.head.value and 'move 0' not in page.head.value
+    page.leave_button.click()
+    forget(console, page); page.close()
+
 # ---------------------------------------------------------------- what if
 
 def test_what_if_plays_on_in_a_copy_the_table_untouched_and_back_to_the_table_is_live():

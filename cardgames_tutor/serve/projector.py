@@ -16,7 +16,7 @@ from ..ui.looks import widget_tree
 from ..ui.session_data import named_seats
 from ..ui.table import cards_text_html, direction_of, move_label, table_html
 from ..term.terminal import in_game_words
-from .teacher import Console, Lesson
+from .teacher import Console, Lesson, moment_words
 from .teacher_server import TeacherGate, coalesced, in_solara_page
 
 _log = logging.getLogger(__name__)
@@ -48,7 +48,8 @@ def _head(lesson:Lesson, labels:list, names:tuple, m, s) -> str:
     with lesson.table.lock: waiting, paused, hands = lesson.table.waiting_text(None), lesson.table.paused is not None, len(lesson.table.match.hands)
     shown, over = s.shown_hand(), mode == 'live' and s.review is not None
     hand_word, badge = f"hand {shown + 1}" + (' (over)' if over else ''), 'paused' if paused and mode == 'live' else mode
-    state = {'live': 'Paused' if paused else 'Live', 'held': f"Held at move {len(m.actions)} of {len(s.match.actions)}", 'what-if': f"What if, from move {lesson.cut}"}[mode]
+    state = {'live': 'Paused' if paused else 'Live', 'held': f"Held at move {len(m.actions)} of {len(s.match.actions)}" if m.actions else f"Held at the start, before move 1 of {len(s.match.actions)}",
+             'what-if': f"What if, from {moment_words(lesson.cut)}"}[mode]
     now = escape(waiting)  # its own sentence: the names in it already
     if over and hands > shown + 1:
         now = escape(in_game_words(f"Hand {shown + 1} is over: it stays on screen until the first move of hand {hands}. Hand {hands}: ", game)) + now

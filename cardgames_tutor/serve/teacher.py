@@ -24,7 +24,8 @@ from ..ui.session import Session
 from .room import Classroom
 
 # %% auto #0
-__all__ = ['NO_NAME', 'Console', 'Lesson', 'Work', 'game_work', 'exercise_work', 'record_work', 'deal_work', 'make_work']
+__all__ = ['NO_NAME', 'Console', 'Lesson', 'moment_words', 'Work', 'game_work', 'exercise_work', 'record_work', 'deal_work',
+           'make_work']
 
 # %% ../../nbs/serve/34_teacher.ipynb #0772d582
 class Console:
@@ -205,6 +206,12 @@ def press(self:Lesson, what) -> bool:
         s.run_bots()  # until the teacher's seat is to play again, or the hand is over
     self.on_change()
     return done
+
+# %% ../../nbs/serve/34_teacher.ipynb #m0ment01
+def moment_words(moves:int) -> str:
+    "A moment of a match in words: 'the start' before its first move, else 'move N' (after N moves)."
+    return 'the start' if moves == 0 else f"move {moves}"
+
 
 # %% ../../nbs/serve/34_teacher.ipynb #1447b22b
 @patch

@@ -16,7 +16,7 @@ from ..tables.seats import Reply
 from ..practice.exercises import EXERCISES
 from ..practice.results import read_seed
 from ..ui.looks import whole_button, wrap_row
-from .teacher import NO_NAME, Console, Work, make_work
+from .teacher import NO_NAME, Console, Work, make_work, moment_words
 
 _log = logging.getLogger(__name__)
 
@@ -310,7 +310,7 @@ def what_if(self:TeacherPage):
     if isinstance(got, Reply): return self.say("Show a table first: then step back to the moment to play on from.")
     self.lesson = got
     if not got.what_if(): return self.say(got.note)
-    self.say(f"Table {got.code} is in 'what if' on the projector page, from move {got.cut}: play on there; the table itself is not changed.")
+    self.say(f"Table {got.code} is in 'what if' on the projector page, from {moment_words(got.cut)}: play on there; the table itself is not changed.")
 
 @patch
 def back_to_table(self:TeacherPage):
