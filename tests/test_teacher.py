@@ -674,7 +674,7 @@ def test_set_the_work_asks_beside_the_button_before_a_match_under_way_ends():
     before = list(t.match.actions)
     page.set_button.click()  # the first press: a question, beside the button; nothing changed
     said = page.work_line.value
-    assert f"A match is under way at table {t.code} (Asha, Bo)" in said and 'replaces it now' in said and 'Yes, end those matches now' in said
+    assert f"A match is under way: table {t.code} (Asha, Bo)" in said and 'replaces it now' in said and 'Yes, end those matches now' in said
     assert t.match.actions == before and page.confirm_button.layout.display is None and page.cancel_button.layout.display is None
     page.cancel_button.click()
     assert t.match.actions == before and 'Nothing was set' in page.work_line.value and page.confirm_button.layout.display == 'none'
@@ -684,6 +684,17 @@ def test_set_the_work_asks_beside_the_button_before_a_match_under_way_ends():
     page.set_button.click(); page.confirm_button.click()  # asked, and yes
     assert t.match.actions == [] and t.work['title'] == 'the exercise “Two letters each”'
     assert 'Set the exercise “Two letters each” for 2 tables.' in page.work_line.value and page.confirm_button.layout.display == 'none'
+
+def test_matches_under_way_are_named_and_counted_in_the_question():
+    "The question said 'A match is under way at Dee, after hand 1' of a student alone, and 'it' of several matches."
+    room, k, solos = a_class()
+    page = TeacherPage(Console(room))
+    page.console.running = lambda to: ['table kq7m2x (Asha, Bo), in hand 2', 'Dee, after hand 1']
+    page.kind_choice.value, page.exercise_choice.value = 'exercise', 'kocka-two-letters'
+    page.set_button.click()
+    said = page.work_line.value
+    assert '2 matches are under way: table kq7m2x (Asha, Bo), in hand 2; Dee, after hand 1.' in said, said
+    assert '. The exercise “' in said and 'replaces them now: their scores so far and any hand in play are lost' in said, said
 
 def _until_new_work(t, tokens:dict, seed:int):
     "Play table `t` (students' seats `tokens` their first legal move, bots the others) until its match is the work of `seed`."
@@ -870,7 +881,7 @@ def test_set_the_work_now_asks_between_two_hands_too_and_says_what_is_lost():
     before = list(t.match.actions)
     page.set_button.click()
     said = page.work_line.value
-    assert f"A match is under way at table {t.code} ({', '.join(FOUR)}), after hand 1" in said, said
+    assert f"A match is under way: table {t.code} ({', '.join(FOUR)}), after hand 1" in said, said
     assert 'replaces it now' in said and 'scores so far' in said and 'lost' in said and page.confirm_button.layout.display is None
     assert t.match.actions == before  # asked: nothing changed yet
     page.cancel_button.click(); assert t.match.actions == before

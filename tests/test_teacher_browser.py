@@ -175,7 +175,7 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         teacher.click('.cgt-set-work')
         teacher.wait_for_selector('.cgt-confirm-work', state='visible', timeout=WAIT)
         asked = teacher.inner_text('.cgt-work-line')
-        assert f'A match is under way at table {host.code}' in asked and 'replaces it now' in asked, asked
+        assert f'3 matches are under way: table {host.code}' in asked and '. The exercise “' in asked and 'replaces them now' in asked, asked  # the table and two students alone
         assert all(s.moves() == 3 for s in students)  # asked, not set
         button, line = teacher.locator('.cgt-confirm-work').bounding_box(), teacher.locator('.cgt-work-line').bounding_box()
         assert 0 <= line['y'] and line['y'] + line['height'] <= 768 and abs(line['y'] - button['y']) < 80, (line, button)  # in view, beside the button

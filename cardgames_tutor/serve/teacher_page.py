@@ -348,9 +348,10 @@ def set_work(self:TeacherPage):
     if not busy: return self._set(work, to, when)
     where = '; '.join(busy[:6]) + (f" and {len(busy) - 6} more" if len(busy) > 6 else '')
     self._asking((work, to, when))
-    then = ("replaces it now: the match's scores so far and any hand in play are lost" if when == 'now' else
+    one = len(busy) == 1
+    then = (f"replaces {'it' if one else 'them'} now: {'its' if one else 'their'} scores so far and any hand in play are lost" if when == 'now' else
             "starts there when the hand in play ends (where a hand has just ended, at once)")
-    self._work_say(f"A match is under way at {where}: {work.title} {then}. Press “{YES[when]}” to set it, or “Cancel”.")
+    self._work_say(f"{'A match is' if one else f'{len(busy)} matches are'} under way: {where}. {work.title[:1].upper() + work.title[1:]} {then}. Press “{YES[when]}” to set it, or “Cancel”.")
 
 @patch
 def _asking(self:TeacherPage, asked):
