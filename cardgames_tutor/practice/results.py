@@ -368,7 +368,7 @@ def _cell(value):
 # %% ../../nbs/practice/44_results.ipynb #3e8f0c51
 HEADS = {'at': 'date and time', 'hand': 'hand of the match', 'place': 'table (its code), or alone',
          'own': "the student's points in the hand", 'every': 'points of each seat, seat 0 first',
-         'seed': "seed (the same seed deals the same cards again: on the teacher's page, set “a game and seed” with this game, its "
+         'seed': "seed (the same seed deals the match again from its first hand, each of its hands with the cards it had here: on the teacher's page, set “a game and seed” with this game, its "
                  "number of players and this seed as written here; empty for a prepared exercise, a deal you wrote or a hand record)", 'played': 'move played', 'best': "coach's choice",
          'key': "student's code (tells apart students with the same name, or none)"}  # the columns' headers, in words
 
