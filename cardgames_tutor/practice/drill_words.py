@@ -12,7 +12,7 @@ from ..core.tricks import TrickHand
 from ..core.contracts import played_text
 
 # %% auto #0
-__all__ = ['HOLD_RULES', 'doing', 'unheld', 'asking', 'typed_words', 'typing_key', 'plain']
+__all__ = ['HOLD_RULES', 'doing', 'unheld', 'asking', 'typed_words', 'typing_key']
 
 # %% ../../nbs/practice/41f_drill_words.ipynb #2d5b26e2
 def doing(hand, action) -> str:
@@ -57,10 +57,3 @@ def typing_key(hand) -> str:
     if words: return f"In the terminal, the seat to act types one of these words: {', '.join(words[:-1])} or {words[-1]}." if len(words) > 1 \
         else f"In the terminal, the seat to act types {words[0]}."
     return f"In the terminal, {hand.game.pack.notation_help().split(', e.g. ')[0]}."  # (no example card: a card the seat may not see)
-
-# %% ../../nbs/practice/41f_drill_words.ipynb #2d5b26f3
-def plain(text:str) -> str:
-    """`text` with what is typed in double quotes, not backquotes (marks a learner does not read as quotes): 'e.g. "AB" for A🔔'.
-    (Typed text stays quoted: a card code bare in a sentence would read as a card the learner should know.) The engine's and
-    the games' verdicts quote typing in double quotes themselves (tests/test_engine_rules.py), so on them this changes nothing."""
-    return text.replace('`', '"')
