@@ -581,3 +581,28 @@ def test_a_dehla_pakad_tables_pages_say_deal_as_its_button_does():
     assert 'next hand' not in said and 'hand 1' not in said.lower() and '“next deal”' in said, said
     assert st.turn == 'deal 1 is over' and 'over' not in st.facts, st
     p.close()
+
+
+def test_a_dehla_pakad_tables_pages_name_the_sides_by_their_students():
+    """At a table of four students the pages said 'Seats 0 and 2 win deal 1', 'tens taken: Seats 0 and 2 together', a
+    chart of 'Seats 0 and 2' and 'Seats 1 and 3', and on the trump maker's page 'Seat 0 ... names trump': seat numbers
+    where every other line names the students. Each side is now said by its students' names, on every page."""
+    rng, tables = random.Random(5), Tables()
+    host = tables.open('dehla-pakad', 'Asha', seed=5)
+    tickets = [host] + [tables.join(host.code, x) for x in ('Bo', 'Chidi', 'Dana')]
+    table = tables.find(host.code)
+    if not table.started: table.start(host.token)
+    pages, notes = [page(tables, k) for k in tickets], ''
+    for _ in range(400):
+        if any(t.session.review is not None for t in pages): break
+        mover = next(t for t in pages if t.session.latest['to_act'] == t.seat)
+        if mover.session.latest['phase'] == 'trump': notes = mover.move_notes.value
+        panel_press(mover, rng)
+    maker = table.match.hands[0].trump_maker
+    assert ('Asha', 'Bo', 'Chidi', 'Dana')[maker] in notes and f'Seat {maker}' not in notes, notes  # 'Chidi ... names trump'
+    for t in pages:
+        t.update()
+        said = ' '.join([t.status.value, *(p.value for p in t.log_parts), t.scores.value, t.message.value, t.chart.value])
+        assert 'Seats 0 and 2' not in said and 'Seats 1 and 3' not in said, (t.seat, said[:300])
+        assert re.search(r'Asha and Chidi|Bo and Dana', said), said[:300]
+    for t in pages: t.close()

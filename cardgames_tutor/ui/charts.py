@@ -11,12 +11,12 @@ from html import escape
 from matplotlib.figure import Figure
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from ..core.contracts import start_standing
-from .session_data import tally_number
+from .session_data import tally_number, named_seats
 from .table import score_columns, hand_word
 
 # %% auto #0
-__all__ = ['FRAMES', 'tally_table', 'tally_start', 'chart_lines', 'tally_chart', 'chart_png', 'tally_words', 'png_html',
-           'chart_html']
+__all__ = ['FRAMES', 'tally_table', 'tally_start', 'chart_lines', 'tally_chart', 'named_lines', 'chart_png', 'tally_words',
+           'png_html', 'chart_html']
 
 # %% ../../nbs/ui/21_charts.ipynb #539e62cb
 def tally_table(match) -> tuple:
@@ -102,9 +102,13 @@ def tally_chart(match, width:float=5.5, height:float=2.8, me:int|None=None) -> F
 FRAMES = 8  # chart frames kept, one per game and size
 _frames, _frames_lock = collections.OrderedDict(), threading.Lock()
 
-def chart_png(match, width:float=5.5, height:float=2.8, me:int|None=None) -> bytes:
-    "The tally chart as PNG bytes (for an `ipywidgets.Image` or a file), drawn on a kept frame of the same game and size."
-    label, rows, lines = *tally_table(match), chart_lines(match.game, match.standing, me)
+def named_lines(match, me:int|None=None, names:tuple=()) -> list:
+    "`chart_lines` with each seat a student holds at a table by the student's name (`names`, as typed: 'Asha and Chen')."
+    return [(named_seats(name, names), s) for name, s in chart_lines(match.game, match.standing, me)]
+
+def chart_png(match, width:float=5.5, height:float=2.8, me:int|None=None, names:tuple=()) -> bytes:
+    "The tally chart as PNG bytes (for an `ipywidgets.Image` or a file), drawn on a kept frame of the same game and size (`names`: `named_lines`)."
+    label, rows, lines = *tally_table(match), named_lines(match, me, names)
     key = (match.game.title, label, tuple(lines), repr(match.game.goal), width, height)
     with _frames_lock:  # a frame draws one chart at a time (the classroom draws charts from several threads)
         fig = _frames.pop(key, None) or _chart_frame(match.game, label, width, height, lines)
@@ -115,12 +119,12 @@ def chart_png(match, width:float=5.5, height:float=2.8, me:int|None=None) -> byt
     return buf.getvalue()
 
 # %% ../../nbs/ui/21_charts.ipynb #8ead6912
-def tally_words(match, me:int|None=None) -> str:
+def tally_words(match, me:int|None=None, names:tuple=()) -> str:
     "What the tally chart shows, in words: each line's tally after the last finished hand (`chart_lines`), and the goal."
     label, rows = tally_table(match)
     game, word = match.game, hand_word(match.game)
     if not rows: return f"{game.title}: no {word} finished yet."
-    now = ', '.join(f"{rows[-1][s]} for {name}" for name, s in chart_lines(game, match.standing, me))  # the count first: 'Seat 1 0' read as seat numbers
+    now = ', '.join(f"{rows[-1][s]} for {name}" for name, s in named_lines(match, me, names))  # the count first: 'Seat 1 0' read as seat numbers
     return (f"Chart of {label} after each {word} of {game.title}. After {word} {len(rows)}: {now}."
             + (f" Goal: {game.goal.outcome} at {game.goal.value} {game.goal.measure}." if game.goal is not None else ''))
 
@@ -129,6 +133,6 @@ def png_html(data:bytes, words:str) -> str:
     "PNG `data` as an HTML `<img>` that holds it, with `words` as its text alternative (a screen reader reads them)."
     return f'<img class="cgt-chart" alt="{escape(words)}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
 
-def chart_html(match, me:int|None=None, **kwargs) -> str:
-    "The tally chart as an HTML `<img>` with the picture inside it (static pages, the live panel), its words as its text alternative; drawn for seat `me` (None: any)."
-    return png_html(chart_png(match, me=me, **kwargs), tally_words(match, me))
+def chart_html(match, me:int|None=None, names:tuple=(), **kwargs) -> str:
+    "The tally chart as an HTML `<img>` with the picture inside it (static pages, the live panel), its words as its text alternative; drawn for seat `me` (None: any), `names` at a table."
+    return png_html(chart_png(match, me=me, names=names, **kwargs), tally_words(match, me, names))

@@ -148,7 +148,7 @@ def _draw_all(self:PanelDrawing, view:dict, controls, viewer):
     if self._fresh('key', self.game.pack): self.key_line.value = face_key(self.game.pack)  # under the hand: Kočka's O and U
     if self._fresh('moves', shown, s.match.over, controls, chosen, at if controls.plain else None, _paused(s)):  # the notes: the match's words
         self._draw_moves(controls)
-        self.move_notes.value = self._notes_html()
+        self.move_notes.value = named_seats(self._notes_html(), names)  # 'Seat 0 names trump': the student's name at a table
     if self._fresh('log', at, viewer, names): self._draw_log(viewer)
     if self._fresh('steps', at, view, self.jump.value): self._draw_steps()
     if self._fresh('scores', at, names): self._draw_scores()
@@ -330,15 +330,15 @@ def _scores_html(self:PanelDrawing, shown) -> str:
 CHARTS = 32  # tally charts kept
 _charts, _charts_lock = collections.OrderedDict(), threading.Lock()
 
-def shared_chart(match) -> str:
-    "`chart_html(match)`, drawn once for every panel showing the same game's same tallies (a table's four pages)."
-    key = (id(match.game), tuple(tally_start(match)), tuple(map(tuple, match.tallies)))
+def shared_chart(match, names:tuple=()) -> str:
+    "`chart_html(match)`, drawn once for every panel showing the same game's same tallies (a table's four pages, its students' `names`)."
+    key = (id(match.game), tuple(tally_start(match)), tuple(map(tuple, match.tallies)), names)
     with _charts_lock:  # held while drawing: pages asking together get the first one's picture
         kept = _charts.get(key)
         if kept is not None and kept[0] is match.game:  # the very game (kept alive here, so its id is no other's)
             _charts.move_to_end(key)
             return kept[1]
-        html = chart_html(match)
+        html = chart_html(match, names=names)
         _charts[key] = (match.game, html)
         while len(_charts) > CHARTS: _charts.popitem(last=False)
         return html
@@ -360,7 +360,7 @@ def _draw_scores(self:PanelDrawing):
 def _draw_chart(self:PanelDrawing, shown, key=None):
     if self._closed or (key is not None and key != self._chart_key): return  # a newer state has been drawn meanwhile
     with self.chart.hold_sync():
-        self.chart.value = shared_chart(shown) if shown.tallies else ''  # a picture with its words for a screen reader
+        self.chart.value = shared_chart(shown, seat_names(self.session, escaped=False)) if shown.tallies else ''  # a picture with its words, by name at a table
         self.chart.layout.display = None if shown.tallies else 'none'  # no picture before the first hand ends
 
 # %% ../../nbs/ui/23_drawing.ipynb #e1526d4b

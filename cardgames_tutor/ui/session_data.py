@@ -118,6 +118,7 @@ def parse_link(query:str='', # a URL's query string, e.g. 'game=kocka&seed=42&se
 
 # %% ../../nbs/ui/21a_session_data.ipynb #a9b8c7d6e5f2
 _SEAT_WORD = re.compile(r'(?<![(\w])Seat (\d+)\b')  # 'Seat 2' in a sentence or a label; not 'Bo (Seat 1)', which names him already
+_SEATS_WORD = re.compile(r'(?<![(\w])Seats (\d+(?:, \d+)* and \d+)\b')  # 'Seats 0 and 2' (a side), 'Seats 1, 2 and 3'
 
 def seat_names(session, escaped=True) -> tuple:
     """At a table, each seat's student's name as the table tells every seat (escaped for a page, a name being text; as
@@ -128,6 +129,11 @@ def seat_names(session, escaped=True) -> tuple:
 
 # %% ../../nbs/ui/21a_session_data.ipynb #a9b8c7d6e5f4
 def named_seats(html:str, names:tuple) -> str:
-    "`html` with each 'Seat N' of a seat a student holds written as the student's name (a bot's seat stays 'Seat N')."
+    "`html` with each 'Seat N' of a seat a student holds written as the student's name (a bot's seat stays 'Seat N'), and each 'Seats N and M' too."
     if not names: return html
-    return _SEAT_WORD.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) and names[int(m[1])] else m[0], html)
+    name = lambda seat: names[seat] if seat < len(names) and names[seat] else None
+    def seats(m):  # 'Seats 0 and 2' -> 'Asha and Chen' ('Asha and Seat 2' where a bot plays Seat 2; as it was where bots play all)
+        held = [int(x) for x in re.findall(r'\d+', m[1])]
+        said = [name(s) or f"Seat {s}" for s in held]
+        return ', '.join(said[:-1]) + ' and ' + said[-1] if any(map(name, held)) else m[0]
+    return _SEAT_WORD.sub(lambda m: name(int(m[1])) or m[0], _SEATS_WORD.sub(seats, html))
