@@ -30,6 +30,7 @@ GAMES = tuple(games())
 NB = ROOT / 'nbs'
 TUTORIALS = sorted(p.stem for p in (NB / 'tutorials').glob('*.ipynb') if p.stem != 'start')
 TIMEOUT = 120  # seconds for one command (about half a second here)
+VENV_BIN = '.venv/bin'  # where `make install` puts the commands (the Makefile's VENV and BIN): `.venv/bin/cardgames-tutor`
 NOTATION = '(rule: how actions are written)'  # the rule a line is refused with when it is not written as a card or an action
 
 # ---------------------------------------------------------------- the texts a learner reads
@@ -72,7 +73,8 @@ def is_python(span:str) -> bool:
 def kind(span:str) -> str|None:
     "What a code span is to a learner: 'make', 'command', 'option', 'game', 'python', 'word', or None (not an instruction)."
     if span.startswith('make '): return 'make'
-    if span.startswith('cardgames-tutor'): return 'command'
+    if span.startswith('cardgames-tutor') or span.startswith(f'{VENV_BIN}/cardgames-tutor'): return 'command'
+    if span in (VENV_BIN, f'source {VENV_BIN}/activate'): return 'venv'
     if span.startswith('--'): return 'option'
     if span in GAMES: return 'game'
     if is_python(span): return 'python'
@@ -92,7 +94,8 @@ def instructions(md:str, strict:bool=True) -> list:
     out, base, unknown = [], None, []
     for span in spans(md):
         k = kind(span)
-        if k in ('command', 'python', 'make'): base = (k, span); out.append(base)
+        if k in ('command', 'python', 'make'): base = (k, span.removeprefix(f'{VENV_BIN}/')); out.append(base)
+        elif k == 'venv': out.append((k, span))
         elif k == 'game' and base and base[0] in ('command', 'python'): out.append((base[0], with_game(base[1], span)))
         elif k == 'option' and base and base[0] == 'command': out.append(('command', f'{base[1]} {span}'))
         elif k == 'word' and strict: out.append(('word', span))
@@ -160,6 +163,12 @@ def run_make(commands:list) -> list:
         if r.returncode != 0: problems.append(f"`{command}`: make -n says {r.stderr.strip()[-500:]}")
     return problems
 
+def run_venv(spans:list) -> list:
+    "`.venv/bin` and `source .venv/bin/activate` as printed: the folder `make install` makes holds the commands and the activate script."
+    made = (ROOT / 'Makefile').read_text(encoding='utf-8')
+    if spans and not ('VENV   ?= .venv' in made and 'BIN     = $(VENV)/bin' in made): return [f"{spans}: the Makefile no longer installs into {VENV_BIN}"]
+    return [f"`{s}`: {BIN} has no activate script" for s in spans if 'activate' in s and not (BIN / 'activate').exists()]
+
 def run_python(lines:list, where:str) -> list:
     "The lines of Python, each run as printed in one fresh namespace (imports first): the problems found."
     problems, namespace = [], {'__name__': '__main__'}
@@ -194,7 +203,7 @@ def check_words(words:list, monkeypatch, capsys) -> list:
 def check(pairs:list, where:str, folder:Path, monkeypatch, capsys):
     "Run every instruction of `pairs` (kind, text); fail with every problem found."
     by = lambda k: [t for kk, t in pairs if kk == k]
-    problems = (run_make(by('make')) + run_commands(by('command'), folder, monkeypatch, capsys) + run_python(by('python'), where)
+    problems = (run_make(by('make')) + run_venv(by('venv')) + run_commands(by('command'), folder, monkeypatch, capsys) + run_python(by('python'), where)
                 + check_words(list(dict.fromkeys(by('word'))), monkeypatch, capsys))
     assert not problems, f"{where}: instructions that do not work as printed:\n" + '\n'.join(problems)
 
@@ -255,12 +264,13 @@ def help_of(out:str) -> str|None:
 def turn_help(game:str, folder:Path) -> tuple:
     """(first line, seed, help text) of `cardgames-tutor play GAME` typed `help` then `quit`, exactly as a learner does;
     if the learner's first hand gave them no turn (Maghe Satra's can end before it), seeds 1, 2... until one does.
-    The seed is the one the last line gives to deal the same cards again (the first line names no seed)."""
+    The seed is the one the last line gives to deal the same cards again (the first line names no seed), with the command
+    as it was started (its path, where the shell would not find it by name: `terminal.typed_command`)."""
     for seed in (None, *range(1, 20)):
         r = tutor(['play', game] + ([] if seed is None else ['--seed', str(seed)]), folder, 'help\nquit\n')
         assert r.returncode == 0 and 'Traceback' not in r.stdout + r.stderr, r.stdout[-1500:] + r.stderr
         header = r.stdout.splitlines()[0]
-        if (said := help_of(r.stdout)) is not None: return header, int(re.search(r'type: cardgames-tutor play \S+(?: --\S+ \S+)* --seed (\d+)$', r.stdout, re.M).group(1)), said
+        if (said := help_of(r.stdout)) is not None: return header, int(re.search(rf'type: (?:{re.escape(str(TUTOR))}|cardgames-tutor) play \S+(?: --\S+ \S+)* --seed (\d+)$', r.stdout, re.M).group(1)), said
     raise AssertionError(f"{game}: no seed of 1-19 gave the learner a turn in the first hand")
 
 CODE = re.compile(r'^(?:(?:10|[0-9]|[A-Z])(?:[A-Z]|[♠♥♦♣🍃🌰🔔])|[A-Z](?:1[0-4]|[1-9]))$')  # AC A♣ 10H TH AA, or T6 R8

@@ -6,7 +6,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/terminal.html.md"""
 
 # %% ../../nbs/term/31_terminal.ipynb #9f128725
 from __future__ import annotations
-import random, re, shlex, unicodedata
+import os, random, re, shlex, shutil, sys, unicodedata
 from functools import lru_cache
 from ..core.cards import Card, Pack
 from ..core.engine import Event, Game, Goal
@@ -18,9 +18,9 @@ from .quickref import rows_for
 
 # %% auto #0
 __all__ = ['PHASE_WORDS', 'legend_text', 'in_card_words', 'notation_table', 'options_text', 'goal_text', 'without_goal',
-           'typing_text', 'header_text', 'play_command', 'seed_text', 'typed_quoted', 'for_you', 'in_game_words',
-           'trick_lines', 'hand_points_line', 'view_text', 'you_may', 'turn_text', 'event_text', 'draw_events',
-           'open_rows', 'replay_text', 'help_text', 'between_hands', 'Narrator']
+           'typing_text', 'header_text', 'typed_command', 'play_command', 'seed_text', 'typed_quoted', 'for_you',
+           'in_game_words', 'trick_lines', 'hand_points_line', 'view_text', 'you_may', 'turn_text', 'event_text',
+           'draw_events', 'open_rows', 'replay_text', 'help_text', 'between_hands', 'Narrator']
 
 # %% ../../nbs/term/31_terminal.ipynb #b658a752
 def legend_text(pack:Pack) -> str:
@@ -118,11 +118,20 @@ def header_text(game:Game, seed:int|None, seat:int|None, coach:bool=False) -> st
     return in_card_words(f"{game.title} ({options_text(game)}). {goal + ' ' if goal else ''}{you}", game.pack)
 
 # %% ../../nbs/term/31_terminal.ipynb #53fd659d
+def typed_command(argv0:str|None=None) -> str:
+    """The tutor's command as this person runs it (`argv0`: the path it was started by, `sys.argv[0]`): 'cardgames-tutor'
+    where the shell finds it by that name (an activated `.venv`), else the path they typed ('.venv/bin/cardgames-tutor'),
+    so that a line printed to type again works where it was printed. Not started as that command (a notebook): the name."""
+    path = sys.argv[0] if argv0 is None else argv0
+    found = shutil.which('cardgames-tutor')
+    if os.path.basename(path) != 'cardgames-tutor' or (found and os.path.realpath(found) == os.path.realpath(path)): return 'cardgames-tutor'
+    return shlex.quote(path)
+
 def play_command(game:Game, *extra) -> str:
     "The command a learner types to play `game` at its table (players, options not the default), then `extra` (`--seed 5`)."
     said = lambda o, v: f"--players {v}" if o.name == 'players' else f"--option {shlex.quote(f'{o.name}={str(v).lower() if isinstance(v, bool) else v}')}"  # quoted as a shell needs it: a value with spaces
     args = [said(o, v) for o in game.OPTIONS if (v := game.options[o.name]) != o.default and v is not None]
-    return ' '.join(['cardgames-tutor play', game.name, *args, *extra])
+    return ' '.join([typed_command() + ' play', game.name, *args, *extra])
 
 def seed_text(seed:int, game:Game) -> str:
     "The last line of a terminal game: the command that deals the same cards again, as a person types it."
