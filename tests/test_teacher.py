@@ -196,6 +196,22 @@ def _played(room, k, moves=12):
         if not t.bot_move(): assert t.act(tokens[t.match.to_act], t.match.legal_actions()[0], f"m{i}").ok
     return t
 
+def test_a_table_whose_match_is_over_is_said_over_not_playing():
+    """After a kot ended a Dehla Pakad match, the console still said 'table ... (playing)', and resuming it 'Table ... plays
+    on.': a match that is over is said so, in the glance and when its table is resumed."""
+    room, k, _ = a_class()
+    t = _played(room, k, 1)
+    tokens = {k['asha'].seat: k['asha'].token, k['bo'].seat: k['bo'].token}
+    console = Console(room)
+    assert f"table {t.code} (playing)" in glance_html(console.glance())
+    for i in range(20000):
+        if t.match.over: break
+        if not t.bot_move(): assert t.act(tokens[t.match.to_act], t.match.legal_actions()[0], f"o{i}").ok
+    assert t.match.over
+    said = glance_html(console.glance())
+    assert f"table {t.code} (match over)" in said and f"table {t.code} (playing)" not in said, said
+    assert console.pause(t.code).ok and console.resume(t.code).text == f"Table {t.code} is no longer paused; its match is over."
+
 def test_the_lesson_shows_every_hand_and_steps_to_any_moment_of_the_table():
     room, k, _ = a_class()
     t = _played(room, k)

@@ -184,10 +184,10 @@ def close_table(self:Classroom, code) -> bool:
 
 # %% ../../nbs/serve/33a_room.ipynb #756e76a9
 def _match_facts(match) -> dict:
-    "What a glance at a match shows: the game, the hand number, the scores (the game's own tally), whose turn."
+    "What a glance at a match shows: the game, the hand number, the scores (the game's own tally), whose turn, whether it is over."
     label, values = match.game.tally(match.standing)
     return {'game': match.game.name, 'title': match.game.title, 'players': match.game.n_seats(), 'hand': len(match.hands),
-            'score_label': label, 'scores': list(values), 'to_act': match.to_act}
+            'score_label': label, 'scores': list(values), 'to_act': match.to_act, 'over': match.over}
 
 @patch
 def _table_facts(self:Classroom, t:Table) -> dict:

@@ -36,8 +36,8 @@ def _seat_text(s) -> str:
     return f"Seat {s['seat']}: {who} ({s['state']})" + (f", {s['progress']}" if s['name'] else '')
 
 def _table_state(t) -> str:
-    "A table's state in words: playing, paused or not started; the work set, and the work waiting for the next hand."
-    state = 'paused' if t['paused'] is not None else 'playing' if t['started'] else 'not started'
+    "A table's state in words: playing, paused, match over or not started; the work set, and the work waiting for the next hand."
+    state = 'paused' if t['paused'] is not None else 'match over' if t.get('over') else 'playing' if t['started'] else 'not started'
     return state + (f"; work: {t['work']}" if t['work'] else '') + (f"; from the next hand: {t['next_work']}" if t.get('next_work') else '')
 
 def glance_html(glance:dict) -> str:

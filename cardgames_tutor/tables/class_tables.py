@@ -38,7 +38,7 @@ def resume(self:Table) -> Reply:
         if self.paused is None: return refused(f"Table {self.code} is not paused.", 'table/not-paused')
         self.paused = None
         self._changed()
-        return Reply(True, f"Table {self.code} plays on.", 'table/resume')
+        return Reply(True, f"Table {self.code} plays on." if not self.match.over else f"Table {self.code} is no longer paused; its match is over.", 'table/resume')
 
 # %% ../../nbs/tables/06b_class_tables.ipynb #8a50f981
 MAX_TITLE = 120
