@@ -137,7 +137,7 @@ def test_the_results_headers_are_words_with_names_and_the_games_seats_only(tmp_p
         assert not any('_' in h for h in head), head  # no 'hand_no', 'seat_0_points', 'student_key'
     ana = [r for r in as_dicts(db.csv_text('hands')) if r['student'] == 'Ana'][0]
     assert ana['game'] == 'Kočka' and ana[HEADS['own']] == '0' and ana[HEADS['every']] == '0 · 5 · 0 · 0'  # four seats: no fifth
-    assert 'same cards' in HEADS['seed'] and 'tells apart' in HEADS['key']  # a long seed and the code, each said what it is for
+    assert 'deals the match again' in HEADS['seed'] and 'tells apart' in HEADS['key']  # a long seed and the code, each said what it is for
 
 def test_the_console_exports_this_class_and_everything_only_when_asked(tmp_path):
     db = _results_of_a_class(tmp_path)

@@ -11,7 +11,7 @@ from html import escape
 import ipywidgets as widgets
 from fastcore.basics import patch
 from ..core.words import one_line, plural, short_repr
-from ..core.registry import game_class, games, get_game
+from ..core.registry import default_game, game_class, games, get_game
 from ..tables.seats import Reply
 from ..practice.exercises import EXERCISES
 from ..practice.results import read_seed
@@ -22,7 +22,7 @@ _log = logging.getLogger(__name__)
 
 # %% auto #0
 __all__ = ['PREFIX', 'KINDS', 'FIELDS', 'TARGETS', 'WHENS', 'YES', 'NOT_SHOWN', 'EXPORTS', 'glance_html', 'TeacherPage',
-           'exercise_options', 'player_options', 'shown_html', 'export_html']
+           'exercise_options', 'player_options', 'deal_example', 'shown_html', 'export_html']
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #4dc4dabd
 _NOWRAP = ' style="white-space:nowrap"'  # a short cell kept on one line (a name and its seat)
@@ -89,9 +89,16 @@ def player_options(game:str) -> list:
     usual = get_game(game).n_seats()
     return [(f"{n} (usual)" if n == usual else str(n), n) for n in game_class(game).PLAYERS]
 
+def deal_example(game:str) -> str:
+    "The written deal's example for `game`, in its own cards ('seat 0 holds the ace of spades; seat 1 does not hold the king of spades')."
+    g = get_game(game)
+    first = [c for c in g.pack.cards if c.suit == next(iter(g.pack.suits))]
+    return f"one a line, e.g. seat 0 holds the {first[-1].name}; seat 1 does not hold the {first[-2].name}"
+
 @patch
 def _players(self:TeacherPage):
-    "The Players list: the numbers the game chosen is played by, its usual number chosen when the game changes."
+    "The Players list: the numbers the game chosen is played by, its usual number chosen when the game changes; the deal's example in its cards."
+    self.deal_box.placeholder = deal_example(self.game_choice.value)
     options = player_options(self.game_choice.value)
     if tuple(options) != tuple(self.players_box.options):
         self.players_box.options = options
@@ -126,7 +133,7 @@ def _make_widgets(self:TeacherPage):
     self.players_box = widgets.Dropdown(description='Players', style=wide)  # the numbers the game chosen is played by (`_players`)
     self.seed_box = widgets.Text(description='Seed', value='1', style=wide)
     self.exercise_choice = widgets.Dropdown(description='Exercise', options=exercise_options(), style=wide)
-    self.deal_box = widgets.Textarea(description='Deal', placeholder="one a line, e.g. seat 0 holds the Hejma; seat 2 has 4 hearts", style=wide)
+    self.deal_box = widgets.Textarea(description='Deal', placeholder=deal_example(default_game()), style=wide)
     self.record_upload = widgets.FileUpload(description='Hand record', accept='.json', multiple=False, layout=widgets.Layout(width='auto'))
     self.set_button, self.confirm_button, self.cancel_button = B('Set the work', 'primary'), B(YES['now'], 'danger'), B('Cancel')
     self.confirm_button.layout.display = self.cancel_button.layout.display = 'none'  # while a question is asked only (`_asking`)
