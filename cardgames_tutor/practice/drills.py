@@ -22,7 +22,7 @@ from .drill_words import doing, typed_words, typing_key, unheld, asking, HOLD_RU
 from . import game_drills
 
 # %% auto #0
-__all__ = ['DRILLS', 'MAX_HANDS', 'YES_NO', 'PLAY_ON', 'MAX_DRILLS', 'Grade', 'Question', 'Drill', 'add_drill', 'positions',
+__all__ = ['YES_NO', 'DRILLS', 'MAX_HANDS', 'PLAY_ON', 'MAX_DRILLS', 'Grade', 'Question', 'Drill', 'add_drill', 'positions',
            'asked', 'question', 'held', 'trick_text', 'situation', 'own_action', 'tries', 'card_question',
            'verdict_drill', 'after', 'totals_text', 'seat_choices', 'number_choices', 'finishing_trick', 'trick_shown',
            'trick_facts', 'trick_drill', 'points_drill', 'settled', 'standing_at', 'turned', 'near_goal', 'wins_the',
@@ -71,11 +71,17 @@ def index(self:Question, answer) -> int:
     raise ValueError(f"{text!r} is not one of the choices: {', '.join(_said(c) for c in self.choices)}")
 
 # %% ../../nbs/practice/41_drills.ipynb #112eb300
+YES_NO = ('Yes', 'No')  # a yes-or-no question's choices
+
 @patch
 def grade(self:Question, answer) -> Grade:
-    "Grade `answer`: right or not, with the rule and the engine's explanation (raises `ValueError` for no choice)."
+    """Grade `answer`: right or not, with the rule and the engine's explanation (raises `ValueError` for no choice). A wrong
+    answer to a yes-or-no question says first what the answer is: the engine's sentence alone ('It follows the led colour')
+    left the learner to work out whether it meant yes."""
     i = self.index(answer)
-    return Grade(i in self.answers, self.rule, (self.feedback[i] if self.feedback else '') or self.explanation)
+    text = (self.feedback[i] if self.feedback else '') or self.explanation
+    if i not in self.answers and self.choices == YES_NO: text = f"The answer is {self.choices[self.answers[0]]}. {text}"
+    return Grade(i in self.answers, self.rule, text)
 
 # %% ../../nbs/practice/41_drills.ipynb #625353ec
 class Drill(NamedTuple):
@@ -192,8 +198,6 @@ def tries(hand, rng) -> list:
     return out + hand.drill_more_tries(legal)
 
 # %% ../../nbs/practice/41_drills.ipynb #8428361c
-YES_NO = ('Yes', 'No')
-
 def card_question(hand, seat:int, cards:list, rule:str) -> dict:
     "Which card may `seat` play here? Each of its `cards` is graded by its own verdict."
     verdicts = [hand.explain(c) for c in cards]
