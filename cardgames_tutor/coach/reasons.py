@@ -266,9 +266,9 @@ def _lead(view, game, b, others) -> list:
     if bad and not any(b.suit in voids[s] for s in voids if s != me):
         s, suit = next((s, x) for x in bad for s in voids if s != me and x in voids[s])
         name = view['hand'][0].pack.suits[suit][0]
-        return [Reason('no-void-lead', f"Do not lead {name}: Seat {s} showed void in {name} in {game.trick_word} {voids[s][suit]} and could throw a penalty card on it; {b.words} leads a suit nobody has shown void in.")]
+        return [Reason('no-void-lead', f"Do not lead {name}: Seat {s} showed it has no {name} (it did not follow them in {game.trick_word} {voids[s][suit]}) and could throw a penalty card on it; {b.words} leads a suit no seat has shown it lacks.")]
     if sum(c.suit == b.suit for c in view['hand']) == 1 and still_out(view, b.suit):  # a singleton, and its suit will be led again
-        return [Reason('void', f"{b.words} is your only card in {suit_word(b)}: lead it and you are void in {suit_word(b)}, so when {suit_word(b)} is led you may throw a penalty card.")]
+        return [Reason('void', f"{b.words} is your only card in {suit_word(b)}: lead it and you have no {suit_word(b)} left, so when {suit_word(b)} is led you may throw a penalty card.")]
     return _guard(view, game, b, others) or _low_lead(view, game, b)
 
 def low_count(view, game, b) -> tuple|None:

@@ -230,7 +230,7 @@ def _on_lead(view, played, best) -> list:
     into = [(s, voids[s][played.suit]) for s in voids if s != me and played.suit in voids[s]]
     if into and not any(best.suit in voids[s] for s in voids if s != me):
         s, n = into[0]
-        return [Reason('no-void-lead', f"You led {played.words}, though Seat {s} showed void in {suit_word(played)} in trick {n}; {best.words} leads a suit nobody has shown void in.")]
+        return [Reason('no-void-lead', f"You led {played.words}, though Seat {s} had shown it has no {suit_word(played)} (it did not follow them in trick {n}); {best.words} leads a suit no seat has shown it lacks.")]
     return []
 
 # %% ../../nbs/coach/40c_coach_truths.ipynb #0bca77fb
