@@ -307,3 +307,20 @@ def test_terminal_hint_says_each_figure_once(name):
             n += 1
         m.apply(game.bot(v, rng), m.to_act)
     assert n >= 3, n
+
+
+def test_the_terminals_hint_says_why_when_another_move_is_ahead_by_the_figures():
+    """The terminal's hint listed a move with a better figure under 'Also tried' and said nothing of it ('J♣ ... about 16.0
+    penalty points ... Also tried: A♣: about 12.1'); the panel said why beside its chart. The terminal now says it too, in
+    the figures' words (it has no chart)."""
+    from cardgames_tutor.coach.search import hint, hint_text
+    from cardgames_tutor.coach.stat_words import by_value
+    m, rng = Match(get_game('begga-kaat'), seed=11), random.Random(11)
+    for turn in range(8):
+        while m.to_act != 0: m.apply(m.game.bot(m.view(m.to_act), rng))
+        if turn < 7: m.apply(m.game.bot(m.view(0), rng))
+    h, said = hint(m.view(0), m.game, 11, 0.1), hint_text(m.view(0), m.game, 11, 0.1)
+    top = by_value(h)[0]
+    assert top.action != h.best, "the position no longer has a move ahead by the figures: choose another"
+    why = next(l for l in said.splitlines() if l.strip().startswith('Why '))
+    assert f"and not {top.action.symbol}? {top.action.symbol} is ahead by its" in why and 'chart' not in why and 'bar' not in why, said

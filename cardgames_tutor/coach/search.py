@@ -20,7 +20,7 @@ from ..core.records import load
 from .worlds import sample_hand
 from .pool import in_shared_pool
 from .reasons import stat_text, act_words, within_noise
-from .stat_words import stat_ranges, reason_text
+from .stat_words import stat_ranges, reason_text, why_not_first
 from .truths import reasons_for
 
 # %% auto #0
@@ -299,6 +299,7 @@ def hint_text(view:dict, game:Game, seed=0, budget:float=DEFAULT_BUDGET) -> str:
     said += [f"the coach tried {plural(h.deals, 'possible deal')} of the cards you cannot see"] if h.deals else []  # a sample of them, not all
     lines = [f"Hint: {w(h.best)} ({'; '.join(said)})"]
     lines += [f"  - {reason_text(r)}" for r in h.reasons]  # each with the tactic it teaches in words, never its tag
+    lines += [f"  {why}"] if (why := why_not_first(h, game)) else []  # another move ahead by the figures: why the coach keeps its own
     lines += [f"  Also tried: " + '; '.join(f"{w(r.action)}: {stat_text(r.stats, r.ranges, r.deals)}" for r in also)] if (also := unnamed(h)) else []
     return '\n'.join(lines)
 

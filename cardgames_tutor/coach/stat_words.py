@@ -7,11 +7,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/coach/coach_stat_words.h
 # %% ../../nbs/coach/40e_coach_stat_words.ipynb #e0a1b2c3d4e7
 from __future__ import annotations
 import re
+from ..core.words import plural
 from ..core.actions import Move
-from .reasons import Reason, wilson, CHANCES, COUNTS, Z_RANGE
+from .reasons import (Reason, wilson, act_words, range_label, stat_text, weighed, CHANCES, COUNTS,
+                                         LESS_BETTER, STAT_UNITS, Z_RANGE)
 
 # %% auto #0
-__all__ = ['BOUNDS', 'TACTIC_WORDS', 'UNTAUGHT', 'odds_bounds', 'stat_ranges', 'tactic_words', 'taught', 'reason_text']
+__all__ = ['BOUNDS', 'TACTIC_WORDS', 'UNTAUGHT', 'odds_bounds', 'stat_ranges', 'by_value', 'span_of', 'weighing_words',
+           'why_not_first', 'tactic_words', 'taught', 'reason_text']
 
 # %% ../../nbs/coach/40e_coach_stat_words.ipynb #a266742b
 def odds_bounds(view, game, action) -> dict:
@@ -33,6 +36,50 @@ def stat_ranges(view:dict, game, r) -> dict:
         if k in bounds: lo, hi = min(max(lo, bounds[k][0]), bounds[k][1]), max(min(hi, bounds[k][1]), bounds[k][0])
         out[k] = (lo, hi)
     return out
+
+# %% ../../nbs/coach/40e_coach_stat_words.ipynb #wnf00002
+def by_value(h) -> list:
+    """`h`'s compared actions, best first by the figure its chart shows (the main stat: the least first where less is
+    better), then by the coach's value, the coach's choice first among equals: the order of its chart (`ui.coach_view`)."""
+    sign = 1 if h.main in LESS_BETTER else -1
+    return sorted(h.ranked, key=lambda r: (sign * r.stats.get(h.main, 0), -r.value, r.action != h.best))
+
+def span_of(h, r) -> tuple:
+    "(low, high) of `r`'s main stat: its range from the coach, or the figure itself."
+    v = r.stats.get(h.main, 0)
+    return (r.ranges or {}).get(h.main, (v, v))
+
+# %% ../../nbs/coach/40e_coach_stat_words.ipynb #wnf00004
+def weighing_words(measure, r) -> str:
+    "How the coach's overall score weighs a chance against a count (' (which counts losing the hand as much as 66 penalty points)'), or ''."
+    zero = dict.fromkeys(r.stats, 0.0)
+    weight = {k: abs(measure.value({**zero, k: 1.0}) - measure.value(zero)) for k in r.stats if k in STAT_UNITS}
+    chance, count = [k for k in weight if k in CHANCES], [k for k in weight if k not in CHANCES and weight[k]]
+    if len(chance) != 1 or len(count) != 1: return ''
+    return f" (which counts {STAT_UNITS[chance[0]]} as much as {weight[chance[0]] / weight[count[0]]:g} {STAT_UNITS[count[0]]})"
+
+
+# %% ../../nbs/coach/40e_coach_stat_words.ipynb #wnf00006
+def why_not_first(h, game, chart:bool=False) -> str:
+    """Why the coach's choice comes first when another action is better by the hint's main figure (the first bar of its chart,
+    `chart`: said so), in words; '' when the coach's choice is first by it. Every case says what the search found: that
+    action dropped out of the race, or the coach's weighing of the figures (`reasons.weighed`), or the luck of the deals tried."""
+    top, best, measure, w = by_value(h)[0], h.ranked[0], game.coach_measure, lambda a: act_words(a, game)
+    if top.action == h.best: return ''
+    fig = lambda r: range_label(h.main, r.stats.get(h.main, 0), *span_of(h, r), r.deals)
+    ahead = f"The chart puts {w(top.action)} first, by its {h.label}" if chart else f"{w(top.action)} is ahead by its {h.label}"
+    head = f"Why {w(best.action)} and not {w(top.action)}? {ahead} ({fig(top)}, against {fig(best)} for {w(best.action)}): "
+    if top.deals < h.deals:  # out of the hint's race (a review's side-by-side search plays its two moves on more deals than the hint's)
+        return head + (f"it was played out on only {plural(top.deals, 'deal')}: on those it fell clearly behind on the coach's overall score"
+                       f"{weighing_words(measure, best)}, so the coach stopped trying it, and {'its bar' if chart else 'that figure'} rests on those {plural(top.deals, 'deal')} alone.")
+    if best.value >= top.value and (said := weighed(measure, best, top, game)): return head + said[2:] + '.'
+    if best.value >= top.value:
+        return head + (f"on the coach's overall score{weighing_words(measure, best)} {w(best.action)} comes out ahead, with "
+                       f"{stat_text(best.stats, best.ranges, best.deals)} against {stat_text(top.stats, top.ranges, top.deals)}.")
+    keep = f"{w(best.action)}, the move its plain rules of play pick," if h.prior == h.best else w(best.action)
+    return head + (f"it is ahead on the coach's overall score too, but by less than the luck of the deals tried, and the coach "
+                   f"leaves {keep} only for a move clearly better.")
+
 
 # %% ../../nbs/coach/40e_coach_stat_words.ipynb #905b6860
 TACTIC_WORDS = {  # the coach's tactic tags (`coach.reasons`) in a teacher's words

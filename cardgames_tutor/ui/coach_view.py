@@ -18,8 +18,8 @@ from ..core.cards import Card
 from ..core.words import plural
 from ..core.actions import action_text, Move
 from ..coach.search import hint, review, none_costly, no_hint_text, Hint, cached, in_workers
-from ..coach.reasons import act_words, range_label, stat_text, weighed, CHANCES, LESS_BETTER, STAT_UNITS
-from ..coach.stat_words import taught
+from ..coach.reasons import act_words, range_label, CHANCES
+from ..coach.stat_words import taught, by_value, span_of, why_not_first
 from ..coach.bot_reasons import bot_reason
 from .charts import png_html
 from .looks import running_loop
@@ -27,9 +27,8 @@ from .table import hand_word
 from ..term.terminal import in_game_words
 
 # %% auto #0
-__all__ = ['PHONE_WIDTH', 'CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'by_value', 'hint_chart', 'hint_words',
-           'reasons_html', 'png', 'HintBox', 'count_words', 'chart_first', 'drawn_chart', 'chart_of', 'ReviewList',
-           'bot_reasons', 'PanelCoach', 'ring_of']
+__all__ = ['PHONE_WIDTH', 'CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'hint_chart', 'hint_words', 'reasons_html', 'png',
+           'HintBox', 'chart_first', 'drawn_chart', 'chart_of', 'ReviewList', 'bot_reasons', 'PanelCoach', 'ring_of']
 
 # %% ../../nbs/ui/25_coach_view.ipynb #43b39c93
 def _whole_layout(): return W.Layout(width='auto', flex='0 0 auto')  # a button never shrinks below its text (a phone wraps the row)
@@ -51,18 +50,6 @@ def _one(text:str, width:int=20) -> str:
     return fill(text, width).replace('\xa0', ' ')
 
 
-# %% ../../nbs/ui/25_coach_view.ipynb #d7cdabb0
-def by_value(h:Hint) -> list:
-    """`h`'s compared actions, best first by the figure its chart shows (the main stat: the least first where less is
-    better), then by the coach's value, the coach's choice first among equals: the order of its chart."""
-    sign = 1 if h.main in LESS_BETTER else -1
-    return sorted(h.ranked, key=lambda r: (sign * r.stats.get(h.main, 0), -r.value, r.action != h.best))
-
-def _span(h:Hint, r) -> tuple:
-    "(low, high) of `r`'s main stat: its range from the coach, or the figure itself."
-    v = r.stats.get(h.main, 0)
-    return (r.ranges or {}).get(h.main, (v, v))
-
 # %% ../../nbs/ui/25_coach_view.ipynb #c401ce65
 PHONE_WIDTH = 4.1  # inches: at the PNG's 90 dots an inch 369 px, shown whole in a phone's 390 px (a wider chart is shrunk, and its words with it)
 
@@ -76,7 +63,7 @@ def hint_chart(h:Hint, pack=None) -> 'matplotlib.figure.Figure':
     names = [_one(chart_label(r.action, pack, False)) for r in rows]  # a pass's three cards on two lines
     fig = Figure(figsize=(PHONE_WIDTH, 1.1 + 0.19 * sum(n.count('\n') + 1 for n in names) + 0.09 * len(rows)), layout='constrained')
     ax = fig.add_subplot()
-    spans = [_span(h, r) for r in rows]
+    spans = [span_of(h, r) for r in rows]
     values = [r.stats.get(h.main, 0) for r in rows]  # the figure its label says (a chance: the share of the deals tried)
     colours = ['#2e7d32' if r.action == h.best else '#4c78a8' for r in rows]
     ax.barh(range(len(rows)), values, color=colours, ecolor='#555555', capsize=2,
@@ -96,7 +83,7 @@ def hint_chart(h:Hint, pack=None) -> 'matplotlib.figure.Figure':
 # %% ../../nbs/ui/25_coach_view.ipynb #ed656dfb
 def hint_words(h:Hint, pack=None) -> str:
     "What the hint's chart shows, in a sentence: each compared action's expected result (as the bars' labels), the coach's choice first."
-    said = [f"{act_words(r.action, pack)} {range_label(h.main, r.stats.get(h.main, 0), *_span(h, r), r.deals)}"
+    said = [f"{act_words(r.action, pack)} {range_label(h.main, r.stats.get(h.main, 0), *span_of(h, r), r.deals)}"
             for r in [h.ranked[0]] + [r for r in by_value(h) if r is not h.ranked[0]]]
     return f"Chart of the {h.label} in the deals the coach tried ({plural(h.deals, 'possible deal')} of the cards you cannot see): {said[0]} (the coach's choice), " + ', '.join(said[1:]) + '.'
 
@@ -155,35 +142,10 @@ def put(self:HintBox, h:Hint|None):
     self.text.value = f"<b>Hint: {escape(act_words(h.best, self.game))}</b>{reasons_html(h.reasons)}" + (f"<p>{escape(why)}</p>" if why else '')
     self.picture(*(chart_of(h, self.game.pack) if differ else ()))
 
-# %% ../../nbs/ui/25_coach_view.ipynb #c401ce67
-def count_words(measure, r) -> str:
-    "How the coach's overall score weighs a chance against a count (' (which counts losing the hand as much as 66 penalty points)'), or ''."
-    zero = dict.fromkeys(r.stats, 0.0)
-    weight = {k: abs(measure.value({**zero, k: 1.0}) - measure.value(zero)) for k in r.stats if k in STAT_UNITS}
-    chance, count = [k for k in weight if k in CHANCES], [k for k in weight if k not in CHANCES and weight[k]]
-    if len(chance) != 1 or len(count) != 1: return ''
-    return f" (which counts {STAT_UNITS[chance[0]]} as much as {weight[chance[0]] / weight[count[0]]:g} {STAT_UNITS[count[0]]})"
-
-
 # %% ../../nbs/ui/25_coach_view.ipynb #c401ce61
 def chart_first(h:Hint, game) -> str:
-    """Why the coach's choice comes first when the chart's first bar is another action's (better by the figure it shows), in
-    words; '' when the chart puts the coach's choice first. Every case says what the search found: that action dropped out
-    of the race, or the coach's weighing of the figures (`reasons.weighed`), or the luck of the deals tried."""
-    top, best, measure, w = by_value(h)[0], h.ranked[0], game.coach_measure, lambda a: act_words(a, game)
-    if top.action == h.best: return ''
-    fig = lambda r: range_label(h.main, r.stats.get(h.main, 0), *_span(h, r), r.deals)
-    head = f"Why {w(best.action)} and not {w(top.action)}? The chart puts {w(top.action)} first, by its {h.label} ({fig(top)}, against {fig(best)} for {w(best.action)}): "
-    if top.deals < h.deals:  # out of the hint's race (a review's side-by-side search plays its two moves on more deals than the hint's)
-        return head + (f"it was played out on only {plural(top.deals, 'deal')}: on those it fell clearly behind on the coach's overall score"
-                       f"{count_words(measure, best)}, so the coach stopped trying it, and its bar rests on those {plural(top.deals, 'deal')} alone.")
-    if best.value >= top.value and (said := weighed(measure, best, top, game)): return head + said[2:] + '.'
-    if best.value >= top.value:
-        return head + (f"on the coach's overall score{count_words(measure, best)} {w(best.action)} comes out ahead, with "
-                       f"{stat_text(best.stats, best.ranges, best.deals)} against {stat_text(top.stats, top.ranges, top.deals)}.")
-    keep = f"{w(best.action)}, the move its plain rules of play pick," if h.prior == h.best else w(best.action)
-    return head + (f"it is ahead on the coach's overall score too, but by less than the luck of the deals tried, and the coach "
-                   f"leaves {keep} only for a move clearly better.")
+    "Why the coach's choice comes first when the chart's first bar is another action's, in words, as the chart shows it (`coach.stat_words.why_not_first`)."
+    return why_not_first(h, game, chart=True)
 
 
 # %% ../../nbs/ui/25_coach_view.ipynb #27083d88
