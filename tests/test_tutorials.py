@@ -327,3 +327,41 @@ def test_every_button_a_tutorial_names_is_on_its_panel():
         assert not wrong, f"{g}: the tutorial names buttons its panel does not have: {sorted(wrong)}"
     assert any('next deal' in b for b in shown['dehla_pakad']) and 'next hand' in any_panel  # the words this test is about
     assert 'review this deal' in shown['dehla_pakad'] and 'review this hand' in any_panel - shown['dehla_pakad']
+
+
+# ---------------------------------------------------------------- the Begga Kaat tutorial teaches what the coach says
+
+def test_begga_kaat_tutorial_ducks_as_the_coach_hints():
+    """'Following the colour' teaches ducking with the highest card below the winner and plays Q♠ under A♠ (seed 1).
+    It said 2♠ before, while the panel's Hint at that moment said Q♠ and the hand's review marked 2♠ a mistake: the
+    page, its example and the coach (the panel's seed and budget) now name the same card."""
+    from cardgames_tutor.coach.search import hint
+    from cardgames_tutor.ui.panel import Tutor
+    cells = json.loads((TUTORIALS/'begga_kaat.ipynb').read_text(encoding='utf-8'))['cells']
+    text = ' '.join('\n'.join(_src(c) for c in cells if c['cell_type'] == 'markdown').split())
+    assert 'Duck with your **highest** card below that best card: here that is Q♠, under the ace.' in text
+    assert "The coach's **Hint** says Q♠ here too. The example plays Q♠ under the ace" in text
+    t = Tutor('begga-kaat', seed=1)
+    assert [c.code for c in t.match.hand.trick] == ['4S', 'AS'] and t.match.to_act == 0  # the moment the page shows
+    box = t.coach.hint_box  # the panel's own Hint: its view, seed and budget
+    h = hint(box.get_view(), t.game, box.seed, box.budget)
+    assert h.best.code == 'QS', h.best
+    best = max(c.rank for c in t.match.hand.trick if c.suit == 'S')
+    assert max((c for c in t.lit_cards() if c.rank < best), key=lambda c: c.rank).code == 'QS'  # the card the example clicks
+
+def test_begga_kaat_tutorial_kaat_picture_reads_in_order():
+    """The kaat picture showed the panel's message ('For you, the bot played Q♥ ...') under the log's chaal 6 lines,
+    as if Q♥ went into chaal 6: the message answers the learner's move and stays while the bots play on. The picture
+    now shows the log alone, so its lines run in the order the cards fell."""
+    cells = json.loads((TUTORIALS/'begga_kaat.ipynb').read_text(encoding='utf-8'))['cells']
+    kaat = next(i for i, c in enumerate(cells) if _src(c).startswith('## The kaat'))
+    pic = _src(cells[kaat + 1])
+    assert 'picture(example' in pic and 'message=True' not in pic, pic
+
+def test_begga_kaat_tutorial_says_its_words_plainly():
+    "'the best card takes them all, and a suit a colour' was garbled; the subtitle used 'chaal' before saying what it is."
+    cells = json.loads((TUTORIALS/'begga_kaat.ipynb').read_text(encoding='utf-8'))['cells']
+    text = ' '.join('\n'.join(_src(c) for c in cells if c['cell_type'] == 'markdown').split())
+    assert 'and a suit a' not in text and 'A suit is called a **colour**.' in text
+    first = text.lower().index('chaal')
+    assert re.match(r"chaals? \(\*?tricks?\*?\)", text[first:]), text[first:first + 40]
