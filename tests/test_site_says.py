@@ -286,3 +286,30 @@ def test_no_rulebook_page_shows_a_raw_backquote(page):
     assert built.is_file(), f"no page {built}"
     shown = html.unescape(re.sub(r'<[^>]+>', ' ', re.sub(r'(?s)<(script|style)\b.*?</\1>', '', built.read_text(encoding='utf-8'))))
     assert '`' not in shown, re.findall(r'.{40}`.{40}', shown)[:3]
+
+
+# ---------------------------------------------------------------- the Begga Kaat rulebook, as a learner read it (walk w5)
+
+def test_begga_kaat_rulebook_speaks_as_a_player():
+    "'the event says which cards they were', 'The events that close a hand', 'This bot plays every seat': a program's words."
+    text = ' '.join(rule_paragraphs('10_begga_kaat.ipynb'))
+    for gone in ('the event says', 'The events that close', 'This bot plays', 'reads only its own view'):
+        assert gone not in text, gone
+    assert "the log's line for the chaal names the cards" in text and 'The computer players play this way' in text
+
+def test_begga_kaat_rulebook_examples_show_the_deal_whose_words_and_53(site):
+    """The rulebook's score example added up to 23 under '53 points in every hand'; its example hand spoke of 'a written
+    deal' never shown, and its 'Not allowed: You must follow ...' lines did not say who 'you' was."""
+    bs = blocks(site/docs.page_name(Path('games')/'10_begga_kaat.ipynb'))
+    def after(lead):
+        at = next(i for i, (t, x) in enumerate(bs) if t == 'p' and lead in x)
+        return bs[at + 1][1]
+    score = after('Here is that line for a whole hand of four players: its points add up to 53.')
+    assert score.startswith('Hand over. Penalty points:') and sum(map(int, re.findall(r'Seat \d: (\d+)', score))) == 53, score
+    deal = after('thirteen cards:')
+    rows = re.findall(r'Seat (\d): ((?:\S+ ){12}\S+)', deal)
+    assert [s for s, _ in rows] == ['0', '1', '2', '3'], deal
+    assert rows[0][1].split() == '2♠ 5♠ K♠ A♠ 3♥ A♥ 2♦ 3♦ 4♦ 5♦ 3♣ 4♣ 5♣'.split(), rows[0]
+    said = after('each time speaking to that player as')
+    assert re.search(r'Seat 1 tries K♥\. The tutor to Seat 1: Not allowed: You must follow', said), said
+    assert re.search(r'Seat 3 tries Q♣\. The tutor to Seat 3: Legal: You hold no spades', said), said
