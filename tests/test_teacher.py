@@ -282,6 +282,18 @@ def test_the_work_set_for_all_reaches_every_table_and_every_solo_student():
         assert EXERCISES['kocka-two-letters'].note in p.session.message.text
     assert sorted(redrawn) == sorted(p.id for p in solos)
 
+def test_solo_work_where_a_bot_acts_first_is_played_to_the_students_turn():
+    """The Dehla Pakad exercise 'Six deals in a row' set for students alone left each page frozen at 'naming trump · Seat 2
+    to play': a bot was to act first, and only the student's own clicks move a solo page's bots. They play at once now."""
+    room, k, solos = a_class()
+    work = make_work('exercise', name='dehla-pakad-streak')
+    assert work.match.to_act != 0  # a bot acts first in this exercise (the student is Seat 0)
+    assert [ok for _, ok, _ in Console(room).set_work(work, 'solo')] == [True, True]
+    for p in solos:
+        s = p.session
+        assert not s.bot_due and s.match.to_act == s.seat, (s.match.to_act, s.seat)  # the student's turn: nothing waits on a bot
+        assert s.message.text.startswith('Your teacher set this work: the exercise “Six deals in a row”.')
+
 def test_the_work_for_tables_only_or_solo_only_and_a_table_where_it_does_not_fit():
     room, k, solos = a_class()
     room.join_table('b-dan', k['cy'].code, 'Dan', seat=3)

@@ -284,6 +284,7 @@ def _set_solo(self:Console, page, work:Work, before:str='') -> str:
     s, copy = page.session, work.match.replayed(work.match.actions)
     s.seat = min(s.seat, copy.game.n_seats() - 1)
     s.restart(copy)
+    s.run_bots()  # the bots before the student play now: only the student's own clicks move a solo page's bots
     note = f" {copy.note}" if copy.note else ''
     s.say('info', f"{before}Your teacher set this work: {work.title}.{note}")
     page.redraw()
