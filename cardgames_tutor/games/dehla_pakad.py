@@ -65,7 +65,7 @@ class DehlaPakad(Game):
              'dehla-pakad/suit': 'Trump is one of the four suits', 'dehla-pakad/trump': 'Naming trump from five cards',
              'dehla-pakad/centre': 'Two tricks in a row collect the centre', 'dehla-pakad/score': 'Three tens win the deal; 2-2 goes to the non-dealers',
              'dehla-pakad/next-dealer': 'Who deals next', 'dehla-pakad/kot': 'A kot (four tens, or seven deals in a row) wins the match'}
-    goal = Goal(STREAK_KOT, 'win', 'deals won in a row (or all four tens in one deal: a kot)', on_tally=False)
+    goal = Goal(STREAK_KOT, 'win', 'deals won in a row (a kot, as is all four tens in one deal)', on_tally=False)
     direction = 'counterclockwise'  # the way the table turns (pictures draw it so)
     OPTIONS = (Option('players', SEATS, lambda v: v == SEATS, '4 (two partnerships of two, partners opposite)',
                       'how many play'),)
