@@ -702,7 +702,7 @@ def test_set_the_work_asks_beside_the_button_before_a_match_under_way_ends():
     before = list(t.match.actions)
     page.set_button.click()  # the first press: a question, beside the button; nothing changed
     said = page.work_line.value
-    assert f"A match is under way: table {t.code} (Asha, Bo)" in said and 'replaces it now' in said and 'Yes, end those matches now' in said
+    assert f"A match is under way: table {t.code} (Asha, Bo)" in said and 'replaces it now' in said and 'Yes, set the work now' in said
     assert t.match.actions == before and page.confirm_button.layout.display is None and page.cancel_button.layout.display is None
     page.cancel_button.click()
     assert t.match.actions == before and 'Nothing was set' in page.work_line.value and page.confirm_button.layout.display == 'none'

@@ -179,7 +179,7 @@ def test_the_teacher_watches_pauses_steps_back_sets_the_work_and_reads_the_resul
         assert all(s.moves() == 3 for s in students)  # asked, not set
         button, line = teacher.locator('.cgt-confirm-work').bounding_box(), teacher.locator('.cgt-work-line').bounding_box()
         assert 0 <= line['y'] and line['y'] + line['height'] <= 768 and abs(line['y'] - button['y']) < 80, (line, button)  # in view, beside the button
-        assert cut_buttons(teacher) == []  # “Yes, end those matches now” whole too
+        assert cut_buttons(teacher) == []  # “Yes, set the work now” whole too
         teacher.click('.cgt-confirm-work')
         teacher.wait_for_function("() => document.querySelector('.cgt-work-line')?.innerText.startsWith('Set the exercise')", polling=POLL, timeout=WAIT)
         for s in students: s.wait_moves(0)

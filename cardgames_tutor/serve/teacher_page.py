@@ -64,7 +64,7 @@ FIELDS = {'game': ('game_choice', 'players_box', 'seed_box'), 'exercise': ('exer
 TARGETS = (('every table and every solo student', 'all'), ('every table', 'tables'), ('every solo student', 'solo'))
 WHENS = (('now: the match under way ends', 'now'),
          ('from the next hand: a hand with a move made is played out first (a hand no one has moved in yet is replaced at once)', 'next-hand'))
-YES = {'now': 'Yes, end those matches now', 'next-hand': 'Yes, from their next hand'}  # the button that confirms
+YES = {'now': 'Yes, set the work now', 'next-hand': 'Yes, from their next hand'}  # the button that confirms (for one match or many: the question says which)
 NOT_SHOWN = '<p>No table is on the projector page yet: choose one above and press “Show to the class”.</p>'
 
 class TeacherPage(widgets.VBox):
