@@ -108,6 +108,7 @@ def independent(r, view, game, best, played):
         led = view['trick'][0][1].suit
         mine = [c for c in view['legal'] if isinstance(c, Card) and c.suit == led]
         if best not in mine or not all(wins(view, c) for c in mine): return "said it cannot duck, and it can"
+        if 'a player after you' in t and len(view['trick']) == view['players'] - 1: return "a player after the seat that plays last"
     if r.tactic == 'low-lead':
         above = sum(c.rank > best.rank for c in unseen(view, best.suit))
         if view['trick'] or game.card_penalty(best) or not above > sum(c.rank < best.rank for c in unseen(view, best.suit)): return "a low lead that is not low"

@@ -297,6 +297,7 @@ def _no_duck(view, game, f, b) -> Reason|None:
     if len(mine) == 1: return Reason('no-duck', f"You cannot duck: {b.words}, your only card in {suit_word(b)}, beats {f.top.words}.")
     head = f"You cannot duck: each of your {suit_word(b)} beats {f.top.words}"
     if b.rank == max(c.rank for c in mine): return Reason('no-duck', f"{head}, so play the highest, {b.words}, and it leaves your hand.")
+    if f.last: return Reason('no-duck', f"{head}, and you play last: the {game.trick_word} is yours whichever you play.")  # nobody after you
     if b.rank == min(c.rank for c in mine): return Reason('no-duck', f"{head}; with the lowest, {b.words}, a player after you who has a higher card in {suit_word(b)} takes the {game.trick_word} from you.")
     return Reason('no-duck', f"{head}.")
 
