@@ -100,6 +100,7 @@ def independent(r, view, game, best, played):
     if r.tactic == 'void':
         if sum(c.suit == best.suit for c in view['hand']) != 1 or not unseen(view, best.suit): return "not a singleton that voids a live suit"
     if r.tactic in ('trump-in', 'take-points', 'win-safely') and not wins(view, best): return "said to win, does not"
+    if 'a high card leaves your hand' in t and any(isinstance(c, Card) and c.suit == best.suit and c.rank > best.rank for c in view['hand']): return "called high beside the seat's own higher cards"
     if r.tactic == 'throw-penalty' and view.get('passed') and hasattr(game, 'passes_to'):  # the seat knows where its passed cards are
         to, gone = game.passes_to(view['seat']), {c for t in view.get('tricks', ()) for c in t.cards}
         beats = [c for c in view['passed'] if c not in gone and wins(view, c)]

@@ -310,7 +310,7 @@ def penalty_reasons(view, game, ranked) -> list:
     if f.cards and b.suit != f.led: out.extend(_throw(view, game, f, b))
     elif f.cards and not f.wins(b): out.append(_duck(game, f, b, others))
     elif f.cards and f.last and not sum(map(game.card_penalty, f.cards)) and not game.card_penalty(b):
-        out.append(Reason('win-safely', f"You play last and the {game.trick_word} holds no penalty card: {b.words} takes it at no cost" + (', and a high card leaves your hand.' if is_high(view, b) else '.')))
+        out.append(Reason('win-safely', f"You play last and the {game.trick_word} holds no penalty card: {b.words} takes it at no cost" + (', and a high card leaves your hand.' if is_high(view, b) and not any(c.suit == b.suit and c.rank > b.rank for c in view['hand']) else '.')))  # not high beside your own higher ones
     elif f.cards and (r := _no_duck(view, game, f, b)): out.append(r)
     elif not f.cards: out.extend(_lead(view, game, b, others))
     return out
