@@ -76,11 +76,13 @@ YES_NO = ('Yes', 'No')  # a yes-or-no question's choices
 @patch
 def grade(self:Question, answer) -> Grade:
     """Grade `answer`: right or not, with the rule and the engine's explanation (raises `ValueError` for no choice). A wrong
-    answer to a yes-or-no question says first what the answer is: the engine's sentence alone ('It follows the led colour')
-    left the learner to work out whether it meant yes."""
+    answer to a question of words (yes or no, 'Yes: Seat 1 loses') says first what the answer is: the engine's sentence alone
+    ('It follows the led colour') left the learner to work out which choice it meant."""
     i = self.index(answer)
     text = (self.feedback[i] if self.feedback else '') or self.explanation
-    if i not in self.answers and self.choices == YES_NO: text = f"The answer is {self.choices[self.answers[0]]}. {text}"
+    if i not in self.answers and all(isinstance(c, str) for c in self.choices):  # words, not cards (those are lit on the page)
+        right = ' or '.join(f"“{self.choices[k]}”" for k in self.answers)
+        text = f"The answer is {right}. {text}"
     return Grade(i in self.answers, self.rule, text)
 
 # %% ../../nbs/practice/41_drills.ipynb #625353ec
