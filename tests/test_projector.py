@@ -21,6 +21,8 @@ from cardgames_tutor.serve.teacher_page import TeacherPage
 from cardgames_tutor.serve.teacher_server import TEACHER_COOKIE, TeacherGate, forget
 from cardgames_tutor.serve.projector import WHAT_IF, ProjectorPage, projector_for, projector_parts
 from cardgames_tutor.ui.looks import widget_tree
+from html import escape
+from cardgames_tutor.ui.session_data import named_seats
 
 SEED = 987654321987654  # the table's secret deal: never on the projector
 NAMES = ['Asha', 'Bo', '<b>Chidi</b>', 'Dana']
@@ -157,6 +159,25 @@ def test_at_the_start_the_head_says_the_start_not_move_0():
     page.what_if_button.click()
     assert 'What if, from the start' in page.head.value and 'move 0' not in page.head.value
     page.leave_button.click()
+    forget(console, page); page.close()
+
+def test_a_partnership_match_over_is_said_by_side_and_who_won():
+    """At a Dehla Pakad table the head listed each student's own score ('Asha 1 · Bo 1 · Chen 1 · Dev 1') and, the match
+    over, said only 'The match is over.': it looked like a tie and never said who won. It lists a score per side, by the
+    students' names, and says how the match ended."""
+    room, t, tokens = a_table('dehla-pakad', None, names=('Asha', 'Bo', 'Chen', 'Dev'))
+    console = Console(room)
+    console.show(t.code)
+    page = projector(room, console)
+    for _ in range(3000):
+        if t.match.over: break
+        if not t.bot_move(): play(t, tokens)
+    beat(room)
+    assert t.match.over
+    head = page.head.value
+    assert 'Asha and Chen' in head and 'Bo and Dev' in head and 'Asha 1' not in head, head  # a score each side
+    ended = [e.text for e in t.match.events() if e.kind == 'match'][-1]
+    assert named_seats(escape(ended), ('Asha', 'Bo', 'Chen', 'Dev')) in head and 'Seats' not in head, head  # who won, by name
     forget(console, page); page.close()
 
 # ---------------------------------------------------------------- what if

@@ -212,6 +212,12 @@ def test_a_table_whose_match_is_over_is_said_over_not_playing():
     assert f"table {t.code} (match over)" in said and f"table {t.code} (playing)" not in said, said
     assert console.pause(t.code).ok and console.resume(t.code).text == f"Table {t.code} is no longer paused; its match is over."
 
+def test_the_glance_gives_a_partnership_game_one_score_per_side():
+    "The console listed each player's own 'deals won by the side' ('Eli 0 · Seat 1 (bot) 0 · ...'): one score per side now, by its players."
+    room, k, solos = a_class()
+    eli = next(r for r in Console(room).glance()['solo'] if r['game'] == 'dehla-pakad')
+    assert eli['scores_text'] == 'deals won by the side: <b>Eli</b> and Seat 2 (bot) 0 · Seat 1 (bot) and Seat 3 (bot) 0', eli['scores_text']
+
 def test_the_lesson_shows_every_hand_and_steps_to_any_moment_of_the_table():
     room, k, _ = a_class()
     t = _played(room, k)

@@ -14,7 +14,7 @@ from ..core.cards import SUIT_COLOURS
 from ..tables.seats import Reply
 from ..ui.looks import widget_tree
 from ..ui.session_data import named_seats
-from ..ui.table import cards_text_html, direction_of, move_label, table_html
+from ..ui.table import cards_text_html, direction_of, move_label, score_columns, table_html
 from ..term.terminal import in_game_words
 from .teacher import Console, Lesson, moment_words
 from .teacher_server import TeacherGate, coalesced, in_solara_page
@@ -55,8 +55,9 @@ def _head(lesson:Lesson, labels:list, names:tuple, m, s) -> str:
         now = escape(in_game_words(f"Hand {shown + 1} is over: it stays on screen until the first move of hand {hands}. Hand {hands}: ", game)) + now
     line = {'live': now, 'held': "The table is paused meanwhile." if paused else "The table plays on meanwhile: “live again” follows it.",
             'what-if': named(f"The teacher plays Seat {s.seat}; bots play the others. The table is not changed.", names)}[mode]
-    label, values = game.tally(m.standing)
-    scores = escape(str(label)) + ': ' + ' · '.join(f"{names[i] if i < len(names) and names[i] else f'Seat {i}'} {escape(str(v)) if str(v).strip() else 'none'}" for i, v in enumerate(values))
+    if mode == 'live' and m.over and (ended := [e.text for e in m.events() if e.kind == 'match']): line += ' ' + named(escape(ended[-1]), names)  # who won
+    label, values = game.tally(m.standing)  # each seat's, or each side's (Asha and Chen) where the game has sides
+    scores = escape(str(label)) + ': ' + ' · '.join(f"{named(escape(col), names)} {escape(str(values[i])) if str(values[i]).strip() else 'none'}" for col, i in score_columns(game, m.standing, None))
     return (f'<div class="cgt-proj-head" data-mode="{mode}" data-moves="{len(m.actions)}" data-table="{escape(lesson.code)}">'
             f'<div class="cgt-proj-title">Table <b>{escape(lesson.code)}</b> · {escape(game.title)} · {escape(in_game_words(hand_word, game))} '
             f'<span class="cgt-proj-state cgt-proj-{badge}">{state}</span></div>'

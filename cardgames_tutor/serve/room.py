@@ -187,7 +187,8 @@ def _match_facts(match) -> dict:
     "What a glance at a match shows: the game, the hand number, the scores (the game's own tally), whose turn, whether it is over."
     label, values = match.game.tally(match.standing)
     return {'game': match.game.name, 'title': match.game.title, 'players': match.game.n_seats(), 'hand': len(match.hands),
-            'score_label': label, 'scores': list(values), 'to_act': match.to_act, 'over': match.over}
+            'score_label': label, 'scores': list(values), 'to_act': match.to_act, 'over': match.over,
+            'sides': [list(side) for side in match.standing.get('teams') or []]}  # a partnership game's sides: one score each
 
 @patch
 def _table_facts(self:Classroom, t:Table) -> dict:

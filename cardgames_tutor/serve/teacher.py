@@ -52,8 +52,11 @@ def _browsers(self:Console) -> tuple:
 
 # %% ../../nbs/serve/34_teacher.ipynb #79453764
 def _scores(row, names:list) -> str:
-    "The scores by name, each seat's after its player ('letters: Ana none · Ben K'): never a bare column the teacher counts along."
-    return f"{row['score_label']}: " + ' · '.join(f"{n} {v if str(v).strip() else 'none'}" for n, v in zip(names, row['scores']))
+    """The scores by name, each seat's after its player ('letters: Ana none · Ben K'), or each side's after its players where
+    the game has sides ('deals won by the side: Asha and Chen 1 · Bo and Dev 0'): never a bare column the teacher counts along."""
+    said = lambda v: v if str(v).strip() else 'none'
+    sides = row.get('sides') or [[i] for i in range(len(row['scores']))]
+    return f"{row['score_label']}: " + ' · '.join(f"{' and '.join(names[i] for i in side)} {said(row['scores'][side[0]])}" for side in sides)
 
 def _seat_names(seats) -> list: return [s['name'] or f"Seat {s['seat']} (bot)" for s in seats]  # who sits where, as the glance says it
 
