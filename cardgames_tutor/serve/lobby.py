@@ -65,7 +65,10 @@ GUIDES = {'open': "Choose the game (a seed or a prepared exercise if you like) a
           'join': "Type the table's code (the student who opened the table reads it out or shares its link) and the name "
                   "the others will see.",
           'solo': "Your name, if you like: your teacher's page shows it beside your game and your drill answers.",
-          'back': "Your seat at table {code} is still yours ({name}, Seat {seat}): press “Join the table” to sit down again."}
+          'back': "Your seat at table {code} is still yours ({name}, Seat {seat}): press “Join the table” to sit down again.",
+          'again': "Welcome back: this is your game from before, as it stands now."}
+_MOVED = ("Your game went on in a page of this browser opened since (a reload or another tab): it is played there now. "
+          "Close this page, or press “Play alone” for a new game here.")
 PLACEHOLDERS = {'solo': 'for your teacher (optional)'}  # the name box's hint where it is not the name a table shows
 _LEAVE = ("To leave the table, close this page: your seat is kept for {hold:g} s (the others see you away), then a bot plays "
           "it until you come back. To come back, open this page again in this browser: this table's link, or the tutor's "
@@ -86,12 +89,13 @@ class Lobby(widgets.VBox):
         self.solo = self.tutor = self.session = self.ticket = None
         self.on_mode, self.on_seated, self.mode = None, None, None  # the page's: what it shows; its link once seated
         self._pending, self._lock, self._closed, self._bar_from = False, threading.Lock(), False, None
-        self.solo_page, self._left = None, False  # the solo page as the registry knows it; whether the seat was left (connection lost)
+        self.solo_page, self._left, self.again, self._solos = None, False, False, 0  # the solo page as the registry knows it; whether the seat was left (connection lost); whether the solo game is one from before
         self._build()
-        self.alive = _connected(context)
-        self.kept = room.held_seats(browser) if not set(self.query) - {'code'} else []  # a page without a link: the seat this browser holds
+        self.alive, self._keep = _connected(context), not set(self.query) - {'code'}  # a page without a link: its solo game is its browser's
+        self.kept = room.held_seats(browser) if self._keep else []  # a page without a link: the seat this browser holds
+        self.back = room.take_solo(browser) if self._keep and not self.kept else None  # or else the solo game it played (`_solo`)
         if self.kept: self.code_box.value = self.kept[0][0]  # offered back: the join form, its code filled in
-        self.show('join' if 'table' in self.query or self.kept or (room.options.start == 'tables' and not self.query) else 'solo')
+        self.show('join' if 'table' in self.query or self.kept or (room.options.start == 'tables' and not self.query and not self.back) else 'solo')
         if 'table' in self.query and self.room.token(browser, self.query['table']) is not None: self._join()  # a reload: back to the seat
 
 # %% ../../nbs/serve/33d_lobby.ipynb #8b582060
@@ -171,25 +175,26 @@ def show(self:Lobby, mode:str):
     "Show `mode`: 'solo', 'open', 'join', or 'table' (seated)."
     if self.session is not None: mode = 'table'
     self.mode = mode
+    if mode == 'solo' and self.solo is None: self._solo()
     for m, b in self.mode_buttons.items(): b.button_style = 'info' if m == mode else ''
     self.modes.layout.display = 'none' if mode == 'table' else None
     forms = {'open': self._open_form, 'join': lambda: [self.code_box, self.name_box, self.join_button], 'solo': lambda: [self.name_box]}
     self.form.children = [self.guide, *forms[mode]()] if mode in forms else []
     kept = [k for k in getattr(self, 'kept', []) if k[0] == self.code_box.value]  # the seat this browser holds at the table typed
-    guide = escape(GUIDES['back'].format(code=kept[0][0], seat=kept[0][1], name=kept[0][2])) if mode == 'join' and kept else GUIDES.get(mode)
-    self.guide.value = f'<div style="font:14px/1.5 sans-serif;max-width:40em;white-space:normal">{guide}</div>' if guide else ''
+    guide = (GUIDES['back'].format(code=kept[0][0], seat=kept[0][1], name=kept[0][2]) if mode == 'join' and kept else
+             GUIDES['again'] if mode == 'solo' and self.again else GUIDES.get(mode))
+    self._guide(guide)
     if mode in forms: self.name_box.placeholder = PLACEHOLDERS.get(mode, 'as the others will see it')
-    if mode == 'solo':
-        if self.solo is None:
-            self.solo = self.make_solo()
-            self.solo_page = self.room.add_page(StudentPage(f"{self.page_id}:solo", self.browser, 'solo', self.solo.session,
-                                                            redraw=self._redraw_solo, alive=self.alive))
-            self._named()
-        self.body.children = [self.solo]
+    if mode == 'solo': self.body.children = [self.solo]
     elif mode != 'table': self.body.children = []
     if mode != 'table': self.bar.value, self.start_button.layout.display = '', 'none'
     self._say('')
     if self.on_mode is not None: self.on_mode(mode)
+
+@patch
+def _guide(self:Lobby, text:str|None):
+    "The line above the form (escaped: it may hold a name as typed)."
+    self.guide.value = f'<div style="font:14px/1.5 sans-serif;max-width:40em;white-space:normal">{escape(text, quote=False)}</div>' if text else ''
 
 # %% ../../nbs/serve/33d_lobby.ipynb #308598a0
 @patch
@@ -202,6 +207,32 @@ def _named(self:Lobby):
     if name != page.name:
         page.name = name
         self.room._changed()  # the teacher's glance is drawn again
+
+# %% ../../nbs/serve/33d_lobby.ipynb #dd641b08
+@patch
+def _solo(self:Lobby):
+    "The solo game: this browser's from before if it has one to take back (`self.back`), its name filled in; else a new one."
+    back, self.back, self._solos = self.back, None, self._solos + 1
+    if back is not None:  # the pace is a page's without a link (`Tutor.from_query`'s)
+        self.solo, self.again, self.name_box.value = Tutor(session=back.session, pace=0.6), True, back.name or ''
+    else: self.solo, self.again = self.make_solo(), False
+    pid = back.id if back is not None else f"{self.page_id}:solo" + (f"-{self._solos}" if self._solos > 1 else '')
+    self.solo_page = self.room.add_page(StudentPage(pid, self.browser, 'solo', self.solo.session, back and back.name, redraw=self._redraw_solo,
+                                                    alive=self.alive, keep=self._keep, on_taken=self._taken))
+    self._named()
+
+@patch
+def _taken(self:Lobby):
+    "A page of this browser opened since took this page's solo game (told in its thread): the panel closed, a line says where the game went."
+    with self._lock: solo, self.solo, self.solo_page = self.solo, None, None
+    if solo is None: return
+    with self.context if self.context is not None else contextlib.nullcontext(): solo.close()  # at once: it plans no more bot moves
+    def tell():
+        with self.context if self.context is not None else contextlib.nullcontext():
+            if not self._closed and self.mode == 'solo': self.body.children = []; self._guide(_MOVED)
+    if self.loop is not None:
+        with contextlib.suppress(RuntimeError): return self.loop.call_soon_threadsafe(tell) and None
+    tell()
 
 # %% ../../nbs/serve/33d_lobby.ipynb #f17e4d24
 @patch
@@ -337,7 +368,7 @@ def _sit(self:Lobby, ticket:Ticket, back:bool):
     self.room.add_page(StudentPage(f"{self.page_id}:table", self.browser, 'table', session, name, ticket.code, self.redraw,
                                    alive=self.alive, on_connection=self._connection))
     if self.solo is not None:  # at a table now: the solo game is over (the buttons to go back are hidden)
-        self.room.drop_page(f"{self.page_id}:solo")
+        self.room.drop_page(self.solo_page.id, self.solo_page)
         self.solo.close(); self.solo, self.solo_page = None, None
     self.body.children = [self.tutor]
     self.show('table')
@@ -362,12 +393,13 @@ def _start(self:Lobby):
 # %% ../../nbs/serve/33d_lobby.ipynb #b1fc17bb
 @patch
 def close(self:Lobby):
-    "The page's session closed: leave the table (the seat is kept a while), forget the page, close the widgets."
+    "The page's session closed: leave the table (the seat is kept a while), keep the solo game a while (`hold_solo`), close the widgets."
     with self._lock:
         if self._closed: return
-        self._closed, left = True, self._left
+        self._closed, left, solo_page = True, self._left, self.solo_page
     if self.session is not None and not left: self.session.leave()  # left already when its connection was lost
-    for suffix in (':solo', ':table'): self.room.drop_page(self.page_id + suffix)
+    if solo_page is not None: self.room.hold_solo(solo_page)  # kept a while for this browser's page opened again, or forgotten
+    self.room.drop_page(self.page_id + ':table')
     for t in (self.tutor, self.solo):
         if t is not None: t.close()
     made = [w for w in vars(self).values() if isinstance(w, widgets.Widget)] + list(self.mode_buttons.values())

@@ -16,8 +16,8 @@ from ..ui.session import Session
 _log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['START_PAGES', 'option', 'TableOptions', 'add_options', 'read_options', 'StudentPage', 'Classroom', 'Pacer',
-           'classroom', 'use_classroom']
+__all__ = ['START_PAGES', 'SOLO_HELD_MAX', 'option', 'TableOptions', 'add_options', 'read_options', 'StudentPage', 'Classroom',
+           'Pacer', 'classroom', 'use_classroom']
 
 # %% ../../nbs/serve/33a_room.ipynb #28117965
 def option(default, help:str, choices:tuple|None=None):
@@ -61,10 +61,13 @@ class StudentPage:
     def __init__(self, id:str, browser:str, kind:str, session:Session, name:str|None=None, code:str|None=None,
                  redraw=None, since:float=0.0,
                  alive=None, # () -> whether the page's websocket is connected now (None: while it is known, it is)
-                 on_connection=None): # (here:bool) -> None: told when the page is seen away (its connection lost a while) or back
+                 on_connection=None, # (here:bool) -> None: told when the page is seen away (its connection lost a while) or back
+                 keep:bool=False, # solo: a game its browser may take back (a page opened without a link: `take_solo`)
+                 on_taken=None): # () -> None: told (in the taker's thread) that a page opened since in its browser took its game
         self.id, self.browser, self.kind, self.session, self.name, self.code = id, browser, kind, session, name, code
         self.seat, self.since, self.redraw, self.alive = session.seat, since, redraw or (lambda: None), alive
         self.on_connection, self.away, self.lost_since = on_connection, False, None  # `Classroom.watch_pages` keeps these
+        self.keep, self.on_taken, self.held_until = keep, on_taken, None  # held_until: its page closed, kept until then (`hold_solo`)
 
     @property
     def connected(self) -> bool:
@@ -151,11 +154,14 @@ def add_page(self:Classroom, page:StudentPage) -> StudentPage:
     return page
 
 @patch
-def drop_page(self:Classroom, page_id:str) -> bool:
-    "Forget the page `page_id` (its Solara session closed); whether it was known."
-    with self.lock: page = self.pages.pop(page_id, None)
-    if page is not None: self._changed()
-    return page is not None
+def drop_page(self:Classroom, page_id:str, page:StudentPage|None=None) -> bool:
+    "Forget the page `page_id` (its Solara session closed), if it is `page` (when given: not another registered since under its id); whether it was."
+    with self.lock:
+        known = self.pages.get(page_id)
+        gone = known is not None and (page is None or known is page)
+        if gone: del self.pages[page_id]
+    if gone: self._changed()
+    return gone
 
 @patch
 def solo_session(self:Classroom, page_id:str) -> Session:
@@ -181,6 +187,53 @@ def close_table(self:Classroom, code) -> bool:
         for key in [k for k in self.seats if k[1] == plain]: del self.seats[key]
     self._changed()
     return closed
+
+# %% ../../nbs/serve/33a_room.ipynb #11a2d8e4
+SOLO_HELD_MAX = 500  # solo games kept at once after their pages closed (the oldest dropped first): a bound whatever number of browsers come
+
+@patch
+def drop_held(self:Classroom, now:float|None=None) -> int:
+    "Forget the solo games kept past their hold; how many."
+    now = self.now() if now is None else now
+    with self.lock:
+        gone = [i for i, p in self.pages.items() if p.held_until is not None and p.held_until <= now]
+        for i in gone: del self.pages[i]
+    if gone: self._changed()
+    return len(gone)
+
+@patch
+def hold_solo(self:Classroom, page:StudentPage) -> bool:
+    """The solo page `page` closed: its game kept `seat_hold` s (shown away) for its browser's next page if it may be taken
+    back (`keep`), else forgotten; one kept a browser (an older one is dropped). Whether it is kept."""
+    with self.lock:
+        if self.pages.get(page.id) is not page: return False  # taken by a page opened since, or forgotten already
+        if page.keep:
+            page.held_until, page.away, page.alive = self.now() + self.options.seat_hold, True, lambda: False
+            page.redraw, page.on_connection, page.on_taken = (lambda: None), None, None  # its page is gone
+            held = sorted((p for p in self.pages.values() if p.held_until is not None), key=lambda p: p.held_until)
+            for p in [p for p in held if p.browser == page.browser and p is not page] + held[:max(0, len(held) - SOLO_HELD_MAX)]:
+                self.pages.pop(p.id, None)
+        else: del self.pages[page.id]
+    self._changed()
+    return page.keep
+
+# %% ../../nbs/serve/33a_room.ipynb #cce16719
+@patch
+def take_solo(self:Classroom, browser:str) -> StudentPage|None:
+    """The solo game `browser` played last, for its page opened again without a link: one whose page closed or lost its
+    connection (a reload) first, else one still open (a second tab, told by `on_taken`); None if it has none. Forgotten
+    here: the page that takes it registers it again, under the same id."""
+    self.drop_held()
+    with self.lock:
+        mine = [p for p in self.pages.values() if p.kind == 'solo' and p.keep and p.browser == browser]
+        page = max(mine, key=lambda p: (p.held_until is not None or not p.connected, p.since), default=None)
+        if page is not None: del self.pages[page.id]
+    if page is None: return None
+    self._changed()
+    if page.on_taken is not None:
+        try: page.on_taken()
+        except Exception: _log.exception("telling a page that its solo game was taken failed")
+    return page
 
 # %% ../../nbs/serve/33a_room.ipynb #756e76a9
 def _match_facts(match) -> dict:
@@ -241,6 +294,7 @@ def step(self:Classroom) -> int:
         self._beats['tick'] = now
         for t in list(self.tables.tables.values()): t.tick()
         self.watch_pages(now)
+        self.drop_held(now)
     if now - self._beats['sweep'] >= o.sweep_every:
         self._beats['sweep'] = now
         if swept := self.tables.sweep():
