@@ -494,6 +494,26 @@ def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays(bro
 
 
 @browser_test
+def test_a_student_playing_alone_who_reloads_gets_her_game_and_her_name_back(browser, tables_server):
+    "The solo page reloaded (tests/test_solo_reload.py has the rest): her game as she left it, her name in the box, and a line saying so."
+    cy = Student(browser, tables_server, '', 'Cy')
+    p = cy.page
+    wait_shown(p, 'button.cgt-card.cgt-legal', WAIT)
+    p.fill('.cgt-name input', 'Cy')
+    dealt = cy.hand()
+    p.locator('button.cgt-card.cgt-legal').first.click()  # her move (the name typed before it reached the server first)
+    p.wait_for_function("n => [...document.querySelectorAll('button.cgt-card:not(.cgt-empty)')].filter(b => b.title).length < n",
+                        arg=len(dealt), polling=POLL, timeout=WAIT)
+    played = cy.hand()
+    p.reload()
+    wait_shown(p, '.cgt-guide', WAIT)
+    p.wait_for_function("() => document.querySelector('.cgt-guide').innerText.includes('your game from before')", polling=POLL, timeout=WAIT)
+    wait_shown(p, 'button.cgt-card', WAIT)
+    assert p.input_value('.cgt-name input') == 'Cy' and cy.hand() == played
+    cy.close()
+
+
+@browser_test
 def test_hostile_names_full_tables_wrong_codes_and_a_flood_of_joins(browser, tables_server):
     addr = tables_server
     host = open_table(browser, addr, '<script>f()</script>', game='Begga Kaat', players=3, query='?table=')  # the join form: no solo game made (the reload test opens from the solo start page)

@@ -111,3 +111,21 @@ def test_work_set_while_the_page_was_closed_is_there_on_return():
     back = Lobby(room, 'b-cy', '')
     assert back.solo.session.game.name == 'begga-kaat' and 'Your teacher set this work' in back.solo.session.message.text
     back.close()
+
+def test_the_hands_played_before_a_reload_are_recorded_once():
+    "The game taken back keeps its page's id: the keeper of results sees the same match and records its finished hand once."
+    from cardgames_tutor.practice.results import Results
+    from cardgames_tutor.serve.teacher_server import ClassKeeper
+    clock, room, console, cy = a_student_at_work()
+    results = Results(':memory:')
+    keeper = ClassKeeper(room, results, console)
+    s = cy.solo.session
+    while not s.match.hands[0].is_over:
+        if s.match.to_act == s.seat: assert s.act(s.match.legal_actions()[0])
+        else: s.run_bots()
+    assert keeper.beat() == 1
+    cy.close()
+    assert keeper.beat() == 0  # kept: the same page, the same match
+    back = Lobby(room, 'b-cy', '')
+    assert back.solo.session is s and keeper.beat() == 0 and results.mine('b-cy').hands() == 1
+    back.close()

@@ -33,7 +33,8 @@ class TableOptions:
     max_hosted:int = option(2, 'tables one browser may have opened at once')
     max_joins:int = option(30, 'joins and opens one browser may try in --join-window seconds (a wrong table code counts)')
     join_window:float = option(600.0, 'seconds over which --max-joins counts')
-    seat_hold:float = option(120.0, "seconds a seat is kept for a student whose page closed (shown as away), before a bot plays it")
+    seat_hold:float = option(120.0, "seconds a seat is kept for a student whose page closed (shown as away), before a bot plays "
+                             "it; a game played alone is kept as long for the same browser to take back")
     away_after:float = option(5.0, "seconds a page's connection may be lost before its student shows as away (a blip of the network does not)")
     bot_pace:float = option(0.6, 'seconds between moves of the bots at a table (students are never held back)')
     sweep_every:float = option(30.0, 'seconds between sweeps that close the tables where no student sits any more')
