@@ -493,6 +493,12 @@ def test_a_reload_takes_the_seat_back_a_closed_page_is_away_then_a_bot_plays(bro
     bo.close()
 
 
+def _plays_a_card(p, hand:list):
+    "Click a lit card on the solo page `p` and wait until its hand (`hand` before) is one card shorter."
+    p.locator('button.cgt-card.cgt-legal').first.click()
+    p.wait_for_function("n => [...document.querySelectorAll('button.cgt-card:not(.cgt-empty)')].filter(b => b.title).length < n",
+                        arg=len(hand), polling=POLL, timeout=WAIT)
+
 @browser_test
 def test_a_student_playing_alone_who_reloads_gets_her_game_and_her_name_back(browser, tables_server):
     "The solo page reloaded (tests/test_solo_reload.py has the rest): her game as she left it, her name in the box, and a line saying so."
@@ -500,16 +506,36 @@ def test_a_student_playing_alone_who_reloads_gets_her_game_and_her_name_back(bro
     p = cy.page
     wait_shown(p, 'button.cgt-card.cgt-legal', WAIT)
     p.fill('.cgt-name input', 'Cy')
-    dealt = cy.hand()
-    p.locator('button.cgt-card.cgt-legal').first.click()  # her move (the name typed before it reached the server first)
-    p.wait_for_function("n => [...document.querySelectorAll('button.cgt-card:not(.cgt-empty)')].filter(b => b.title).length < n",
-                        arg=len(dealt), polling=POLL, timeout=WAIT)
+    _plays_a_card(p, cy.hand())  # her move (the name typed before it reached the server first)
     played = cy.hand()
     p.reload()
     wait_shown(p, '.cgt-guide', WAIT)
     p.wait_for_function("() => document.querySelector('.cgt-guide').innerText.includes('your game from before')", polling=POLL, timeout=WAIT)
     wait_shown(p, 'button.cgt-card', WAIT)
     assert p.input_value('.cgt-name input') == 'Cy' and cy.hand() == played
+    cy.close()
+
+
+@browser_test
+def test_a_second_tab_of_a_student_playing_alone_takes_her_game_over(browser, tables_server):
+    "Table rule: the class page opened again in another tab of her browser takes her game (and name); the first tab says where it went."
+    cy = Student(browser, tables_server, '', 'Cy')
+    first = cy.page
+    wait_shown(first, 'button.cgt-card.cgt-legal', WAIT)
+    first.fill('.cgt-name input', 'Cy')
+    _plays_a_card(first, cy.hand())  # (the name typed before it reached the server first)
+    played = cy.hand()
+    second = cy.context.new_page(); second.goto(f'http://{tables_server}/', timeout=WAIT)
+    second.wait_for_function("() => { const g = document.querySelector('.cgt-guide'); return g && g.innerText.includes('your game from before'); }",
+                             polling=POLL, timeout=WAIT)
+    wait_shown(second, 'button.cgt-card', WAIT)
+    assert second.input_value('.cgt-name input') == 'Cy'
+    first.wait_for_function("() => document.querySelector('.cgt-guide').innerText.includes('went on in a page of this browser')", polling=POLL, timeout=WAIT)
+    assert first.locator('button.cgt-card').count() == 0
+    cy.page = second
+    assert cy.hand() == played
+    wait_shown(second, 'button.cgt-card.cgt-legal', WAIT)
+    _plays_a_card(second, played)  # she plays on in the second tab
     cy.close()
 
 
