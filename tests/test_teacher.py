@@ -923,3 +923,32 @@ def test_set_the_work_now_asks_between_two_hands_too_and_says_what_is_lost():
     assert 'where a hand has just ended, at once' in page.work_line.value  # from the next hand: what happens here, said
     page.confirm_button.click()
     assert t.match.actions == [] and t.work['title'] == 'the exercise “Two letters each”'
+
+
+# ---------------------------------------------------------------- what the console says is true and named (hB)
+
+def _text(html:str) -> str: return re.sub(r'\s+', ' ', re.sub(r'<[^>]+>', ' ', html)).strip()
+
+def test_the_shown_line_says_what_the_projector_shows_now_live_held_or_what_if():
+    """The line under “Shown to the class” said 'It follows the table live; ◀ ▶ there hold it at a move.' while the projector
+    was held at a moment or played a 'what if' copy, neither following the table. It says what the projector shows now:
+    live, held at which moment, or a 'what if' copy from which moment, and that “Live again” follows the table again."""
+    room, k, _ = a_class()
+    t = _played(room, k, 6)
+    page = TeacherPage(Console(room))
+    page.table_choice.value = t.code
+    page.show_button.click()
+    assert 'It follows the table live; ◀ ▶ there hold it at a move.' in _text(page.shown_line.value)
+    page.lesson.step_by('back'); page.refresh()  # ◀ pressed on the projector page: the console's page is drawn again
+    said = _text(page.shown_line.value)
+    assert 'It is held at move 5, not following the table' in said and 'press “Live again” below' in said and 'follows the table live;' not in said, said
+    page.lesson.step(0); page.refresh()
+    assert 'It is held at the start, not following the table' in _text(page.shown_line.value)
+    page.lesson.step(3); page.what_if_button.click()
+    said = _text(page.shown_line.value)
+    assert 'It shows a “what if”: a copy played on from move 3, not the table' in said and 'follows the table live;' not in said, said
+    page.refresh(); assert _text(page.shown_line.value) == said  # a page drawn again says the same
+    page.refresh_button.click()
+    assert 'It follows the table live; ◀ ▶ there hold it at a move.' in _text(page.shown_line.value)
+    page.lesson.step(2); page.refresh()
+    assert 'held at move 2' in _text(TeacherPage(page.console).shown_line.value)  # a page loaded again knows it too

@@ -16,13 +16,13 @@ from ..tables.seats import Reply
 from ..practice.exercises import EXERCISES
 from ..practice.results import read_seed
 from ..ui.looks import whole_button, wrap_row
-from .teacher import NO_NAME, Console, Work, make_work, moment_words
+from .teacher import NO_NAME, Console, Lesson, Work, make_work, moment_words
 
 _log = logging.getLogger(__name__)
 
 # %% auto #0
 __all__ = ['PREFIX', 'KINDS', 'FIELDS', 'TARGETS', 'WHENS', 'YES', 'NOT_SHOWN', 'EXPORTS', 'glance_html', 'TeacherPage',
-           'exercise_options', 'player_options', 'deal_example', 'shown_html', 'export_html']
+           'exercise_options', 'player_options', 'deal_example', 'shown_now', 'shown_html', 'export_html']
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #4dc4dabd
 _NOWRAP = ' style="white-space:nowrap"'  # a short cell kept on one line (a name and its seat)
@@ -234,13 +234,20 @@ def _choices(self:TeacherPage, codes:list):
     self.table_choice.value = keep if keep in values else values[0] if len(values) == 1 else None
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #765ecf65
-def shown_html(code:str|None, root_path:str='') -> str:
-    "The line under “Shown to the class”: the table on the projector page now, whichever page of the teacher's chose it (before a reload too)."
+def shown_now(lesson:Lesson|None) -> str:
+    "What the projector page shows of its table now, in a sentence: live, held at a moment (which), or a 'what if' copy (from which moment)."
+    playing, at, cut = (lesson.playing, lesson.at, lesson.cut) if lesson is not None else (False, None, 0)  # None: a fresh lesson, live
+    back = "press “Live again” below to follow the table live again."
+    if playing: return f"It shows a “what if”: a copy played on from {moment_words(cut)}, not the table (the table itself is not changed): {back}"
+    if at is not None: return f"It is held at {moment_words(at)}, not following the table (◀ ▶ there move it): {back}"
+    return "It follows the table live; ◀ ▶ there hold it at a move."
+
+def shown_html(code:str|None, root_path:str='', lesson:Lesson|None=None) -> str:
+    "The line under “Shown to the class”: the table on the projector page now, whichever page of the teacher's chose it (before a reload too), and what it shows of it (`shown_now`)."
     if code is None: return NOT_SHOWN
     link = escape(f"{root_path}{PREFIX}/show")
     return (f'<p>Table <b>{escape(code)}</b> is on the <a class="cgt-projector-link" href="{link}" target="_blank" style="color:#1565c0;text-decoration:underline">projector '
-            f'page</a>: click that link to open it in a new tab, and put that tab on the screen the class watches. It follows the table live; '
-            f'◀ ▶ there hold it at a move.</p>')
+            f'page</a>: click that link to open it in a new tab, and put that tab on the screen the class watches. {escape(shown_now(lesson))}</p>')
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #5f411aee
 EXPORTS = (('summary', 'drill answers per student and rule'), ('answers', 'every drill answer'), ('hands', 'every hand played'),
@@ -268,7 +275,7 @@ def refresh(self:TeacherPage):
             self.glance_box.value = glance_html(g)
             if tuple(codes) != tuple(self.table_choice.options): self._choices(codes)
             shown = self.console.projected if self.console.projected in {c for _, c in codes} else None
-            if self.shown_line.value != (line := shown_html(shown, self.root_path)): self.shown_line.value = line  # a page loaded again knows it too
+            if self.shown_line.value != (line := shown_html(shown, self.root_path, self.console.lessons.get(shown))): self.shown_line.value = line  # a page loaded again knows it too
             lines = self.console.summary()
             self.results_box.value = ('<ul>' + ''.join(f"<li>{escape(x)}</li>" for x in lines) + '</ul>') if lines else '<p>No drill answers yet.</p>'
             self.csv_link.value = export_html(self.console, self.root_path)
@@ -306,7 +313,7 @@ def show(self:TeacherPage):
     "Put the table chosen on the projector page (`/teacher/show`, `serve.projector`): live, every hand face up, the students' names."
     got = self.console.show(self.table_choice.value)
     if isinstance(got, Reply): return self.say(got.text)
-    self.lesson, self.shown_line.value = got, shown_html(got.code, self.root_path)
+    self.lesson, self.shown_line.value = got, shown_html(got.code, self.root_path, got)
     self.say(f"Table {got.code} is on the projector page.")
     self._enable()  # “What if” and “Live again” act now
 
@@ -317,6 +324,7 @@ def what_if(self:TeacherPage):
     if isinstance(got, Reply): return self.say("Show a table first: then step back to the moment to play on from.")
     self.lesson = got
     if not got.what_if(): return self.say(got.note)
+    self.shown_line.value = shown_html(got.code, self.root_path, got)
     self.say(f"Table {got.code} is in 'what if' on the projector page, from {moment_words(got.cut)}: play on there; the table itself is not changed.")
 
 @patch
@@ -326,6 +334,7 @@ def back_to_table(self:TeacherPage):
     if isinstance(got, Reply): return self.say("Show a table first.")
     self.lesson = got
     got.live(); self.say(f"The projector page follows table {got.code} live again.")
+    self.shown_line.value = shown_html(got.code, self.root_path, got)
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #8ed1f5bf
 def _seed(text:str) -> int|None:
