@@ -180,6 +180,37 @@ def test_a_partnership_match_over_is_said_by_side_and_who_won():
     assert named_seats(escape(ended), ('Asha', 'Bo', 'Chen', 'Dev')) in head and 'Seats' not in head, head  # who won, by name
     forget(console, page); page.close()
 
+def test_a_dehla_pakad_table_is_said_in_deals_never_hands_live_held_and_in_what_if():
+    """Dehla Pakad calls a hand a deal (its rulebook: 'deal 3', '7 deals won in a row'). The projector says 'deal' of it
+    everywhere the class reads (head, log, the line said, the table): live across the end of a deal, held at every moment,
+    and in "what if"; never 'hand' ('right-hand neighbour' is a place, not a hand)."""
+    room, t, tokens = a_table('dehla-pakad', None, names=('Asha', 'Bo'), seed=6)
+    t.start(tokens[0])  # two students, two bots
+    console = Console(room)
+    lesson = console.show(t.code)
+    HAND = re.compile(r'(?<![-\w])[Hh]ands?\b')
+    found, said = [], []
+    def look(where):
+        for k, v in projector_parts(lesson).items():
+            text = re.sub(r'<[^>]+>', ' ', v)
+            said.append(text)
+            found.extend(f"{where}, {k}: {m.string[max(0, m.start() - 60):m.end() + 60]!r}" for m in HAND.finditer(text))
+    for _ in range(3000):
+        if len(t.match.hands) >= 3 or t.match.over: break
+        if not t.bot_move(): play(t, tokens)
+        lesson.sync(); look(f"live, move {len(t.match.actions)}")
+    assert len(t.match.hands) >= 3, 'the table played three deals'
+    for at in range(len(t.match.actions) + 1):
+        lesson.step(at); look(f"held at move {at}")
+    lesson.step(len(t.match.actions) // 2)
+    assert lesson.what_if()
+    for i in range(40):
+        s = lesson.session
+        if s.review is not None or s.match.over or s.match.to_act != s.seat: break
+        lesson.press(s.match.legal_actions()[-1]); look(f"what if {i}")
+    assert not found, '\n'.join(found[:20])
+    assert any('deal 2' in x for x in said) and any('Deal 1 is over' in x for x in said)
+
 # ---------------------------------------------------------------- what if
 
 def test_what_if_plays_on_in_a_copy_the_table_untouched_and_back_to_the_table_is_live():

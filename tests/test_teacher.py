@@ -952,3 +952,40 @@ def test_the_shown_line_says_what_the_projector_shows_now_live_held_or_what_if()
     assert 'It follows the table live; ◀ ▶ there hold it at a move.' in _text(page.shown_line.value)
     page.lesson.step(2); page.refresh()
     assert 'held at move 2' in _text(TeacherPage(page.console).shown_line.value)  # a page loaded again knows it too
+
+def test_dehla_pakad_on_the_console_says_deal_never_hand():
+    """Dehla Pakad calls a hand a deal, but the console said of its matches 'in hand 1', '1 hand played', 'from the next
+    hand', 'any hand in play are lost', 'No action after the hand is over'. A Dehla Pakad table row and solo row (the rule
+    last missed too), the drill answers' lines, the question before new work and what is said once it is set say 'deal'
+    now; the student alone reads 'from your next deal'."""
+    results, room = Results(':memory:'), Classroom()
+    a = room.open_table('b-asha', 'dehla-pakad', 'Asha', seed=3); b = room.join_table('b-bo', a.code, 'Bo')
+    eli = room.add_page(StudentPage('k1:solo', 'b-eli', 'solo', Session('dehla-pakad', seed=1), name='Eli'))
+    t = room.table(a.code); t.start(a.token)
+    tokens = {a.seat: a.token, b.seat: b.token}
+    for i in range(3):
+        if not t.bot_move(): assert t.act(tokens[t.match.to_act], t.match.legal_actions()[0], f"m{i}").ok
+    s = eli.session
+    s.run_bots(); s.act(s.match.legal_actions()[0]); s.run_bots()
+    for who in ('b-eli', 'b-bo'): results.played(who, 'dehla-pakad', 1)
+    results.seen('b-eli', 'Eli'); results.answered('b-eli', 'dehla-pakad', 'hand-over', False)  # a rule every game drills, in a hand's word
+    console = Console(room, results)
+    assert console.running() == [f"table {t.code} (Asha, Bo), in deal 1", 'Eli, in deal 1']
+    page = TeacherPage(console)
+    page.kind_choice.value, page.game_choice.value, page.when_choice.value = 'game', 'kocka', 'next-hand'
+    page.set_button.click()
+    said = _text(page.work_line.value)
+    assert 'in deal 1' in said and 'when the deal in play ends' in said and not re.search(r'\bhands?\b', said), said
+    page.confirm_button.click()
+    assert '(2 from the next deal)' in _text(page.work_line.value) and 'from your next deal' in s.message.text, (page.work_line.value, s.message.text)
+    page.refresh()
+    rows = re.findall(r'<tr class="cgt-glance-(?:table|solo)">.*?</tr>', page.glance_box.value)
+    assert len(rows) == 2 and '<th>deal</th>' in page.glance_box.value
+    for row in map(_text, rows):
+        assert 'from the next deal' in row and '1 deal played' in row and not re.search(r'\bhands?\b', row), row
+    assert 'last missed: No action after the deal is over (Dehla Pakad)' in _text(rows[1]), rows[1]
+    assert 'Eli: No action after the deal is over (Dehla Pakad): 0 right, 1 wrong' in _text(page.results_box.value), page.results_box.value
+    page.when_choice.value = 'now'; page.set_button.click()
+    assert 'any deal in play are lost' in _text(page.work_line.value)
+    results.played('b-eli', 'kocka', 1)  # a student who played both: each counted in its game's word, the row's first
+    assert next(r for r in console.glance()['solo'])['progress'].endswith('; 1 deal and 1 hand played')

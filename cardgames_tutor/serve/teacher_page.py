@@ -38,16 +38,17 @@ def _seat_text(s) -> str:
 def _table_state(t) -> str:
     "A table's state in words: playing, paused, match over or not started; the work set, and the work waiting for the next hand."
     state = 'paused' if t['paused'] is not None else 'match over' if t.get('over') else 'playing' if t['started'] else 'not started'
-    return state + (f"; work: {t['work']}" if t['work'] else '') + (f"; from the next hand: {t['next_work']}" if t.get('next_work') else '')
+    return state + (f"; work: {t['work']}" if t['work'] else '') + (f"; from the next {t.get('hand_word', 'hand')}: {t['next_work']}" if t.get('next_work') else '')
 
 def glance_html(glance:dict) -> str:
     "The class at a glance as an HTML table (every text escaped), every student by name, here or away: the same words at a table and alone."
-    rows = ['<tr><th>where</th><th>game</th><th>hand</th><th>scores</th><th>turn</th><th>seats and progress</th></tr>']
+    word = ' or '.join(sorted({r.get('hand_word', 'hand') for r in glance['tables'] + glance['solo']}, key=lambda w: w != 'hand')) or 'hand'  # Dehla Pakad's: deal
+    rows = [f'<tr><th>where</th><th>game</th><th>{word}</th><th>scores</th><th>turn</th><th>seats and progress</th></tr>']
     for t in glance['tables']:
         rows.append('<tr class="cgt-glance-table">' + _cell(f"table {t['code']} ({_table_state(t)})") + _cell(t['title']) + _cell(t['hand'])
                     + _cell(t['scores_text']) + _cell(t['to_act_label'] or '-', nowrap=True) + _lines(map(_seat_text, t['seats'])) + '</tr>')
     for s in glance['solo']:
-        later = f"; from the next hand: {s['next_work']}" if s.get('next_work') else ''
+        later = f"; from the next {s.get('hand_word', 'hand')}: {s['next_work']}" if s.get('next_work') else ''
         rows.append('<tr class="cgt-glance-solo">' + _cell(f"solo: {s['name'] or NO_NAME} ({'here' if s['connected'] else 'away'}{later})")
                     + _cell(s['title']) + _cell(s['hand']) + _cell(s['scores_text'])
                     + _cell('their turn' if s['to_act'] == s['seat'] else f"Seat {s['to_act']} (bot)" if s['to_act'] is not None else '-', nowrap=True)
@@ -63,7 +64,7 @@ FIELDS = {'game': ('game_choice', 'players_box', 'seed_box'), 'exercise': ('exer
           'deal': ('game_choice', 'players_box', 'seed_box', 'deal_box'), 'record': ('record_upload',)}
 TARGETS = (('every table and every solo student', 'all'), ('every table', 'tables'), ('every solo student', 'solo'))
 WHENS = (('now: the match under way ends', 'now'),
-         ('from the next hand: a hand with a move made is played out first (a hand no one has moved in yet is replaced at once)', 'next-hand'))
+         ('from the next hand (in Dehla Pakad, deal): a hand with a move made is played out first (a hand no one has moved in yet is replaced at once)', 'next-hand'))
 YES = {'now': 'Yes, set the work now', 'next-hand': 'Yes, from their next hand'}  # the button that confirms (for one match or many: the question says which)
 NOT_SHOWN = '<p>No table is on the projector page yet: choose one above and press “Show to the class”.</p>'
 
@@ -250,7 +251,7 @@ def shown_html(code:str|None, root_path:str='', lesson:Lesson|None=None) -> str:
             f'page</a>: click that link to open it in a new tab, and put that tab on the screen the class watches. {escape(shown_now(lesson))}</p>')
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #5f411aee
-EXPORTS = (('summary', 'drill answers per student and rule'), ('answers', 'every drill answer'), ('hands', 'every hand played'),
+EXPORTS = (('summary', 'drill answers per student and rule'), ('answers', 'every drill answer'), ('hands', 'every hand (in Dehla Pakad, deal) played'),
            ('decisions', "the reviews' costly decisions"))  # (the export, what it holds, in words)
 
 def export_html(console:Console, root_path:str='') -> str:
@@ -365,16 +366,22 @@ def set_work(self:TeacherPage):
     where = '; '.join(busy[:6]) + (f" and {len(busy) - 6} more" if len(busy) > 6 else '')
     self._asking((work, to, when))
     one = len(busy) == 1
-    then = (f"replaces {'it' if one else 'them'} now: {'its' if one else 'their'} scores so far and any hand in play are lost" if when == 'now' else
-            "starts there when the hand in play ends (where a hand has just ended, at once)")
-    self._work_say(f"{'A match is' if one else f'{len(busy)} matches are'} under way: {where}. {work.title[:1].upper() + work.title[1:]} {then}. Press “{YES[when]}” to set it, or “Cancel”.")
+    word = self.console.hand_words(to)  # Dehla Pakad: deal
+    then = (f"replaces {'it' if one else 'them'} now: {'its' if one else 'their'} scores so far and any {word} in play are lost" if when == 'now' else
+            f"starts there when the {word} in play ends (where a {word} has just ended, at once)")
+    self._work_say(f"{'A match is' if one else f'{len(busy)} matches are'} under way: {where}. {work.title[:1].upper() + work.title[1:]} {then}. Press “{self._yes(to, when)}” to set it, or “Cancel”.")
 
 @patch
 def _asking(self:TeacherPage, asked):
     "Ask (`asked`: the work, for whom, when) or stop asking: the buttons that answer are shown only while a question is asked."
     self._asked = asked
-    self.confirm_button.description = self.confirm_button.tooltip = YES[asked[2]] if asked else YES['now']
+    self.confirm_button.description = self.confirm_button.tooltip = self._yes(asked[1], asked[2]) if asked else YES['now']
     self.confirm_button.layout.display = self.cancel_button.layout.display = None if asked else 'none'
+
+@patch
+def _yes(self:TeacherPage, to:str, when:str) -> str:
+    "The button that confirms, in the word for a hand of the matches under way ('Yes, from their next deal': Dehla Pakad)."
+    return YES[when].replace('next hand', f"next {self.console.hand_words(to)}")
 
 @patch
 def confirm_work(self:TeacherPage):
@@ -403,7 +410,7 @@ def _set(self:TeacherPage, work:Work, to:str, when:str):
     done = self.console.set_work(work, to, when)
     if not done: return self._work_say("No table is open and no student plays alone: nothing to set the work for.")
     refused_at = [f"{where}: {line}" for where, ok, line in done if not ok]
-    later = sum(ok and ('from their next hand' in line or 'from its next hand' in line) for _, ok, line in done)
-    text = f"Set {work.title} for {_places([where for where, ok, _ in done if ok])}" + (f" ({later} from the next hand)" if later else '') + '.'
+    later = sum(ok and ('from their next ' in line or 'from its next ' in line) for _, ok, line in done)
+    text = f"Set {work.title} for {_places([where for where, ok, _ in done if ok])}" + (f" ({later} from the next {self.console.hand_words(to, busy=False)})" if later else '') + '.'
     self._work_say(text + (' Not set at ' + '; '.join(refused_at) if refused_at else ''))
     self.refresh()
