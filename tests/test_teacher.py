@@ -989,3 +989,19 @@ def test_dehla_pakad_on_the_console_says_deal_never_hand():
     assert 'any deal in play are lost' in _text(page.work_line.value)
     results.played('b-eli', 'kocka', 1)  # a student who played both: each counted in its game's word, the row's first
     assert next(r for r in console.glance()['solo'])['progress'].endswith('; 1 deal and 1 hand played')
+
+@pytest.mark.parametrize('seat', [0, 1, 3])
+def test_the_streak_exercise_speaks_to_the_student_alone_in_their_own_terms(seat):
+    """A student alone read 'Your teacher set this work: ... Your side (Seats 0 and 2) has won six deals in a row': seat
+    numbers for the student and their partner; and a student in another seat than 0 kept it, so 'your side' was the other
+    side. The note says 'you (Seat 0) and your partner opposite, Seat 2', and a student in another seat plays Seat 0, told so."""
+    room = Classroom()
+    p = room.add_page(StudentPage('k:solo', 'b-dee', 'solo', Session('kocka', seat=seat, seed=2), name='Dee'))
+    console = Console(room)
+    console.set_work(make_work('exercise', name='dehla-pakad-streak'), 'solo')
+    s, said = p.session, p.session.message.text
+    assert said.startswith('Your teacher set this work: the exercise “Six deals in a row”.') and 'Seats 0 and 2' not in said, said
+    assert 'Your side, you (Seat 0) and your partner opposite, Seat 2, has won six deals in a row' in said, said
+    assert s.seat == 0 and s.match.standing['streak_team'] == s.seat % 2  # the side on the streak is the student's
+    assert ('You play Seat 0, the seat this work is written for.' in said) == (seat != 0), said
+    assert console.glance()['solo'][0]['seat'] == 0  # the glance says the student's turn at the seat they play

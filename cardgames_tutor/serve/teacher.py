@@ -315,10 +315,12 @@ def _named(page) -> str: return page.name or NO_NAME
 def _set_solo(self:Console, page, work:Work, before:str='') -> str:
     "Start `work` in the solo page's session (`before`: what the student is told first); the line said."
     s, copy = page.session, work.match.replayed(work.match.actions)
-    s.seat = min(s.seat, copy.game.n_seats() - 1)
+    moved = bool(copy.note) and s.seat != 0  # an exercise's note speaks to Seat 0 ('You (Seat 0) ...'): the student plays that seat
+    s.seat = 0 if copy.note else min(s.seat, copy.game.n_seats() - 1)
+    page.seat = s.seat  # the glance's row: whose turn is the student's
     s.restart(copy)
     s.run_bots()  # the bots before the student play now: only the student's own clicks move a solo page's bots
-    note = f" {copy.note}" if copy.note else ''
+    note = (' You play Seat 0, the seat this work is written for.' if moved else '') + (f" {copy.note}" if copy.note else '')
     s.say('info', f"{before}Your teacher set this work: {work.title}.{note}")
     page.redraw()
     return f"{_named(page)} now plays {work.title}."
