@@ -90,6 +90,10 @@ def test_the_cards_say_what_the_eye_sees_and_refusals_are_heard(start_page):
         assert any(dim for dim, _ in names) and any(not dim for dim, _ in names)
         assert names[0][1].startswith('2♠, two of spades')  # what is written on it first, then its name
         assert page.get_attribute('.cgt-live', 'aria-live') == 'polite'
+        # the hand's opening (the deal, the bots' cards before the learner's first turn), said as the panel was made, is
+        # read once the page has drawn the region, once (before, it came only after the learner's first card)
+        page.wait_for_function("() => document.querySelector('.cgt-live').textContent.includes('Hand 1: ')", polling=POLL, timeout=20_000)
+        assert heard(page)[0].startswith('Hand 1: ') and sum('Hand 1: ' in line for line in heard(page)) == 1, heard(page)
         page.locator('.cgt-hand button.cgt-card.cgt-illegal').first.click()
         page.wait_for_function("() => document.querySelector('.cgt-live').textContent.includes('Not allowed')", polling=POLL, timeout=20_000)
         assert '(rule: following the led colour)' in heard(page)[-1]

@@ -160,9 +160,9 @@ def panel_texts(name, options, seed) -> tuple:
                 verdict = m.explain(a, 0)
                 if verdict.legal: continue
                 s.act(a)
-                texts += [('refusal', s.message.text), ('refusal read out', heard(s.message, [], 0, pack)[0])]
+                texts += [('refusal', s.message.text), ('refusal read out', heard(s.message, [], pack))]
             s.say('refused', m.explain(m.legal_actions()[0], 1).text, m.explain(m.legal_actions()[0], 1).rule)  # out of turn
-            texts.append(('refusal read out', heard(s.message, [], 0, pack)[0]))
+            texts.append(('refusal read out', heard(s.message, [], pack)))
             box.show()
             texts += [('hint box', html_text(box.text.value))]
             h = hint(m.view(0), s.game, seed=seed, budget=BUDGET)

@@ -13,11 +13,11 @@ from cardgames_tutor.core.cards import Card
 from cardgames_tutor.core.engine import rule_title, rule_name
 from cardgames_tutor.core.options import BadOption
 from cardgames_tutor.core.registry import games, get_game
-from cardgames_tutor.core.actions import Move
+from cardgames_tutor.core.actions import Move, action_text
 from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.ui.panel import Tutor
 from cardgames_tutor.ui.session_data import sort_actions
-from cardgames_tutor.ui.table import seat_positions, direction_of, hand_word
+from cardgames_tutor.ui.table import seat_positions, direction_of, hand_word, cards_text_words
 from cardgames_tutor.ui.drawing import move_label
 from cardgames_tutor.term.terminal import in_game_words
 from cardgames_tutor.core.contracts import seats_text
@@ -876,3 +876,72 @@ def test_dehla_pakads_panel_says_deal_where_the_game_does():
     assert not wrong, wrong
     assert any('next deal ▶' in x for x in said) and any('deal 1 · start' in x for x in said), said[:5]
     t.close()
+
+
+def _heard_rows(t, hand:int=1) -> list:
+    """(words the row is said as, the learner's own move it tells or None) for each row of hand `hand`'s log the learner
+    sees, in order: a hand's result row as the panel's result message holds it (without 'Hand over.'), and the row of
+    each of the learner's moves (the first of the move's events the learner sees, about the learner's seat) with the move;
+    at a table, each seat a student holds by the student's name, as the page says it."""
+    from cardgames_tutor.ui.session_data import seat_names, named_seats
+    s, pack, names = t.session, t.game.pack, seat_names(t.session, escaped=False)
+    events = [e for h in s.match.hands for e in h.events]
+    own = {}
+    for k, (_, seat, action) in enumerate(s.match.actions):
+        if seat == t.seat:
+            mine = [e for e in events[s.marks[k]:s.marks[k + 1]] if e.seat == t.seat and e.seen_by(t.seat)]
+            if mine: own[id(mine[0])] = action
+    out = []
+    for h, e, _ in s.log(t.seat):
+        if h != hand: continue
+        text = e.text
+        for prefix in ('Hand over.', 'Deal over.'): text = text.removeprefix(prefix).strip()
+        out.append((named_seats(cards_text_words(text, pack), names), own.get(id(e))))
+    return out
+
+def assert_each_row_heard_once(t, said:list, hand:int=1):
+    """Every row of hand `hand`'s log that the page `t`'s seat sees is in `said` (the live region's words, in order)
+    once, in the log's order; each of the learner's own moves once: as the message ("You played 9♦: ...") or as its
+    row, never both."""
+    joined, at, rows = ' '.join(said), 0, _heard_rows(t, hand)
+    for words, action in rows:
+        you = action is not None and cards_text_words(f"You {action_text(action, t.game, 'done')}", t.game.pack)
+        if you and you in joined:  # the learner's move, said as the message: its row is not said too
+            assert joined.count(you) == 1 and joined.count(words) == 0, (you, words, said)
+            words = you
+        else: assert joined.count(words) == [w for w, _ in rows].count(words), (words, said)  # once (Seat 1 passes.: as often as the log has it)
+        found = joined.find(words, at)
+        assert found >= 0, f"{words!r} not said after {joined[max(0, at - 80):at]!r}; said: {said}"
+        at = found + len(words)
+
+@pytest.mark.usefixtures('chart_pixels_unread')
+@pytest.mark.parametrize('name,players', _setups())
+def test_the_screen_reader_hears_each_move_once_in_order(name, players):
+    """The panel's live region (ui/access.py) over the match's first hand, played through the widgets: every row of the
+    hand's log the learner sees is said once, in the order it happened (the hand's opening as the panel opens, the bots'
+    moves after the learner's), the learner's own move once: as "You played 9♦: ..." (the message, with its reason)
+    or as its row, never both; the hand's result once, after the moves that made it. Before, the learner's move was said
+    twice ("You played 9♦: ... Seat 0 plays 9♦."), the opening only after the learner's first move, the result before
+    the last trick, and a drawing of more than eight lines lost its first ones (Maghe Satra: the others' turns)."""
+    t = Tutor(name, seed=11, **({'players': players} if players else {}))
+    said = [t.access.said] if t.access.told else []  # the opening, said as the panel is made (read when the page draws it)
+    t.access.observe(lambda change: said.append(t.access.said), 'told')
+    for step in range(400):
+        if t.session.review is not None or t.match.over: break
+        press_one(t, step)
+    assert t.match.hands[0].is_over and t.session.review == 0
+    assert_each_row_heard_once(t, said)
+
+@pytest.mark.usefixtures('chart_pixels_unread')
+def test_stepping_back_and_back_to_play_says_no_move_again():
+    "Back two moves, forward one, then ▶| (back to play): the moves heard live are not said again (before, ▶| said them all again)."
+    t = Tutor('begga-kaat', seed=11)
+    for step in range(3): press_one(t, step)
+    said = []
+    t.access.observe(lambda change: said.append(t.access.said), 'told')
+    t.back.click(); t.back.click(); t.forward.click()
+    assert said and said[-1].startswith(f"Move {t.cursor} of")  # stepping says where the learner is
+    n = len(said)
+    t.last.click()
+    rows = [w for w, _ in _heard_rows(t)]
+    assert not [x for x in said[n:] if any(w in x for w in rows)], said[n:]

@@ -606,3 +606,28 @@ def test_a_dehla_pakad_tables_pages_name_the_sides_by_their_students():
         assert 'Seats 0 and 2' not in said and 'Seats 1 and 3' not in said, (t.seat, said[:300])
         assert re.search(r'Asha and Chidi|Bo and Dana', said), said[:300]
     for t in pages: t.close()
+
+
+@pytest.mark.usefixtures('chart_pixels_unread')
+def test_each_page_at_a_table_hears_each_move_once():
+    """A table of three students and a bot, each page's live region (ui/access.py) over the first hand: every row of the
+    hand's log the seat sees said once, in order, by the students' names; a student's own move once. Before, the table's
+    news of the move ('Asha plays 9♦.') was said, then the page's message 'You played 9♦.' said it again."""
+    from test_panel import assert_each_row_heard_once
+    rng, tables = random.Random(3), Tables()
+    host = tables.open('begga-kaat', 'Asha', seed=3)
+    tickets = [host] + [tables.join(host.code, x) for x in ('Bo', 'Chidi')]
+    table = tables.find(host.code)
+    pages = [page(tables, k) for k in tickets]  # open before the match starts, as in class: the opening is news to each
+    said = {t.seat: [t.access.said] if t.access.told else [] for t in pages}
+    for t in pages: t.access.observe(lambda change, t=t: said[t.seat].append(t.access.said), 'told')
+    if not table.started: table.start(host.token)
+    for _ in range(400):
+        table.run_bots()
+        if all(t.session.review is not None for t in pages): break
+        panel_press(next(t for t in pages if t.session.latest['to_act'] == t.seat), rng)
+    assert table.match.hands[0].is_over
+    for t in pages:
+        assert 'Asha' in ' '.join(said[t.seat])
+        assert_each_row_heard_once(t, said[t.seat])
+    for t in pages: t.close()

@@ -13,7 +13,7 @@ from .session_data import seat_names, named_seats
 from ..core.engine import rule_title, rule_name
 
 # %% auto #0
-__all__ = ['LIVE_JS', 'KEEP_JS', 'ACCESS_JS', 'MAX_HEARD', 'Access', 'heard', 'attach']
+__all__ = ['LIVE_JS', 'KEEP_JS', 'ACCESS_JS', 'MAX_HEARD', 'Access', 'heard', 'own_move', 'attach']
 
 # %% ../../nbs/ui/27_access.ipynb #96a6dedc
 LIVE_JS = r"""
@@ -22,10 +22,14 @@ function live(model, el) {  // the live region: each news a line of its own, so 
   el.setAttribute('role', 'log'); el.setAttribute('aria-live', 'polite'); el.setAttribute('aria-relevant', 'additions');
   Object.assign(el.style, {position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)',
                            whiteSpace: 'nowrap'});  // heard, not seen: the panel shows the same things in its own way
-  model.on('change:told', () => {
+  const add = () => {  // the newest words, once: a view drawn again (or a second view of the panel) does not repeat them
+    if (model.get('told') <= model.get('heard')) return;
     const line = document.createElement('div'); line.textContent = model.get('said'); el.append(line);
     while (el.childElementCount > 12) el.firstElementChild.remove();
-  });
+    model.set('heard', model.get('told')); model.save_changes();
+  };
+  model.on('change:told', add);
+  setTimeout(add, 300);  // words said before the page drew the region (the hand's opening): added once it is in the page, as news
 }
 """
 
@@ -61,6 +65,7 @@ class Access(anywidget.AnyWidget):
     _esm = ACCESS_JS
     said = traitlets.Unicode('').tag(sync=True)  # the last words said
     told = traitlets.Int(0).tag(sync=True)       # how many times words were said: the same words again are read again
+    heard = traitlets.Int(0).tag(sync=True)      # the page's: how many of them it has put in its live region (none read twice)
 
 @patch
 def say(self:Access, words:str):
@@ -68,29 +73,62 @@ def say(self:Access, words:str):
     with self.hold_sync(): self.said, self.told = words, self.told + 1
 
 # %% ../../nbs/ui/27_access.ipynb #a50c52c0
-MAX_HEARD = 8  # log lines read out after one drawing; more are in the log
+MAX_HEARD = 8  # log lines read out at a jump (a step through the hand, a table's page opened mid-hand); more are in the log
 
-def heard(message, log:list, before:int, pack=None) -> tuple: # pack: the game's, to say its cards in words
-    "(what to read out, the log's length now): the new `message` (a session `Message`, or None), then the `log` rows after the first `before`."
-    said = [f"Not allowed: {message.text} (rule: {rule_name(message.rule)})" if message and message.kind == 'refused' else message.text] if message and message.text else []
-    new = log[before:]
-    if new: said += [e.text for h, e, _ in new if h == new[-1][0]][-MAX_HEARD:]  # of the newest hand: an earlier one's deal is gone
-    return cards_text_words(' '.join(said), pack), len(log)
+def _line(message) -> str:
+    "The message as it is said: a refusal with its rule's name."
+    return f"Not allowed: {message.text} (rule: {rule_name(message.rule)})" if message.kind == 'refused' else message.text
+
+def _retells(message, event, own=None) -> bool:
+    "Whether `message` tells what the log's `event` tells: the learner's own move (`own`, its event), or a hand's result."
+    if message.kind == 'ok': return event is own
+    text = event.text
+    for prefix in ('Hand over.', 'Deal over.'): text = text.removeprefix(prefix).strip()
+    return message.kind == 'result' and bool(text) and text in message.text
+
+# %% ../../nbs/ui/27_access.ipynb #c8d3e5f2
+def heard(message, new:list, pack=None, # pack: the game's, to say its cards in words
+          own=None, most:int|None=None) -> str: # own: the log's event of the learner's move; most: say the last `most` lines only
+    """What to read out: the `new` log rows ((hand, event, told) of the newest hand: an earlier one's deal is gone) in
+    order, with the new `message` (a session `Message`, or None) in the place of the rows it retells, else first."""
+    rows = [e for h, e, _ in new if h == new[-1][0]][-most if most else 0:] if new else []
+    said = [e.text for e in rows]
+    if message and message.text:
+        at = [i for i, e in enumerate(rows) if _retells(message, e, own)] or [None]
+        said = [x for i, x in enumerate(said) if i not in at[1:]]  # said once, where it first happened
+        if at[0] is None: said.insert(0, _line(message))
+        else: said[at[0]] = _line(message)
+    return cards_text_words(' '.join(said), pack)
+
+# %% ../../nbs/ui/27_access.ipynb #d9e4f6a3
+def own_move(session):
+    "The log's event of the learner's latest move (the first of the move's events the seat sees, about the seat), or None."
+    s, acts = session, session.match.actions
+    k = next((k for k in range(len(acts) - 1, -1, -1) if acts[k][1] == s.seat), None)
+    if k is None or len(s.marks) != len(acts) + 1: return None  # the marks are counting again (a page back from away)
+    events = [e for h in s.match.hands for e in h.events]
+    return next((e for e in events[s.marks[k]:s.marks[k + 1]] if e.seat == s.seat and e.seen_by(s.seat)), None)
 
 # %% ../../nbs/ui/27_access.ipynb #56dff29a
 def attach(tutor) -> Access:
     "Give the panel `tutor` its live region and keyboard keeper (see `Access`), spoken to at every drawing (once: a second call gives the same)."
     if getattr(tutor, 'access', None) is not None: return tutor.access
     tutor.hand_box.add_class('cgt-hand'); tutor.move_box.add_class('cgt-moves')
-    tutor.access, tutor._heard, tutor._told, tutor._hand = Access(), 0, None, 1
+    tutor.access, tutor._heard, tutor._live, tutor._told, tutor._hand, tutor._said_of = Access(), 0, 0, None, 1, None
     def draw(t):
         s = t.session
-        new = s.message if s.message is not t._told else None  # a message is said once, when it comes
-        words, t._heard = heard(new, s.log(None if t.teaching else t.seat), t._heard, t.game.pack)
-        t._told = s.message
+        rows, new, first = s.log(None if t.teaching else t.seat), s.message if s.message is not t._told else None, t._said_of is None
+        fresh = s.match is not t._said_of  # a new match: its log from its first line
+        own = own_move(s) if new is not None and new.kind == 'ok' else None
+        start = 0 if fresh else min(t._live, len(rows)) if s.live else t._heard  # live: the lines not said yet
+        if own is not None and any(e is own for _, e, _ in rows[:start]): new = None  # the table's news of the move came first
+        words = heard(new, rows[start:], t.game.pack, own, None if s.live and not (first and not s.solo) else MAX_HEARD)
+        t._told, t._said_of, t._heard = s.message, s.match, len(rows)
+        if s.live: t._live = len(rows)
         if words: t.access.say(named_seats(words, seat_names(s, escaped=False)))  # at a table: the students' names, as the page writes them
         elif len(s.match.hands) != t._hand: t.access.said = ''  # a new deal: the last hand's words are not kept
         t._hand = len(s.match.hands)
     tutor.children = (*tutor.children, tutor.access)  # last, taking no room; drawn with the rest
     tutor._draws.append(draw)
+    draw(tutor)  # the hand's opening, said now: the page reads it when it draws the region
     return tutor.access
