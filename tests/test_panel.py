@@ -221,7 +221,7 @@ def test_undo_with_nothing_to_undo():
 def test_same_seed_same_deal_and_teaching_toggle():
     t = Tutor('begga-kaat', seed=42)
     deal = [list(h) for h in t.match.hands[0].deal['hands']]
-    t.seed_box.value = 42
+    t.seed_box.value = '42'
     t.deal_button.click()
     assert [list(h) for h in t.match.hands[0].deal['hands']] == deal
     assert [list(h) for h in Tutor('begga-kaat', seed=42).match.hands[0].deal['hands']] == deal
@@ -237,7 +237,7 @@ def test_deal_another_game_from_the_setup_row():
     other = [g for g in GAMES if g != 'begga-kaat']
     assert other, GAMES  # the registry holds five games
     t.game_choice.value = other[0]
-    t.seed_box.value = 9
+    t.seed_box.value = '9'
     t.deal_button.click()
     assert t.game.name == other[0] and t.match.seed == 9
     assert t.game.title in t.status.value
@@ -543,11 +543,13 @@ def test_upload_is_never_read_as_a_server_path(tmp_path, monkeypatch):
 
 
 def test_no_widget_takes_a_server_path(tmp_path, monkeypatch):
-    "No text box for a file name; saving writes nothing on the server (the record goes to the browser)."
+    "No text box for a file name (the seed box's text is read as a seed, nothing else); saving writes nothing on the server (the record goes to the browser)."
     t = Tutor('begga-kaat', seed=2)
     from cardgames_tutor.ui.looks import widget_tree
-    kinds = {type(w).__name__ for w in widget_tree([t])}
+    kinds = {type(w).__name__ for w in widget_tree([t]) if w is not t.seed_box}
     assert not kinds & {'Text', 'Textarea', 'Combobox', 'Password'}, kinds
+    t.seed_box.value = str(tmp_path / 'x.json'); t.deal_button.click()
+    assert t.match.seed == 2 and 'A seed is a whole number' in t.message.value  # a path typed there is no seed
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(records, 'save', lambda *a, **k: pytest.fail("the panel wrote a record on the server"))
     t.teach.value = True  # (in the first hand, only the teaching view's record has anything in it)
@@ -945,3 +947,31 @@ def test_stepping_back_and_back_to_play_says_no_move_again():
     t.last.click()
     rows = [w for w, _ in _heard_rows(t)]
     assert not [x for x in said[n:] if any(w in x for w in rows)], said[n:]
+
+
+@pytest.mark.parametrize('typed', ['12 3456 7890', '12\u20093456\u20097890', '12\u00a03456\u00a07890', ' 12\u202f3456 7890 ', '1234567890'])
+def test_the_seed_box_takes_a_seed_as_the_hands_export_writes_it(typed):
+    """The hands export writes a long seed in groups of four ('12 3456 7890', `practice.results.seed_cell`). The seed
+    box was a number box: pasted with its spaces the page refused it and kept the old seed, typed the digits ran
+    together ('1234567890'), and a table's 29 digits came back rounded. It takes it now, with spaces of any kind (thin,
+    no-break), deals that seed, and writes it back, and says it, as the export does."""
+    from cardgames_tutor.practice.results import seed_cell
+    t = Tutor('begga-kaat', seed=1, coach=False)
+    t.seed_box.value = typed
+    t.deal_button.click()
+    assert t.match.seed == 1234567890 and t.seed_box.value == seed_cell(1234567890) == '12 3456 7890'
+    assert 'with seed 12 3456 7890.' in _visible(t.message.value), t.message.value
+
+def test_the_seed_box_takes_a_tables_long_seed_and_refuses_what_is_not_a_seed():
+    "A seed of 29 digits, as the export writes it, deals exactly that seed; anything else is refused in one line that says what a seed is."
+    from cardgames_tutor.practice.results import seed_cell
+    t = Tutor('kocka', seed=1, coach=False)
+    long = 12345678901234567890123456789
+    t.seed_box.value = seed_cell(long)
+    t.deal_button.click()
+    assert t.match.seed == long and t.seed_box.value == seed_cell(long)
+    for typed in ('twelve', '1.5', '12 34x', '', '1' * 31):
+        t.seed_box.value = typed
+        t.deal_button.click()
+        said = _visible(t.message.value).strip()
+        assert t.match.seed == long and said.startswith('⚠ A seed is a whole number') and '12 3456 7890' in said and '\n' not in said, said

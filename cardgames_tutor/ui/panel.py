@@ -17,6 +17,7 @@ from ..core.engine import Game
 from ..core.registry import games, default_game
 from ..core import records
 from ..core.match import Match
+from ..practice.results import read_seed, seed_cell
 from .session import Session, IN_PROGRESS
 from .session_data import parse_link
 from .drawing import PANEL_CSS, PanelDrawing, NEXT_HAND, NEW_MATCH, BOT_TIPS
@@ -26,7 +27,7 @@ from .access import attach
 
 
 # %% auto #0
-__all__ = ['SETUP_TITLES', 'SessionVerb', 'Tutor', 'TableSetup']
+__all__ = ['SETUP_TITLES', 'SEED_HELP', 'SessionVerb', 'Tutor', 'TableSetup', 'box_seed']
 
 # %% ../../nbs/ui/24_panel.ipynb #411f4ce6
 _log = logging.getLogger(__name__)
@@ -151,7 +152,7 @@ class TableSetup(widgets.VBox):
             choice = lambda **kw: W.Dropdown(layout=looks(W.Layout, width='auto', max_width='100%'), style=looks(DescriptionStyle), **kw)
             self.game_choice = choice(options=_available_games(), description='game')
             self.players_choice, self.seat_choice = choice(description='players'), choice(description='your seat')
-            self.seed_box = W.IntText(description='seed', layout=W.Layout(width='160px', max_width='100%'))
+            self.seed_box = W.Text(description='seed', placeholder='e.g. 12', layout=W.Layout(width='240px', max_width='100%'))  # text: '12 3456 7890', as the hands export writes it
             self.deal_button = button('deal', button_style='primary', tooltip='a new match with this seed')
             self.upload = W.FileUpload(accept='.json', multiple=False, description='open record', layout=W.Layout(width='auto', flex='0 0 auto'))
         made = lambda ws: [w for w in ws if w is not None]
@@ -173,7 +174,7 @@ def fill(self:TableSetup, session):
         self.players_choice.value = game.n_seats()
         self.seat_choice.options = list(range(game.n_seats()))
         self.seat_choice.value = session.seat
-        if session.seed is not None: self.seed_box.value = session.seed  # a table's seed is its own: never shown
+        if session.seed is not None: self.seed_box.value = str(seed_cell(session.seed))  # as the hands export writes it; a table's seed is its own: never shown
     finally: self.filling = False
 
 # %% ../../nbs/ui/24_panel.ipynb #5b7a4d2d
@@ -185,11 +186,22 @@ def on_game_choice(self:TableSetup, change):
     self.players_choice.options = list(info.players)
     self.players_choice.value = info.cls().n_seats()
 
+SEED_HELP = ("A seed is a whole number of up to 30 digits, such as 12 or 12 3456 7890 (spaces between its digits are fine, "
+             "as the hands export writes a long one): “{typed}” is not one.")
+
+def box_seed(text:str) -> int:
+    "The seed typed or pasted in the seed box: spaces of any kind between its digits; a `ValueError` saying what a seed is, else."
+    try: seed = read_seed(text)
+    except ValueError: seed = None
+    if seed is None: raise ValueError(SEED_HELP.format(typed=' '.join(str(text).split())[:40]))
+    return seed
+
 @patch
 def chosen(self:TableSetup, seed=None, game=None, players=None, seat=None) -> tuple:
-    "(seed, game, players, seat) for a new deal: each given, else the one chosen here (none at a table: the session refuses)."
+    "(seed, game, players, seat) for a new deal: each given, else the one chosen here (none at a table: the session refuses); a seed typed that is none: `ValueError`."
     pick = lambda w, given: given if given is not None or w is None else w.value
-    return pick(self.seed_box, seed), pick(self.game_choice, game), pick(self.players_choice, players), pick(self.seat_choice, seat)
+    if seed is None and self.seed_box is not None: seed = box_seed(self.seed_box.value)
+    return seed, pick(self.game_choice, game), pick(self.players_choice, players), pick(self.seat_choice, seat)
 
 # %% ../../nbs/ui/24_panel.ipynb #9ee5fcf4
 @patch
@@ -293,9 +305,13 @@ def _on_bot(self:Tutor):
 # %% ../../nbs/ui/24_panel.ipynb #fb2fcf68
 @patch
 def deal(self:Tutor, seed:int|None=None, game:str|None=None, players:int|None=None, seat:int|None=None) -> bool:
-    "A new match: the game, players, seat and seed given, else those chosen in the setup row."
-    done = self.session.deal(*self.setup.chosen(seed, game, players, seat))
-    if done: self.setup.fill(self.session)
+    "A new match: the game, players, seat and seed given, else those chosen in the setup row (a seed written as the hands export writes it)."
+    try: done = self.session.deal(*self.setup.chosen(seed, game, players, seat))
+    except ValueError as e: done = self.session.say('error', str(e))  # the seed box holds no seed: what a seed is, in one line
+    if done:
+        self.setup.fill(self.session)
+        m, written = self.session.message, str(seed_cell(self.seed))  # the seed said as the box and the export write it
+        self.session.say(m.kind, m.text.replace(f"with seed {self.seed}.", f"with seed {written}.", 1), m.rule)
     self._bots()
     return done
 
