@@ -483,7 +483,10 @@ def trick_said(m, c, full):
     number = len(pos.tricks) + 1 if not full else c['trick']['number']
     return plays == list(zip(seats, cards)) and int(m[1]) == number
 
+SIZE_WORDS = {'Two': 2, 'Three': 3, 'Four': 4, 'Five': 5, 'Six': 6, 'Seven': 7}
+
 PROMPT_SENTENCES = [
+    mk('how many play', r"^(\w+) play, Seats 0 (?:to|and) (\d)\. ", lambda m, c: SIZE_WORDS.get(m[1]) == c['pos'].n == int(m[2]) + 1, MS + BT),
     mk('trump is', r"(?:^|\. )Trump: (\w+)\.", lambda m, c: m[1] == suit_name(c, trump(c)), DP + BT),
     mk('trick so far', rf"Trick (\d+) so far: ((?:Seat \d (?:led|played) {CARD}(?:, )?)+)\.", lambda m, c: trick_said(m, c, False), DP + BT),
     mk('trick shown', rf"Trick (\d+): ((?:Seat \d (?:led|played) {CARD}(?:, )?)+)\.", lambda m, c: trick_said(m, c, True), DP + BT),

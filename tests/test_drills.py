@@ -416,3 +416,32 @@ def test_a_may_question_names_a_card_the_seat_holds_or_says_it_does_not(name):
             assert first.startswith((f"Seat {seat} does not hold", f"Seat {seat} cannot play")), f"{d.rule}: {q.prompt} -> {q.explanation}"
             assert missing <= cards_in(first, pack), f"{d.rule}: {q.prompt} -> {q.explanation}"
     assert asked_n >= 30 and (unheld_n > 10 or name == 'maghe-satra'), (asked_n, unheld_n)
+
+
+# ---------------------------------------------------------------- how many play
+
+SIZES = {2: 'Two', 3: 'Three', 4: 'Four', 5: 'Five', 6: 'Six', 7: 'Seven'}
+
+@pytest.mark.parametrize('name', GAME_NAMES)
+def test_every_question_says_how_many_play_where_that_may_vary(name):
+    """Begga Kaat (three or four), Maghe Satra (three to seven), Beggars and Thieves (two to five): a question from a
+    table of three did not say how many play, and a learner counted as if four did (who plays last, who deals next).
+    Every question of such a game, at every size each drill deals (each of its variants), says first how many play and
+    their seats; a question of a game always played by four says nothing of it."""
+    several = len(games()[name].players) > 1
+    sizes = set()
+    for d in drills_for(name):
+        for options in d.options:
+            one = d._replace(options=(options,))  # this variant only
+            for seed in range(3):
+                pos, q = asked(one, seed)
+                n = pos.n
+                said = [w for k, w in SIZES.items() if re.search(rf"\b{w} play\b", q.prompt, re.I)]
+                if not several:
+                    assert not said and ' play, Seats 0 ' not in q.prompt, q.prompt
+                    continue
+                sizes.add(n)
+                assert said == [SIZES[n]], f"{d.rule} ({options}): {q.prompt}"
+                assert q.prompt.startswith(f"{SIZES[n]} play, Seats 0 {'and' if n == 2 else 'to'} {n - 1}. ") or 'Cutthroat: three play' in q.prompt, q.prompt
+                assert question(d, seed).prompt == asked(d, seed)[1].prompt  # the question a drill set asks says it too
+    assert sizes == set(games()[name].players) or not several, sizes

@@ -6,13 +6,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/drill_words.htm
 
 # %% ../../nbs/practice/41f_drill_words.ipynb #f1a2b3c4d5e3
 from __future__ import annotations
+import functools
 from ..core.cards import Card
 from ..core.actions import Move, action_text
 from ..core.tricks import TrickHand
 from ..core.contracts import played_text
 
 # %% auto #0
-__all__ = ['HOLD_RULES', 'doing', 'unheld', 'asking', 'typed_words', 'typing_key']
+__all__ = ['HOLD_RULES', 'NUMBER_WORDS', 'doing', 'unheld', 'asking', 'typed_words', 'typing_key', 'players_said', 'sized']
 
 # %% ../../nbs/practice/41f_drill_words.ipynb #2d5b26e2
 def doing(hand, action) -> str:
@@ -57,3 +58,22 @@ def typing_key(hand) -> str:
     if words: return f"In the terminal, the seat to act types one of these words: {', '.join(words[:-1])} or {words[-1]}." if len(words) > 1 \
         else f"In the terminal, the seat to act types {words[0]}."
     return f"In the terminal, {hand.game.pack.notation_help().split(', e.g. ')[0]}."  # (no example card: a card the seat may not see)
+
+# %% ../../nbs/practice/41f_drill_words.ipynb #b3c4d5e6f702
+NUMBER_WORDS = ('None', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten')
+
+def players_said(hand) -> str:
+    "How many play, and their seats, where the hand's game may be played by more than one number: 'Three play, Seats 0 to 2.'; else ''."
+    if len(getattr(type(hand.game), 'PLAYERS', ())) < 2: return ''
+    n = hand.n
+    return f"{NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else n} play, Seats 0 {'and' if n == 2 else 'to'} {n - 1}."
+
+@functools.cache  # one for each maker: a drill registered again is the same drill
+def sized(ask):
+    "The question maker `ask(hand, rng)` whose prompt says first how many play (`players_said`), unless it says so already."
+    @functools.wraps(ask)  # its name and its maker (`__wrapped__`) are the drill's own
+    def sized_ask(hand, rng):
+        fields, said = ask(hand, rng), players_said(hand)
+        if not fields or not said or said.split(',')[0].lower() in fields['prompt'].lower(): return fields
+        return {**fields, 'prompt': f"{said} {fields['prompt']}"}
+    return sized_ask

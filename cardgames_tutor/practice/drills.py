@@ -18,7 +18,7 @@ from ..core.actions import Move, action_text
 from ..core.tricks import TrickHand, suit_name
 from ..core.contracts import played_text
 from ..core.match import Match
-from .drill_words import doing, typed_words, typing_key, unheld, asking, HOLD_RULES
+from .drill_words import doing, typed_words, typing_key, unheld, asking, sized, HOLD_RULES
 from . import game_drills
 
 # %% auto #0
@@ -38,8 +38,7 @@ class Grade(NamedTuple):
     def __str__(self): return f"{'Right' if self.right else 'Not quite'} [{self.rule}]: {self.text}"
 
 # %% ../../nbs/practice/41_drills.ipynb #b7b76d88
-def _said(choice) -> str:
-    return choice.symbol if isinstance(choice, Card) else str(choice)
+def _said(choice) -> str: return choice.symbol if isinstance(choice, Card) else str(choice)
 
 # %% ../../nbs/practice/41_drills.ipynb #fdf18422
 class Question(NamedTuple):
@@ -99,6 +98,7 @@ DRILLS = {}  # game name -> its drills, as each game's module of drills register
 # %% ../../nbs/practice/41_drills.ipynb #e792708b
 def _maker(ask) -> tuple:
     "What makes two question makers the same one: name, code and closure (the functions in it by name), wherever defined."
+    ask = inspect.unwrap(ask)  # a registered drill's maker is the one given (`add_drill`: `sized`)
     def part(x):
         if not hasattr(x, '__code__'): return repr(x)
         c = x.__code__  # not its line numbers or address: the same maker run from the notebook or the module
@@ -108,8 +108,8 @@ def _maker(ask) -> tuple:
 
 # %% ../../nbs/practice/41_drills.ipynb #18e63c37
 def add_drill(game:str, rule:str, ask, level:str='easy', options:tuple=({},)) -> Drill:
-    "Register `ask(hand, rng)` as a drill of `rule` in `game`."
-    d = Drill(game, rule, level, ask, tuple(options))
+    "Register `ask(hand, rng)` as a drill of `rule` in `game` (its questions say how many play where that may vary: `sized`)."
+    d = Drill(game, rule, level, sized(ask), tuple(options))
     same = [i for i, x in enumerate(DRILLS.setdefault(game, [])) if (x.rule, x.level, x.options, _maker(x.ask)) == (rule, level, d.options, _maker(ask))]
     if same: DRILLS[game][same[0]] = d  # run again (a notebook re-run, a reload): replaced in place, so sets stay the same
     else: DRILLS[game].append(d)
