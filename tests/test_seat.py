@@ -631,3 +631,25 @@ def test_each_page_at_a_table_hears_each_move_once():
         assert 'Asha' in ' '.join(said[t.seat])
         assert_each_row_heard_once(t, said[t.seat])
     for t in pages: t.close()
+
+
+def test_a_move_buttons_tooltip_names_the_students_as_the_page_does():
+    """At a Dehla Pakad table of four students the trump maker's page read 'Dana, the dealer's right-hand neighbour,
+    names trump' under the buttons, but each button's tooltip said 'Seat 3, the dealer's right-hand neighbour, names
+    spades trump': a seat number where the page names the student. The tooltips now name the students as the page does."""
+    rng, tables = random.Random(5), Tables()
+    host = tables.open('dehla-pakad', 'Asha', seed=5)
+    tickets = [host] + [tables.join(host.code, x) for x in ('Bo', 'Chidi', 'Dana <3')]
+    table = tables.find(host.code)
+    if not table.started: table.start(host.token)
+    pages = [page(tables, k) for k in tickets]
+    for _ in range(400):
+        mover = next(t for t in pages if t.session.latest['to_act'] == t.seat)
+        if mover.session.latest['phase'] == 'trump': break
+        panel_press(mover, rng)
+    name = ('Asha', 'Bo', 'Chidi', 'Dana <3')[mover.seat]
+    tips = [b.tooltip for b in mover.move_box.children]
+    assert len(tips) == 4 and all(tip.startswith(f"{name}, the dealer's right-hand neighbour, names ") for tip in tips), tips
+    assert not any(re.search(r'\bSeats? \d', tip) for tip in tips), tips
+    assert 'Dana &lt;3' in mover.move_notes.value or name != 'Dana <3'  # the line under them: the name written for a page
+    for t in pages: t.close()

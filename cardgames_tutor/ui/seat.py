@@ -15,7 +15,7 @@ from ..tables.class_tables import Tables
 from ..tables.seats import TableError
 from .session import Session
 from .table import hand_word
-from .session_data import Message, Status
+from .session_data import Message, Status, seat_names, named_seats
 from ..term.terminal import PHASE_WORDS, in_game_words
 from fastcore.basics import patch
 
@@ -225,6 +225,13 @@ def _seat_label(x:dict, you:bool=True) -> str:
 def seat_labels(self:SeatSession) -> str:
     "Who sits where, as the table tells every seat: 'Asha (Seat 0, you), Bo (Seat 1, away), Seat 2 (bot)'."
     return ', '.join(map(_seat_label, self.latest['table']['seats']))
+
+# %% ../../nbs/ui/22a_seat.ipynb #c5d6e7f8a902
+@patch
+def move_notes(self:SeatSession) -> list:
+    "(label, what it does) for each plain move the student may make now, the seats students hold by their names (as typed: a tooltip is text)."
+    names = seat_names(self, escaped=False)
+    return [(label, named_seats(text, names)) for label, text in Session.move_notes(self)]
 
 # %% ../../nbs/ui/22a_seat.ipynb #c43bcd6d
 PAUSED_LINE = "Paused by your teacher: no moves until they resume the table."
