@@ -17,9 +17,9 @@ from cardgames_tutor.core.actions import Move, action_text
 from cardgames_tutor.core.match import Match, play_out
 from cardgames_tutor.ui.panel import Tutor
 from cardgames_tutor.ui.session_data import sort_actions
-from cardgames_tutor.ui.table import seat_positions, direction_of, hand_word, cards_text_words
+from cardgames_tutor.ui.table import seat_positions, direction_of, cards_text_words
+from cardgames_tutor.core.words import hand_word, in_game_words
 from cardgames_tutor.ui.drawing import move_label
-from cardgames_tutor.term.terminal import in_game_words
 from cardgames_tutor.core.contracts import seats_text
 from cardgames_tutor.core import records
 from helpers import cards_in, may_see, named_only, sign_in, sign_re
@@ -951,11 +951,11 @@ def test_stepping_back_and_back_to_play_says_no_move_again():
 
 @pytest.mark.parametrize('typed', ['12 3456 7890', '12\u20093456\u20097890', '12\u00a03456\u00a07890', ' 12\u202f3456 7890 ', '1234567890'])
 def test_the_seed_box_takes_a_seed_as_the_hands_export_writes_it(typed):
-    """The hands export writes a long seed in groups of four ('12 3456 7890', `practice.results.seed_cell`). The seed
+    """The hands export writes a long seed in groups of four ('12 3456 7890', `core.words.seed_cell`). The seed
     box was a number box: pasted with its spaces the page refused it and kept the old seed, typed the digits ran
     together ('1234567890'), and a table's 29 digits came back rounded. It takes it now, with spaces of any kind (thin,
     no-break), deals that seed, and writes it back, and says it, as the export does."""
-    from cardgames_tutor.practice.results import seed_cell
+    from cardgames_tutor.core.words import seed_cell
     t = Tutor('begga-kaat', seed=1, coach=False)
     t.seed_box.value = typed
     t.deal_button.click()
@@ -964,7 +964,7 @@ def test_the_seed_box_takes_a_seed_as_the_hands_export_writes_it(typed):
 
 def test_the_seed_box_takes_a_tables_long_seed_and_refuses_what_is_not_a_seed():
     "A seed of 29 digits, as the export writes it, deals exactly that seed; anything else is refused in one line that says what a seed is."
-    from cardgames_tutor.practice.results import seed_cell
+    from cardgames_tutor.core.words import seed_cell
     t = Tutor('kocka', seed=1, coach=False)
     long = 12345678901234567890123456789
     t.seed_box.value = seed_cell(long)

@@ -270,7 +270,7 @@ def test_every_seed_in_the_hands_export_survives_a_spreadsheet_and_reads_back_as
     """A seed of 1 to 30 digits, either sign: a spreadsheet reading the cell as a number would round it past 15 digits
     and show it as 1.23E+27 past 11, so no cell it would read as a number holds more than it keeps whole; every cell,
     as a spreadsheet shows it, is read back by the teacher's page (`read_seed`) as the seed, which deals the same cards."""
-    from cardgames_tutor.practice.results import read_seed
+    from cardgames_tutor.core.words import read_seed
     db, rng = Results(tmp_path/'r.sqlite'), random.Random(5)
     seeds = [rng.choice((1, -1)) * rng.randrange(10 ** (n - 1), 10 ** n) for n in range(1, 31) for _ in range(3)] + [2 ** 96 - 1, 0]
     for i, seed in enumerate(seeds): db.played('s1', 'kocka', i + 1, 'abcdef', 0, 'x', seed=seed)
@@ -300,3 +300,21 @@ def test_the_seed_column_is_true_each_hand_of_the_match_has_the_same_cards_whate
         assert deals[0][:common] == deals[1][:common], (seed, common)
         reached += common >= 2
     assert 'each of its hands with the cards it had here' in HEADS['seed'] and reached >= 3, reached  # hands after the first compared
+
+
+def test_dehla_pakad_counts_deals_and_names_its_rules_in_deals():
+    """Dehla Pakad plays deals, but the exports and the console's progress line said 'hands' of it: 'No action after the
+    hand is over' in the summary and answers exports, '3 hands played' in a student's standing. Each game's rules and
+    hands are now said in its own word ('deal'), and a student who played both kinds counts each in its word."""
+    db = Results(':memory:')
+    db.seen('s-eli', 'Eli')
+    for game, n in (('dehla-pakad', 1), ('dehla-pakad', 2), ('kocka', 1)): db.played('s-eli', game, n)
+    db.answered('s-eli', 'dehla-pakad', 'hand-over', False); db.answered('s-eli', 'kocka', 'hand-over', True)
+    rules = {}
+    for kind in ('summary', 'answers'):
+        head, *rows = read_csv(db.csv_text(kind))
+        rules.update((r[head.index('game')], r[head.index('rule')]) for r in rows)
+    assert rules == {'Dehla Pakad': 'No action after the deal is over', 'Kočka': 'No action after the hand is over'}, rules
+    eli = db.standings()['s-eli']
+    assert eli.text_in('deal').endswith('last missed: No action after the deal is over (Dehla Pakad); 2 deals and 1 hand played'), eli
+    assert eli.text.endswith('; 1 hand and 2 deals played') and eli.hands == 3, eli

@@ -182,7 +182,7 @@ def test_dehla_pakad_says_what_each_side_added():
 def test_the_status_line_says_a_hand_is_over_once(name):
     """At the end of each hand, and of the match, the status line says so once ('hand 1 is over', in the game's word),
     never twice ('the deal is over · deal 1 is over'), the phase's words and the turn's saying the same thing."""
-    from cardgames_tutor.term.terminal import in_game_words
+    from cardgames_tutor.core.words import in_game_words
     s, ends = Session(name, seed=2), 0
     while not s.match.over and ends < 3:
         while s.review is None and not s.match.over: s.play_for_me(bots=False) or s.run_bots()
@@ -191,3 +191,15 @@ def test_the_status_line_says_a_hand_is_over_once(name):
         if not s.match.over: assert text.endswith(in_game_words(f"hand {i + 1} is over", s.game)), text
         ends += 1
         s.next_hand()
+
+
+def test_a_long_seed_is_said_as_the_hands_export_writes_it():
+    """The hands export writes a long seed in fours ('12 3456 7890'), but the status line and the new-deal message said
+    'seed 1234567890', and a link with the seed as written ('?seed=12 3456 7890') was refused as 'not a number'. All
+    three now read and say it as written."""
+    from cardgames_tutor.ui.session_data import parse_link
+    s = Session('kocka', seed=1234567890)
+    assert 'seed 12 3456 7890' in s.status().facts, s.status().facts
+    assert s.deal(9876543210, 'kocka') and s.message.text.startswith('A new deal of Kočka with seed 98 7654 3210.'), s.message
+    link = parse_link('game=kocka&seed=7 9228 1625 1426 4337 5935 4393 7991')
+    assert link.seed == 2 ** 96 - 12345 and not link.notes, link

@@ -1,4 +1,4 @@
-"""One helper per job for the sentences the tutor writes: a count and its word, a text cut to fit, a bad value quoted, a message on one line, a list cut short, a list said as a sentence.
+"""One helper per job for the sentences the tutor writes: a count and its word, a text cut to fit, a bad value quoted, a message on one line, a list cut short, a list said as a sentence, a game's word for a hand, a seed written and read.
 
 Docs: https://cardgames-tutor.github.io/cardgames_tutor/core/words.html.md"""
 
@@ -6,9 +6,11 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/core/words.html.md"""
 
 # %% ../../nbs/core/00a_words.ipynb #b793f3eb
 from __future__ import annotations
+import re
 
 # %% auto #0
-__all__ = ['plural', 'cut', 'short_repr', 'one_line', 'short_list', 'and_list']
+__all__ = ['plural', 'cut', 'short_repr', 'one_line', 'short_list', 'and_list', 'hand_word', 'in_game_words', 'seed_cell',
+           'read_seed']
 
 # %% ../../nbs/core/00a_words.ipynb #5da7fdce
 def plural(n:int, word:str, many:str|None=None) -> str:
@@ -55,3 +57,35 @@ def and_list(items) -> str:
     "The items as a sentence lists them: 'a', 'a and b', 'a, b and c'."
     items = [str(x) for x in items]
     return ' and '.join(items) if len(items) < 3 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+# %% ../../nbs/core/00a_words.ipynb #5abb36b1
+def hand_word(game) -> str:
+    "The word the learner's pages use for one hand of `game`'s match (Dehla Pakad: 'deal'; the others, or no game: 'hand')."
+    return getattr(game, 'LEARNER_WORDS', {}).get('hand', 'hand')
+
+# %% ../../nbs/core/00a_words.ipynb #7e1bbf96
+def in_game_words(text, game) -> str:
+    "`text` with a hand (numbered, or 'the hand is over') in `game`'s own word for it (Dehla Pakad: deal)."
+    word = hand_word(game)
+    if word == 'hand': return str(text)
+    text = re.sub(r"\bHand (\d+)\b", lambda m: f"{word.capitalize()} {m[1]}", str(text))
+    return re.sub(r"\bhand (\d+)\b|\b(the hand is over|this hand)\b", lambda m: f"{word} {m[1]}" if m[1] else m[2].replace('hand', word), text)
+
+# %% ../../nbs/core/00a_words.ipynb #4f275830
+def seed_cell(seed:int):
+    """A seed as the hands export writes it: up to 4 digits, the number itself; longer, its digits in groups of four from
+    the right ('12 3456 7890'): text a spreadsheet keeps whole, where it shows a number that long as 1.2E+27 and rounds
+    it (a table's own seed has 29 digits). The teacher's page reads it back as written (`read_seed`)."""
+    digits = str(abs(seed))
+    if len(digits) <= 4: return seed
+    head = len(digits) % 4 or 4
+    return ('-' if seed < 0 else '') + ' '.join([digits[:head]] + [digits[i:i + 4] for i in range(head, len(digits), 4)])
+
+# %% ../../nbs/core/00a_words.ipynb #f4f18fa8
+def read_seed(text) -> int|None:
+    """The seed in `text`, typed or pasted from the hands export: spaces anywhere, and the `'` the export puts before a
+    '-' (a spreadsheet's mark of text) dropped; None if empty; a `ValueError` in words unless a whole number of at most 30 digits."""
+    plain = ''.join(str(text or '').split()).removeprefix("'")
+    if not plain: return None
+    if not re.fullmatch(r'-?\d{1,30}', plain): raise ValueError(f"the seed is a whole number, such as 12, not {short_repr(str(text).strip(), 40)}")
+    return int(plain)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..core.engine import ENGINE_RULES
-from ..core.words import one_line, plural, short_repr
+from ..core.words import one_line, plural, short_repr, hand_word, in_game_words, seed_cell
 from ..core.registry import game_class, get_game
 from ..core.actions import action_text
 from .exercises import EXERCISES
@@ -23,7 +23,7 @@ from ..coach.stat_words import TACTIC_WORDS, tactic_words
 
 # %% auto #0
 __all__ = ['COST_UNITS', 'HEADS', 'ResultsError', 'Results', 'login_key', 'exercise_title', 'replay_seed', 'tactic_of',
-           'rule_words', 'RuleResult', 'TacticResult', 'Mine', 'Standing', 'cost_heads', 'seed_cell', 'read_seed',
+           'rule_words', 'hand_word_of', 'RuleResult', 'TacticResult', 'Mine', 'Standing', 'cost_heads',
            'ClassProgress']
 
 # %% ../../nbs/practice/44_results.ipynb #61202a6c
@@ -182,10 +182,20 @@ def reviewed(self:Results, student:str, game:str, mistakes:list):
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
 # %% ../../nbs/practice/44_results.ipynb #1c29027e
-def rule_words(game:str, rule:str) -> str:
-    "A rule as the teacher reads it: its title, as the student's drill names it, and the game's ('Following the led suit (Kočka)'); never its id."
-    try: return f"{rule_title(game, rule)} ({game_class(game).title})"
+def _title(game:str, rule:str) -> str:
+    "A rule's title as the student's drill names it, in its game's word for a hand ('No action after the deal is over': Dehla Pakad); never its id."
+    try: return in_game_words(rule_title(game, rule), game_class(game))
     except Exception: return str(rule).split('/')[-1].replace('-', ' ')
+
+def rule_words(game:str, rule:str) -> str:
+    "A rule as the teacher reads it: its title and the game's ('Following the led suit (Kočka)')."
+    try: return f"{_title(game, rule)} ({game_class(game).title})"
+    except Exception: return _title(game, rule)
+
+def hand_word_of(game:str) -> str:
+    "The word for a hand of the game named `game` (Dehla Pakad: 'deal'); 'hand' for a game this tutor does not know (kept by another version)."
+    try: return hand_word(game_class(game))
+    except Exception: return 'hand'
 
 # %% ../../nbs/practice/44_results.ipynb #d0ef2864
 class RuleResult(NamedTuple):
@@ -249,26 +259,33 @@ def mine(self:Results, student:str) -> Mine:
 
 # %% ../../nbs/practice/44_results.ipynb #dbc0b9d3
 class Standing(NamedTuple):
-    "A student's drill progress: answers, right answers, hands played, the rule last missed, in words ('' if none)."
+    """A student's drill progress: answers, right answers, hands played, the rule last missed, in words ('' if none), and
+    the hands played counted in each game's word for one ((('deal', 2), ('hand', 1)): Dehla Pakad plays deals)."""
     answers: int
     right: int
     hands: int
     last_missed: str
-    @property
-    def text(self) -> str:
-        if not self.answers: return f"no drill answers yet; {plural(self.hands, 'hand')} played"
+    played: tuple = ()
+    def text_in(self, word:str='hand') -> str:
+        "In words, the hands played each in its game's word, `word`'s first (a row of a Dehla Pakad match: 'deal')."
+        counts = sorted(self.played or [('hand', self.hands)], key=lambda c: c[0] != word)
+        played = ' and '.join(plural(n, w) for w, n in counts if n) or plural(0, word)
+        if not self.answers: return f"no drill answers yet; {played} played"
         missed = f"; last missed: {self.last_missed}" if self.last_missed else ''
-        return f"{self.right} of {plural(self.answers, 'drill answer')} right{missed}; {plural(self.hands, 'hand')} played"
+        return f"{self.right} of {plural(self.answers, 'drill answer')} right{missed}; {played} played"
+    text = property(text_in)
 
 @patch
 def standings(self:Results, since:float|None=None) -> dict: # only what was kept from this time on (the console's: this class, `started`)
     "Each student's `Standing`, by key."
-    out, when = {k: [0, 0, 0, ''] for k in self.names()}, (since, since)
-    for k, n, right in self._read("SELECT student, count(*), sum(right) FROM answers WHERE (? IS NULL OR at >= ?) GROUP BY student", when): out.setdefault(k, [0, 0, 0, ''])[:2] = n, right
-    for k, n in self._read("SELECT student, count(*) FROM hands WHERE (? IS NULL OR at >= ?) GROUP BY student", when): out.setdefault(k, [0, 0, 0, ''])[2] = n
+    out, when, new = {k: [0, 0, 0, '', {}] for k in self.names()}, (since, since), lambda: [0, 0, 0, '', {}]
+    for k, n, right in self._read("SELECT student, count(*), sum(right) FROM answers WHERE (? IS NULL OR at >= ?) GROUP BY student", when): out.setdefault(k, new())[:2] = n, right
+    for k, game, n in self._read("SELECT student, game, count(*) FROM hands WHERE (? IS NULL OR at >= ?) GROUP BY student, game", when):
+        row, word = out.setdefault(k, new()), hand_word_of(game)
+        row[2], row[4][word] = row[2] + n, row[4].get(word, 0) + n
     for k, game, rule in self._read("SELECT student, game, rule FROM answers WHERE right = 0 AND rowid IN "
                                     "(SELECT max(rowid) FROM answers WHERE right = 0 AND (? IS NULL OR at >= ?) GROUP BY student)", when): out[k][3] = rule_words(game, rule)
-    return {k: Standing(*v) for k, v in out.items()}
+    return {k: Standing(*v[:4], tuple(sorted(v[4].items()))) for k, v in out.items()}
 
 # %% ../../nbs/practice/44_results.ipynb #1a96741f
 COST_UNITS = {'penalty': ('penalty points', 1, 1), 'lose': ('% chance of losing', 100, 0), 'win': ('% chance of winning', 100, 0),
@@ -322,27 +339,6 @@ def _cost(played, best, cost, unit, game:str='') -> tuple:
 def _when(at) -> str:
     "A time kept (seconds since 1970) as a spreadsheet reads it: the server's local date and time to the second."
     return time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(at)) if isinstance(at, (int, float)) else ''
-
-def _title(game, rule) -> str:
-    try: return rule_title(game, rule)
-    except Exception: return str(rule).split('/')[-1].replace('-', ' ')
-
-def seed_cell(seed:int):
-    """A seed as the hands export writes it: up to 4 digits, the number itself; longer, its digits in groups of four from
-    the right ('12 3456 7890'): text a spreadsheet keeps whole, where it shows a number that long as 1.2E+27 and rounds
-    it (a table's own seed has 29 digits). The teacher's page reads it back as written (`read_seed`)."""
-    digits = str(abs(seed))
-    if len(digits) <= 4: return seed
-    head = len(digits) % 4 or 4
-    return ('-' if seed < 0 else '') + ' '.join([digits[:head]] + [digits[i:i + 4] for i in range(head, len(digits), 4)])
-
-def read_seed(text) -> int|None:
-    """The seed in `text`, typed or pasted from the hands export: spaces anywhere, and the `'` the export puts before a
-    '-' (`_cell`) dropped; None if empty; a `ValueError` in words unless a whole number of at most 30 digits."""
-    plain = ''.join(str(text or '').split()).removeprefix("'")
-    if not plain: return None
-    if not re.fullmatch(r'-?\d{1,30}', plain): raise ValueError(f"the seed is a whole number, such as 12, not {short_repr(str(text).strip(), 40)}")
-    return int(plain)
 
 def _seed(text):
     try: return seed_cell(int(text))  # short: a number, left alone by `_cell` (a negative one too); long: text a spreadsheet keeps

@@ -15,9 +15,9 @@ from ..tables.seats import Reply
 from ..ui.looks import widget_tree
 from ..ui.session_data import named_seats
 from ..ui.table import cards_text_html, direction_of, move_label, score_columns, table_html
-from ..term.terminal import in_game_words
 from .teacher import Console, Lesson, moment_words
 from .teacher_server import TeacherGate, coalesced, in_solara_page
+from ..core.words import in_game_words
 
 _log = logging.getLogger(__name__)
 

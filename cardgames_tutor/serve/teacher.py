@@ -6,11 +6,11 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/serve/teacher.html.md"""
 
 # %% ../../nbs/serve/34_teacher.ipynb #fbddb4da
 from __future__ import annotations
-import csv, io, re, threading
+import csv, io, threading
 from typing import NamedTuple
 from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.words import one_line, plural, short_repr
+from ..core.words import one_line, short_repr, hand_word, in_game_words
 from ..core.options import BadOption
 from ..core.registry import game_class, games, get_game
 from ..core.match import Match
@@ -19,15 +19,13 @@ from ..tables.class_tables import WHEN
 from ..tables.seats import Reply, TableError, refused
 from ..core.deals import constrained_deal
 from ..practice.exercises import EXERCISES, exercise
-from ..practice.results import HEADS, Results, Standing
+from ..practice.results import HEADS, Results, Standing, hand_word_of
 from ..ui.session import Session
-from ..ui.table import hand_word
-from ..term.terminal import in_game_words
 from .room import Classroom
 
 # %% auto #0
 __all__ = ['NO_NAME', 'Console', 'Lesson', 'moment_words', 'Work', 'game_work', 'exercise_work', 'record_work', 'deal_work',
-           'make_work', 'words_for_hands']
+           'make_work', 'either_word']
 
 # %% ../../nbs/serve/34_teacher.ipynb #0772d582
 class Console:
@@ -52,33 +50,6 @@ def _browsers(self:Console) -> tuple:
         if seat is not None: at[code, seat] = browser
     return solo, at
 
-# %% ../../nbs/serve/34_teacher.ipynb #h8b0rd01
-def _word(game:str) -> str:
-    "The word for a hand of the game named `game` (Dehla Pakad: 'deal'); 'hand' for a game the tutor does not know."
-    try: return hand_word(game_class(game))
-    except Exception: return 'hand'
-
-def _played(results, since) -> dict:
-    "Each student's hands played since `since`, counted by the word their games use for a hand: {key: {'hand': 3, 'deal': 2}}."
-    out = {}
-    for k, game, n in results._read("SELECT student, game, count(*) FROM hands WHERE (? IS NULL OR at >= ?) GROUP BY student, game", (since, since)):
-        out.setdefault(k, {}).setdefault(_word(game), 0); out[k][_word(game)] += n
-    return out
-
-def _in_words(text:str, title:str='') -> str:
-    "A rule in words in its game's word for a hand ('No action after the deal is over (Dehla Pakad)'): the game titled `title`, else in the text's last brackets."
-    title = title or (m[1] if (m := re.search(r'\(([^()]*)\)$', text)) else '')
-    game = next((game_class(n) for n, g in games().items() if g.title == title), None)
-    return in_game_words(text, game) if game is not None else text
-
-def _progress(st:Standing, played:dict, word:str) -> str:
-    "A student's line, the hands played in each game's own word, the row's game's first ('2 deals and 1 hand played'; none: '0 deals played')."
-    st = st._replace(last_missed=_in_words(st.last_missed))  # the rule last missed in its game's words
-    counts = {word: 0} | {w: played[w] for w in sorted(played, key=lambda w: w != word)}
-    said = ' and '.join(plural(n, w) for w, n in counts.items() if n) or plural(0, word)
-    return st.text.removesuffix(f"{plural(st.hands, 'hand')} played") + f"{said} played"
-
-
 # %% ../../nbs/serve/34_teacher.ipynb #79453764
 def _scores(row, names:list) -> str:
     """The scores by name, each seat's after its player ('letters: Ana none · Ben K'), or each side's after its players where
@@ -94,17 +65,16 @@ def glance(self:Console) -> dict:
     "The class at a glance, as plain data: {'tables': [...], 'solo': [...]} with each student's drill progress."
     snap, (solo_of, seat_of) = self.room.snapshot(), self._browsers()
     standing = self.results.standings(self.results.started) if self.results is not None else {}  # this class's, as the export
-    played = _played(self.results, self.results.started) if self.results is not None else {}
-    def progress(browser, word): return _progress(standing.get(browser, Standing(0, 0, 0, '')), played.get(browser, {}), word)  # every student's line says the same
+    def progress(browser, word): return standing.get(browser, Standing(0, 0, 0, '')).text_in(word)  # every student's line says the same, in the row's word for a hand first
     tables = []
     for row in snap['tables']:
         t = self.room.tables.tables.get(row['code'])
-        seats = [{**s, 'progress': progress(seat_of.get((row['code'], s['seat'])), _word(row['game']))} for s in row['seats']]
-        tables.append({**row, 'hand_word': _word(row['game']), 'seats': seats, 'scores_text': _scores(row, _seat_names(row['seats'])), 'students': [s['name'] for s in row['seats'] if s['name']],
+        seats = [{**s, 'progress': progress(seat_of.get((row['code'], s['seat'])), hand_word_of(row['game']))} for s in row['seats']]
+        tables.append({**row, 'hand_word': hand_word_of(row['game']), 'seats': seats, 'scores_text': _scores(row, _seat_names(row['seats'])), 'students': [s['name'] for s in row['seats'] if s['name']],
                        'paused': None if t is None else t.paused, 'work': None if t is None or not t.work else t.work['title'],
                        'next_work': None if t is None or not t.next_work else t.next_work['title']})
     later = {pid: w.title for pid, (w, *_) in list(self.pending.items())}  # the solo work waiting for the next hand
-    solo = [{**row, 'hand_word': _word(row['game']), 'scores_text': _scores(row, [(row['name'] or NO_NAME) if i == row['seat'] else f"Seat {i} (bot)" for i in range(len(row['scores']))]), 'progress': progress(solo_of.get(row['id']), _word(row['game'])), 'next_work': later.get(row['id'])} for row in snap['solo']]
+    solo = [{**row, 'hand_word': hand_word_of(row['game']), 'scores_text': _scores(row, [(row['name'] or NO_NAME) if i == row['seat'] else f"Seat {i} (bot)" for i in range(len(row['scores']))]), 'progress': progress(solo_of.get(row['id']), hand_word_of(row['game'])), 'next_work': later.get(row['id'])} for row in snap['solo']]
     return {'tables': tables, 'solo': solo}
 
 # %% ../../nbs/serve/34_teacher.ipynb #726fdb3d
@@ -379,9 +349,9 @@ def _under_way(match) -> bool: return not match.over and bool(match.actions)  # 
 def _hand_words(match) -> str:  # Dehla Pakad: 'in deal 2'
     return in_game_words(f"in hand {len(match.hands)}" if match.hand.history else f"after hand {len(match.hands) - 1}", match.game)
 
-def words_for_hands(matches) -> str:
-    "The word for a hand of `matches`: 'hand', 'deal' (all Dehla Pakad), or 'hand or deal' where their games differ."
-    return ' or '.join(sorted({hand_word(m.game) for m in matches}, key=lambda w: w != 'hand')) or 'hand'
+def either_word(words) -> str:
+    "The word for a hand of several matches, from each one's: 'hand', 'deal' (all Dehla Pakad), or 'hand or deal' where their games differ."
+    return ' or '.join(sorted(set(words), key=lambda w: w != 'hand')) or 'hand'
 
 @patch
 def running(self:Console, to:str='all') -> list:
@@ -400,7 +370,7 @@ def hand_words(self:Console, to:str='all', busy:bool=True) -> str:
     "The word for a hand where the matches `to` names are (`busy`: only those under way, as `running`): 'hand', 'deal', 'hand or deal'."
     tables = [t.match for t in list(self.room.tables.tables.values()) if not t.closed and (not busy or t.started and _under_way(t.match))]
     solo = [p.session.match for p in self._solo_pages() if not busy or _under_way(p.session.match)]
-    return words_for_hands((tables if to != 'solo' else []) + (solo if to != 'tables' else []))
+    return either_word(hand_word(m.game) for m in (tables if to != 'solo' else []) + (solo if to != 'tables' else []))
 
 
 # %% ../../nbs/serve/34_teacher.ipynb #663a9ea2
@@ -419,7 +389,7 @@ def result_rows(self:Console) -> list:
 @patch
 def summary(self:Console) -> list:
     "The drill answers per student and rule, in sentences ('Bo: Following the led suit (Kočka): 3 right, 1 wrong'): the rule in words, never its id."
-    return [f"{r['student']}: {_in_words(r['rule'], r['game'])} ({r['game']}): {r['right']} right, {r['wrong']} wrong" for r in self.result_rows()]  # Dehla Pakad: 'the deal is over'
+    return [f"{r['student']}: {r['rule']} ({r['game']}): {r['right']} right, {r['wrong']} wrong" for r in self.result_rows()]  # the rule in its game's words (Dehla Pakad: 'the deal is over')
 
 @patch
 def csv_text(self:Console, kind:str='summary', everything:bool=False) -> str:

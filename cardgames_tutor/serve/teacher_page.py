@@ -14,9 +14,9 @@ from ..core.words import one_line, plural, short_repr
 from ..core.registry import default_game, game_class, games, get_game
 from ..tables.seats import Reply
 from ..practice.exercises import EXERCISES
-from ..practice.results import read_seed
+from ..core.words import read_seed
 from ..ui.looks import whole_button, wrap_row
-from .teacher import NO_NAME, Console, Lesson, Work, make_work, moment_words
+from .teacher import NO_NAME, Console, Lesson, Work, either_word, make_work, moment_words
 
 _log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def _table_state(t) -> str:
 
 def glance_html(glance:dict) -> str:
     "The class at a glance as an HTML table (every text escaped), every student by name, here or away: the same words at a table and alone."
-    word = ' or '.join(sorted({r.get('hand_word', 'hand') for r in glance['tables'] + glance['solo']}, key=lambda w: w != 'hand')) or 'hand'  # Dehla Pakad's: deal
+    word = either_word(r.get('hand_word', 'hand') for r in glance['tables'] + glance['solo'])  # Dehla Pakad's: deal
     rows = [f'<tr><th>where</th><th>game</th><th>{word}</th><th>scores</th><th>turn</th><th>seats and progress</th></tr>']
     for t in glance['tables']:
         rows.append('<tr class="cgt-glance-table">' + _cell(f"table {t['code']} ({_table_state(t)})") + _cell(t['title']) + _cell(t['hand'])

@@ -8,7 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/cli.html.md"""
 from __future__ import annotations
 import argparse, contextlib, json, os, pathlib, random, re, signal, sys, threading, unicodedata
 from ..core.engine import IllegalAction, refusal_text, rule_title, rule_name
-from ..core.words import one_line, short_repr
+from ..core.words import one_line, short_repr, in_game_words
 from ..core.options import BadOption
 from ..core.registry import games, game_class
 from ..core.actions import action_text
@@ -18,7 +18,7 @@ from ..coach.search import hint_text, review_text
 from ..practice.drills import drill_set, BadDrill, MAX_DRILLS
 from ..practice.exercises import exercise, EXERCISES
 from ..practice.progress import Progress, DATA_ENV
-from .terminal import Narrator, header_text, help_text, turn_text, in_card_words, seed_text, typed_quoted, for_you, in_game_words, replay_text as _replay_text
+from .terminal import Narrator, header_text, help_text, turn_text, in_card_words, seed_text, typed_quoted, for_you, replay_text as _replay_text
 from ..core.cards import PACKS
 from .. import __version__
 

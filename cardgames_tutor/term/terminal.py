@@ -19,8 +19,8 @@ from .quickref import rows_for
 # %% auto #0
 __all__ = ['PHASE_WORDS', 'legend_text', 'in_card_words', 'notation_table', 'options_text', 'goal_text', 'without_goal',
            'typing_text', 'header_text', 'typed_command', 'play_command', 'seed_text', 'typed_quoted', 'for_you',
-           'in_game_words', 'trick_lines', 'hand_points_line', 'view_text', 'you_may', 'turn_text', 'event_text',
-           'draw_events', 'open_rows', 'replay_text', 'help_text', 'between_hands', 'Narrator']
+           'trick_lines', 'hand_points_line', 'view_text', 'you_may', 'turn_text', 'event_text', 'draw_events',
+           'open_rows', 'replay_text', 'help_text', 'between_hands', 'Narrator']
 
 # %% ../../nbs/term/31_terminal.ipynb #b658a752
 def legend_text(pack:Pack) -> str:
@@ -166,14 +166,6 @@ def for_you(text, me:int|None) -> str:
     text = re.sub(rf"\bSeat {me}\b", 'you', text)
     text = re.sub(r"((?:^|[.!?] )(?:you and Seat \d+|Seat \d+ and you) [^.!?]*[.!?] )Their\b", r"\1Your", text)  # the side's streak is yours
     return re.sub(r"(^|[.!?] |\n)(you|your)\b", lambda m: m[1] + m[2].capitalize(), text)
-
-# %% ../../nbs/term/31_terminal.ipynb #6c8e15cc
-def in_game_words(text, game:Game) -> str:
-    "`text` with a hand (numbered, or 'the hand is over') in `game`'s own word for it (Dehla Pakad: deal)."
-    word = getattr(game, 'LEARNER_WORDS', {}).get('hand', 'hand')
-    if word == 'hand': return str(text)
-    text = re.sub(r"\bHand (\d+)\b", lambda m: f"{word.capitalize()} {m[1]}", str(text))
-    return re.sub(r"\bhand (\d+)\b|\b(the hand is over|this hand)\b", lambda m: f"{word} {m[1]}" if m[1] else m[2].replace('hand', word), text)
 
 # %% ../../nbs/term/31_terminal.ipynb #a6e77577
 PHASE_WORDS = {'pass': 'the exchange (passing three cards)', 'trump': 'naming trump', 'blind': 'the blind (pick it up or pass)',

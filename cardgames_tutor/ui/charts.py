@@ -12,7 +12,8 @@ from matplotlib.figure import Figure
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from ..core.contracts import start_standing
 from .session_data import tally_number, named_seats
-from .table import score_columns, hand_word
+from .table import score_columns
+from ..core.words import hand_word
 
 # %% auto #0
 __all__ = ['FRAMES', 'tally_table', 'tally_start', 'chart_lines', 'tally_chart', 'named_lines', 'chart_png', 'tally_words',

@@ -15,7 +15,7 @@ from matplotlib.ticker import MaxNLocator
 import ipywidgets as W
 from fastcore.basics import patch
 from ..core.cards import Card
-from ..core.words import plural
+from ..core.words import plural, hand_word, in_game_words
 from ..core.actions import action_text, Move
 from ..coach.search import hint, review, none_costly, no_hint_text, Hint, cached, in_workers
 from ..coach.reasons import act_words, range_label, CHANCES
@@ -23,8 +23,6 @@ from ..coach.stat_words import taught, by_value, span_of, why_not_first
 from ..coach.bot_reasons import bot_reason
 from .charts import png_html
 from .looks import running_loop
-from .table import hand_word
-from ..term.terminal import in_game_words
 
 # %% auto #0
 __all__ = ['PHONE_WIDTH', 'CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'hint_chart', 'hint_words', 'reasons_html', 'png',

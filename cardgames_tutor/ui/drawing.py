@@ -14,12 +14,11 @@ from fastcore.basics import patch
 from ..core.cards import Card, card_html, SUIT_COLOURS
 from .charts import chart_html, tally_start
 from .session_data import seat_names, named_seats
-from .table import face_key, hand_word, score_columns, direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
+from .table import face_key, score_columns, direction_of, table_html, cards_text_html, cards_text_words, move_label, MINI_STYLE, ink, THEME_CSS
 from .session_data import Message
 from ..core.engine import rule_name
 from .looks import whole_button, running_loop, widget_tree
-from ..core.words import and_list
-from ..term.terminal import in_game_words
+from ..core.words import and_list, hand_word, in_game_words
 
 # %% auto #0
 __all__ = ['NEXT_HAND', 'NEW_MATCH', 'PANEL_CSS', 'LOG_ROWS', 'LOG_CHUNK', 'BOT_TIPS', 'CHARTS', 'PanelDrawing', 'held', 'put',

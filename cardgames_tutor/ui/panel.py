@@ -17,7 +17,7 @@ from ..core.engine import Game
 from ..core.registry import games, default_game
 from ..core import records
 from ..core.match import Match
-from ..practice.results import read_seed, seed_cell
+from ..core.words import read_seed, seed_cell
 from .session import Session, IN_PROGRESS
 from .session_data import parse_link
 from .drawing import PANEL_CSS, PanelDrawing, NEXT_HAND, NEW_MATCH, BOT_TIPS
@@ -308,10 +308,7 @@ def deal(self:Tutor, seed:int|None=None, game:str|None=None, players:int|None=No
     "A new match: the game, players, seat and seed given, else those chosen in the setup row (a seed written as the hands export writes it)."
     try: done = self.session.deal(*self.setup.chosen(seed, game, players, seat))
     except ValueError as e: done = self.session.say('error', str(e))  # the seed box holds no seed: what a seed is, in one line
-    if done:
-        self.setup.fill(self.session)
-        m, written = self.session.message, str(seed_cell(self.seed))  # the seed said as the box and the export write it
-        self.session.say(m.kind, m.text.replace(f"with seed {self.seed}.", f"with seed {written}.", 1), m.rule)
+    if done: self.setup.fill(self.session)
     self._bots()
     return done
 

@@ -8,15 +8,14 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/seat.html.md"""
 from __future__ import annotations
 import json, pathlib, random, secrets
 from ..core.cards import Card, in_order
-from ..core.words import one_line, plural
+from ..core.words import one_line, plural, hand_word, in_game_words
 from ..core.actions import Move
 from ..tables.table import Table, doing
 from ..tables.class_tables import Tables
 from ..tables.seats import TableError
 from .session import Session
-from .table import hand_word
 from .session_data import Message, Status, seat_names, named_seats
-from ..term.terminal import PHASE_WORDS, in_game_words
+from ..term.terminal import PHASE_WORDS
 from fastcore.basics import patch
 
 # %% auto #0

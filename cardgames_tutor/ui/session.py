@@ -9,17 +9,17 @@ from __future__ import annotations
 import base64, json, random
 from ..core.cards import Card, in_order
 from ..core.engine import Game
-from ..core.words import one_line, plural, and_list
+from ..core.words import one_line, plural, and_list, hand_word, in_game_words, seed_cell
 from ..core.options import BadOption
 from ..core.registry import game_class, get_game, default_game
 from ..core.actions import Move, action_text
 from ..core.match import Match
 from ..core import records
 from ..core.contracts import start_standing
-from .table import move_label, score_columns, hand_word
+from .table import move_label, score_columns
 from fastcore.basics import patch
 from .session_data import sort_actions, Controls, Message, Status, tally_number
-from ..term.terminal import PHASE_WORDS, in_game_words
+from ..term.terminal import PHASE_WORDS
 
 # %% auto #0
 __all__ = ['IN_PROGRESS', 'Session']
@@ -130,7 +130,7 @@ def status(self:Session, teaching:bool=False) -> Status: # whether every hand is
     if over: turn = 'the match is over' if shown.over and i == len(shown.hands) - 1 else f"hand {i + 1} is over"
     else: turn = 'your turn' if mine['to_act'] == self.seat else f"Seat {mine['to_act']} to play"
     mode = '' if self.live else f" · stepping: move {self.cursor} of {len(self.match.actions)}"
-    facts = in_game_words(f"hand {i + 1} · seed {self.seed} · you are Seat {self.seat}" + ('' if over else f" · {PHASE_WORDS.get(mine['phase'], mine['phase'])}"), self.game)  # the phase in words (a finished hand's: the turn says it, once); the game's word for a hand
+    facts = in_game_words(f"hand {i + 1}" + (f" · seed {seed_cell(self.seed)}" if self.seed is not None else '') + f" · you are Seat {self.seat}" + ('' if over else f" · {PHASE_WORDS.get(mine['phase'], mine['phase'])}"), self.game)  # the phase in words (a finished hand's: the turn says it, once); the game's word for a hand
     return Status(self.game.title, facts, in_game_words(turn, self.game), mode + (' · all hands shown' if teaching else ''))
 
 # %% ../../nbs/ui/22_session.ipynb #71b469b8
@@ -384,7 +384,7 @@ def deal(self:Session, seed:int|None=None, game:str|None=None, players:int|None=
     except (BadOption, ValueError) as e: return self.say('error', one_line(e))
     self.seat = min(max(self.seat if seat is None else seat, 0), g.n_seats() - 1)
     self.restart(Match(g, seed=seed))
-    said = f"A new deal of {g.title} with seed {seed}."
+    said = f"A new deal of {g.title} with seed {seed_cell(seed)}."  # a long seed in fours, as the hands export writes it
     self.say(*(('result', f"{said} {self.message.text}") if self.review is not None else ('info', said)))  # a hand over as dealt
     return True
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 from urllib.parse import parse_qs
 from ..core.cards import Card
 from ..core.engine import Game, rule_title
-from ..core.words import one_line
+from ..core.words import one_line, read_seed
 from ..core.options import BadOption
 from ..core.registry import get_game, default_game
 from ..core.match import Match
@@ -94,7 +94,7 @@ class Link(NamedTuple):
 def _link_number(q:dict, key:str, kind, default, notes:list):
     "The number `q[key]` as `kind`, else `default` (and a note, if the link gave something else)."
     if key not in q: return default
-    try: value = kind(q[key][:20])
+    try: value = kind(q[key][:60])  # a seed of 30 digits, written in fours
     except ValueError: value = None
     if value is None or value != value: notes.append(f"{key}={q[key][:20]!r} is not a number"); return default  # nan too
     return value
@@ -104,7 +104,7 @@ def parse_link(query:str='', # a URL's query string, e.g. 'game=kocka&seed=42&se
                game:str=default_game(), seed:int|None=None, pace:float=0.6) -> Link: # the defaults where the link is silent
     "What the link `query` asks for, and notes on what of it was ignored."
     q, notes = {k: v[-1] for k, v in parse_qs(query or '').items()}, []
-    seed, paced = _link_number(q, 'seed', int, seed, notes), _link_number(q, 'pace', float, pace, notes)
+    seed, paced = _link_number(q, 'seed', read_seed, seed, notes), _link_number(q, 'pace', float, pace, notes)
     if 'pace' in q and not 0 <= paced <= 2: notes.append(f"pace={q['pace'][:20]!r} is not from 0 to 2 s")
     seat, players = _link_number(q, 'seat', int, 0, notes), _link_number(q, 'players', int, None, notes)
     name, match, title = q.get('game', game), None, ''

@@ -17,7 +17,7 @@ from ..core.contracts import seats_text
 
 # %% auto #0
 __all__ = ['PALETTE', 'THEME_CSS', 'MINI_STYLE', 'direction_of', 'seat_positions', 'ink', 'mini_card', 'cards_text_html',
-           'move_label', 'cards_text_words', 'facts_html', 'table_html', 'score_columns', 'hand_word', 'face_key']
+           'move_label', 'cards_text_words', 'facts_html', 'table_html', 'score_columns', 'face_key']
 
 # %% ../../nbs/ui/20_table.ipynb #e624b0e2
 def direction_of(game:Game) -> str:
@@ -225,11 +225,6 @@ def score_columns(game:Game, standing:dict, me:int) -> list:
     "(heading, seat whose count the column shows) for each column of the scores: a side each where the game has fixed sides (`teams`), else a seat each."
     if sides := standing.get('teams'): return [(seats_text(side, me), side[0]) for side in sides]
     return [(f"Seat {s}{' (you)' if s == me else ''}", s) for s in range(game.n_seats())]
-
-# %% ../../nbs/ui/20_table.ipynb #5787a508
-def hand_word(game) -> str:
-    "The word the learner's pages use for one hand of `game`'s match (Dehla Pakad: 'deal'; the others: 'hand'), for a button or message."
-    return getattr(game, 'LEARNER_WORDS', {}).get('hand', 'hand')
 
 # %% ../../nbs/ui/20_table.ipynb #a575ab56
 def face_key(pack) -> str:
