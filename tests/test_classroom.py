@@ -466,7 +466,7 @@ def test_a_server_stopped_with_kill_leaves_no_folder_behind(tmp_path):
         assert len(made()) == 1 and (made()[0] / 'custom.js').is_file(), made()
         proc.terminate()  # SIGTERM, as `kill PID` sends
         proc.wait(30)
-    assert proc.returncode in (0, 128 + signal.SIGTERM) and made() == [], (proc.returncode, made())  # 143 where uvicorn ends by the signal it was sent
+    assert proc.returncode == 0 and made() == [], (proc.returncode, made())  # stopped as asked: `make classroom` reports no error
 
 def test_closed_sessions_threads_end_and_memory_is_given_back():
     """Each student's websocket is served in a thread of anyio's pool, which ends idle threads only when it is next used.

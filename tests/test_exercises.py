@@ -7,7 +7,7 @@ from cardgames_tutor.practice.exercises import EXERCISES, exercise, exercises
 from cardgames_tutor.core.records import RecordError, load, to_record
 from cardgames_tutor.ui.session import Session
 from cardgames_tutor.ui.panel import Tutor
-from cardgames_tutor.games.dehla_pakad import team
+from cardgames_tutor.games.dehla_pakad import deal_winner, team
 
 
 def test_upload_of_a_record_with_start_through_the_session():
@@ -139,7 +139,8 @@ CLAIMS = {  # what each exercise's note says of its start: (words of the note, t
                                  ("you (Seat 0) won the last trick", lambda m: m.view(0)['on_one'] == 0 and m.to_act == 0)],
     'dehla-pakad-streak': [("Your side, you (Seat 0) and your partner opposite, Seat 2,", lambda m: m.standing["streak_team"] == team(0) == team(2)),
                            ("has won six deals in a row", lambda m: (m.standing['streak_team'], m.standing['streak']) == (0, 6)),
-                           ("seven in a row", lambda m: m.standing['streak'] + 1 == 7)],
+                           ("seven in a row", lambda m: m.standing['streak'] + 1 == 7),
+                           ("Seat 1 dealt, so two of the four tens are enough", lambda m: m.hand.dealer == 1 and deal_winner([2, 2], team(1)) == (team(0), 'split'))],
     'maghe-satra-one-point': [("You (Seat 0) have 9 game points", lambda m: m.standing['totals'][0] == 9),
                               ("you reach 10 and win the match", lambda m: m.game.goal.value == 10),
                               ("Seat 2 is on 8", lambda m: m.standing['totals'][2] == 8)],

@@ -35,6 +35,7 @@ def test_a_reload_gives_the_student_her_game_her_name_and_one_row():
     s = again.solo.session
     assert (again.mode, s.game.name, s.match.actions, s.seat) == ('solo', 'kocka', before, seat)  # her match, as she left it
     assert again.name_box.value == 'Cy' and 'your game from before' in again.guide.value
+    assert 'Your teacher set this work:' in again.guide.value, again.guide.value  # the work, told again (it was lost on a reload)
     rows = console.glance()['solo']
     assert [(r['id'], r['name'], r['connected']) for r in rows] == [(pid, 'Cy', True)]  # one row, under her name, here again
     assert 'solo: Cy (here)' in glance_html(console.glance())
@@ -129,3 +130,14 @@ def test_the_hands_played_before_a_reload_are_recorded_once():
     back = Lobby(room, 'b-cy', '')
     assert back.solo.session is s and keeper.beat() == 0 and results.mine('b-cy').hands() == 1
     back.close()
+
+
+def test_enter_in_the_name_box_alone_takes_the_name_and_refuses_nothing():
+    """Playing alone, pressing Enter in "Your name" tried to join a table: the page said "a table code is 6 letters and
+    digits ..." under the game. Alone, Enter takes the name as typed, and says nothing."""
+    room = Classroom()
+    cy = Lobby(room, 'b-cy', '')
+    cy.name_box.value = 'Cy'
+    cy.name_box._submission_callbacks(cy.name_box)  # Enter
+    assert cy.said.value == '' and cy.mode == 'solo' and cy.solo_page.name == 'Cy', cy.said.value
+    cy.close()

@@ -454,7 +454,7 @@ def test_the_sentences_on_leaving_and_coming_back_are_true():
     assert t.left(a.token).text == 'Asha still has a page open at Seat 0.' and t.states()[0] == 'here'
     assert t.left(a.token).text == 'Seat 0 is kept for Asha for 60 s.' and t.states()[0] == 'away'
     assert t.left(a.token).text == 'Asha is away already.'
-    assert t.back(a.token).text == 'Welcome back, Asha: Seat 0 is yours, as you left it.' and t.states()[0] == 'here'
+    assert t.back(a.token).text == 'Welcome back, Asha: your seat is as you left it.' and t.states()[0] == 'here'
 
 def test_away_then_back_is_as_it_was_and_a_bot_plays_after_the_hold():
     t, clock = _table('kocka', seed=7)

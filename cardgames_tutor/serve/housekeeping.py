@@ -114,8 +114,8 @@ def on_system_malloc(env=None):
 
 # %% ../../nbs/serve/33c_housekeeping.ipynb #k1ll0002
 def exit_on_kill():
-    """From now on SIGTERM (`kill`) exits Python as `sys.exit` does, with the status a process ended by it has (143):
-    exit handlers run (temporary folders removed). Only the main thread may set a signal's handler: elsewhere, nothing."""
+    """From now on SIGTERM (`kill`) exits Python as `sys.exit(0)` does: a server asked to stop
+    has stopped as it should (`make classroom` then reports no error), and exit handlers run (temporary folders removed). Only the main thread may set a signal's handler: elsewhere, nothing."""
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
 

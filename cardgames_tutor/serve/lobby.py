@@ -149,7 +149,7 @@ def _build(self:Lobby):
     self.form, self.body = _made(widgets.VBox, 'cgt-form'), widgets.VBox([])
     self.open_button = None  # and the rest of the form to open a table: `_open_form`
     self.join_button.on_click(lambda _: self._guard(self._join))
-    self.name_box.on_submit(lambda _: self._guard(self._open if self.mode == 'open' else self._join))
+    self.name_box.on_submit(lambda _: self._guard(self._open if self.mode == 'open' else self._join) if self.mode in ('open', 'join') else None)  # alone: the name is taken as typed
     self.code_box.on_submit(lambda _: self._guard(self._join))
     self.name_box.observe(lambda _: self._named(), 'value')  # playing alone: the name the teacher reads
     self.start_button.on_click(lambda _: self._guard(self._start))
@@ -182,7 +182,7 @@ def show(self:Lobby, mode:str):
     self.form.children = [self.guide, *forms[mode]()] if mode in forms else []
     kept = [k for k in getattr(self, 'kept', []) if k[0] == self.code_box.value]  # the seat this browser holds at the table typed
     guide = (GUIDES['back'].format(code=kept[0][0], seat=kept[0][1], name=kept[0][2]) if mode == 'join' and kept else
-             GUIDES['again'] if mode == 'solo' and self.again else GUIDES.get(mode))
+             f"{GUIDES['again']} {self.solo_page.work}".strip() if mode == 'solo' and self.again else GUIDES.get(mode))
     self._guide(guide)
     if mode in forms: self.name_box.placeholder = PLACEHOLDERS.get(mode, 'as the others will see it')
     if mode == 'solo': self.body.children = [self.solo]
@@ -219,6 +219,7 @@ def _solo(self:Lobby):
     pid = back.id if back is not None else f"{self.page_id}:solo" + (f"-{self._solos}" if self._solos > 1 else '')
     self.solo_page = self.room.add_page(StudentPage(pid, self.browser, 'solo', self.solo.session, back and back.name, redraw=self._redraw_solo,
                                                     alive=self.alive, keep=self._keep, on_taken=self._taken))
+    if back is not None: self.solo_page.work = back.work  # the teacher's work, told again
     self._named()
 
 @patch

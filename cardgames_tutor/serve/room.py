@@ -69,6 +69,7 @@ class StudentPage:
         self.seat, self.since, self.redraw, self.alive = session.seat, since, redraw or (lambda: None), alive
         self.on_connection, self.away, self.lost_since = on_connection, False, None  # `Classroom.watch_pages` keeps these
         self.keep, self.on_taken, self.held_until = keep, on_taken, None  # held_until: its page closed, kept until then (`hold_solo`)
+        self.work = ''  # solo: what the student was told of the work the teacher set (said again when the game is taken back)
 
     @property
     def connected(self) -> bool:

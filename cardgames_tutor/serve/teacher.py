@@ -291,7 +291,8 @@ def _set_solo(self:Console, page, work:Work, before:str='') -> str:
     s.restart(copy)
     s.run_bots()  # the bots before the student play now: only the student's own clicks move a solo page's bots
     note = (' You play Seat 0, the seat this work is written for.' if moved else '') + (f" {copy.note}" if copy.note else '')
-    s.say('info', f"{before}Your teacher set this work: {work.title}.{note}")
+    page.work = f"Your teacher set this work: {work.title}.{note}"
+    s.say('info', before + page.work)
     page.redraw()
     return f"{_named(page)} now plays {work.title}."
 

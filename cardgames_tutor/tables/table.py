@@ -155,7 +155,7 @@ def back(self:Table, token) -> Reply:
         s = self.seats[seat]
         if not self._back(s): return Reply(True, f"{s.name} is at Seat {seat}.", 'table/back')
         self._changed()
-        return Reply(True, f"Welcome back, {s.name}: Seat {seat} is yours, as you left it.", 'table/back')
+        return Reply(True, f"Welcome back, {s.name}: your seat is as you left it.", 'table/back')
 
 # %% ../../nbs/tables/06a_table.ipynb #e03ab94e
 @patch

@@ -115,4 +115,4 @@ add_exercise('dehla-pakad-centre-three', "The centre holds three tricks", game=D
 add_exercise('dehla-pakad-streak', "Six deals in a row", game=DP, seed=5, dealer=1,
      standing={'deals_won': [6, 2], 'streak_team': 0, 'streak': 6},
      note="Your side, you (Seat 0) and your partner opposite, Seat 2, has won six deals in a row: win this one too and it is a kot, seven in a row, "
-          "and the match is yours. Take three of the four tens.")
+          "and the match is yours. Seat 1 dealt, so two of the four tens are enough: with two each, the side that did not deal wins the deal.")
