@@ -460,13 +460,15 @@ def test_the_log_says_how_to_stop_the_server_started_in_the_background(server):
 def test_a_server_stopped_with_kill_leaves_no_folder_behind(tmp_path):
     """`kill`, as the server's log tells a teacher to stop it (and as JupyterHub stops its service), ended the server at
     once, so Python never removed the page's folder of script and style it had made: every start left one in /tmp (650 on
-    a test machine). Now it ends as on Ctrl-C: the folder is there while it serves and gone once it has stopped."""
+    a test machine). Now it ends as on Ctrl-C: the folder is there while it serves and gone once it has stopped; it exits 0
+    (`make classroom` said "Error 143"), and its log ends by saying it has stopped."""
     made = lambda: sorted(tmp_path.glob('cgt-classroom-page-*'))
     with classroom_server(env={**malloc_env(), 'TMPDIR': str(tmp_path)}) as (addr, proc):
         assert len(made()) == 1 and (made()[0] / 'custom.js').is_file(), made()
         proc.terminate()  # SIGTERM, as `kill PID` sends
-        proc.wait(30)
+        said = proc.communicate(timeout=30)[0]
     assert proc.returncode == 0 and made() == [], (proc.returncode, made())  # stopped as asked: `make classroom` reports no error
+    assert said.rstrip().endswith('The classroom server has stopped.'), said[-300:]  # and its log says so
 
 def test_closed_sessions_threads_end_and_memory_is_given_back():
     """Each student's websocket is served in a thread of anyio's pool, which ends idle threads only when it is next used.

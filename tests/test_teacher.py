@@ -1005,3 +1005,27 @@ def test_the_streak_exercise_speaks_to_the_student_alone_in_their_own_terms(seat
     assert s.seat == 0 and s.match.standing['streak_team'] == s.seat % 2  # the side on the streak is the student's
     assert ('You play Seat 0, the seat this work is written for.' in said) == (seat != 0), said
     assert console.glance()['solo'][0]['seat'] == 0  # the glance says the student's turn at the seat they play
+
+
+def test_solo_work_reaches_a_student_who_starts_playing_alone_later():
+    """A teacher set work for "every solo student", then Bo opened the class page: he got a plain game, not the work, and
+    the teacher had to set it again (w9). Work set for every solo student now reaches a student who starts playing alone
+    later too (the console's beat, `due`), once; the teacher's page says so; a student who had it keeps their own game."""
+    room = Classroom()
+    asha = room.add_page(StudentPage('k1:solo', 'b-asha', 'solo', Session('kocka', seed=1), name='Asha'))
+    console = Console(room)
+    page = TeacherPage(console)
+    page.kind_choice.value, page.game_choice.value, page.when_choice.value, page.target_choice.value = 'game', 'maghe-satra', 'now', 'solo'
+    page.seed_box.value = '12'
+    page.set_button.click()
+    said = _text(page.work_line.value)
+    assert 'for Asha, playing alone' in said and 'Students who start playing alone from now on get it too.' in said, said
+    asha.session.act(asha.session.match.legal_actions()[0]); moves = len(asha.session.match.actions)
+    bo = room.add_page(StudentPage('k2:solo', 'b-bo', 'solo', Session('kocka', seed=1), name='Bo'))
+    assert console.due() == 1 and console.due() == 0  # Bo's page gets it, once
+    assert bo.session.game.name == 'maghe-satra' and bo.session.match.seed == 12, bo.session.game
+    assert 'Your teacher set this work' in bo.session.message.text, bo.session.message
+    assert len(asha.session.match.actions) == moves  # Asha's game goes on as it was
+    console.set_work(make_work('game', game='kocka', seed=3), 'tables')  # work for the tables only leaves the solo work as it was
+    cy = room.add_page(StudentPage('k3:solo', 'b-cy', 'solo', Session('kocka', seed=1), name='Cy'))
+    assert console.due() == 1 and cy.session.game.name == 'maghe-satra'

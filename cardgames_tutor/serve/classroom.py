@@ -169,8 +169,9 @@ def serve(host:str='127.0.0.1', port:int=8866, code:str|None=None, cull:str='60s
     print(stop_text(os.getpid(), in_foreground()), flush=True)  # started in a window or in the background (README)
     search_in_processes(hint_workers)
     exit_on_kill()  # `kill` ends it as Ctrl-C does, its page folder removed
-    uvicorn.run(app, host=host, port=port, ws_max_size=max_message + 1024, log_level='warning', proxy_headers=bool(behind_proxy),
-                forwarded_allow_ips=behind_proxy, timeout_keep_alive=5, limit_concurrency=max_connections)
+    try: uvicorn.run(app, host=host, port=port, ws_max_size=max_message + 1024, log_level='warning', proxy_headers=bool(behind_proxy),
+                     forwarded_allow_ips=behind_proxy, timeout_keep_alive=5, limit_concurrency=max_connections)
+    finally: print("The classroom server has stopped.", flush=True)  # its log says so (a log in a file is read later)
 
 # %% ../../nbs/serve/33_classroom.ipynb #r001
 def run(a):

@@ -36,6 +36,7 @@ class Console:
         self.projected = None  # the code of the table on the projector page (`show`), None before the teacher chooses one
         self._shown = threading.RLock()  # the console's page and the projector pages ask from their own threads
         self.pending, self._pending = {}, threading.Lock()  # solo page id -> (Work, its match then, its hands then): work set from the next hand
+        self.solo_work, self._given = None, set()  # the work set for every solo student, and the pages that had it: a page opened later gets it (`due`)
 
 @patch
 def _browsers(self:Console) -> tuple:
@@ -317,6 +318,7 @@ def set_work(self:Console, work:Work, to:str='all',
             out.append((f"table {t.code}", r.ok, r.text))
             if r.rule == 'table/work': self.lessons.pop(t.code, None)
     if to in ('solo', 'all'):
+        self.solo_work, self._given = work, {p.id for p in self._solo_pages()}  # and for every student who starts playing alone later
         for p in self._solo_pages():
             with self._pending:
                 self.pending.pop(p.id, None)
@@ -331,7 +333,7 @@ def set_work(self:Console, work:Work, to:str='all',
 # %% ../../nbs/serve/34_teacher.ipynb #e89c60e8
 @patch
 def due(self:Console) -> int:
-    "Start the solo work set from the next hand where the student has moved on from the hand it waited for (or started another match); how many."
+    "Start the solo work set from the next hand where the student has moved on from the hand it waited for (or started another match), and the solo work on a page opened since it was set; how many."
     pages, n = {p.id: p for p in self._solo_pages()}, 0
     for pid, (work, m, hands) in list(self.pending.items()):
         p = pages.get(pid)
@@ -343,6 +345,8 @@ def due(self:Console) -> int:
         if s is None: continue  # the page has closed
         self._set_solo(p, work)
         n += 1
+    for p in [p for p in self._solo_pages() if self.solo_work is not None and p.id not in self._given]:  # opened since the work was set
+        self._given.add(p.id); self._set_solo(p, self.solo_work); n += 1
     return n
 
 def _under_way(match) -> bool: return not match.over and bool(match.actions)  # a move made: a hand in play, or hands finished and scored

@@ -112,6 +112,9 @@ def _show_fields(self:TeacherPage):
     shown = FIELDS[self.kind_choice.value]
     for name in dict.fromkeys(n for names in FIELDS.values() for n in names):
         getattr(self, name).layout.display = None if name in shown else 'none'
+    x = EXERCISES.get(self.exercise_choice.value)  # the exercise's note, before it is set: what the student will read
+    self.exercise_note.value = f'<p style="max-width:45em;white-space:normal">The student reads: “{escape(x.note)}”</p>' if x else ''
+    self.exercise_note.layout.display = None if 'exercise_choice' in shown else 'none'
 
 # %% ../../nbs/serve/34a_teacher_page.ipynb #8ac670c9
 @patch
@@ -134,6 +137,7 @@ def _make_widgets(self:TeacherPage):
     self.players_box = widgets.Dropdown(description='Players', style=wide)  # the numbers the game chosen is played by (`_players`)
     self.seed_box = widgets.Text(description='Seed', value='1', style=wide)
     self.exercise_choice = widgets.Dropdown(description='Exercise', options=exercise_options(), style=wide)
+    self.exercise_note = widgets.HTML()  # what the exercise chosen tells the student (`_show_fields`)
     self.deal_box = widgets.Textarea(description='Deal', placeholder=deal_example(default_game()), style=wide)
     self.record_upload = widgets.FileUpload(description='Hand record', accept='.json', multiple=False, layout=widgets.Layout(width='auto'))
     self.set_button, self.confirm_button, self.cancel_button = B('Set the work', 'primary'), B(YES['now'], 'danger'), B('Cancel')
@@ -171,7 +175,7 @@ def _build(self:TeacherPage):
                      wrap_row([self.pause_button, self.resume_button, self.pause_all_button, self.resume_all_button, self.reason_box]),
                      widgets.HTML('<h2>Shown to the class</h2>'), self.shown_line, wrap_row([self.what_if_button, self.refresh_button]),
                      widgets.HTML('<h2>Set the work</h2>'), self.kind_choice, self.game_choice, self.players_box, self.seed_box,
-                     self.exercise_choice, self.deal_box, self.record_upload, self.target_choice, self.when_choice,
+                     self.exercise_choice, self.exercise_note, self.deal_box, self.record_upload, self.target_choice, self.when_choice,
                      self.work_line, wrap_row([self.set_button, self.confirm_button, self.cancel_button]),  # its line just above: in view with them
                      widgets.HTML('<h2>This class: drill answers, per student and rule</h2>'), self.results_box, self.csv_link]
     self._show_fields()
@@ -408,9 +412,11 @@ def _places(where:list) -> str:
 def _set(self:TeacherPage, work:Work, to:str, when:str):
     "Set `work` for `to`, `when`; say beside the button where it was set (and where from the next hand) and where not (and why)."
     done = self.console.set_work(work, to, when)
-    if not done: return self._work_say("No table is open and no student plays alone: nothing to set the work for.")
+    later_on = " Students who start playing alone from now on get it too." if to != 'tables' else ''
+    if not done: return self._work_say("No table is open and no student plays alone: nothing to set the work for." if not later_on else
+                                       f"No student plays alone yet: {work.title} is set for every student who starts playing alone from now on.")
     refused_at = [f"{where}: {line}" for where, ok, line in done if not ok]
     later = sum(ok and ('from their next ' in line or 'from its next ' in line) for _, ok, line in done)
     text = f"Set {work.title} for {_places([where for where, ok, _ in done if ok])}" + (f" ({later} from the next {self.console.hand_words(to, busy=False)})" if later else '') + '.'
-    self._work_say(text + (' Not set at ' + '; '.join(refused_at) if refused_at else ''))
+    self._work_say(text + later_on + (' Not set at ' + '; '.join(refused_at) if refused_at else ''))
     self.refresh()
