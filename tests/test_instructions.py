@@ -23,6 +23,7 @@ import pytest
 from helpers import ROOT
 from cardgames_tutor.core.registry import games
 from cardgames_tutor.term import cli
+from cardgames_tutor.core.words import read_seed
 
 BIN = Path(sys.executable).parent
 TUTOR = BIN / 'cardgames-tutor'
@@ -270,7 +271,7 @@ def turn_help(game:str, folder:Path) -> tuple:
         r = tutor(['play', game] + ([] if seed is None else ['--seed', str(seed)]), folder, 'help\nquit\n')
         assert r.returncode == 0 and 'Traceback' not in r.stdout + r.stderr, r.stdout[-1500:] + r.stderr
         header = r.stdout.splitlines()[0]
-        if (said := help_of(r.stdout)) is not None: return header, int(re.search(rf'type: (?:{re.escape(str(TUTOR))}|cardgames-tutor) play \S+(?: --\S+ \S+)* --seed (\d+)$', r.stdout, re.M).group(1)), said
+        if (said := help_of(r.stdout)) is not None: return header, read_seed(shlex.split(re.search(rf'type: (?:{re.escape(str(TUTOR))}|cardgames-tutor) play \S+(?: --\S+ \S+)* --seed (\d+|\'[\d ]+\')$', r.stdout, re.M).group(1))[0]), said  # a long seed in fours, quoted
     raise AssertionError(f"{game}: no seed of 1-19 gave the learner a turn in the first hand")
 
 CODE = re.compile(r'^(?:(?:10|[0-9]|[A-Z])(?:[A-Z]|[♠♥♦♣🍃🌰🔔])|[A-Z](?:1[0-4]|[1-9]))$')  # AC A♣ 10H TH AA, or T6 R8

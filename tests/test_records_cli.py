@@ -147,3 +147,25 @@ def test_bad_standard_input_exits_2_with_one_line(command, data, words):
     r = subprocess.run(CLI + [command, '-'], input=data, capture_output=True, timeout=120)
     err = r.stderr.decode()
     assert r.returncode == 2 and r.stdout == b'' and err.count('\n') == 1 and words in err and 'Traceback' not in err
+
+def test_a_seed_in_groups_of_digits_is_read_and_said_as_the_hands_export_writes_it():
+    """`play maghe-satra --seed "12 345 678"` was refused ("not a whole number of at most 30 digits 0-9"), while the
+    panel and the hands export write a long seed in groups (`seed_cell`) and read it back with spaces (`read_seed`). Now
+    the terminal reads it so: the same deals as `--seed 12345678`, and its last line says the seed as `seed_cell` writes
+    it, quoted so that the line, typed as printed, deals them again. `drill --seed` reads and says it the same way."""
+    import shlex
+    from cardgames_tutor.core.words import seed_cell
+    spaced, plain = run('play', 'maghe-satra', '--seed', '12 345 678', '--bots', 'all'), run('play', 'maghe-satra', '--seed', '12345678', '--bots', 'all')
+    assert spaced.returncode == 0 and spaced.stderr == '', spaced.stderr
+    assert spaced.stdout == plain.stdout
+    last = spaced.stdout.strip().splitlines()[-1]
+    assert last.endswith(f"--seed '{seed_cell(12345678)}'") and seed_cell(12345678) == '1234 5678', last
+    typed = shlex.split(last.split('type: ', 1)[1])
+    assert cli._parser().parse_args(typed[1:]).seed == 12345678  # the line as printed, typed again
+    assert cli._parser().parse_args(['drill', 'kocka', '--seed', "'-1 2345"]).seed == -12345  # as the export writes a negative one
+    said = []
+    cli.drill('kocka', count=1, seed=12345, input=lambda _: 'quit', output=said.append)
+    assert ', seed 1 2345 (the same seed' in said[0], said[0]
+    for bad in ('', '  ', '12a', '1.5'):
+        r = run('play', 'kocka', '--seed', bad)
+        assert r.returncode == 2 and r.stderr.count('\n') == 1 and 'seed' in r.stderr, (bad, r.stderr)

@@ -8,7 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/cli.html.md"""
 from __future__ import annotations
 import argparse, contextlib, json, os, pathlib, random, re, signal, sys, threading, unicodedata
 from ..core.engine import IllegalAction, refusal_text, rule_title, rule_name
-from ..core.words import one_line, short_repr, in_game_words
+from ..core.words import one_line, short_repr, in_game_words, read_seed, seed_cell
 from ..core.options import BadOption
 from ..core.registry import games, game_class
 from ..core.actions import action_text
@@ -134,7 +134,7 @@ def drill(game:str, rule:str|None=None, count:int=10, seed:int|None=None, progre
     output = lambda text='': shown(typed_quoted(text))  # a typed word in double quotes, never in backquotes
     questions = drill_set(game, rule, count, seed)
     output(f"{len(questions)} questions on {game_class(game).title}" + (f" ({rule})" if rule else '') +
-           f", seed {seed} (the same seed gives the same questions). Answer with a number or the text; quit stops.")
+           f", seed {seed_cell(seed)} (the same seed gives the same questions). Answer with a number or the text; quit stops.")
     right = asked = 0
     for k, q in enumerate(questions, 1):
         grade = _ask(q, k, len(questions), input, output)
@@ -282,12 +282,22 @@ def _whole(text:str) -> int:
         raise argparse.ArgumentTypeError(f"{one_line(repr(text), 40, tail=13)} is not a whole number of at most {MAX_DIGITS} digits 0-9")
     return int(text)
 
+# %% ../../nbs/term/30_cli.ipynb #5eed0a11
+def _seed(text:str) -> int:
+    """A `--seed` as the panel and the hands export write it and read it back (`read_seed`): a whole number of at most
+    `MAX_DIGITS` digits, spaces anywhere ('12 3456 7890', a long seed in groups of four, `seed_cell`)."""
+    try: seed = read_seed(text)
+    except ValueError: seed = None
+    if seed is None or len(str(abs(seed))) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{one_line(repr(text), 40, tail=13)} is not a seed: a whole number of at most {MAX_DIGITS} digits, spaces allowed ('12 3456 7890')")
+    return seed
+
 # %% ../../nbs/term/30_cli.ipynb #0473a429
 def _play_parser(sub):
     pl = sub.add_parser('play', help="play a match in the terminal (you are seat 0)")
     pl.add_argument('game', nargs='?', help=f"one of: {', '.join(games())} (none with --exercise)")
     pl.add_argument('--players', type=_whole, help="number of players (where the game allows a choice)")
-    pl.add_argument('--seed', type=_whole, help="seed for the deals: the same seed gives the same deals")
+    pl.add_argument('--seed', type=_seed, help="seed for the deals: the same seed gives the same deals (long: '12 3456 7890', as the hands export writes it)")
     pl.add_argument('--option', action='append', default=[], metavar='NAME=VALUE', help="a game option, e.g. target=150")
     pl.add_argument('--save', metavar='FILE', help="save the hand record here (also when you quit, press Ctrl-C or the program is stopped)")
     pl.add_argument('--bots', choices=['all'], help="'all': bots play every seat")
@@ -300,7 +310,7 @@ def _drill_parser(sub):
     d.add_argument('game', help=f"one of: {', '.join(games())}")
     d.add_argument('--rule', help="drill one rule only, e.g. follow (an unknown rule lists the rules)")
     d.add_argument('--count', default='10', help="how many questions, 1 to 100 (default 10)")
-    d.add_argument('--seed', type=_whole, help="the same seed gives the same questions")
+    d.add_argument('--seed', type=_seed, help="the same seed gives the same questions")
 
 # %% ../../nbs/term/30_cli.ipynb #eac2eda7
 _FILE_HELP = "a hand record file, or - to read it from standard input"

@@ -10,7 +10,7 @@ import os, random, re, shlex, shutil, sys, unicodedata
 from functools import lru_cache
 from ..core.cards import Card, Pack
 from ..core.engine import Event, Game, Goal
-from ..core.words import plural, short_repr, and_list
+from ..core.words import plural, short_repr, and_list, seed_cell
 from ..core.actions import Move, action_text
 from ..core.match import Match
 from ..core.contracts import cards_text, who
@@ -134,8 +134,8 @@ def play_command(game:Game, *extra) -> str:
     return ' '.join([typed_command() + ' play', game.name, *args, *extra])
 
 def seed_text(seed:int, game:Game) -> str:
-    "The last line of a terminal game: the command that deals the same cards again, as a person types it."
-    return f"To play these same deals again, type: {play_command(game, f'--seed {seed}')}"
+    "The last line of a terminal game: the command that deals the same cards again, as a person types it (a long seed in fours, quoted: `seed_cell`)."
+    return f"To play these same deals again, type: {play_command(game, f'--seed {shlex.quote(str(seed_cell(seed)))}')}"
 
 # %% ../../nbs/term/31_terminal.ipynb #4ad5a36f
 def typed_quoted(text) -> str:
