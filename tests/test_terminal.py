@@ -300,3 +300,34 @@ def test_a_refusals_example_typed_as_it_reads_is_played():
     assert ', ' in typed[1] and ' and ' in typed[1], typed  # the example in words, as typed
     assert sum(l.startswith('Refused:') for l in '\n'.join(out).splitlines()) == 1, out
     assert (0, m.hand.parse_action(typed[1])) in m.hand.history and f"You pass {typed[1].removeprefix('pass ').replace(',', '').replace(' and', '')} to Seat 1." in out
+
+@pytest.mark.parametrize('name, players', [('beggars-and-thieves', 5), ('beggars-and-thieves', 4), ('beggars-and-thieves', 3),
+                                           ('beggars-and-thieves', 2), ('begga-kaat', 3), ('begga-kaat', 4)])
+def test_help_says_which_cards_this_table_leaves_out_and_why(name, players):
+    """Beggars and Thieves' `help` said "Beggars and Thieves 38-card pack... Every card: type it as on the left" over a
+    table of 37 rows at five players: the 1 blue was missing, unexplained. `help` now names the cards this table leaves
+    out and why (the deal: so many cards to each player and to the blind, as many in all as are in play), for each
+    player count; where every card is in play it says nothing of it."""
+    from cardgames_tutor.core.match import play_out
+    m = Match(get_game(name, players=players), seed=1)
+    play_out(m, stop_at=(0,))
+    said = help_text(m, 0)
+    deck, pack = m.game.deck(), list(m.game.pack)
+    out = [c for c in pack if c not in deck]
+    lines = said.splitlines()
+    rows = lines[next(i for i, l in enumerate(lines) if l.startswith('Every card')) + 2:]
+    rows = rows[:next((i for i, l in enumerate(rows) if not re.match(r'\S+\s{2,}', l)), len(rows))]
+    assert sum(len(re.findall(r'(?:^|\s{4})\S+\s{2,}\S', r)) for r in rows) == len(deck)  # the table: every card in play
+    if not out:
+        assert 'left out' not in said
+        return
+    line = next(l for l in lines if 'left out' in l)
+    assert line.startswith(f"At this table {len(deck)} of the pack's {len(pack)} cards are in play: "), line
+    named = re.search(r"in play: (.*) (?:is|are) left out", line)[1]
+    assert sorted(re.split(r', | and ', named)) == sorted(c.words for c in out), line
+    assert re.search(rf"to each of the {players} players.*, {len(deck)} in all\.$", line), line
+    deal = line.split(', as the deal is ', 1)[1]
+    each = sum(map(int, re.findall(r'(\d+) (?:cards|in hand|face down|face up)\b', deal)))
+    blind = sum(map(int, re.findall(r'(\d+) to the blind', deal)))
+    assert each * players + blind == len(deck), line  # the deal it gives is the cards in play
+    assert lines.index(line) < next(i for i, l in enumerate(lines) if l.startswith('Every card'))

@@ -20,7 +20,7 @@ from .quickref import rows_for
 __all__ = ['PHASE_WORDS', 'legend_text', 'in_card_words', 'notation_table', 'options_text', 'goal_text', 'without_goal',
            'typing_text', 'header_text', 'typed_command', 'play_command', 'seed_text', 'typed_quoted', 'for_you',
            'trick_lines', 'hand_points_line', 'view_text', 'you_may', 'turn_text', 'event_text', 'draw_events',
-           'open_rows', 'replay_text', 'help_text', 'between_hands', 'Narrator']
+           'open_rows', 'replay_text', 'left_out_text', 'help_text', 'between_hands', 'Narrator']
 
 # %% ../../nbs/term/31_terminal.ipynb #b658a752
 def legend_text(pack:Pack) -> str:
@@ -276,16 +276,35 @@ def replay_text(match:Match) -> str:
         lines.append(f"(The record stops here. Seat {match.to_act} is to act, and may {match.hand.action_help()}.)")
     return '\n'.join(lines)
 
+# %% ../../nbs/term/31_terminal.ipynb #1eft0a01
+_EACH = {'hands': 'in hand', 'down': 'face down', 'up': 'face up'}  # a pile dealt to each player (`Game.deal_shape`)
+
+def left_out_text(game:Game) -> str:
+    """The cards of the pack `game`'s table leaves out, and why (the deal, which takes no more); '' when every card is in
+    play. The deal is said only when `Game.deal_shape` adds up to the cards in play."""
+    deck, pack = game.deck(), game.pack.cards
+    out = [c for c in pack if c not in set(deck)]
+    if not out: return ''
+    said = f"At this table {len(deck)} of the pack's {len(pack)} cards are in play: {and_list(c.words for c in out)} {'is' if len(out) == 1 else 'are'} left out"
+    shape, n = game.deal_shape(), game.n_seats()
+    each = [(v[1], name) for name, v in shape.items() if isinstance(v, tuple) and v[0] == n]
+    rest = [(v, name) for name, v in shape.items() if isinstance(v, int)]
+    if len(each) + len(rest) < len(shape) or sum(k for k, _ in each) * n + sum(k for k, _ in rest) != len(deck): return said + '.'
+    piles = and_list(f"{k} {'cards' if len(each) == 1 else _EACH.get(name, name)}" for k, name in each)
+    deal = and_list([f"{piles} to each of the {n} players"] + [f"{k} to the {name}" for k, name in rest])
+    return f"{said}, as the deal is {deal}, {len(deck)} in all."
+
 # %% ../../nbs/term/31_terminal.ipynb #3b069963
 def help_text(match:Match, seat:int) -> str:
-    "What `help` prints at `seat`'s turn: the goal, the quick-reference rows for this phase, how to write a move, the card notation and every card in both notations."
+    "What `help` prints at `seat`'s turn: the goal, the quick-reference rows for this phase, how to write a move, the card notation, the cards this table leaves out, and every card in play in both notations."
     game, view = match.game, match.view(seat)
     phase = PHASE_WORDS.get(view['phase'], view['phase'])
     lines = [f"{game.title}, {phase}: the quick reference"] + ([goal_text(game.goal)] if game.goal else [])
     lines += [f"  {label}: {text}" for label, text in rows_for(game, view)]
     lines.append(you_may(match, seat))
     if game.CARD_ACTIONS:
-        lines += [legend_text(game.pack), "Every card: type it as on the left; the table shows it as in the middle.",
+        left = left_out_text(game)  # Beggars and Thieves for five: the 1 blue, which the deal leaves out
+        lines += [legend_text(game.pack)] + ([left] if left else []) + ["Every card: type it as on the left; the table shows it as in the middle.",
                   notation_table(game.pack, cards=game.deck())]
     else: lines.append(f"In {game.title} no card is ever typed: a turn is one of the words above.")
     lines += [f'"hint" asks the coach what to play here, and why. To see the hint at every turn, start the game with: {play_command(game, "--coach")}',
