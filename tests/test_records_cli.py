@@ -169,3 +169,11 @@ def test_a_seed_in_groups_of_digits_is_read_and_said_as_the_hands_export_writes_
     for bad in ('', '  ', '12a', '1.5'):
         r = run('play', 'kocka', '--seed', bad)
         assert r.returncode == 2 and r.stderr.count('\n') == 1 and 'seed' in r.stderr, (bad, r.stderr)
+
+def test_a_drill_of_one_question_says_one_question():
+    "`drill kocka --count 1` began '1 questions on Kočka': one question, said so; more, in the plural."
+    said = []
+    cli.drill('kocka', count=1, seed=3, input=lambda _: 'quit', output=said.append)
+    assert said[0].startswith('1 question on Kočka, seed 3 '), said[0]
+    cli.drill('kocka', count=2, seed=3, input=lambda _: 'quit', output=said.append)
+    assert any(s.startswith('2 questions on Kočka, seed 3 ') for s in said), said

@@ -8,7 +8,7 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/term/cli.html.md"""
 from __future__ import annotations
 import argparse, contextlib, json, os, pathlib, random, re, signal, sys, threading, unicodedata
 from ..core.engine import IllegalAction, refusal_text, rule_title, rule_name
-from ..core.words import one_line, short_repr, in_game_words, read_seed, seed_cell
+from ..core.words import one_line, short_repr, plural, in_game_words, read_seed, seed_cell
 from ..core.options import BadOption
 from ..core.registry import games, game_class
 from ..core.actions import action_text
@@ -133,7 +133,7 @@ def drill(game:str, rule:str|None=None, count:int=10, seed:int|None=None, progre
     seed, shown = random.randrange(10_000) if seed is None else seed, output
     output = lambda text='': shown(typed_quoted(text))  # a typed word in double quotes, never in backquotes
     questions = drill_set(game, rule, count, seed)
-    output(f"{len(questions)} questions on {game_class(game).title}" + (f" ({rule})" if rule else '') +
+    output(f"{plural(len(questions), 'question')} on {game_class(game).title}" + (f" ({rule})" if rule else '') +
            f", seed {seed_cell(seed)} (the same seed gives the same questions). Answer with a number or the text; quit stops.")
     right = asked = 0
     for k, q in enumerate(questions, 1):
