@@ -331,3 +331,16 @@ def test_help_says_which_cards_this_table_leaves_out_and_why(name, players):
     blind = sum(map(int, re.findall(r'(\d+) to the blind', deal)))
     assert each * players + blind == len(deck), line  # the deal it gives is the cards in play
     assert lines.index(line) < next(i for i, l in enumerate(lines) if l.startswith('Every card'))
+
+def test_the_terminal_lists_the_buried_cards_apart():
+    """The panel's status read 'the buried cards: 4 blue7 red' (its small cards side by side, no word between them: a
+    screen reader reads it so). The terminal says each list of cards with a comma between two cards: the picker's
+    'Buried by the picker: 8 blue, 5 red.' and every other line it prints; no card's words run into the next card."""
+    for seed in range(1, 40):
+        match, learner = run_learner('beggars-and-thieves', {}, seed, helped=True, pick=True)
+        text = '\n'.join(learner.out)
+        if 'Buried by the picker: ' in text: break
+    else: pytest.fail("the learner never buried")
+    buried = re.search(r'Buried by the picker: (.*)\.$', text, re.M)[1]
+    assert re.fullmatch(r'\d+ (?:Thief|green|blue|red), \d+ (?:Thief|green|blue|red)', buried), buried
+    assert not re.search(r'\b\d+ (?:Thief|green|blue|red)\d', text), re.search(r'.*\b\d+ (?:Thief|green|blue|red)\d.*', text)[0]
