@@ -380,7 +380,7 @@ def test_kocka_tutorial_says_what_its_pass_did(site):
     assert said, "the tutorial's sentence about its pass is missing"
     passed = [re.sub(r' \(\d+ points?\)', '', c) for c in re.split(r', | and ', said.group(1))]
     giver, received, leader, led = said.group(2, 3, 4, 5)
-    assert f"cards passed: {''.join(passed)} · cards received: {received.replace(' ', '')}" in text  # the picture's own facts
+    assert f"cards passed: {', '.join(passed)} · cards received: {', '.join(received.split())}" in text  # the picture's own facts (small cards listed apart)
     assert f"Seat 0 looks at the cards from Seat {giver}: {received}." in text and f"Seat {leader} leads {led}." in text
     eg = re.search(r"e\.g\. pass (.+?)\.", text).group(1)
     if set(re.split(r', | and ', eg)) != set(passed): assert re.search(rf"The refusal.s e\.g\. \({re.escape(eg)}\) only shows how a pass is written", text)

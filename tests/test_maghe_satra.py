@@ -425,14 +425,13 @@ def test_the_sampler_keeps_a_hidden_bust_a_bust_or_a_pass_never_a_17():
 
 def test_the_cut_as_the_terminal_says_it_to_seat_0():
     """The terminal said to Seat 0 "The cut: each player draws a card; the highest sits at you, the next highest at
-    Seat 1": a seat as a place turned into 'you'. It now says the place as a player would: "the highest sits at Seat 0
-    (your seat), the next highest at Seat 1", and the draws that follow still say 'you'."""
+    Seat 1": a seat as a place turned into 'you'. It now says the place as a player would: 'the highest sits in your seat, the next highest at Seat 1', and the draws that follow still say 'you'."""
     from cardgames_tutor.term.cli import play as play_in_terminal
     from cardgames_tutor.term.terminal import for_you
     said = []
     play_in_terminal(Match(MagheSatra(players=4), seed=1), input=lambda prompt: 'quit', output=said.append)
     cut = next(l for l in said[1:] if l.startswith('The cut:'))
-    assert cut.startswith("The cut: each player draws a card; the highest sits at Seat 0 (your seat), the next highest at "
+    assert cut.startswith("The cut: each player draws a card; the highest sits in your seat, the next highest at "
                           "Seat 1, and so on in the order of play. "), cut
     assert ' at you' not in cut and 'you draw ' in cut.lower(), cut
-    assert for_you("Seat 2 passes to Seat 0 and sits at Seat 0.", 0) == "Seat 2 passes to you and sits at Seat 0 (your seat)."
+    assert for_you("Seat 2 passes to Seat 0 and sits at Seat 0.", 0) == "Seat 2 passes to you and sits in your seat."

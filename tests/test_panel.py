@@ -975,3 +975,13 @@ def test_the_seed_box_takes_a_tables_long_seed_and_refuses_what_is_not_a_seed():
         t.deal_button.click()
         said = _visible(t.message.value).strip()
         assert t.match.seed == long and said.startswith('⚠ A seed is a whole number') and '12 3456 7890' in said and '\n' not in said, said
+
+
+def test_the_status_lists_small_cards_apart():
+    "The panel's status read 'the buried cards: 8 blue5 red' (small cards with nothing between them, as a screen reader and a copy read it)."
+    import random
+    from cardgames_tutor.ui.table import facts_html
+    m, rng = Match(get_game('beggars-and-thieves'), seed=0), random.Random(0)
+    while not (m.hand.phase == 'play' and m.view(m.to_act).get('buried') and m.to_act == m.hand.picker): m.apply(m.game.bot(m.view(m.to_act), rng))
+    text = html.unescape(re.sub(r'<[^>]+>', '', facts_html(m.view(m.to_act), pack=m.game)))
+    assert re.search(r'the buried cards: \d+ (?:Thief|green|blue|red), \d+ (?:Thief|green|blue|red)\b', text), text

@@ -177,3 +177,19 @@ def test_a_drill_of_one_question_says_one_question():
     assert said[0].startswith('1 question on Kočka, seed 3 '), said[0]
     cli.drill('kocka', count=2, seed=3, input=lambda _: 'quit', output=said.append)
     assert any(s.startswith('2 questions on Kočka, seed 3 ') for s in said), said
+
+
+def test_a_drill_cut_short_by_its_reader_ends_quietly(monkeypatch, tmp_path):
+    """`cardgames-tutor drill kocka | head -2` ended in a BrokenPipeError traceback: the drill ran outside the part of
+    `main` that stops quietly when the reader goes away (or on Ctrl-C). Now it stops as `play` does, with no traceback."""
+    import sys
+    from cardgames_tutor.term import cli
+    spare = open(tmp_path / 'out', 'w')  # what the quiet stop points the gone stream at
+    class Gone:  # a pipe whose reader has gone: every write fails
+        encoding = 'utf-8'
+        def write(self, text): raise BrokenPipeError(32, 'Broken pipe')
+        def flush(self): pass
+        def fileno(self): return spare.fileno()
+    monkeypatch.setattr(sys, 'stdout', Gone())
+    monkeypatch.setenv('CARDGAMES_TUTOR_DATA', str(tmp_path))
+    assert cli.main(['drill', 'kocka', '--seed', '3']) == 1  # stopped quietly, as `play` does

@@ -356,10 +356,10 @@ def main(argv=None) -> int:
     "Entry point of `cardgames-tutor`: exit status 0, 2 with one line for anything wrong, 128 + the signal on Ctrl-C, SIGTERM or SIGHUP (the game saved)."
     _tolerant_streams()
     args, out = _parser().parse_args(argv), _printer(sys.stdout)
-    if args.command == 'drill': return drill_command(args)
     match = save_to = None
     with _stop_signals():
         try:
+            if args.command == 'drill': return drill_command(args)  # its progress is kept answer by answer: Ctrl-C, `| head` stop it quietly too
             if args.command == 'play':
                 match, save_to = _play_match(args, out), _save_path(args.save)
                 play(match, save_to, bots_all=args.bots == 'all', input=_reader(input, out), output=out, coach=args.coach)

@@ -156,7 +156,7 @@ def _you_verb(word:str) -> str:
 
 # %% ../../nbs/term/31_terminal.ipynb #10411d85
 def for_you(text, me:int|None) -> str:
-    "`text` with the seat `me` said as 'you' ('Seat 0 wins trick 6' -> 'You win trick 6'; 'Seats 0 and 2' -> 'you and Seat 2'; 'at Seat 0' -> 'at Seat 0 (your seat)')."
+    "`text` with the seat `me` said as 'you' ('Seat 0 wins trick 6' -> 'You win trick 6'; 'Seats 0 and 2' -> 'you and Seat 2'; 'sits at Seat 0' -> 'sits in your seat')."
     if me is None: return str(text)
     text = re.sub(rf"\bSeat {me}'s\b", 'your', str(text))
     text = re.sub(rf"\bSeats {me} and (\d+)\b", r'you and Seat \1', re.sub(rf"\bSeats (\d+) and {me}\b", r'Seat \1 and you', text))
@@ -165,7 +165,7 @@ def for_you(text, me:int|None) -> str:
     text = subject.sub(lambda m: f"you{m[1]}{_you_verb(m[2])}" + rest(m[3]), text)  # the seat's own 'its' (and 'on their right') is 'your'
     text = re.sub(rf"(?<!\bat )\bSeat {me}\b", 'you', text)
     text = re.sub(r"((?:^|[.!?] )(?:you and Seat \d+|Seat \d+ and you) [^.!?]*[.!?] )Their\b", r"\1Your", text)  # the side's streak is yours
-    text = re.sub(rf"\bat Seat {me}\b", f"at Seat {me} (your seat)", text)  # a place ('the highest sits at Seat 0'), not 'at you'
+    text = re.sub(rf"\bat Seat {me}\b", "in your seat", text)  # a place ('the highest sits at Seat 0'), not 'at you'
     return re.sub(r"(^|[.!?] |\n)(you|your)\b", lambda m: m[1] + m[2].capitalize(), text)
 
 # %% ../../nbs/term/31_terminal.ipynb #a6e77577
