@@ -22,6 +22,7 @@ from cardgames_tutor.core.words import hand_word, in_game_words
 from cardgames_tutor.ui.drawing import move_label
 from cardgames_tutor.core.contracts import seats_text
 from cardgames_tutor.core import records
+from cardgames_tutor.term.terminal import for_you
 from helpers import cards_in, may_see, named_only, sign_in, sign_re
 
 GAMES = list(games())
@@ -884,7 +885,7 @@ def _heard_rows(t, hand:int=1) -> list:
     """(words the row is said as, the learner's own move it tells or None) for each row of hand `hand`'s log the learner
     sees, in order: a hand's result row as the panel's result message holds it (without 'Hand over.'), and the row of
     each of the learner's moves (the first of the move's events the learner sees, about the learner's seat) with the move;
-    at a table, each seat a student holds by the student's name, as the page says it."""
+    alone, the learner's seat as 'you'; at a table, each seat a student holds by the student's name, as the page says it."""
     from cardgames_tutor.ui.session_data import seat_names, named_seats
     s, pack, names = t.session, t.game.pack, seat_names(t.session, escaped=False)
     events = [e for h in s.match.hands for e in h.events]
@@ -898,19 +899,25 @@ def _heard_rows(t, hand:int=1) -> list:
         if h != hand: continue
         text = e.text
         for prefix in ('Hand over.', 'Deal over.'): text = text.removeprefix(prefix).strip()
-        out.append((named_seats(cards_text_words(text, pack), names), own.get(id(e))))
+        out.append((named_seats(cards_text_words(for_you(text, t.seat if s.solo else None), pack), names), own.get(id(e))))  # alone, the learner's seat: 'you'
     return out
+
+def _named(text:str, pack) -> set:
+    "The cards of `pack` that `text` (in words) names."
+    return {c for c in pack if re.search(rf"(?<!\w){re.escape(c.words)}(?!\w)", text)}
 
 def assert_each_row_heard_once(t, said:list, hand:int=1):
     """Every row of hand `hand`'s log that the page `t`'s seat sees is in `said` (the live region's words, in order)
     once, in the log's order; each of the learner's own moves once: as the message ("You played 9♦: ...") or as its
-    row, never both."""
-    joined, at, rows = ' '.join(said), 0, _heard_rows(t, hand)
+    row, the row after the message too where it names a card the move does not (the card a beg is dealt)."""
+    joined, at, rows, pack = ' '.join(said), 0, _heard_rows(t, hand), t.game.pack
     for words, action in rows:
-        you = action is not None and cards_text_words(f"You {action_text(action, t.game, 'done')}", t.game.pack)
-        if you and you in joined:  # the learner's move, said as the message: its row is not said too
-            assert joined.count(you) == 1 and joined.count(words) == 0, (you, words, said)
-            words = you
+        you = action is not None and cards_text_words(f"You {action_text(action, t.game, 'done')}", pack)
+        if you and you in joined:  # the learner's move, said as the message: its row is said too only if it tells more
+            news = _named(words, pack) - set([action] if isinstance(action, Card) else getattr(action, 'cards', ()))
+            assert joined.count(you) == 1 and joined.count(words) == bool(news), (you, words, said)
+            if news: at = joined.find(you, at) + len(you)
+            else: words = you
         else: assert joined.count(words) == [w for w, _ in rows].count(words), (words, said)  # once (Seat 1 passes.: as often as the log has it)
         found = joined.find(words, at)
         assert found >= 0, f"{words!r} not said after {joined[max(0, at - 80):at]!r}; said: {said}"
@@ -985,3 +992,64 @@ def test_the_status_lists_small_cards_apart():
     while not (m.hand.phase == 'play' and m.view(m.to_act).get('buried') and m.to_act == m.hand.picker): m.apply(m.game.bot(m.view(m.to_act), rng))
     text = html.unescape(re.sub(r'<[^>]+>', '', facts_html(m.view(m.to_act), pack=m.game)))
     assert re.search(r'the buried cards: \d+ (?:Thief|green|blue|red), \d+ (?:Thief|green|blue|red)\b', text), text
+
+def _region(t) -> list:
+    "Every text the panel's live region is given from now on (a list that grows)."
+    said = []
+    t.access.observe(lambda change: said.append(t.access.said), 'told')
+    return said
+
+@pytest.mark.parametrize('name,verb', [('maghe-satra', 'beg'), ('kocka', 'pass'), ('beggars-and-thieves', 'pick'), ('dehla-pakad', 'trump')])
+def test_the_screen_reader_hears_every_card_the_learners_move_shows(name, verb):
+    """A move of the learner's that shows the learner cards (a beg's card, Kočka's cards received, the blind picked up,
+    Dehla Pakad's last eight cards): the live region says each of them. Before, a beg whose hand went on was said as
+    "You begged for one more card: The card comes face up; ..." and the card dealt never was (the log had it)."""
+    for seed in range(1, 60):
+        t = Tutor(name, seed=seed, coach=False)
+        while t.session.review is not None and not t.match.over: t.move_button(f"next {hand_word(t.game)}").click()
+        moves = [a for a in t.match.legal_actions() if t.match.to_act == t.seat and getattr(a, 'verb', None) == verb]
+        if not moves: continue
+        said, n = _region(t), len(t.match.actions)
+        if verb == 'beg': t.move_button(move_label(moves[0], t.game)).click()  # pressed as a learner does
+        else: t.session.act(moves[0]); t._bots()
+        if t.session.review is None: break  # the hand goes on (a move that ends it is said with the result, cards and all)
+    else: pytest.fail(f"no seed where the learner may {verb} and the hand goes on")
+    events = [e for h in t.match.hands for e in h.events][t.session.marks[n]:t.session.marks[n + 1]]
+    shown = set().union(*(_named(cards_text_words(e.text, t.game.pack), t.game.pack) for e in events if e.seen_by(t.seat)))
+    assert shown, [e.text for e in events]
+    heard_now = ' '.join(said)
+    assert shown <= _named(heard_now, t.game.pack), (sorted(c.words for c in shown - _named(heard_now, t.game.pack)), said)
+
+
+@pytest.mark.usefixtures('chart_pixels_unread')
+@pytest.mark.parametrize('name,seat', [(n, s) for n in GAMES for s in (0, 1)])
+def test_the_screen_reader_hears_the_learner_as_you(name, seat):
+    """Over a whole hand, the live region says the learner's seat as "you" ("Your turn", "You pass", "you 0, Seat 1 2"),
+    as the terminal does, never "Seat 0": before, it said "Seat 0's turn: ...", "Seat 0 passes" and mixed the two ("You
+    named clubs trump: Seat 2, the dealer's right-hand neighbour, names clubs trump")."""
+    t = Tutor(name, seed=11, seat=seat, coach=False)
+    said = [t.access.said] + _region(t)
+    for step in range(400):
+        if t.session.review is not None or t.match.over: break
+        press_one(t, step)
+    assert t.session.review is not None
+    assert not [x for x in said if re.search(rf"\bSeats? {seat}\b|\bSeats \d+ and {seat}\b", x)], said
+    assert any(re.search(r"\b[Yy]ou(r)?\b", x) for x in said)
+
+
+@pytest.mark.usefixtures('chart_pixels_unread')
+@pytest.mark.parametrize('name', GAMES)
+def test_the_screen_reader_hears_the_hands_points_once(name):
+    """A hand's end, heard: its result, who did best, then the log's own lines of the points (the totals, the letter, the
+    deal won) and last what to press. Before, it gave the points twice, "Added to the game points: 1 by Seat 0 (you),
+    0 by Seat 1... (more is better). Press “next hand” to play on. Game points: Seat 0 1, Seat 1 0...", the press between them."""
+    t = Tutor(name, seed=11, coach=False)
+    said = _region(t)
+    for step in range(400):
+        if t.session.review is not None or t.match.over: break
+        press_one(t, step)
+    end = said[-1]
+    assert 'is over.' in end and 'Added to the' not in end and ' added to the ' not in end and 'adds ' not in end, end
+    assert end.endswith(f"Press “next {hand_word(t.game)}” to play on.") or end.endswith('The match is over.'), end
+    assert t.session.message.text.count('Added to the') + t.session.message.text.count(' added to the ') + t.session.message.text.count('adds ') == 1  # the page's message keeps it
+

@@ -348,3 +348,25 @@ def test_the_coachs_part_says_the_games_word_for_a_hand(name):
     else:
         assert t.coach.review_button.description == 'review this hand' and not any(re.search(r'\b[Dd]eal \d', x) for x in said)
     t.close()
+
+
+@pytest.mark.parametrize('name', GAMES)
+def test_the_screen_reader_hears_the_hint_and_the_review(name):
+    """"Hint" and "review this hand" put their words on the page; the live region said nothing of them. It says the hint
+    (what the coach would play and its reasons, as the box shows them; not the chart's figures) and, when the review is
+    ready, what it found: its first line, or that nothing cost anything."""
+    from cardgames_tutor.coach.reasons import act_words
+    from cardgames_tutor.ui.table import cards_text_words
+    t = coached(name, seed=11)
+    said = []
+    t.access.observe(lambda change: said.append(t.access.said), 'told')
+    t.coach.hint_box.button.click()
+    h = t.coach.hint_box.hint
+    assert said and said[-1].startswith(cards_text_words(f"Hint: {act_words(h.best, t.game)}.", t.game.pack)), said[-1:]
+    assert 'Chart of' not in said[-1]
+    for step in range(400):
+        if t.session.review is not None: break
+        press_one(t, step)
+    n = len(said)
+    t.coach.review_button.click()
+    assert len(said) == n + 1 and said[-1].startswith('Review: ') and (t.coach.reviews.items == []) == ('The first:' not in said[-1]), said[n:]

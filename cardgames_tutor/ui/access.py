@@ -6,14 +6,17 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/ui/access.html.md"""
 
 # %% ../../nbs/ui/27_access.ipynb #35ebcf47
 from __future__ import annotations
+import re
 import anywidget, traitlets
 from fastcore.basics import patch
 from .table import cards_text_words
 from .session_data import seat_names, named_seats
+from ..core.words import in_game_words
 from ..core.engine import rule_title, rule_name
+from ..term.terminal import for_you
 
 # %% auto #0
-__all__ = ['LIVE_JS', 'KEEP_JS', 'ACCESS_JS', 'MAX_HEARD', 'Access', 'heard', 'own_move', 'attach']
+__all__ = ['LIVE_JS', 'KEEP_JS', 'ACCESS_JS', 'MAX_HEARD', 'Access', 'heard', 'own_move', 'attach', 'tell']
 
 # %% ../../nbs/ui/27_access.ipynb #96a6dedc
 LIVE_JS = r"""
@@ -79,6 +82,16 @@ def _line(message) -> str:
     "The message as it is said: a refusal with its rule's name."
     return f"Not allowed: {message.text} (rule: {rule_name(message.rule)})" if message.kind == 'refused' else message.text
 
+def _as_you(text:str, me:int|None) -> str:
+    "`text` with the learner's seat `me` said as 'you', as the terminal says it ('Seat 0 (you)' too: 'you')."
+    return str(text) if me is None else for_you(re.sub(rf"\bSeat {me} \(you\)", f"Seat {me}", str(text)), me)
+
+def _news(row:str, message:str, pack) -> bool:
+    "Whether the log's `row` names a card of `pack` that the `message` does not (the card a beg is dealt, the cards received)."
+    if pack is None: return False
+    named = lambda text: {c for c in pack if c.words in text and re.search(rf"(?<!\w){re.escape(c.words)}(?!\w)", text)}
+    return bool(named(cards_text_words(row, pack)) - named(cards_text_words(message, pack)))
+
 def _retells(message, event, own=None) -> bool:
     "Whether `message` tells what the log's `event` tells: the learner's own move (`own`, its event), or a hand's result."
     if message.kind == 'ok': return event is own
@@ -88,16 +101,25 @@ def _retells(message, event, own=None) -> bool:
 
 # %% ../../nbs/ui/27_access.ipynb #c8d3e5f2
 def heard(message, new:list, pack=None, # pack: the game's, to say its cards in words
-          own=None, most:int|None=None) -> str: # own: the log's event of the learner's move; most: say the last `most` lines only
+          own=None, most:int|None=None, # own: the log's event of the learner's move; most: say the last `most` lines only
+          me:int|None=None, best:tuple=('', '')) -> str: # me: the learner's seat, said as 'you'; best: a result's words of who did best, with the points each seat added and without
     """What to read out: the `new` log rows ((hand, event, told) of the newest hand: an earlier one's deal is gone) in
-    order, with the new `message` (a session `Message`, or None) in the place of the rows it retells, else first."""
+    order, with the new `message` (a session `Message`, or None) in the place of the rows it retells, else first. The
+    learner's move keeps its row after it where the row names a card the message does not (the card a beg is dealt); a
+    hand's result followed by rows (the totals) leaves the points to them and says its last words (“Press ...”) last."""
     rows = [e for h, e, _ in new if h == new[-1][0]][-most if most else 0:] if new else []
-    said = [e.text for e in rows]
+    said = [_as_you(e.text, me) for e in rows]
     if message and message.text:
         at = [i for i, e in enumerate(rows) if _retells(message, e, own)] or [None]
         said = [x for i, x in enumerate(said) if i not in at[1:]]  # said once, where it first happened
-        if at[0] is None: said.insert(0, _line(message))
-        else: said[at[0]] = _line(message)
+        line, end = _line(message), ''
+        if message.kind == 'result' and at[0] is not None and at[0] < len(said) - 1 and best[0] and best[0] in line:
+            head, _, end = line.partition(best[0])  # the totals follow: who did best, without the points each added
+            line = ' '.join(x for x in (head.strip(), best[1]) if x)
+        line = _as_you(line, me)
+        if at[0] is None: said.insert(0, line)
+        else: said[at[0]] = f"{line} {said[at[0]]}" if message.kind == 'ok' and _news(rows[at[0]].text, message.text, pack) else line
+        if end.strip(): said.append(_as_you(end.strip(), me))
     return cards_text_words(' '.join(said), pack)
 
 # %% ../../nbs/ui/27_access.ipynb #d9e4f6a3
@@ -115,6 +137,7 @@ def attach(tutor) -> Access:
     if getattr(tutor, 'access', None) is not None: return tutor.access
     tutor.hand_box.add_class('cgt-hand'); tutor.move_box.add_class('cgt-moves')
     tutor.access, tutor._heard, tutor._live, tutor._told, tutor._hand, tutor._said_of = Access(), 0, 0, None, 1, None
+    tutor._news = getattr(tutor, '_news', [])  # the coach's words (`tell`), said after the moment's
     def draw(t):
         s = t.session
         rows, new, first = s.log(None if t.teaching else t.seat), s.message if s.message is not t._told else None, t._said_of is None
@@ -122,8 +145,11 @@ def attach(tutor) -> Access:
         own = own_move(s) if new is not None and new.kind == 'ok' else None
         start = 0 if fresh else min(t._live, len(rows)) if s.live else t._heard  # live: the lines not said yet
         if own is not None and any(e is own for _, e, _ in rows[:start]): new = None  # the table's news of the move came first
-        words = heard(new, rows[start:], t.game.pack, own, None if s.live and not (first and not s.solo) else MAX_HEARD)
-        t._told, t._said_of, t._heard = s.message, s.match, len(rows)
+        best = tuple(in_game_words(s.best_words(s.shown_hand(), p), s.game) for p in (True, False)) if new is not None and new.kind == 'result' else ('', '')
+        me = t.seat if s.solo else None  # alone: the learner's seat is 'you'; at a table, the student's name, as the page writes it
+        words = heard(new, rows[start:], t.game.pack, own, None if s.live and not (first and not s.solo) else MAX_HEARD, me, best)
+        words = ' '.join([words] * bool(words) + [cards_text_words(_as_you(x, me), t.game.pack) for x in t._news])
+        t._told, t._said_of, t._heard, t._news[:] = s.message, s.match, len(rows), []
         if s.live: t._live = len(rows)
         if words: t.access.say(named_seats(words, seat_names(s, escaped=False)))  # at a table: the students' names, as the page writes them
         elif len(s.match.hands) != t._hand: t.access.said = ''  # a new deal: the last hand's words are not kept
@@ -132,3 +158,10 @@ def attach(tutor) -> Access:
     tutor._draws.append(draw)
     draw(tutor)  # the hand's opening, said now: the page reads it when it draws the region
     return tutor.access
+
+# %% ../../nbs/ui/27_access.ipynb #7e11a0c4
+def tell(tutor, words:str):
+    "Have the panel `tutor`'s live region say `words` (the coach's hint, a review), after the news of the moment: at its next drawing, now if none is under way."
+    if not hasattr(tutor, '_news'): tutor._news = []  # before `attach`: said at its first drawing
+    tutor._news.append(words)
+    if hasattr(tutor, 'access') and not tutor._drawing: tutor.render()

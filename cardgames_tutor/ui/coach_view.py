@@ -23,6 +23,7 @@ from ..coach.stat_words import taught, by_value, span_of, why_not_first
 from ..coach.bot_reasons import bot_reason
 from .charts import png_html
 from .looks import running_loop
+from .access import tell
 
 # %% auto #0
 __all__ = ['PHONE_WIDTH', 'CHARTS', 'THINKING', 'REVIEWING', 'chart_label', 'hint_chart', 'hint_words', 'reasons_html', 'png',
@@ -104,8 +105,10 @@ class HintBox(W.VBox):
     def __init__(self, get_view, # () -> the learner seat's view now (the coach reads only this)
                  game, on_suggest=None, # called with the suggested action, to light it
                  seed=0, budget:float=0.5, auto:bool=False,
-                 guard=lambda f: f): # wraps each callback (the panel's: errors become a message)
+                 guard=lambda f: f, # wraps each callback (the panel's: errors become a message)
+                 on_words=None): # called with each hint put, in words (its sentence and reasons, not the chart's figures): a screen reader's
         self.get_view, self.game, self.on_suggest, self.seed, self.budget = get_view, game, on_suggest, seed, budget
+        self.on_words, self.words = on_words, ''
         self.button = W.Button(description='Hint', tooltip="What would the coach play here, and why?", layout=_whole_layout())
         self.auto = W.Checkbox(value=auto, description='show the hint every turn', indent=False)
         self.text, self.chart = W.HTML(), W.HTML(layout=W.Layout(display='none'))  # the chart: an <img> with its words
@@ -133,12 +136,16 @@ def put(self:HintBox, h:Hint|None):
     "Show the hint `h` (None: say why there is none, `no_hint_text`); no chart when every action gives the same (its bars would be an empty axis)."
     self.hint = h
     if h is None:
-        self.text.value = f"<i>{escape(no_hint_text(self.get_view()))}</i>"
-        return self.picture()
-    differ = len({tuple(sorted(r.stats.items())) for r in h.ranked}) > 1
-    why = chart_first(h, self.game) if differ else ''  # the chart puts another action first: why the coach still prefers its own
-    self.text.value = f"<b>Hint: {escape(act_words(h.best, self.game))}</b>{reasons_html(h.reasons)}" + (f"<p>{escape(why)}</p>" if why else '')
-    self.picture(*(chart_of(h, self.game.pack) if differ else ()))
+        self.words = no_hint_text(self.get_view())
+        self.text.value = f"<i>{escape(self.words)}</i>"
+        self.picture()
+    else:
+        differ = len({tuple(sorted(r.stats.items())) for r in h.ranked}) > 1
+        why = chart_first(h, self.game) if differ else ''  # the chart puts another action first: why the coach still prefers its own
+        self.text.value = f"<b>Hint: {escape(act_words(h.best, self.game))}</b>{reasons_html(h.reasons)}" + (f"<p>{escape(why)}</p>" if why else '')
+        self.picture(*(chart_of(h, self.game.pack) if differ else ()))
+        self.words = ' '.join([f"Hint: {act_words(h.best, self.game)}."] + [r.text for r in h.reasons])
+    if self.on_words: self.on_words(self.words)
 
 # %% ../../nbs/ui/25_coach_view.ipynb #c401ce61
 def chart_first(h:Hint, game) -> str:
@@ -182,6 +189,7 @@ class ReviewList(W.VBox):
     def __init__(self, on_jump=None, # called with the action index of the chosen moment
                  on_review=None): # called with the items of each review shown (a class's results keep them)
         self.on_jump, self.on_review, self.items, self.pack, self.game = on_jump, on_review, [], None, None  # pack: the game's, to write moves in words; game: its word for a hand
+        self.words = ''  # the review shown, in words said aloud: that it is ready, and its first line
         super().__init__([])
 
 # %% ../../nbs/ui/25_coach_view.ipynb #8f85d8a6
@@ -201,10 +209,14 @@ def show(self:ReviewList, items:list, checked:str=''):
     self.items = list(items)
     if self.on_review: self.on_review(self.items)
     if not items:
-        self.children = [W.HTML(f"<i>Review: {escape(checked or 'the coach found no decision of yours that cost anything noticeable against its choice.')}</i>")]
+        self.words = f"Review: {checked or 'the coach found no decision of yours that cost anything noticeable against its choice.'}"
+        self.children = [W.HTML(f"<i>{escape(self.words)}</i>")]
         return
-    rows = [W.HTML(f"<b>Review: {'your costliest decision' if len(items) == 1 else f'your {len(items)} costliest decisions, worst first'}</b>")]  # never '1 costliest decisions'
-    self.children = rows + [self._row(k, x) for k, x in enumerate(items, 1)]
+    head = 'your costliest decision' if len(items) == 1 else f'your {len(items)} costliest decisions, worst first'  # never '1 costliest decisions'
+    x = items[0]  # said aloud: the review is ready, and its first line (`words`)
+    self.words = in_game_words(f"Review: {head}, below the hint. The first: hand {x.hand_no}, you {act_words(x.played, self.pack, 'done')}; "
+                               f"the coach would rather {act_words(x.best, self.pack, 'do')}.", self.game)
+    self.children = [W.HTML(f"<b>Review: {head}</b>")] + [self._row(k, x) for k, x in enumerate(items, 1)]
 
 # %% ../../nbs/ui/25_coach_view.ipynb #b8947b17
 REVIEWING = "<i>Reviewing this hand... (the coach looks at each of your decisions)</i>"
@@ -238,7 +250,7 @@ class PanelCoach:
         self.tutor, self._moment, self._reviewed, self._told = tutor, None, None, None
         self.review_budget = budget if review_budget is None else review_budget
         self.hint_box = HintBox(lambda: tutor.session.view(tutor.seat), tutor.game, on_suggest=lambda _: tutor.render(),
-                                seed=tutor.seed, budget=budget, auto=auto, guard=tutor.guarded)
+                                seed=tutor.seed, budget=budget, auto=auto, guard=tutor.guarded, on_words=lambda words: tell(tutor, words))
         self.review_button = W.Button(layout=_whole_layout())  # its words: the game's (`draw`)
         self.review_button.on_click(tutor.guarded(lambda _: self.review()))
         self.reviews = ReviewList(on_jump=tutor.guarded(lambda index: self.jump(index)))
@@ -317,6 +329,7 @@ def review(self:PanelCoach):
     if hand_no is None: return
     self._reviewed = (s.generation, hand_no)
     self.reviews.review(s.match, self.tutor.seat, hand_no, seed=self.tutor.seed, budget=self.review_budget)
+    tell(self.tutor, self.reviews.words)  # the live region: the review is ready, and its first line
 
 # %% ../../nbs/ui/25_coach_view.ipynb #218c9605
 @patch

@@ -218,7 +218,6 @@ def next_hand(self:Session) -> bool:
     self.say('info', in_game_words(f"Hand {len(self.match.hands)} is dealt.", self.game))
     return True
 
-
 # %% ../../nbs/ui/22_session.ipynb #5440d94f
 @patch
 def _refuse_choice(self:Session, card:Card, controls) -> bool:
@@ -273,7 +272,6 @@ def play_for_me(self:Session, moves:int=1, # how many of the learner's moves
         made += 1
     return made
 
-
 # %% ../../nbs/ui/22_session.ipynb #b3562699
 @patch(as_prop=True)
 def may_play_for_me(self:Session) -> bool:
@@ -283,10 +281,9 @@ def may_play_for_me(self:Session) -> bool:
 # %% ../../nbs/ui/22_session.ipynb #78c11336
 def _seats(seats, me) -> str: return and_list(f"Seat {s}{' (you)' if s == me else ''}" for s in seats)
 
-
 # %% ../../nbs/ui/22_session.ipynb #77c58c4d
 @patch
-def best_words(self:Session, i:int) -> str:
+def best_words(self:Session, i:int, points:bool=True) -> str: # points False: who did best alone, not what each seat added (where the log tells the points)
     "Who did best in finished hand `i`, in words, from the change of the game's tally."
     m, game = self.match, self.game
     if i >= len(m.tallies): return ''
@@ -296,13 +293,13 @@ def best_words(self:Session, i:int) -> str:
     fewer, label = game.goal.outcome == 'lose', game.tally(m.standing)[0]  # fewer: reach the goal and you lose (a seat wants its tally low)
     cols = score_columns(game, m.standing, self.seat)  # a seat each, or a side each where seats play in sides (Dehla Pakad's partners)
     added = ', '.join(f"{gains[s]:g} by {name}" for name, s in cols)  # the count first: 'Seat 1 0' read as seat numbers
-    if len(set(gains)) == 1: return f"Nobody did better than the others this hand (each adds {gains[0]:g} to the {label})."
+    if len(set(gains)) == 1: return f"Nobody did better than the others this hand (each adds {gains[0]:g} to the {label})." if points else ''
     took = [s for s, g in enumerate(gains) if g]
     if fewer and len(took) == 1:  # a game with one loser a hand (Kočka's letter): say who, not who did 'best'
-        return f"Only {_seats(took, self.seat)} added to the {label} this hand: {gains[took[0]]:g} more. Everyone else added nothing."
-    best, said = min(gains) if fewer else max(gains), f"Added to the {label}: {added} ({'fewer' if fewer else 'more'} is better)."
+        return f"Only {_seats(took, self.seat)} added to the {label} this hand: {gains[took[0]]:g} more. Everyone else added nothing." if points else ''
+    best, said = min(gains) if fewer else max(gains), f"Added to the {label}: {added} ({'fewer' if fewer else 'more'} is better)." if points else ''
     if m.standing.get('teams'): return said  # sides (Dehla Pakad): the deal's result has just said which side won it
-    return f"Best this hand: {and_list(name for name, s in cols if gains[s] == best)}. {said}"
+    return f"Best this hand: {and_list(name for name, s in cols if gains[s] == best)}." + (f" {said}" if said else '')
 
 # %% ../../nbs/ui/22_session.ipynb #df77a00a
 @patch
@@ -342,7 +339,6 @@ def undo(self:Session) -> bool:
     self.say('info', "Undone: your last move and the replies to it. It is your turn again.")
     return True
 
-
 # %% ../../nbs/ui/22_session.ipynb #823213f9
 @patch
 def jump_marks(self:Session) -> list:
@@ -369,7 +365,6 @@ def log(self:Session, viewer:int|None, last:int|None=None) -> list:
     seen = [(h, e, i >= start) for i, (h, e) in enumerate(events[:end]) if e.seen_by(viewer)]
     return seen[-last:] if last else seen
 
-
 # %% ../../nbs/ui/22_session.ipynb #491045d0
 @patch
 def deal(self:Session, seed:int|None=None, game:str|None=None, players:int|None=None, seat:int|None=None) -> bool:
@@ -387,7 +382,6 @@ def deal(self:Session, seed:int|None=None, game:str|None=None, players:int|None=
     said = f"A new deal of {g.title} with seed {seed_cell(seed)}."  # a long seed in fours, as the hands export writes it
     self.say(*(('result', f"{said} {self.message.text}") if self.review is not None else ('info', said)))  # a hand over as dealt
     return True
-
 
 # %% ../../nbs/ui/22_session.ipynb #bd99ea27
 @patch
@@ -416,7 +410,6 @@ def record_json(self:Session, every_hand:bool=True) -> str|None:
     if not n: return None
     return json.dumps(record | {'hands': record['hands'][:n]}, ensure_ascii=False, indent=1) + '\n'
 
-
 # %% ../../nbs/ui/22_session.ipynb #505fccd0
 @patch
 def save_record(self:Session, path) -> bool:
@@ -425,7 +418,6 @@ def save_record(self:Session, path) -> bool:
     except (OSError, ValueError) as e: return self.say('error', f"Cannot save there: {one_line(e, 240)}")
     self.say('info', f"Saved the hand record to {path}.")
     return True
-
 
 # %% ../../nbs/ui/22_session.ipynb #69a6e75c
 @patch
