@@ -98,6 +98,19 @@ def test_the_cards_say_what_the_eye_sees_and_refusals_are_heard(start_page):
         page.wait_for_function("() => document.querySelector('.cgt-live').textContent.includes('Not allowed')", polling=POLL, timeout=20_000)
         assert '(rule: following the led colour)' in heard(page)[-1]
 
+def test_the_open_record_button_says_what_it_opens(start_page):
+    """The setup's upload button read "open record (0)" with no tooltip, the (0) being the widget's count of files (always
+    0: the panel reads a file and empties it). The page shows and names it "open a hand record", its count hidden, and
+    its tooltip says what a hand record is."""
+    with start_page() as page:
+        page.wait_for_function("() => document.querySelector('.cgt-upload') && document.querySelector('.cgt-upload').getAttribute('aria-label')", polling=POLL, timeout=20_000)
+        b = page.evaluate("""() => { const b = document.querySelector('.cgt-upload');
+            return {shown: getComputedStyle(b, '::after').content, size: getComputedStyle(b).fontSize, name: b.getAttribute('aria-label'),
+                    tip: b.title, text: b.textContent}; }""")
+        assert b['shown'] == '"open a hand record"' and b['size'] == '0px' and b['name'] == 'open a hand record', b  # the count drawn at no size
+        assert '(0)' in b['text'] and 'save record' in b['tip'], b  # the widget's own words are still there, unseen and unsaid
+
+
 CONTRAST = r"""() => {  // WCAG contrast of every piece of text in the panel against what is drawn behind it
   const rgba = s => { const m = s.match(/[\d.]+/g) || [0, 0, 0, 0]; return [+m[0], +m[1], +m[2], m.length > 3 ? +m[3] : 1]; };
   const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3])).concat([1]);

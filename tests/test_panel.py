@@ -1053,3 +1053,12 @@ def test_the_screen_reader_hears_the_hands_points_once(name):
     assert end.endswith(f"Press “next {hand_word(t.game)}” to play on.") or end.endswith('The match is over.'), end
     assert t.session.message.text.count('Added to the') + t.session.message.text.count(' added to the ') + t.session.message.text.count('adds ') == 1  # the page's message keeps it
 
+
+def test_the_open_record_button_says_what_it_opens():
+    """The setup's upload button read "open record (0)", no tooltip: the (0) is the widget's count of files, always 0 as
+    the panel reads a file and empties it. It says "open a hand record" (its count hidden by the panel's style: the
+    browser test reads the page), with a tooltip saying what a hand record is."""
+    from cardgames_tutor.ui.panel import UPLOAD_WORDS
+    t = Tutor('kocka', seed=1, coach=False)
+    assert t.upload.description == UPLOAD_WORDS and 'save record' in t.upload.tooltip and '.json' in t.upload.tooltip
+    assert 'cgt-upload' in t.upload._dom_classes and '.cgt-upload{font-size:0' in t.css.value and UPLOAD_WORDS in t.css.value

@@ -47,6 +47,10 @@ function keeper(el) {  // card names for the ear, and the keyboard kept in the h
       const name = [b.textContent, b.title].filter(Boolean).join(', ') + (b.classList.contains('cgt-illegal') ? ', not playable now' : '');
       if (b.getAttribute('aria-label') !== name) b.setAttribute('aria-label', name);
     }
+    for (const b of root().querySelectorAll('.cgt-upload')) {  // words drawn by the page's style (the widget's count of files hidden): its name too
+      const name = getComputedStyle(b, '::after').content.replace(/^"|"$/g, '');
+      if (name && name !== 'none' && b.getAttribute('aria-label') !== name) b.setAttribute('aria-label', name);
+    }
     const now = document.activeElement;
     if (inHand && (!now || now === document.body || !now.isConnected || !now.offsetParent)) {
       const r = root(), next = r.querySelector('.cgt-hand button.cgt-legal') || r.querySelector('.cgt-hand button.cgt-card')

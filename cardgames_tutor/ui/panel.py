@@ -27,7 +27,8 @@ from .access import attach
 
 
 # %% auto #0
-__all__ = ['SETUP_TITLES', 'SEED_HELP', 'SessionVerb', 'Tutor', 'TableSetup', 'box_seed']
+__all__ = ['UPLOAD_WORDS', 'UPLOAD_TIP', 'UPLOAD_CSS', 'SETUP_TITLES', 'SEED_HELP', 'SessionVerb', 'Tutor', 'TableSetup',
+           'box_seed']
 
 # %% ../../nbs/ui/24_panel.ipynb #411f4ce6
 _log = logging.getLogger(__name__)
@@ -154,12 +155,16 @@ class TableSetup(widgets.VBox):
             self.players_choice, self.seat_choice = choice(description='players'), choice(description='your seat')
             self.seed_box = W.Text(description='seed', placeholder='e.g. 12', layout=W.Layout(width='240px', max_width='100%'))  # text: '12 3456 7890', as the hands export writes it
             self.deal_button = button('deal', button_style='primary', tooltip='a new match with this seed')
-            self.upload = W.FileUpload(accept='.json', multiple=False, description='open record', layout=W.Layout(width='auto', flex='0 0 auto'))
+            self.upload = W.FileUpload(accept='.json', multiple=False, description=UPLOAD_WORDS, tooltip=UPLOAD_TIP, layout=W.Layout(width='auto', flex='0 0 auto'))
+            self.upload.add_class('cgt-upload')  # its count of files (“(0)”, always: it is read and emptied) hidden by `UPLOAD_CSS`
         made = lambda ws: [w for w in ws if w is not None]
         deal_row = made([self.game_choice, self.players_choice, self.seat_choice, self.seed_box, self.deal_button])
         self.children = ([looks.row(deal_row), looks.row([self.pace])] if solo else []) + [looks.row(made([self.save_button, self.download, self.upload]))]
         self.title = SETUP_TITLES[solo]  # the fold's title names what it holds
 
+UPLOAD_WORDS, UPLOAD_TIP = 'open a hand record', 'open a hand record (a .json file saved with “save record”): its match is shown from its first move, to step through'
+UPLOAD_CSS = (f'.cgt-tutor .cgt-upload{{font-size:0 !important}}.cgt-tutor .cgt-upload::after{{content:"{UPLOAD_WORDS}";font-size:var(--jp-widgets-font-size,13px)}}'
+              '.cgt-tutor .cgt-upload>i{font-size:var(--jp-widgets-font-size,13px);margin-right:4px}')  # the button's words without the widget's count of files; the page's live region names it so too (`ui.access`)
 SETUP_TITLES = {True: 'table setup: game, seed, bots, hand records', False: 'hand record: save the table’s finished play'}  # no word for a hand: a table may play Dehla Pakad (deals)
 
 # %% ../../nbs/ui/24_panel.ipynb #4d4ad1a0
@@ -239,7 +244,7 @@ def _build(self:Tutor, pace, teach, solo:bool=True):
     for name in TableSetup.WIDGETS: setattr(self, name, getattr(self.setup, name))  # the panel's too: `t.pace`, `t.deal_button`...
     self._wire()
     self.steps_row = row([w for w in (self.first, self.back, self.forward, self.last, self.jump, self.undo_button, self.bot_button, self.teach) if w is not None])
-    self.css = W.HTML(f'<style>{PANEL_CSS}</style>', layout=W.Layout(display='none'), style=looks(HTMLStyle))  # applies though hidden
+    self.css = W.HTML(f'<style>{PANEL_CSS}{UPLOAD_CSS}</style>', layout=W.Layout(display='none'), style=looks(HTMLStyle))  # applies though hidden
     self.children = [self.css, self.status, row([self.table, self.log_view], align_items='flex-start'), self.message, self.hand_box, self.key_line,
                      self.move_box, self.move_notes, self.steps_row, W.Accordion([self.setup], titles=(self.setup.title,)),
                      row([self.scores, self.chart], align_items='flex-start')]
