@@ -445,3 +445,31 @@ def test_every_question_says_how_many_play_where_that_may_vary(name):
                 assert q.prompt.startswith(f"{SIZES[n]} play, Seats 0 {'and' if n == 2 else 'to'} {n - 1}. ") or 'Cutthroat: three play' in q.prompt, q.prompt
                 assert question(d, seed).prompt == asked(d, seed)[1].prompt  # the question a drill set asks says it too
     assert sizes == set(games()[name].players) or not several, sizes
+
+
+# ---------------------------------------------------------------- the dots say what their note says
+
+def _dots(html, rule_words):
+    "The dots of the row whose rule reads `rule_words`, from the progress table."
+    return re.search(rf"<td>{re.escape(rule_words)}</td><td[^>]*>([●○]+)</td>", html).group(1)
+
+def test_the_dots_do_what_their_note_says(tmp_path):
+    """A learner read 'a right answer fills one more dot... a wrong answer sends the rule back to one dot', yet one right
+    answer and one wrong answer looked the same (●○○○○ each). Over random answers, each answer does to a rule's dots what
+    the note under them says: right, one more dot (five at most); wrong, none; and one right and one wrong differ."""
+    from cardgames_tutor.practice.progress import Progress, rule_title
+    from cardgames_tutor.ui.practice_view import progress_html, DOTS
+    assert 'a right answer fills one more dot (5 at most)' in DOTS and 'a wrong answer empties its dots' in DOTS
+    p, rng = Progress(tmp_path/'p.sqlite'), random.Random(5)
+    rules = ['kocka/follow', 'kocka/void']
+    p.record('kocka', rules[0], True); p.record('kocka', rules[1], False)
+    shown = progress_html(p, 'kocka', rules)
+    assert _dots(shown, rule_title('kocka', rules[0])) == '●○○○○' and _dots(shown, rule_title('kocka', rules[1])) == '○○○○○'
+    for _ in range(200):
+        rule = rng.choice(rules)
+        before = _dots(progress_html(p, 'kocka', rules), rule_title('kocka', rule)).count('●')
+        right = rng.random() < 0.7
+        p.record('kocka', rule, right)
+        after = _dots(progress_html(p, 'kocka', rules), rule_title('kocka', rule)).count('●')
+        assert after == (min(before + 1, 5) if right else 0), (before, right, after)
+    assert 'No dot filled: not asked yet, or answered wrongly last.' in DOTS

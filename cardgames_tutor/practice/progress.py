@@ -27,7 +27,7 @@ def data_dir() -> Path:
 GAPS = (1, 2, 4, 8, 16)  # questions to wait before a rule in box 1, 2, ... 5 is due again
 
 class Box(NamedTuple):
-    "Where one rule stands: its box (0: never asked), when it is due (questions asked), right and wrong answers."
+    "Where one rule stands: its box (0: never asked, or answered wrongly last), when it is due (questions asked), right and wrong answers."
     box: int = 0
     due: int = 0
     right: int = 0
@@ -67,11 +67,11 @@ class Progress:
 # %% ../../nbs/practice/43_progress.ipynb #81c3f777
 @patch
 def record(self:Progress, game:str, rule:str, right:bool) -> Box:
-    "Record an answer to a question on `rule`: up a box if `right`, else back to box 1."
+    "Record an answer to a question on `rule`: up a box if `right`, else back to box 0 (due again as soon as box 1)."
     n = self.asked.get(game, 0) + 1
     b = self.boxes.get((game, rule), Box())
-    box = min(b.box + 1, len(GAPS)) if right else 1
-    b = self.boxes[game, rule] = Box(box, n + GAPS[box - 1], b.right + bool(right), b.wrong + (not right))
+    box = min(b.box + 1, len(GAPS)) if right else 0
+    b = self.boxes[game, rule] = Box(box, n + GAPS[max(box, 1) - 1], b.right + bool(right), b.wrong + (not right))
     self.asked[game] = n
     if self.problem is None:
         try: self._run(("INSERT OR REPLACE INTO progress VALUES (?, ?, ?, ?, ?, ?)", (game, rule, *b)),
@@ -87,7 +87,7 @@ def next_rule(self:Progress, game:str, rules:list, rng) -> str:
     n = self.asked.get(game, 0)
     def order(rule):
         b = self.boxes.get((game, rule), Box())
-        if b.due <= n: return (0, b.box or 1.5, rng.random())  # due: box 1 first, then new rules, then higher boxes
+        if b.due <= n: return (0, b.box if b.right + b.wrong else 1.5, rng.random())  # due: wrong, box 1, new rules, higher boxes
         return (1, b.due, rng.random())
     return min(rules, key=order)
 

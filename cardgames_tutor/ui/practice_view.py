@@ -30,7 +30,7 @@ def _progress_row(progress:Progress, game:str, rule:str) -> str:
 # %% ../../nbs/ui/26_practice_view.ipynb #f70e91db
 # what a rule's dots (its box, `Progress.record`) are, said under the table: a learner read a wrong answer as filling a dot
 DOTS = (f"The dots show how far each rule has come: a right answer fills one more dot ({len(GAPS)} at most); a wrong "
-        f"answer sends the rule back to one dot, and that rule is asked again sooner. No dot filled: not asked yet.")
+        f"answer empties its dots, and that rule is asked again sooner. No dot filled: not asked yet, or answered wrongly last.")
 
 def progress_html(progress:Progress, game:str, rules:list) -> str:
     "A table of `rules` with their dots (boxes, `DOTS`) and answers so far."
