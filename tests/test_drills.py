@@ -146,7 +146,7 @@ def test_may_this_card_be_played_agrees_with_follow_suit(name):
 def test_who_wins_the_trick_and_its_points(name):
     n = 0
     for d in DRILLS[name]:
-        if not d.rule.endswith(('/trick', '/score')) or not d.ask.__qualname__.startswith(('trick_drill', 'points_drill')):
+        if not d.rule.endswith(('/trick', '/score', '/card-points')) or not d.ask.__qualname__.startswith(('trick_drill', 'points_drill')):
             continue
         for seed in range(SEEDS // 4):
             q = question(d, seed)
@@ -473,3 +473,56 @@ def test_the_dots_do_what_their_note_says(tmp_path):
         after = _dots(progress_html(p, 'kocka', rules), rule_title('kocka', rule)).count('●')
         assert after == (min(before + 1, 5) if right else 0), (before, right, after)
     assert 'No dot filled: not asked yet, or answered wrongly last.' in DOTS
+
+
+# ---------------------------------------------------------------- rule titles, moves in words, headings that fit
+
+@pytest.mark.parametrize('name', GAME_NAMES)
+def test_every_drill_rule_has_a_title_in_words(name):
+    """'Maghe Satra: odds (easy)', 'Right. odds: Beg: ...' and 'next dealer': a rule without a title showed its key, in
+    lower case, unlike every other rule. Every rule a game's drills ask about has a title of its own, capitalised, in
+    the practice view's words (progress) and the terminal's (the engine's), the same in both, in a fresh process too."""
+    import subprocess, sys
+    from cardgames_tutor.core import engine
+    from cardgames_tutor.practice.progress import rule_title
+    for rule in drill_rules(name):
+        title = rule_title(name, rule)
+        assert title[:1].isupper() and title != rule.split('/')[-1].replace('-', ' '), (rule, title)
+        assert engine.rule_title(rule, game_class(name)) == title, rule
+    code = ("from cardgames_tutor.practice.progress import rule_title; "  # the results' titles, with no drill asked yet
+            f"print('|'.join(rule_title({name!r}, r) for r in {drill_rules(name)!r}))")
+    got = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.strip()
+    assert got.split('|') == [rule_title(name, r) for r in drill_rules(name)], got
+
+@pytest.mark.parametrize('name', GAME_NAMES)
+def test_no_feedback_quotes_a_move_as_typed(name):
+    """"Now Seat 1 plays a card to the trick (e.g. 7 green), not 'bury 4 Thief'." quoted the move as it is typed. Over the
+    drills, no sentence of a question quotes a move it tries: the move is said in words ('not to bury 4 Thief'); only
+    what a learner types is quoted as typed."""
+    said = 0
+    for d in drills_for(name):
+        for seed in range(40 if d.ask.__qualname__.startswith('verdict_drill') else 2):
+            q = question(d, seed)
+            action = (q.facts or {}).get('action')
+            for text in (q.explanation, *q.feedback):
+                quoted = re.findall(r"\bnot '([^']*)'", text)
+                assert not quoted or isinstance(action, str), (d.rule, q.prompt, text)
+                said += isinstance(action, Move) and ' not to ' in text
+    assert said or name in ('maghe-satra', 'kocka')  # (their moves' refusals quote none)
+
+def test_beggars_and_thieves_trick_points_are_headed_as_trick_points():
+    """'Scoring by card points: winners score 2, 4 or 6' headed 'How many card points does Seat 1 take with it?' (one
+    trick's points). A question about one trick's card points is headed by a rule about a trick's card points; the
+    hand's score keeps its own heading."""
+    from cardgames_tutor.practice.progress import rule_title
+    name, seen = 'beggars-and-thieves', set()
+    for d in drills_for(name):
+        for seed in range(3):
+            q = question(d, seed)
+            title = rule_title(name, q.rule)
+            if re.search(r"How many card points does Seat \d take with it\?|Who takes this trick, and how many card points\?", q.prompt):
+                titles = [rule_title(name, r) for r in (q.rules if d.level == 'hard' else (q.rule,))]  # hard: several rules
+                assert any("card points" in t and 'trick' in t and 'score' not in t for t in titles), (titles, q.prompt)
+                seen.add(d.level)
+            if title.startswith('Scoring by card points'): assert 'trick' not in q.prompt.split('.')[-1], q.prompt
+    assert seen == {'easy', 'hard'}

@@ -7,13 +7,15 @@ Docs: https://cardgames-tutor.github.io/cardgames_tutor/practice/drill_words.htm
 # %% ../../nbs/practice/41f_drill_words.ipynb #f1a2b3c4d5e3
 from __future__ import annotations
 import functools
-from ..core.cards import Card
-from ..core.actions import Move, action_text
+from ..core.cards import Card, in_order
+from ..core.actions import Move, action_text, quoted
+from ..core.registry import game_class
 from ..core.tricks import TrickHand
 from ..core.contracts import played_text
 
 # %% auto #0
-__all__ = ['HOLD_RULES', 'NUMBER_WORDS', 'doing', 'unheld', 'asking', 'typed_words', 'typing_key', 'players_said', 'sized']
+__all__ = ['HOLD_RULES', 'NUMBER_WORDS', 'doing', 'title_rules', 'unheld', 'asking', 'typed_words', 'in_words', 'typing_key',
+           'players_said', 'sized']
 
 # %% ../../nbs/practice/41f_drill_words.ipynb #2d5b26e2
 def doing(hand, action) -> str:
@@ -21,6 +23,14 @@ def doing(hand, action) -> str:
     if isinstance(action, Card): return f"{'lead' if isinstance(hand, TrickHand) and not hand.trick else 'play'} {action.symbol}"
     if isinstance(action, Move): return action_text(action, hand.game, 'do')  # in the game's words, cards as cards: nothing typed
     return f"type '{action}'"  # what a learner types in the terminal (the question says how it is typed: `typing_key`)
+
+# %% ../../nbs/practice/41f_drill_words.ipynb #f57530a7
+def title_rules(game:str, titles:dict):
+    """Titles for the rules only drills ask about, that no verdict of the game gives ('odds', 'next-dealer'): added to the
+    game's `RULES`, where the practice view, the terminal and the results read a rule's title. A title the game has stays."""
+    rules = game_class(game).RULES
+    for rule, title in titles.items(): rules.setdefault(rule, title)
+
 
 # %% ../../nbs/practice/41f_drill_words.ipynb #a7c1e0d1
 HOLD_RULES = ('hold', 'pass-hold')  # the rules of trying a card one does not hold: the only questions that name such a card
@@ -50,6 +60,17 @@ def typed_words(hand) -> list:
     legal = hand.legal_actions() if hand.to_act is not None else []
     if not legal or not all(isinstance(a, Move) and not a.cards and not a.arg for a in legal): return []
     return sorted({a.verb for a in legal})
+
+# %% ../../nbs/practice/41f_drill_words.ipynb #33f965c9
+def in_words(hand, action, text:str) -> str:
+    """An engine's sentence about trying `action`, with the move said in words: the command a refusal quotes ("not 'bury
+    4 Thief'", its cards in either order) becomes what the seat would do ('not to bury the 4 Thief', `doing`). A card or
+    typed text stays as it is."""
+    if not isinstance(action, Move): return text
+    for said in {quoted(action), quoted(Move(action.verb, tuple(in_order(action.cards)), action.arg))}:
+        text = text.replace(f"not {said}", f"not to {doing(hand, action)}")
+    return text
+
 
 # %% ../../nbs/practice/41f_drill_words.ipynb #2d5b26f2
 def typing_key(hand) -> str:

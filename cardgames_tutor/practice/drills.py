@@ -18,7 +18,7 @@ from ..core.actions import Move, action_text
 from ..core.tricks import TrickHand, suit_name
 from ..core.contracts import played_text
 from ..core.match import Match
-from .drill_words import doing, typed_words, typing_key, unheld, asking, sized, HOLD_RULES
+from .drill_words import doing, typed_words, typing_key, unheld, asking, sized, in_words, HOLD_RULES
 from . import game_drills
 
 # %% auto #0
@@ -227,7 +227,7 @@ def verdict_drill(game:str, rule:str, options:tuple=({},)):
                 and seat == hand.to_act and rng.random() < 0.5:  # click a card instead of yes or no
             return card_question(hand, seat, cards, rule)
         where = f"The hand is over: {hand.result['text']}" if hand.is_over else situation(hand, seat)
-        key, why = '', v.text  # typing in it is in double quotes already (tests/test_engine_rules.py)
+        key, why = '', in_words(hand, action, v.text)  # a move in words, not quoted as typed; typing in it is in double quotes already (tests/test_engine_rules.py)
         if isinstance(action, str):  # typed: the question says how, the answer why
             key = ' ' + typing_key(hand)
             if typed_words(hand) and not v.legal: why = f"No: '{action}' is not one of them.{key}"

@@ -10,7 +10,8 @@ import os, sqlite3
 from pathlib import Path
 from typing import NamedTuple
 from fastcore.basics import patch
-from ..core.registry import game_class
+from ..core.registry import game_class, games
+from .drills import drill_rules
 
 # %% auto #0
 __all__ = ['DATA_ENV', 'GAPS', 'data_dir', 'Box', 'Progress', 'rule_title']
@@ -95,6 +96,7 @@ def next_rule(self:Progress, game:str, rules:list, rng) -> str:
 # %% ../../nbs/practice/43_progress.ipynb #c7a5223e
 def rule_title(game:str, # the game's name
                rule:str) -> str: # a rule's key, e.g. 'kocka/follow'
-    "The title of `rule` of `game` for learners: the game's own (`RULES`), else the key's last part in words."
+    "The title of `rule` of `game` for learners: the game's own (`RULES`, with the titles its drills add), else the key's last part in words."
+    if game in games(): drill_rules(game)  # its drills loaded: they title the rules only they ask about (`title_rules`)
     titles = getattr(game_class(game), 'RULES', None) or {}
     return titles.get(rule) or rule.split('/')[-1].replace('-', ' ')

@@ -13,6 +13,7 @@ from ...games import beggars_and_thieves as bt
 from ..drills import (add_drill, verdict_drill, trick_drill, points_drill, situation, totals_text, seat_choices, next_dealer_drill, match_end_drill, match_over_drill,
                                     number_choices, settled, near_goal, wins_the, PLAY_ON)
 from ..exercises import add_exercise, cards_of
+from ..drill_words import title_rules
 
 # %% auto #0
 __all__ = ['BT', 'BT_ALL', 'BT_PICK', 'LEASTER_TIE', 'NEXT_DEALER']
@@ -27,8 +28,10 @@ for r, opts in (('blind', BT_PICK), ('pick-once', BT_PICK), ('bury', BT_PICK), (
     verdict_drill(BT, f'{BT}/{r}', opts)
 for r in ('turn', 'notation', 'hand-over'): verdict_drill(BT, r, BT_ALL)
 trick_drill(BT, f'{BT}/trick', BT_ALL)
-points_drill(BT, f'{BT}/score', word='card points', options=BT_ALL)
-points_drill(BT, f'{BT}/score', word='card points', trick_rule=f'{BT}/trick', options=BT_ALL)
+points_drill(BT, f'{BT}/card-points', word='card points', options=BT_ALL)  # one trick's points: not the hand's score
+points_drill(BT, f'{BT}/card-points', word='card points', trick_rule=f'{BT}/trick', options=BT_ALL)
+title_rules(BT, {f'{BT}/card-points': "Counting a trick's card points",  # the rules no verdict gives, in words
+                 f'{BT}/next-dealer': 'The deal passes to the left'})
 
 # %% ../../../nbs/practice/41e_drills_beggars_and_thieves.ipynb #202e96b2
 def _bt_call(hand, rng):

@@ -11,6 +11,7 @@ from ...games import maghe_satra as ms
 from ..drills import (add_drill, verdict_drill, situation, held, after, totals_text, seat_choices, next_dealer_drill,
                                     match_end_drill, match_over_drill, near_goal, wins_the)
 from ..exercises import add_exercise
+from ..drill_words import title_rules
 
 # %% auto #0
 __all__ = ['MS', 'MS_OPTIONS', 'WHAT_NOW']
@@ -20,6 +21,8 @@ MS = ms.MagheSatra.name
 MS_OPTIONS = tuple({'players': n} for n in (3, 4, 5, 6, 7))
 for r in ('beg', 'pass', 'actions', 'passed', 'over', 'turn'): verdict_drill(MS, f'{MS}/{r}', MS_OPTIONS)
 for r in ('turn', 'notation', 'hand-over'): verdict_drill(MS, r, MS_OPTIONS)
+title_rules(MS, {f'{MS}/odds': 'Begging or passing by the odds of the next card',  # the rules no verdict gives, in words
+                 f'{MS}/next-dealer': "The deal passes to the dealer's right"})
 
 # %% ../../../nbs/practice/41d_drills_maghe_satra.ipynb #e2a10146
 WHAT_NOW = ("Under 17: Seat {s} may beg again or pass", "Exactly 17: Seat {s} wins the hand at once",
