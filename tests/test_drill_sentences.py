@@ -402,10 +402,12 @@ SENTENCES = [  # (kind, pattern, is it true? (match, context) -> bool or None wh
        lambda m, c: (lambda p, w: ms_play_on(p)[2] and int(m[1]) == w and int(m[3]) == ms_total(p, w, ms_final(p)) and m[2] == ms_how(p, w))(c['pos'], ms_show_winner(c['pos'])), MS),
     mk('all over', r"Everyone is over 17: nobody wins this hand and nobody scores\.", lambda m, c: ms_play_on(c['pos'])[2] and ms_show_winner(c['pos']) is None, MS),
     # ---- Maghe Satra: the odds the asking seat can count
-    mk('odds', r"(Beg|Pass): (?:only )?(\d+) of the (\d+) cards you cannot see \((\d+)%\) would take you over 17(?:, and (\d+) would make exactly 17)?\.",
+    mk('odds', r"(Beg|Pass): (?:only )?(\d+) of the (\d+) cards Seat (\d) cannot see \((\d+)%\) would take its total over 17(?:, and (\d+) would make exactly 17)?\.",
        lambda m, c: (lambda p, s: (lambda un, t: int(m[3]) == len(un) and int(m[2]) == sum(t + ms_value(x) > 17 for x in un)
-                     and round(100 * int(m[2]) / len(un)) == int(m[4])
-                     and (m[5] is None or int(m[5]) == sum(t + ms_value(x) == 17 for x in un)))(ms_unseen(p, s), ms_total(p, s)))(c['pos'], c['pos'].to_act), MS),
+                     and int(m[4]) == s and round(100 * int(m[2]) / len(un)) == int(m[5])  # the seat asked about, not 'you'
+                     and (m[6] is None or int(m[6]) == sum(t + ms_value(x) == 17 for x in un)))(ms_unseen(p, s), ms_total(p, s)))(c['pos'], c['pos'].to_act), MS),
+    mk('odds none over', r"Beg: at (\d+) no card can take Seat (\d) over 17\.",
+       lambda m, c: (lambda p, s: int(m[2]) == s and int(m[1]) == ms_total(p, s) and ms_total(p, s) <= 7)(c['pos'], c['pos'].to_act), MS),
     # ---- standings: totals, the next dealer, the winner (Maghe Satra and Beggars and Thieves)
     mk('game points', r"Game points: (.+?)\.(?: |$)",
        lambda m, c: [int(x.split()[-1]) for x in m[1].split(', ')] == totals_after(c), MS),

@@ -526,3 +526,13 @@ def test_beggars_and_thieves_trick_points_are_headed_as_trick_points():
                 seen.add(d.level)
             if title.startswith('Scoring by card points'): assert 'trick' not in q.prompt.split('.')[-1], q.prompt
     assert seen == {'easy', 'hard'}
+
+def test_maghe_satra_odds_speak_of_the_seat_asked_about():
+    """'Should Seat 1 beg or pass?' was answered '28 of the 46 cards you cannot see': one person throughout. The odds'
+    answer speaks of the seat the question asks about, never of 'you'."""
+    for d in drills_for('maghe-satra', 'odds'):
+        for seed in range(60):
+            pos, q = asked(d, seed)
+            s = pos.to_act
+            assert f"Should Seat {s} beg or pass?" in q.prompt and not re.search(r"\byou", q.explanation, re.I), q.explanation
+            assert f"Seat {s}" in q.explanation, q.explanation

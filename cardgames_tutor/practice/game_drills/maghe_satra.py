@@ -48,6 +48,15 @@ def _ms_beg(rule, outcome):
 for i, r in enumerate(('beg', 'seventeen', 'over')):
     add_drill(MS, f'{MS}/{r}', _ms_beg(f'{MS}/{r}', i), 'easy', MS_OPTIONS)
 
+# %% ../../../nbs/practice/41d_drills_maghe_satra.ipynb #cb3ef447
+def _ms_advice(o, s:int) -> str:
+    "The odds' advice (`ms.advice`, said to 'you' at the table) said of Seat `s`, the seat a question asks about."
+    if o.bust == 0: return f"Beg: at {o.total} no card can take Seat {s} over 17."
+    pct = lambda k: f"{k} of the {o.unseen} cards Seat {s} cannot see ({k / o.unseen:.0%})"
+    if ms.should_beg(o): return f"Beg: only {pct(o.bust)} would take its total over 17, and {o.exact} would make exactly 17."
+    return f"Pass: {pct(o.bust)} would take its total over 17."
+
+
 # %% ../../../nbs/practice/41d_drills_maghe_satra.ipynb #5816e48b
 def _ms_odds(hand, rng):
     "Beg or stand: the odds of the next card, seen from the seat's own view (everyone else over 17: pass and win)."
@@ -57,7 +66,7 @@ def _ms_odds(hand, rng):
     out = all(view['status'][t] == 'over' for t in range(hand.n) if t != s)  # over 17 as this seat sees it
     if o.bust == 0 and not out and rng.random() < 0.7: return None  # mostly the closer calls
     right, why = ((1, f"Pass: every other seat is over 17, so Seat {s} wins the hand with {o.total}.") if out
-                  else (0 if ms.should_beg(o) else 1, view['advice']))
+                  else (0 if ms.should_beg(o) else 1, _ms_advice(o, s)))  # of Seat s, as the question asks: not 'you'
     return dict(prompt=f"{situation(hand, s)} Seat {s}'s total is {o.total}. Should Seat {s} beg or pass?",
                 choices=('Beg', 'Pass'), answers=(right,), explanation=why, rules=(f'{MS}/odds',), cards=tuple(held(hand, s)))
 add_drill(MS, f'{MS}/odds', _ms_odds, 'easy', MS_OPTIONS)
