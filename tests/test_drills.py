@@ -2,7 +2,7 @@
 an independent computation (written here from the rulebooks, not from the games' code) over thousands of seeds."""
 import collections, random, re
 import pytest
-from cardgames_tutor.core.cards import Card
+from cardgames_tutor.core.cards import Card, in_order
 from cardgames_tutor.core.registry import games, game_class
 from cardgames_tutor.core.actions import Move
 from cardgames_tutor.practice.drills import (DRILLS, MAX_HANDS, Question, BadDrill, positions, question, drills_for, drill_rules,
@@ -536,3 +536,22 @@ def test_maghe_satra_odds_speak_of_the_seat_asked_about():
             s = pos.to_act
             assert f"Should Seat {s} beg or pass?" in q.prompt and not re.search(r"\byou", q.explanation, re.I), q.explanation
             assert f"Seat {s}" in q.explanation, q.explanation
+
+def test_snear_pictures_only_the_cards_the_text_says_are_in_hand():
+    """Snear: the picture showed all of a seat's cards in one row (its face-up cards among them), while the text told
+    the cards in hand apart from the face-up rows. The picture shows what the text says the seat holds in hand."""
+    seen = 0
+    for d in drills_for('beggars-and-thieves'):
+        for options in d.options:
+            if options.get('players') != 2: continue
+            for seed in range(12):
+                pos, q = asked(d._replace(options=(options,)), seed)
+                seat = (q.facts or {}).get('seat')
+                if not q.cards or seat is None: continue
+                in_hand = pos.hands[seat]
+                face_up = set(pos.drill_cards(seat)) - set(in_hand)
+                assert set(q.cards) == set(in_hand) and not face_up & set(q.cards), (q.prompt, q.cards)
+                said = re.search(rf"Seat {seat} holds in hand (.+?)\.", q.prompt)
+                assert said and [c.symbol for c in q.cards] == [c.symbol for c in in_order(in_hand)], q.prompt
+                seen += bool(face_up)
+    assert seen > 10

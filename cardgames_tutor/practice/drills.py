@@ -201,11 +201,11 @@ def tries(hand, rng) -> list:
 
 # %% ../../nbs/practice/41_drills.ipynb #8428361c
 def card_question(hand, seat:int, cards:list, rule:str) -> dict:
-    "Which card may `seat` play here? Each of its `cards` is graded by its own verdict."
+    "Which card may `seat` play here? Each of its `cards` is graded by its own verdict; the picture: what the text says it holds."
     verdicts = [hand.explain(c) for c in cards]
     return dict(prompt=f"{situation(hand, seat)} Which card may Seat {seat} play here (any one that is allowed)?",
                 choices=tuple(cards),
-                answers=tuple(i for i, x in enumerate(verdicts) if x.legal), cards=tuple(cards),
+                answers=tuple(i for i, x in enumerate(verdicts) if x.legal), cards=tuple(hand.drill_holding(seat)[1]),
                 explanation=next(x.text for x in verdicts if x.legal), rules=(rule,),
                 feedback=tuple(x.text for x in verdicts), facts={'seat': seat})
 
@@ -232,7 +232,7 @@ def verdict_drill(game:str, rule:str, options:tuple=({},)):
             key = ' ' + typing_key(hand)
             if typed_words(hand) and not v.legal: why = f"No: '{action}' is not one of them.{key}"
         return dict(prompt=f"{where}{key} May Seat {seat} {asking(hand, seat, action)}?", choices=YES_NO,
-                    answers=(0 if v.legal else 1,), explanation=why, cards=tuple(cards), rules=(rule,),
+                    answers=(0 if v.legal else 1,), explanation=why, cards=tuple(hand.drill_holding(seat)[1] if cards else ()), rules=(rule,),
                     facts={'seat': seat, 'action': action})
     return add_drill(game, rule, ask, 'easy', options)
 
