@@ -344,3 +344,25 @@ def test_the_terminal_lists_the_buried_cards_apart():
     buried = re.search(r'Buried by the picker: (.*)\.$', text, re.M)[1]
     assert re.fullmatch(r'\d+ (?:Thief|green|blue|red), \d+ (?:Thief|green|blue|red)', buried), buried
     assert not re.search(r'\b\d+ (?:Thief|green|blue|red)\d', text), re.search(r'.*\b\d+ (?:Thief|green|blue|red)\d.*', text)[0]
+
+
+def test_exercise_notes_said_to_seat_0_never_say_you_twice():
+    """An exercise's note speaks to Seat 0 ('You (Seat 0) have KOČK'; 'Your side, you (Seat 0) and your partner ...'); said
+    to that seat as 'you' (the terminal, the panel's screen-reader line) it read 'You (you) have' and 'you (you) and your
+    partner' (w11). Every note, said to Seat 0, names the seat once, as 'you'."""
+    import re
+    from cardgames_tutor.practice.exercises import EXERCISES
+    from cardgames_tutor.term.terminal import for_you
+    for name, x in EXERCISES.items():
+        said = for_you(x.note, 0)
+        assert not re.search(r'\((?:you|your)\)|\bSeat 0\b', said, re.I), (name, said)
+
+
+def test_help_offers_the_coach_on_these_same_deals():
+    """`help` said "To see the hint at every turn, start the game with: cardgames-tutor play maghe-satra --coach", which
+    deals other cards (w11). It gives the seed of the game being played, so the command starts these same deals again."""
+    from cardgames_tutor.core.match import Match
+    from cardgames_tutor.core.registry import get_game
+    from cardgames_tutor.term.terminal import help_text
+    said = help_text(Match(get_game('maghe-satra', players=4), seed=12345678), 0)
+    assert "start these same deals again with: " in said and "play maghe-satra --seed '1234 5678' --coach" in said, said[-400:]

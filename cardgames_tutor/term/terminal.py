@@ -158,7 +158,8 @@ def _you_verb(word:str) -> str:
 def for_you(text, me:int|None) -> str:
     "`text` with the seat `me` said as 'you' ('Seat 0 wins trick 6' -> 'You win trick 6'; 'Seats 0 and 2' -> 'you and Seat 2'; 'sits at Seat 0' -> 'sits in your seat')."
     if me is None: return str(text)
-    text = re.sub(rf"\bSeat {me}'s\b", 'your', str(text))
+    text = re.sub(rf"\b([Yy]ou|your side) \(Seat {me}\)", r'\1', str(text))  # an exercise's 'You (Seat 0) have ...' to Seat 0: 'You have ...'
+    text = re.sub(rf"\bSeat {me}'s\b", 'your', text)
     text = re.sub(rf"\bSeats {me} and (\d+)\b", r'you and Seat \1', re.sub(rf"\bSeats (\d+) and {me}\b", r'Seat \1 and you', text))
     subject = re.compile(rf"(?<!\bat )\bSeat {me}((?:, (?!Seat)[^,.:;]+,)?(?: \([^)]*\))? (?:(?:{'|'.join(_ADVERBS)}) )?)([a-z]+)([^.:;]*)")
     rest = lambda s: re.sub(r"\bits\b|\b(on) their\b", lambda a: f"{a[1]} your" if a[1] else 'your', re.sub(r"\band ([a-z]+)", lambda a: f"and {_you_verb(a[1])}", s))
@@ -307,7 +308,8 @@ def help_text(match:Match, seat:int) -> str:
         lines += [legend_text(game.pack)] + ([left] if left else []) + ["Every card: type it as on the left; the table shows it as in the middle.",
                   notation_table(game.pack, cards=game.deck())]
     else: lines.append(f"In {game.title} no card is ever typed: a turn is one of the words above.")
-    lines += [f'"hint" asks the coach what to play here, and why. To see the hint at every turn, start the game with: {play_command(game, "--coach")}',
+    again = [f'--seed {shlex.quote(str(seed_cell(match.seed)))}'] if match.seed is not None else []  # these same deals (w11: the line dropped the seed)
+    lines += [f'"hint" asks the coach what to play here, and why. To see the hint at every turn, start {"these same deals" if again else "the game"} again with: {play_command(game, *again, "--coach")}',
               '"undo" takes back your last move (and the bots\' replies); "quit" stops the game.']
     return '\n'.join(lines)
 
