@@ -77,7 +77,8 @@ def _card_wide(face:str) -> float: return 6 + sum(map(_sign, unescape(_SMALL.sub
 def _pieces(line:str) -> list:
     "The widths of a seat's line's pieces in px, in order: each small card, each word (at the projector's 15 px, about 6.6 px a letter)."
     parts = _MINI.split(line)  # words, a card's face, words, ...
-    return [w for i, p in enumerate(parts) for w in ([_card_wide(p)] if i % 2 else [7.2 * len(x) + 4 for x in unescape(_TAG.sub('', p)).split()])]
+    words = lambda p: [7.2 * len(x) + 4 for x in unescape(_TAG.sub('', p)).split()] or ([4.2 * len(p)] if p else [])  # a space between two cards: its width
+    return [w for i, p in enumerate(parts) for w in ([_card_wide(p)] if i % 2 else words(p))]
 
 def _wide(line:str) -> float: return sum(_pieces(line))
 
