@@ -198,7 +198,7 @@ def test_cli_hint_in_every_game(name, opts, monkeypatch):
     argv = ['play', name, '--seed', '3', '--coach'] + (['--players', str(opts['players'])] if opts else [])
     assert cli.main(argv) == 0
     assert '"hint", "help", "undo" or "quit"' in said[0] and 'hint is shown at every turn' in said[0]
-    assert any('"hint" asks the coach' in s and f'start the game with: cardgames-tutor play {name}' in s and '--coach' in s for s in said)
+    assert any('"hint" asks the coach' in s and f'start these same deals again with: cardgames-tutor play {name}' in s and '--seed 3' in s and '--coach' in s for s in said)
     assert len(seen) >= 4 and not any(s.startswith('Refused') for s in said), said[-6:]
 
 
