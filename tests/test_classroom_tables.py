@@ -499,15 +499,19 @@ def _plays_a_card(p, hand:list):
     p.wait_for_function("n => [...document.querySelectorAll('button.cgt-card:not(.cgt-empty)')].filter(b => b.title).length < n",
                         arg=len(hand), polling=POLL, timeout=WAIT)
 
+def _named_and_moved(browser, server) -> tuple:
+    "Cy on a solo page of `server`: her name typed, then a card played (the name reaches the server first); (Cy, her hand after it)."
+    cy = Student(browser, server, '', 'Cy')
+    wait_shown(cy.page, 'button.cgt-card.cgt-legal', WAIT)
+    cy.page.fill('.cgt-name input', 'Cy')
+    _plays_a_card(cy.page, cy.hand())
+    return cy, cy.hand()
+
 @browser_test
 def test_a_student_playing_alone_who_reloads_gets_her_game_and_her_name_back(browser, tables_server):
     "The solo page reloaded (tests/test_solo_reload.py has the rest): her game as she left it, her name in the box, and a line saying so."
-    cy = Student(browser, tables_server, '', 'Cy')
+    cy, played = _named_and_moved(browser, tables_server)
     p = cy.page
-    wait_shown(p, 'button.cgt-card.cgt-legal', WAIT)
-    p.fill('.cgt-name input', 'Cy')
-    _plays_a_card(p, cy.hand())  # her move (the name typed before it reached the server first)
-    played = cy.hand()
     p.reload()
     wait_shown(p, '.cgt-guide', WAIT)
     p.wait_for_function("() => document.querySelector('.cgt-guide').innerText.includes('your game from before')", polling=POLL, timeout=WAIT)
@@ -519,12 +523,8 @@ def test_a_student_playing_alone_who_reloads_gets_her_game_and_her_name_back(bro
 @browser_test
 def test_a_second_tab_of_a_student_playing_alone_takes_her_game_over(browser, tables_server):
     "Table rule: the class page opened again in another tab of her browser takes her game (and name); the first tab says where it went."
-    cy = Student(browser, tables_server, '', 'Cy')
+    cy, played = _named_and_moved(browser, tables_server)
     first = cy.page
-    wait_shown(first, 'button.cgt-card.cgt-legal', WAIT)
-    first.fill('.cgt-name input', 'Cy')
-    _plays_a_card(first, cy.hand())  # (the name typed before it reached the server first)
-    played = cy.hand()
     second = cy.context.new_page(); second.goto(f'http://{tables_server}/', timeout=WAIT)
     second.wait_for_function("() => { const g = document.querySelector('.cgt-guide'); return g && g.innerText.includes('your game from before'); }",
                              polling=POLL, timeout=WAIT)
